@@ -1,0 +1,2 @@
+export { testInfra, type TestInfra } from './infra.js';
+export { uniqueName } from './names.js';
