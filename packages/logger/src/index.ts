@@ -1,1 +1,1 @@
-export {};
+export { createLogger, DEFAULT_REDACT_PATHS, type Logger, type LoggerOptions } from './create-logger.js';

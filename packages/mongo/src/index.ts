@@ -1,1 +1,4 @@
-export {};
+export { connectMongo, redactUrl, type MongoHandle, type MongoOptions } from './connect.js';
+export { ensureIndexes, IndexConflictError, type IndexSpec, type EnsureIndexesResult } from './indexes.js';
+export { isDuplicateKeyError } from './duplicate-key.js';
+export { databaseName } from './names.js';

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@stormhook/logger';
+import type { ObjectId } from 'mongodb';
+import { connectMongo, type MongoHandle } from './connect.js';
+import { isDuplicateKeyError } from './duplicate-key.js';
+import { ensureIndexes, IndexConflictError, type IndexSpec } from './indexes.js';
+import { databaseName } from './names.js';
+
+/**
+ * Reads MONGO_URL itself because this package does not depend on @stormhook/testing (adding it needs a
+ * lockfile change); same variable and same isolation (a fresh database, dropped afterwards).
+ */
+function mongoUrl(): string {
+  const url = process.env['MONGO_URL'];
+  if (!url) throw new Error('integration tests need MONGO_URL; run them through `npm test`, which starts the embedded stack');
+  return url;
+}
+
+interface Account {
+  _id?: ObjectId;
+  email: string;
+  name?: string;
+  logins?: number;
+}
+
+describe('mongo (real FerretDB/MongoDB)', () => {
+  const dbName = databaseName('mongo', `it-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
+  const lines: Array<Record<string, unknown>> = [];
+  let mongo: MongoHandle;
+
+  before(async () => {
+    const logger = createLogger({ service: 'mongo-int', destination: { write: (l: string) => lines.push(JSON.parse(l)) } });
+    mongo = await connectMongo({ url: mongoUrl(), dbName, appName: 'mongo-int-spec', logger });
+  });
+
+  after(async () => {
+    if (!mongo) return;
+    await mongo.db.dropDatabase();
+    const left = await mongo.client.db('admin').admin().listDatabases();
+    await mongo.close();
+    await mongo.close(); // idempotent
+    assert.ok(!left.databases.some((d) => d.name === dbName), 'test database dropped');
+  });
+
+  it('connects with majority write concern and answers ping', async () => {
+    assert.equal(mongo.db.databaseName, dbName);
+    assert.equal(mongo.db.writeConcern?.w, 'majority');
+    assert.equal(await mongo.ping(), true);
+    assert.ok(lines.some((l) => l['msg'] === 'connected to MongoDB' && l['db'] === dbName));
+  });
+
+  it('writes and reads a document', async () => {
+    const accounts = mongo.db.collection<Account>('rw');
+    const { insertedId } = await accounts.insertOne({ email: 'a@example.com', name: 'Ada' });
+    const found = await accounts.findOne({ _id: insertedId });
+    assert.deepEqual(found, { _id: insertedId, email: 'a@example.com', name: 'Ada' });
+  });
+
+  it('ensureIndexes creates named indexes once; the second call is a no-op', async () => {
+    const accounts = mongo.db.collection<Account>('idx');
+    const specs: IndexSpec[] = [
+      { name: 'email_unique', key: { email: 1 }, unique: true },
+      { name: 'name_logins', key: { name: 1, logins: -1 } },
+    ];
+    assert.deepEqual(await ensureIndexes(accounts, specs), { created: ['email_unique', 'name_logins'], unchanged: [] });
+    const before = await accounts.listIndexes().toArray();
+    assert.deepEqual(await ensureIndexes(accounts, specs), { created: [], unchanged: ['email_unique', 'name_logins'] });
+    assert.deepEqual(await accounts.listIndexes().toArray(), before);
+    const unique = before.find((i) => i['name'] === 'email_unique');
+    assert.equal(unique?.['unique'], true);
+  });
+
+  it('ensureIndexes refuses to silently change an existing index', async () => {
+    const accounts = mongo.db.collection<Account>('idx-conflict');
+    await ensureIndexes(accounts, [{ name: 'email', key: { email: 1 } }]);
+    await assert.rejects(ensureIndexes(accounts, [{ name: 'email', key: { email: 1 }, unique: true }]), IndexConflictError);
+    await assert.rejects(ensureIndexes(accounts, [{ name: 'email_again', key: { email: 1 } }]), /has the key of existing index "email"/);
+  });
+
+  it('a unique index rejects a duplicate, by insert and by update, as isDuplicateKeyError', async () => {
+    const accounts = mongo.db.collection<Account>('dup');
+    await ensureIndexes(accounts, [{ name: 'email_unique', key: { email: 1 }, unique: true }]);
+    await accounts.insertMany([{ email: 'a@example.com' }, { email: 'b@example.com' }]);
+
+    const onInsert = await accounts.insertOne({ email: 'a@example.com' }).then(() => undefined, (e: unknown) => e);
+    assert.ok(onInsert, 'insert of a duplicate must fail');
+    assert.equal(isDuplicateKeyError(onInsert), true);
+
+    const onUpdate = await accounts
+      .updateOne({ email: 'b@example.com' }, { $set: { email: 'a@example.com' } })
+      .then(() => undefined, (e: unknown) => e);
+    assert.ok(onUpdate, 'update to a duplicate must fail');
+    assert.equal(isDuplicateKeyError(onUpdate), true);
+
+    const other = await accounts.updateOne({ email: 'b@example.com' }, { $bogus: { x: 1 } } as never).then(() => undefined, (e: unknown) => e);
+    assert.ok(other);
+    assert.equal(isDuplicateKeyError(other), false);
+    assert.equal(await accounts.countDocuments({ email: 'a@example.com' }), 1);
+  });
+
+  it('findOneAndUpdate with upsert inserts, then updates the same document', async () => {
+    const accounts = mongo.db.collection<Account>('upsert');
+    await ensureIndexes(accounts, [{ name: 'email_unique', key: { email: 1 }, unique: true }]);
+    const upsert = () =>
+      accounts.findOneAndUpdate(
+        { email: 'u@example.com' },
+        { $setOnInsert: { name: 'Una' }, $inc: { logins: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+    const first = await upsert();
+    const second = await upsert();
+    assert.equal(first?.logins, 1);
+    assert.equal(second?.logins, 2);
+    assert.equal(second?.name, 'Una');
+    assert.deepEqual(second?._id, first?._id);
+    assert.equal(await accounts.countDocuments({}), 1);
+  });
+
+  it('fails fast when the database cannot be reached', async () => {
+    const started = Date.now();
+    await assert.rejects(
+      connectMongo({ url: 'mongodb://127.0.0.1:1', dbName, appName: 'dead', serverSelectionTimeoutMS: 300 }),
+      (error: Error) => error.name === 'MongoServerSelectionError',
+    );
+    assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+  });
+});
