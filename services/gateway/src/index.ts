@@ -1,1 +1,19 @@
-export {};
+export {
+  createApp,
+  DEFAULT_BODY_LIMIT_BYTES,
+  validatedInput,
+  type AppDeps,
+  type Handler,
+  type Handlers,
+  type HealthPort,
+  type HealthReport,
+  type ComponentHealth,
+  type HealthStatus,
+  type RouteSpec,
+  type OperationId,
+  type ValidatedInput,
+} from './app.js';
+export { OPERATION_IDS } from './routes/operation-ids.js';
+export { ROUTES } from './routes/table.js';
+export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
+export { CURRENT_FORECAST_METRICS, FORECAST_METRICS } from './schemas/weather.js';

@@ -1,0 +1,69 @@
+import express, { type Application, type RequestHandler } from 'express';
+import type { Logger } from '@stormhook/logger';
+import { trace, type Tracer } from '@stormhook/telemetry';
+import { healthHandlers } from './health/handlers.js';
+import type { HealthPort } from './health/health-port.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { tracing } from './http/tracing.js';
+import { createSchemaCompiler } from './http/validate.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { mountRoutes, type Handlers } from './routes/mount.js';
+import type { RouteSpec } from './routes/route-spec.js';
+import { ROUTES } from './routes/table.js';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  logger: Logger;
+  health: HealthPort;
+  /** Handlers by operationId; operations without one answer 501 after validation. */
+  handlers?: Handlers;
+  /** Middleware per operation before its body is read (authentication, roles, subscription checks). */
+  guards?: (operation: RouteSpec) => RequestHandler[];
+  /** Largest accepted JSON body; 413 above it. Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Default: the global tracer provider's `@stormhook/gateway` tracer. */
+  tracer?: Tracer;
+}
+
+const HEALTH_PATHS = ['/v1/health', '/v1/health/live', '/v1/health/ready'];
+
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
+/** The public HTTP surface: every /v1 operation of interface.md, validated, traced, errors as ErrorResponse. */
+export function createApp(deps: AppDeps): Application {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(securityHeaders);
+  app.use(tracing({ tracer: deps.tracer ?? trace.getTracer('@stormhook/gateway'), ignorePaths: HEALTH_PATHS }));
+
+  const openapi = buildOpenApiDocument(ROUTES);
+  const health = healthHandlers(deps.health);
+  const builtIn: Handlers = {
+    getHealth: health.full,
+    getLiveness: health.live,
+    getReadiness: health.ready,
+    getOpenApiDocument: (_req, res) => {
+      res.json(openapi);
+    },
+  };
+  mountRoutes(app, ROUTES, {
+    handlers: { ...builtIn, ...deps.handlers },
+    guards: deps.guards ?? (() => []),
+    bodyLimitBytes: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    compiler: createSchemaCompiler(),
+  });
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+export type { Handler, Handlers } from './routes/mount.js';
+export type { HealthPort, HealthReport, ComponentHealth, HealthStatus } from './health/health-port.js';
+export type { RouteSpec } from './routes/route-spec.js';
+export type { OperationId } from './routes/operation-ids.js';
+export { validatedInput, type ValidatedInput } from './http/request-state.js';

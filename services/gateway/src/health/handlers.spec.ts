@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import type { HealthPort, HealthReport } from './health-port.js';
+import { request, serve, type RunningApp } from '../test-support/serve.js';
+
+/** A fake port whose answer each test sets. */
+class FakeHealth implements HealthPort {
+  next: HealthReport | Error = { status: 'up', components: {} };
+  async check(): Promise<HealthReport> {
+    if (this.next instanceof Error) throw this.next;
+    return this.next;
+  }
+}
+
+describe('health endpoints', () => {
+  const health = new FakeHealth();
+  let app: RunningApp;
+  before(async () => {
+    app = await serve({ health });
+  });
+  after(() => app.close());
+
+  it('answers 200 with the component map when everything is up', async () => {
+    health.next = { status: 'up', components: { kafka: { status: 'up' }, identity: { status: 'up' } } };
+    const answer = await request(app.baseUrl, 'GET', '/v1/health');
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, health.next);
+    assert.equal(answer.headers.get('cache-control'), 'no-store');
+    const ready = await request(app.baseUrl, 'GET', '/v1/health/ready');
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body, { status: 'up' });
+  });
+
+  it('answers 503 with the component map when a component is down', async () => {
+    health.next = {
+      status: 'up', // an inconsistent port must not hide a component that is down
+      components: { kafka: { status: 'up' }, database: { status: 'down', detail: 'connection refused' } },
+    };
+    const answer = await request(app.baseUrl, 'GET', '/v1/health');
+    assert.equal(answer.status, 503);
+    assert.deepEqual(answer.body, { status: 'down', components: health.next.components });
+    const ready = await request(app.baseUrl, 'GET', '/v1/health/ready');
+    assert.equal(ready.status, 503);
+    assert.deepEqual(ready.body, { status: 'down' });
+  });
+
+  it('treats a failing probe as down rather than a 500', async () => {
+    health.next = new Error('probe timed out');
+    const answer = await request(app.baseUrl, 'GET', '/v1/health');
+    assert.equal(answer.status, 503);
+    assert.equal(answer.body['status'], 'down');
+    assert.deepEqual(answer.body['components'], { health: { status: 'down', detail: 'probe timed out' } });
+  });
+
+  it('reports liveness regardless of the components', async () => {
+    health.next = { status: 'down', components: { kafka: { status: 'down' } } };
+    const answer = await request(app.baseUrl, 'GET', '/v1/health/live');
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, { status: 'up' });
+  });
+});

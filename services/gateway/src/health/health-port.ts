@@ -1,0 +1,16 @@
+export type HealthStatus = 'up' | 'down';
+
+export interface ComponentHealth {
+  status: HealthStatus;
+  detail?: string;
+}
+
+export interface HealthReport {
+  status: HealthStatus;
+  components: Record<string, ComponentHealth>;
+}
+
+/** What the gateway depends on, probed on demand (gRPC health of the services, Kafka, the database). */
+export interface HealthPort {
+  check(): Promise<HealthReport>;
+}

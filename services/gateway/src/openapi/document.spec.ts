@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { createSchemaCompiler } from '../http/validate.js';
+import { ROUTES } from '../routes/table.js';
+import { request, serve, type RunningApp } from '../test-support/serve.js';
+import { buildOpenApiDocument } from './document.js';
+
+/** Every endpoint of interface.md section 4, as written there. */
+const CONTRACT_SECTION_4: ReadonlyArray<[string, string]> = [
+  ['post', '/v1/precipitations/geometry'], // 4.1
+  ['post', '/v1/precipitations/page'], // 4.2
+  ['post', '/v1/thunderstorms/page'], // 4.3
+  ['post', '/v1/forecasts/current'], // 4.4
+  ['post', '/v1/alarms/geometries/register'], // 4.5
+  ['delete', '/v1/alarms/geometries/unregister/{registrationId}'], // 4.6
+  ['get', '/v1/alarms/forecasts/get-by-id/{registrationId}'], // 4.7
+  ['get', '/v1/alarms/points/get-by-recipient-id/{recipientId}'], // 4.8
+  ['get', '/v1/alarms/geometries/cities'], // 4.9
+  ['get', '/v1/alarms/geometries/neighborhood/{neighborhoodId}'], // 4.10
+  ['get', '/v1/alarms/forecasts/district/{districtId}'], // 4.11
+  ['get', '/v1/alarms/forecasts/{countryCode}/cities'], // 4.12
+  ['post', '/v1/accounts/create'], // 4.13
+  ['patch', '/v1/accounts/update'], // 4.14
+  ['post', '/v1/accounts/phone-number-activation-request'], // 4.15
+  ['post', '/v1/users/page'], // 4.16
+  ['get', '/v1/users/{userId}'], // 4.17
+  ['post', '/v1/users/password-reset'], // 4.18
+  ['get', '/v1/users/me'], // 4.19
+];
+
+type Doc = Record<string, any>;
+
+/** Every `$ref` in the document, so each can be checked to resolve. */
+function refsOf(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item) => refsOf(item, found));
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsOf(value, found);
+    }
+  }
+  return found;
+}
+
+function resolve(doc: Doc, ref: string): unknown {
+  assert.ok(ref.startsWith('#/'), ref);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[decodeURIComponent(part)], doc);
+}
+
+describe('OpenAPI document', () => {
+  let app: RunningApp;
+  let doc: Doc;
+  before(async () => {
+    app = await serve();
+    const answer = await request(app.baseUrl, 'GET', '/v1/openapi.json');
+    assert.equal(answer.status, 200);
+    doc = answer.body;
+  });
+  after(() => app.close());
+
+  it('is OpenAPI 3.1 with the ErrorResponse component and both security schemes', () => {
+    assert.equal(doc['openapi'], '3.1.0');
+    assert.equal(typeof doc['info']?.title, 'string');
+    const errorResponse = doc['components']?.schemas?.ErrorResponse;
+    assert.deepEqual(errorResponse?.required, ['timestamp', 'status', 'error', 'message', 'path']);
+    assert.deepEqual(Object.keys(errorResponse?.properties ?? {}), ['timestamp', 'status', 'error', 'message', 'path', 'messages']);
+    assert.deepEqual(doc['components']?.securitySchemes?.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'accessToken from POST /v1/auth/login',
+    });
+    assert.deepEqual(doc['components']?.securitySchemes?.apiKeyAuth, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  });
+
+  it('contains every endpoint of interface.md section 4', () => {
+    for (const [method, path] of CONTRACT_SECTION_4) {
+      assert.ok(doc['paths']?.[path]?.[method], `${method.toUpperCase()} ${path} is documented`);
+    }
+  });
+
+  it('is the document built from the route table, one operation per route', () => {
+    assert.deepEqual(doc, JSON.parse(JSON.stringify(buildOpenApiDocument(ROUTES))));
+    const operations = Object.values(doc['paths'] as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    assert.equal(operations.length, ROUTES.length);
+    assert.equal(new Set(operations).size, operations.length);
+  });
+
+  it('documents the section 7 statuses and messages of the geometry operation', () => {
+    const responses = doc['paths']['/v1/precipitations/geometry'].post.responses;
+    assert.deepEqual(Object.keys(responses), ['200', '400', '401', '402', '403', '413', '415', '429', '500']);
+    assert.equal(responses['200'].content['application/json'].schema.$ref, '#/components/schemas/PrecipitationGeometryPayload');
+    const forbidden = doc['components'].responses.Forbidden.content['application/json'].examples;
+    assert.equal(forbidden.noSubscription.value.message, 'No Subscription Found For This Service Endpoint');
+    assert.match(forbidden.outsideBoundaries.value.message, /^The Location You Are Querying \[/);
+    const limit = doc['components'].responses.TooManyRequests.content['application/json'].examples;
+    assert.equal(limit.limit.value.message, 'Your Subscription Limits For This Service is Exceeded');
+    assert.deepEqual(doc['paths']['/v1/precipitations/geometry'].post.security, [{ bearerAuth: [] }, { apiKeyAuth: [] }]);
+    assert.deepEqual(doc['paths']['/v1/auth/login'].post.security, []);
+  });
+
+  it('has a resolvable target for every $ref', () => {
+    const refs = refsOf(doc);
+    assert.ok(refs.length > 50);
+    for (const ref of refs) assert.ok(resolve(doc, ref) !== undefined, `${ref} resolves`);
+  });
+
+  it('declares each path template parameter, with the validation schema', () => {
+    for (const [path, item] of Object.entries(doc['paths'] as Doc)) {
+      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      for (const operation of Object.values(item as Doc)) {
+        const declared = ((operation as Doc)['parameters'] ?? []).filter((p: Doc) => p['in'] === 'path').map((p: Doc) => p['name']);
+        assert.deepEqual(declared, templated, path);
+      }
+    }
+    const userId = doc['paths']['/v1/users/{userId}'].get.parameters[0];
+    assert.deepEqual(userId, { name: 'userId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+  });
+
+  it('uses only schemas that compile in strict JSON Schema 2020-12', () => {
+    const compiler = createSchemaCompiler();
+    for (const route of ROUTES) {
+      for (const schema of [route.request.body, route.response.schema]) if (schema) compiler.compileBody(schema);
+      for (const schema of [route.request.params, route.request.query]) if (schema) compiler.compileParameters(schema);
+    }
+  });
+});

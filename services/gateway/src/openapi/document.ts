@@ -1,0 +1,112 @@
+import { ErrorResponse } from '../schemas/common.js';
+import type { JsonSchema } from '../schemas/json-schema.js';
+import type { RouteSpec } from '../routes/route-spec.js';
+import { SchemaComponents } from './components.js';
+import { ERROR_RESPONSE_NAMES, errorResponseComponents } from './error-responses.js';
+
+export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+const DEFAULT_INFO: DocumentInfo = {
+  title: 'Stormhook API',
+  version: '1.0.0',
+  description:
+    'Weather data (precipitation, thunderstorms, forecasts) and weather alarms delivered by webhook, for Turkey and ' +
+    'Northern Cyprus. Every error answer is an ErrorResponse.',
+};
+
+/** Both ways a caller can authenticate: a token from /v1/auth/login, or an API key. */
+const SECURITY_SCHEMES = {
+  bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'accessToken from POST /v1/auth/login' },
+  apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+};
+
+function properties(schema: JsonSchema | undefined): Array<[string, JsonSchema]> {
+  const props = schema?.['properties'];
+  return props && typeof props === 'object' ? Object.entries(props as Record<string, JsonSchema>) : [];
+}
+
+function requiredOf(schema: JsonSchema | undefined): string[] {
+  const required = schema?.['required'];
+  return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
+}
+
+function jsonContent(schema: JsonSchema | undefined, components: SchemaComponents): Record<string, unknown> | undefined {
+  return schema ? { content: { 'application/json': { schema: components.reference(schema) } } } : undefined;
+}
+
+function operationObject(spec: RouteSpec, components: SchemaComponents): Record<string, unknown> {
+  const parameters = [
+    ...properties(spec.request.params).map(([name, schema]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: components.reference(schema),
+    })),
+    ...properties(spec.request.query).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: requiredOf(spec.request.query).includes(name),
+      schema: components.reference(schema),
+    })),
+  ];
+  const responses: Record<string, unknown> = {
+    [String(spec.response.status)]: {
+      description: spec.response.description,
+      ...jsonContent(spec.response.schema, components),
+    },
+  };
+  for (const [status, other] of Object.entries(spec.otherResponses ?? {})) {
+    responses[status] = { description: other.description, ...jsonContent(other.schema, components) };
+  }
+  const errors = new Set<number>(spec.errors);
+  if (spec.request.body) {
+    errors.add(400).add(413).add(415);
+  }
+  for (const status of [...errors].sort((a, b) => a - b)) {
+    const name = ERROR_RESPONSE_NAMES[status];
+    if (name !== undefined) responses[String(status)] = { $ref: `#/components/responses/${name}` };
+  }
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: `${spec.description ? `${spec.description}\n\n` : ''}Allowed: ${spec.roles}.`,
+    tags: [spec.tag],
+    'x-roles': spec.roles,
+    security: spec.authenticated ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(spec.request.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: components.reference(spec.request.body) } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document of the route table: the same schemas that validate requests describe them. */
+export function buildOpenApiDocument(routes: readonly RouteSpec[], info: DocumentInfo = DEFAULT_INFO): OpenApiDocument {
+  const components = new SchemaComponents();
+  components.reference(ErrorResponse);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of routes) {
+    const item = (paths[spec.path] ??= {});
+    if (item[spec.method] !== undefined) throw new Error(`duplicate operation ${spec.method.toUpperCase()} ${spec.path}`);
+    item[spec.method] = operationObject(spec, components);
+  }
+  const tags = [...new Set(routes.map((spec) => spec.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info,
+    tags,
+    paths,
+    components: {
+      schemas: components.schemas,
+      responses: errorResponseComponents(),
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}

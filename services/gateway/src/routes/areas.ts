@@ -1,0 +1,64 @@
+import {
+  CitiesWithGeometry,
+  CitiesWithPolygon,
+  CountryCodeParams,
+  DistrictIdParams,
+  DistrictWithGeometry,
+  NeighborhoodIdParams,
+  NeighborhoodWithPolygon,
+} from '../schemas/areas.js';
+import { RESOURCE_ERRORS, type RouteSpec } from './route-spec.js';
+
+const anyUser = 'any authenticated caller';
+
+/** interface.md 4.9 - 4.12: administrative boundaries, served for building alarm registrations. */
+export const areaRoutes: readonly RouteSpec[] = [
+  {
+    operationId: 'listGeometryAlarmCities',
+    method: 'get',
+    path: '/v1/alarms/geometries/cities',
+    summary: 'Cities of the country, with polygons',
+    tag: 'administrative areas',
+    roles: anyUser,
+    authenticated: true,
+    request: {},
+    response: { status: 200, description: 'every city of the country (ring form)', schema: CitiesWithPolygon },
+    errors: RESOURCE_ERRORS,
+  },
+  {
+    operationId: 'getNeighborhood',
+    method: 'get',
+    path: '/v1/alarms/geometries/neighborhood/{neighborhoodId}',
+    summary: 'A neighbourhood with its district and city',
+    tag: 'administrative areas',
+    roles: anyUser,
+    authenticated: true,
+    request: { params: NeighborhoodIdParams },
+    response: { status: 200, description: 'the neighbourhood (ring form)', schema: NeighborhoodWithPolygon },
+    errors: RESOURCE_ERRORS,
+  },
+  {
+    operationId: 'getDistrict',
+    method: 'get',
+    path: '/v1/alarms/forecasts/district/{districtId}',
+    summary: 'A district with its city',
+    tag: 'administrative areas',
+    roles: anyUser,
+    authenticated: true,
+    request: { params: DistrictIdParams },
+    response: { status: 200, description: 'the district (multi form)', schema: DistrictWithGeometry },
+    errors: RESOURCE_ERRORS,
+  },
+  {
+    operationId: 'listCountryCities',
+    method: 'get',
+    path: '/v1/alarms/forecasts/{countryCode}/cities',
+    summary: 'Cities of a country (TUR or CTR)',
+    tag: 'administrative areas',
+    roles: anyUser,
+    authenticated: true,
+    request: { params: CountryCodeParams },
+    response: { status: 200, description: 'the cities (multi form); licensePlateCode is null for CTR', schema: CitiesWithGeometry },
+    errors: RESOURCE_ERRORS,
+  },
+];

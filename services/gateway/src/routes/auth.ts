@@ -1,0 +1,41 @@
+import { LoginRequest, LogoutRequest, RefreshRequest, TokenResponse } from '../schemas/auth.js';
+import { PUBLIC_ERRORS, type RouteSpec } from './route-spec.js';
+
+export const authRoutes: readonly RouteSpec[] = [
+  {
+    operationId: 'login',
+    method: 'post',
+    path: '/v1/auth/login',
+    summary: 'Exchange username and password for an access and a refresh token',
+    tag: 'authentication',
+    roles: 'anyone',
+    authenticated: false,
+    request: { body: LoginRequest },
+    response: { status: 200, description: 'the tokens', schema: TokenResponse },
+    errors: PUBLIC_ERRORS,
+  },
+  {
+    operationId: 'refreshToken',
+    method: 'post',
+    path: '/v1/auth/refresh',
+    summary: 'Exchange a refresh token for new tokens',
+    tag: 'authentication',
+    roles: 'anyone holding a valid refresh token',
+    authenticated: false,
+    request: { body: RefreshRequest },
+    response: { status: 200, description: 'the tokens', schema: TokenResponse },
+    errors: PUBLIC_ERRORS,
+  },
+  {
+    operationId: 'logout',
+    method: 'post',
+    path: '/v1/auth/logout',
+    summary: 'Revoke a refresh token',
+    tag: 'authentication',
+    roles: 'any authenticated caller',
+    authenticated: true,
+    request: { body: LogoutRequest },
+    response: { status: 204, description: 'revoked' },
+    errors: [400, 401, 500],
+  },
+];

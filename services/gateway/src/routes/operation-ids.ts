@@ -1,0 +1,59 @@
+/**
+ * Every operation of the /v1 surface. Handlers are plugged in by these names
+ * (`createApp({ handlers: { getUser: ... } })`) and they are the operationIds of openapi.json, which
+ * generated clients turn into method names: renaming one is a breaking change.
+ */
+export const OPERATION_IDS = [
+  // weather data (interface.md 4.1 - 4.4)
+  'getGeometryByEventIds',
+  'getPrecipitationPage',
+  'getThunderstormPage',
+  'getCurrentForecast',
+  // geometry alarms (4.5, 4.6, 4.9, 4.10)
+  'registerGeometryAlarm',
+  'updateGeometryAlarm',
+  'unregisterGeometryAlarm',
+  'getGeometryAlarmById',
+  'getGeometryAlarmPage',
+  'getGeometryAlarmsByRecipientId',
+  'listGeometryAlarmCities',
+  'getNeighborhood',
+  // forecast alarms (4.7, 4.11, 4.12)
+  'registerForecastAlarm',
+  'updateForecastAlarm',
+  'unregisterForecastAlarm',
+  'getForecastAlarmById',
+  'getForecastAlarmPage',
+  'getForecastAlarmsByRecipientId',
+  'getDistrict',
+  'listCountryCities',
+  // point alarms (4.8)
+  'registerPointAlarm',
+  'updatePointAlarm',
+  'unregisterPointAlarm',
+  'getPointAlarmById',
+  'getPointAlarmPage',
+  'getPointAlarmsByRecipientId',
+  // stored webhook (4.19)
+  'updateWebhook',
+  // accounts (4.13 - 4.15)
+  'createAccount',
+  'updateAccount',
+  'requestPhoneActivation',
+  // users (4.16 - 4.19)
+  'getUserPage',
+  'getCurrentUser',
+  'getUser',
+  'resetPassword',
+  // authentication
+  'login',
+  'refreshToken',
+  'logout',
+  // system
+  'getHealth',
+  'getLiveness',
+  'getReadiness',
+  'getOpenApiDocument',
+] as const;
+
+export type OperationId = (typeof OPERATION_IDS)[number];

@@ -1,0 +1,41 @@
+import type { JsonSchema } from '../schemas/json-schema.js';
+import type { OperationId } from './operation-ids.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Error statuses an operation documents; 413 and 415 are added for every operation with a body. */
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 429 | 500 | 503;
+
+/** One operation of the /v1 surface: what it accepts and answers. Handlers are bound separately. */
+export interface RouteSpec {
+  operationId: OperationId;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v1/users/{userId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Who may call it, in words (interface.md 5); the role guard lives in the handler chain. */
+  roles: string;
+  /** False for operations open to anyone (login, health, the OpenAPI document). */
+  authenticated: boolean;
+  request: {
+    params?: JsonSchema;
+    query?: JsonSchema;
+    body?: JsonSchema;
+  };
+  response: {
+    status: number;
+    description: string;
+    schema?: JsonSchema;
+  };
+  errors: readonly ErrorStatus[];
+  /** Other non-ErrorResponse answers worth documenting (the 503 of the health report). */
+  otherResponses?: Readonly<Record<number, { description: string; schema?: JsonSchema }>>;
+}
+
+/** Statuses of interface.md 7 for the subscription-checked weather operations. */
+export const WEATHER_ERRORS: readonly ErrorStatus[] = [400, 401, 402, 403, 429, 500];
+/** Authenticated operations on the caller's own resources: a foreign id answers 404 (OWASP API1). */
+export const RESOURCE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 500];
+export const PUBLIC_ERRORS: readonly ErrorStatus[] = [400, 401, 429, 500];

@@ -1,0 +1,41 @@
+import { Geometry, Polygon } from './common.js';
+import { arrayOf, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
+
+const id: JsonSchema = { type: 'integer', format: 'int64' };
+const name: JsonSchema = { type: 'string' };
+const licensePlateCode: JsonSchema = { type: ['integer', 'null'], description: 'null for cities outside TUR' };
+
+/** interface.md 2.6, ring form (geometry-alarm endpoints). */
+export const CityWithPolygon = named(
+  'CityWithPolygon',
+  openObject({ id, name, licensePlateCode, polygon: Polygon }, ['id', 'name']),
+);
+export const DistrictWithPolygon = named(
+  'DistrictWithPolygon',
+  openObject({ id, name, polygon: Polygon, city: CityWithPolygon }, ['id', 'name']),
+);
+export const NeighborhoodWithPolygon = named(
+  'Neighborhood',
+  openObject({ id, name, polygon: Polygon, district: DistrictWithPolygon }, ['id', 'name']),
+);
+
+/** interface.md 2.6, multi form (forecast-alarm endpoints). */
+export const CityWithGeometry = named(
+  'CityWithGeometry',
+  openObject({ id, name, licensePlateCode, geometry: Geometry }, ['id', 'name']),
+);
+export const DistrictWithGeometry = named(
+  'DistrictWithGeometry',
+  openObject({ id, name, geometry: Geometry, city: CityWithGeometry }, ['id', 'name']),
+);
+
+export const CitiesWithPolygon = arrayOf(CityWithPolygon);
+export const CitiesWithGeometry = arrayOf(CityWithGeometry);
+
+const numericId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0 };
+export const NeighborhoodIdParams = pathParams({ neighborhoodId: numericId });
+export const DistrictIdParams = pathParams({ districtId: numericId });
+export const COUNTRY_CODES = ['TUR', 'CTR'] as const;
+export const CountryCodeParams = pathParams({
+  countryCode: enumOf(COUNTRY_CODES, { description: 'ISO 3166 alpha-3 code' }),
+});

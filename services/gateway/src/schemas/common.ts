@@ -1,0 +1,93 @@
+import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } from './json-schema.js';
+
+export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
+export const nonEmptyString = (maxLength = 256): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
+export const url: JsonSchema = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
+export const epochMillis: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, description: 'epoch milliseconds' };
+export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+
+/** 0-based page index (interface.md 8). */
+export const pageNumber: JsonSchema = { type: 'integer', format: 'int32', minimum: 0 };
+/** Page size of every list with a documented bound: at most 100; a page of 0 items is meaningless. */
+export const pageSize: JsonSchema = { type: 'integer', format: 'int32', minimum: 1, maximum: 100 };
+
+/** Window of the precipitation and thunderstorm lists: 60 s to 5 days (interface.md 4.2, 4.3). */
+export const backwardInterval: JsonSchema = {
+  type: 'integer',
+  format: 'int64',
+  minimum: 60,
+  maximum: 432000,
+  description: 'seconds, reaching backward from endTimeEpoch',
+};
+
+export const forecastDays: JsonSchema = {
+  type: 'integer',
+  format: 'int32',
+  minimum: 1,
+  maximum: 14,
+  description: 'number of UTC calendar days evaluated, counting today',
+};
+
+export const GeoPoint = named(
+  'GeoPoint',
+  closedObject(
+    {
+      lng: { type: 'number', format: 'double', minimum: -180, maximum: 180 },
+      lat: { type: 'number', format: 'double', minimum: -90, maximum: 90 },
+    },
+    ['lng', 'lat'],
+  ),
+);
+
+export const Ring = named('Ring', arrayOf(GeoPoint, { description: 'closed ring: the first point equals the last' }));
+
+export const Polygon = named(
+  'Polygon',
+  openObject({ exterior: Ring, holes: arrayOf(Ring) }, ['exterior']),
+);
+
+export const Geometry = named(
+  'Geometry',
+  openObject({ polygons: arrayOf(Polygon) }, ['polygons'], { description: 'multi-polygon; a single polygon is a one-part multi-polygon' }),
+);
+
+export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
+export const Intensity = named('PrecipitationIntensity', enumOf(INTENSITIES));
+
+export const ROLES = ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN'] as const;
+export const USER_STATUSES = ['INACTIVE', 'ACTIVE', 'EXPIRED', 'BLOCKED', 'DELETED'] as const;
+export const SUBSCRIPTION_PLANS = [
+  'NONE',
+  'TRIAL',
+  'BASIC_MONTHLY',
+  'BASIC_YEARLY',
+  'PREMIUM_MONTHLY',
+  'PREMIUM_YEARLY',
+  'CUSTOM',
+] as const;
+export const ACCOUNT_TYPES = ['INDIVIDUAL', 'ORGANIZATION'] as const;
+
+export const Role = named('Role', enumOf(ROLES));
+export const UserStatus = named('UserStatus', enumOf(USER_STATUSES));
+export const SubscriptionPlan = named('SubscriptionPlan', enumOf(SUBSCRIPTION_PLANS));
+export const AccountType = named('AccountType', enumOf(ACCOUNT_TYPES));
+
+/** interface.md 2.1. */
+export const ErrorResponse = named(
+  'ErrorResponse',
+  openObject(
+    {
+      timestamp: {
+        type: 'string',
+        description: 'local date-time with nanosecond precision and no zone, e.g. 2026-11-21T14:03:07.123456789',
+        pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{9}$',
+      },
+      status: { type: 'integer', format: 'int32' },
+      error: { type: 'string', minLength: 1, description: 'HTTP reason phrase' },
+      message: { type: 'string', minLength: 1 },
+      path: { type: 'string', minLength: 1 },
+      messages: arrayOf({ type: 'string' }),
+    },
+    ['timestamp', 'status', 'error', 'message', 'path'],
+  ),
+);

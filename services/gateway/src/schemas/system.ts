@@ -1,0 +1,21 @@
+import { named, openObject } from './json-schema.js';
+
+const status = { type: 'string', enum: ['up', 'down'] };
+
+export const HealthReport = named(
+  'HealthReport',
+  openObject(
+    {
+      status,
+      components: {
+        type: 'object',
+        additionalProperties: openObject({ status, detail: { type: 'string' } }, ['status']),
+      },
+    },
+    ['status', 'components'],
+  ),
+);
+
+export const HealthStatus = named('HealthStatus', openObject({ status }, ['status']));
+
+export const OpenApiDocument = { type: 'object', description: 'this OpenAPI 3.1 document' };
