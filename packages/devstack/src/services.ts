@@ -1,0 +1,43 @@
+/**
+ * The seven services as the stack runs them: where each listens and what it is told about the
+ * others. Ports follow the README; gRPC services take consecutive ports from the base.
+ */
+export const grpcServices = ['identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'] as const;
+export type GrpcServiceName = (typeof grpcServices)[number];
+export const allServices = ['gateway', ...grpcServices] as const;
+export type ServiceName = (typeof allServices)[number];
+
+export function grpcPort(base: number, service: GrpcServiceName): number {
+  return base + grpcServices.indexOf(service);
+}
+
+/** Environment variable naming a service's gRPC address, as the gateway's config reads it. */
+export function grpcAddressVariable(service: GrpcServiceName): string {
+  return `${service.toUpperCase().replace(/-/g, '_')}_GRPC_ADDRESS`;
+}
+
+export interface ServiceEnvInput {
+  host: string;
+  gatewayPort: number;
+  grpcBasePort: number;
+  kafkaBrokers: string[];
+  mongoUrl: string;
+}
+
+export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record<string, string> {
+  const env: Record<string, string> = {
+    KAFKA_BROKERS: input.kafkaBrokers.join(','),
+    MONGO_URL: input.mongoUrl,
+  };
+  if (service === 'gateway') {
+    env['HTTP_HOST'] = input.host;
+    env['HTTP_PORT'] = String(input.gatewayPort);
+    for (const other of grpcServices) {
+      env[grpcAddressVariable(other)] = `${input.host}:${grpcPort(input.grpcBasePort, other)}`;
+    }
+  } else {
+    env['GRPC_HOST'] = input.host;
+    env['GRPC_PORT'] = String(grpcPort(input.grpcBasePort, service));
+  }
+  return env;
+}

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { DevstackConfig } from '../config.js';
+import { ensureInfra } from '../infra/infra.js';
+import { repoRoot } from '../paths.js';
+import { checkProto } from './proto.js';
+
+type Log = (message: string) => void;
+
+/** Where the compiled tests are: unit `*.spec.js` and integration `*.int.spec.js` alike. */
+const specGlobs = ['packages/*/dist/**/*.spec.js', 'services/*/dist/**/*.spec.js', 'test/dist/**/*.spec.js'];
+
+/**
+ * `npm test`: fails fast on stale generated code, then runs every unit and integration test
+ * against the real Kafka and database (reusing a running stack's, or starting the embedded ones
+ * and stopping them afterwards). Tests isolate themselves by database name and topic prefix.
+ */
+export async function runTests(config: DevstackConfig, log: Log, extraArgs: string[]): Promise<number> {
+  const protoCode = await checkProto(log);
+  if (protoCode !== 0) return protoCode;
+  const infra = await ensureInfra(config, log);
+  try {
+    const require = createRequire(join(repoRoot, 'package.json'));
+    const mocha = join(require.resolve('mocha/package.json'), '..', 'bin', 'mocha.js');
+    const reporter = join(repoRoot, 'packages', 'devstack', 'mocha', 'summary-reporter.cjs');
+    const args = [mocha, '--config', join(repoRoot, '.mocharc.json'), '--reporter', reporter, ...(extraArgs.length > 0 ? extraArgs : specGlobs)];
+    return await new Promise<number>((resolvePromise) => {
+      const child = spawn(process.execPath, args, {
+        cwd: repoRoot,
+        stdio: 'inherit',
+        env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
+      });
+      const forward = (signal: NodeJS.Signals) => child.kill(signal);
+      process.on('SIGINT', forward);
+      process.on('SIGTERM', forward);
+      child.on('exit', (code, signal) => {
+        process.off('SIGINT', forward);
+        process.off('SIGTERM', forward);
+        resolvePromise(code ?? (signal ? 1 : 0));
+      });
+    });
+  } finally {
+    await infra.stop();
+  }
+}
