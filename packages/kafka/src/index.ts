@@ -1,1 +1,60 @@
-export {};
+export { EventTypes, type EventType } from './event-types.js';
+export {
+  TOPICS,
+  DEAD_LETTER_TOPIC,
+  allTopics,
+  isTopicName,
+  topicSpec,
+  type CleanupPolicy,
+  type TopicName,
+  type TopicSettings,
+  type TopicSpec,
+} from './topics.js';
+export { topicNamer, type TopicNamer } from './topic-namer.js';
+export {
+  EVENT_HEADERS,
+  DEAD_LETTER_HEADERS,
+  PROTOBUF_CONTENT_TYPE,
+  headersAsText,
+  parseEventHeaders,
+  type EventHeaders,
+  type HeaderParseResult,
+} from './headers.js';
+export { newEventId } from './ids.js';
+export {
+  Outcomes,
+  DEFAULT_RETRY_POLICY,
+  backoffDelay,
+  nextStep,
+  type NextStep,
+  type Outcome,
+  type RetryPolicy,
+} from './outcome.js';
+export type { ConsumedRecord } from './record.js';
+export { createKafkaClient, type KafkaClientOptions } from './client.js';
+export {
+  ensureTopics,
+  deleteTopics,
+  kafkaHealth,
+  type EnsureTopicsOptions,
+  type EnsureTopicsResult,
+  type KafkaHealth,
+  type TopicOptions,
+} from './admin.js';
+export {
+  createPublisher,
+  type EventToPublish,
+  type PublishResult,
+  type Publisher,
+  type PublisherOptions,
+  type RawRecord,
+} from './publisher.js';
+export type { Handler } from './record-processor.js';
+export {
+  createConsumer,
+  DEFAULT_CONSUMER_TUNING,
+  type ConsumerExit,
+  type ConsumerOptions,
+  type ConsumerTuning,
+  type EventConsumer,
+} from './consumer.js';

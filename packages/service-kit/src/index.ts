@@ -1,1 +1,5 @@
-export {};
+export { platformEnv, grpcEnv } from './env.js';
+export { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
+export { startGrpcService, type GrpcServiceConfig, type RunningGrpcService, type ServiceParts } from './grpc-service.js';
+export { DependencyMonitor, type DependencyCheck, type DependencyMonitorOptions } from './dependency-monitor.js';
+export { runMain, type Stoppable, type RunMainOptions } from './run-main.js';

@@ -17,3 +17,6 @@ export { OPERATION_IDS } from './routes/operation-ids.js';
 export { ROUTES } from './routes/table.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
 export { CURRENT_FORECAST_METRICS, FORECAST_METRICS } from './schemas/weather.js';
+export { start, type RunningGateway } from './service.js';
+export { loadConfig, type Config } from './config.js';
+export { stackHealth, type StackHealthOptions } from './health/stack-health.js';

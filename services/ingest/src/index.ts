@@ -1,1 +1,2 @@
-export {};
+export { start } from './service.js';
+export { loadConfig, type Config } from './config.js';

@@ -8,11 +8,12 @@ export function consoleLine(service: string, line: string): string {
   const width = 13;
   const name = service.padEnd(width);
   try {
-    const entry = JSON.parse(line) as { level?: number; msg?: string; time?: string | number; err?: { message?: string } };
-    if (typeof entry.level !== 'number') return `${name} ${line}`;
+    const entry = JSON.parse(line) as { level?: number | string; msg?: string; time?: string | number; err?: { message?: string } };
+    if (entry.level === undefined) return `${name} ${line}`;
+    const level = typeof entry.level === 'number' ? (levels[entry.level] ?? String(entry.level)) : entry.level.toUpperCase();
     const time = new Date(entry.time ?? Date.now()).toISOString().slice(11, 19);
     const error = entry.err?.message ? ` (${entry.err.message})` : '';
-    return `${time} ${name} ${levels[entry.level] ?? entry.level} ${entry.msg ?? ''}${error}`;
+    return `${time} ${name} ${level.padEnd(5)} ${entry.msg ?? ''}${error}`;
   } catch {
     return `${name} ${line}`;
   }

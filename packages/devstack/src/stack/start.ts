@@ -7,6 +7,7 @@ import { repoRoot } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
 import { consoleLine } from './console.js';
 import { acquireSupervisorLock } from './lock.js';
+import { nodeFlags } from './node-flags.js';
 import { createTopics } from './topics.js';
 
 type Log = (message: string) => void;
@@ -44,7 +45,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
         new ManagedProcess({
           name,
           command: process.execPath,
-          args: ['--enable-source-maps', join(repoRoot, 'services', name, 'dist', 'main.js')],
+          args: [...nodeFlags, join(repoRoot, 'services', name, 'dist', 'main.js')],
           cwd: repoRoot,
           env: {
             ...process.env,
@@ -72,8 +73,11 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
 
   return new Promise<number>((resolvePromise) => {
     const finish = (reason: string, code: number) => void shutdown(reason).then(() => resolvePromise(code));
-    process.once('SIGINT', () => finish('Ctrl-C', 0));
-    process.once('SIGTERM', () => finish('SIGTERM', 0));
+    // `on`, not `once`: Ctrl-C reaches us both from the terminal and forwarded by the bootstrap,
+    // and a second signal without a handler would kill the supervisor halfway through the stop.
+    process.on('SIGINT', () => finish('Ctrl-C', 0));
+    process.on('SIGTERM', () => finish('SIGTERM', 0));
+    process.on('SIGHUP', () => finish('SIGHUP', 0));
     for (const service of services) {
       void service.waitForExit().then((code) => {
         if (!stopping) {

@@ -5,6 +5,7 @@ import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
 import { checkProto } from './proto.js';
+import { nodeFlags } from './node-flags.js';
 
 type Log = (message: string) => void;
 
@@ -26,7 +27,7 @@ export async function runTests(config: DevstackConfig, log: Log, extraArgs: stri
     const reporter = join(repoRoot, 'packages', 'devstack', 'mocha', 'summary-reporter.cjs');
     const args = [mocha, '--config', join(repoRoot, '.mocharc.json'), '--reporter', reporter, ...(extraArgs.length > 0 ? extraArgs : specGlobs)];
     return await new Promise<number>((resolvePromise) => {
-      const child = spawn(process.execPath, args, {
+      const child = spawn(process.execPath, [...nodeFlags, ...args], {
         cwd: repoRoot,
         stdio: 'inherit',
         env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },

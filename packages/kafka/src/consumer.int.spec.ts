@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { Partitioners, type Kafka, type KafkaMessage } from 'kafkajs';
+import { SpanKind } from '@opentelemetry/api';
+import { initTelemetry, InMemorySpanExporter, SimpleSpanProcessor, trace } from '@stormhook/telemetry';
+import { deleteTopics, ensureTopics } from './admin.js';
+import { createConsumer, type ConsumerExit, type EventConsumer } from './consumer.js';
+import { EventTypes } from './event-types.js';
+import {
+  committedOffsets,
+  deleteGroups,
+  endOffsets,
+  testKafka,
+  testLogger,
+  uniqueName,
+  waitFor,
+  withAdmin,
+} from './int-support.js';
+import { Outcomes, type Outcome } from './outcome.js';
+import { createPublisher, type Publisher } from './publisher.js';
+import type { ConsumedRecord } from './record.js';
+import { topicSpec, type TopicName, type TopicSpec } from './topics.js';
+
+const logger = testLogger();
+
+/** One isolated corner of the broker per test: its own prefix, topics, publisher and groups. */
+interface Stack {
+  prefix: string;
+  publisher: Publisher;
+  physical(name: TopicName): string;
+  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void }): EventConsumer;
+}
+
+describe('publisher and consumer (real broker)', () => {
+  let kafka: Kafka;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  before(() => {
+    kafka = testKafka(logger);
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function stack(label: string, specs: TopicSpec[]): Promise<Stack> {
+    const prefix = uniqueName(label);
+    const all = [...specs, topicSpec('deadletter.records.v1')];
+    await ensureTopics(kafka, all, { prefix });
+    const publisher = createPublisher(kafka, { logger, clientId: label, prefix });
+    const groups: string[] = [];
+    const consumers: EventConsumer[] = [];
+    cleanups.push(async () => {
+      await Promise.all(consumers.map((c) => c.stop()));
+      await publisher.disconnect();
+      await deleteGroups(kafka, groups);
+      await deleteTopics(kafka, all.map((s) => s.name), { prefix });
+    });
+    return {
+      prefix,
+      publisher,
+      physical: (name) => `${prefix}.${name}`,
+      consumer(topics, handler, extra = {}) {
+        const groupId = uniqueName(`${label}-group`);
+        groups.push(groupId);
+        const consumer = createConsumer({
+          kafka,
+          groupId,
+          topics,
+          handler,
+          publisher,
+          logger,
+          prefix,
+          backoff: { initialDelayMs: 20, maxDelayMs: 50 },
+          ...extra,
+        });
+        consumers.push(consumer);
+        return consumer;
+      },
+    };
+  }
+
+  it('delivers events with key, value, event headers and ids intact, and commits after handling', async () => {
+    const s = await stack('kafka-pc', [topicSpec('alarm.triggered.v1')]);
+    const { eventIds } = await s.publisher.publish('alarm.triggered.v1', [
+      { key: 'reg-1', value: Buffer.from('first'), eventType: EventTypes.AlarmTriggered, eventId: 'evt_given', headers: { 'x-tenant': 'acme' } },
+      { key: null, value: new Uint8Array([0, 255, 7]), eventType: EventTypes.AlarmTriggered, schemaVersion: 2 },
+    ]);
+    assert.equal(eventIds[0], 'evt_given');
+    assert.match(eventIds[1] ?? '', /^evt_[0-9A-Z]{26}$/);
+
+    const seen: ConsumedRecord[] = [];
+    const consumer = s.consumer(['alarm.triggered.v1'], async (record) => {
+      seen.push(record);
+      return Outcomes.ok();
+    });
+    await consumer.start();
+    await waitFor(() => seen.length >= 2, 'both events consumed');
+    await consumer.stop();
+    assert.deepEqual(await consumer.done, { kind: 'stopped' });
+
+    const first = seen.find((r) => r.headers.eventId === 'evt_given');
+    const second = seen.find((r) => r.headers.eventId === eventIds[1]);
+    assert.ok(first && second, 'both event ids arrive unchanged');
+    assert.equal(first.topic, 'alarm.triggered.v1');
+    assert.equal(first.key, 'reg-1');
+    assert.equal(first.value.toString(), 'first');
+    assert.equal(first.headers.eventType, EventTypes.AlarmTriggered);
+    assert.equal(first.headers.schemaVersion, 1);
+    assert.equal(first.headers.contentType, 'application/x-protobuf');
+    assert.equal(first.headers.all['x-tenant'], 'acme');
+    assert.equal(second.key, null);
+    assert.deepEqual([...second.value], [0, 255, 7]);
+    assert.equal(second.headers.schemaVersion, 2);
+    assert.ok(Math.abs(first.timestamp.getTime() - Date.now()) < 60_000);
+
+    // Every handled record is committed: the group's offsets reached the end of each partition.
+    const topic = s.physical('alarm.triggered.v1');
+    const [ends, committed] = await Promise.all([endOffsets(kafka, topic), committedOffsets(kafka, consumer.groupId, topic)]);
+    for (const [partition, end] of ends) {
+      if (end !== '0') assert.equal(committed.get(partition), end, `partition ${partition}`);
+    }
+  });
+
+  it('refuses an event type that does not belong on the topic', async () => {
+    const s = await stack('kafka-type', [topicSpec('alarm.triggered.v1')]);
+    await assert.rejects(
+      s.publisher.publish('alarm.triggered.v1', [{ key: null, value: Buffer.from('x'), eventType: EventTypes.UserChanged }]),
+      /does not belong on topic alarm\.triggered\.v1/,
+    );
+  });
+
+  it('dead-letters a poison record with reason and source coordinates, and the partition moves on', async () => {
+    // One partition, so "after the poison record" is well defined.
+    const s = await stack('kafka-poison', [{ ...topicSpec('feed.lightning.v1'), partitions: 1 }]);
+    const topic = s.physical('feed.lightning.v1');
+    const strike = (value: string, eventId?: string) => ({
+      key: 'station-1',
+      value: Buffer.from(value),
+      eventType: EventTypes.LightningStrike,
+      ...(eventId ? { eventId } : {}),
+    });
+    await s.publisher.publish('feed.lightning.v1', [strike('ok-0'), strike('poison', 'evt_poison')]);
+    // A record from a foreign client without our headers: unparseable.
+    const raw = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await raw.connect();
+    await raw.send({ topic, messages: [{ key: 'station-1', value: 'no headers at all' }] });
+    await raw.disconnect();
+    await s.publisher.publish('feed.lightning.v1', [strike('ok-3'), strike('ok-4')]);
+
+    const handled: string[] = [];
+    const consumer = s.consumer(['feed.lightning.v1'], async (record) => {
+      handled.push(record.value.toString());
+      return record.value.toString() === 'poison' ? Outcomes.deadLetter('strike outside the served area') : Outcomes.ok();
+    });
+    await consumer.start();
+    await waitFor(() => handled.includes('ok-4'), 'records after the poison ones');
+    assert.deepEqual(handled, ['ok-0', 'poison', 'ok-3', 'ok-4']);
+
+    const dead = await readAll(kafka, s.physical('deadletter.records.v1'), 2);
+    const text = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
+    const [poison, unparseable] = dead;
+    assert.ok(poison && unparseable);
+    assert.equal(poison.value?.toString(), 'poison');
+    assert.equal(poison.key?.toString(), 'station-1');
+    assert.equal(text(poison, 'event-id'), 'evt_poison');
+    assert.equal(text(poison, 'event-type'), EventTypes.LightningStrike);
+    assert.equal(text(poison, 'deadletter-reason'), 'strike outside the served area');
+    assert.equal(text(poison, 'deadletter-source-topic'), topic);
+    assert.equal(text(poison, 'deadletter-source-partition'), '0');
+    assert.equal(text(poison, 'deadletter-source-offset'), '1');
+    assert.equal(text(poison, 'deadletter-consumer-group'), consumer.groupId);
+    assert.equal(unparseable.value?.toString(), 'no headers at all');
+    assert.equal(text(unparseable, 'deadletter-reason'), 'unparseable record: missing header event-type');
+    assert.equal(text(unparseable, 'deadletter-source-offset'), '2');
+
+    await waitFor(async () => (await committedOffsets(kafka, consumer.groupId, topic)).get(0) === '5', 'offset 5 committed');
+  });
+
+  it('stops loudly after a transient failure outlasts maxAttempts, leaving the record uncommitted', async () => {
+    const s = await stack('kafka-fatal', [{ ...topicSpec('identity.user-changed.v1'), partitions: 1 }]);
+    await s.publisher.publish('identity.user-changed.v1', [{ key: 'usr_1', value: Buffer.from('u'), eventType: EventTypes.UserChanged }]);
+    let attempts = 0;
+    const fatalSeen: Error[] = [];
+    const consumer = s.consumer(
+      ['identity.user-changed.v1'],
+      async () => {
+        attempts++;
+        return Outcomes.retry('database unavailable');
+      },
+      { maxAttempts: 3, onFatal: (e) => fatalSeen.push(e) },
+    );
+    await consumer.start();
+    const exit: ConsumerExit = await withTimeout(consumer.done, 10_000);
+    assert.equal(exit.kind, 'fatal');
+    if (exit.kind === 'fatal') assert.match(exit.error.message, /after 3 attempts: database unavailable/);
+    assert.equal(attempts, 3);
+    assert.equal(fatalSeen.length, 1);
+    const committed = await committedOffsets(kafka, consumer.groupId, s.physical('identity.user-changed.v1'));
+    assert.equal(committed.get(0), '-1');
+    const dead = await endOffsets(kafka, s.physical('deadletter.records.v1'));
+    assert.ok([...dead.values()].every((end) => end === '0'), 'a transient failure is never dead-lettered');
+  });
+
+  it('stops gracefully: the record in flight finishes and is committed before the member leaves', async () => {
+    const s = await stack('kafka-stop', [{ ...topicSpec('alarm.delivery-failed.v1'), partitions: 1 }]);
+    await s.publisher.publish('alarm.delivery-failed.v1', [
+      { key: 'dlv_1', value: Buffer.from('1'), eventType: EventTypes.DeliveryFailed },
+      { key: 'dlv_2', value: Buffer.from('2'), eventType: EventTypes.DeliveryFailed },
+    ]);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started: string[] = [];
+    const finished: string[] = [];
+    const consumer = s.consumer(['alarm.delivery-failed.v1'], async (record) => {
+      started.push(record.value.toString());
+      await gate;
+      finished.push(record.value.toString());
+      return Outcomes.ok();
+    });
+    await consumer.start();
+    await waitFor(() => started.length === 1, 'the first record to be in flight');
+
+    let stopped = false;
+    const stopping = consumer.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(stopped, false, 'stop waits for the handler in flight');
+    release();
+    await stopping;
+
+    assert.deepEqual(finished, ['1'], 'the second record is not started once stop was asked');
+    const committed = await committedOffsets(kafka, consumer.groupId, s.physical('alarm.delivery-failed.v1'));
+    assert.equal(committed.get(0), '1', 'the finished record is committed, the next one is not');
+    const group = await withAdmin(kafka, (admin) => admin.describeGroups([consumer.groupId]));
+    assert.deepEqual(group.groups[0]?.members, [], 'the member left the group');
+  });
+
+  it('continues the producer trace in the consumer span and the handler', async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = initTelemetry({ serviceName: 'kafka-int', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    cleanups.push(() => telemetry.shutdown());
+    const s = await stack('kafka-trace', [topicSpec('notification.message-requested.v1')]);
+
+    const root = await telemetry.tracer.startActiveSpan('POST /v1/users', async (span) => {
+      await s.publisher.publish('notification.message-requested.v1', [{ key: 'usr_1', value: Buffer.from('sms'), eventType: EventTypes.MessageRequested }]);
+      span.end();
+      return span.spanContext();
+    });
+
+    let handlerSpan: { traceId: string; spanId: string } | undefined;
+    const consumer = s.consumer(['notification.message-requested.v1'], async () => {
+      const active = trace.getActiveSpan()?.spanContext();
+      handlerSpan = active && { traceId: active.traceId, spanId: active.spanId };
+      return Outcomes.ok();
+    });
+    await consumer.start();
+    await waitFor(() => handlerSpan !== undefined, 'the handler to run');
+    await waitFor(() => exporter.getFinishedSpans().some((x) => x.kind === SpanKind.CONSUMER), 'the consumer span to end');
+
+    const spans = exporter.getFinishedSpans();
+    const producer = spans.find((x) => x.kind === SpanKind.PRODUCER);
+    const consumerSpan = spans.find((x) => x.kind === SpanKind.CONSUMER);
+    assert.ok(producer && consumerSpan);
+    assert.equal(producer.spanContext().traceId, root.traceId);
+    assert.equal(producer.parentSpanContext?.spanId, root.spanId);
+    assert.equal(consumerSpan.spanContext().traceId, root.traceId);
+    assert.equal(consumerSpan.parentSpanContext?.spanId, producer.spanContext().spanId);
+    assert.equal(consumerSpan.attributes['messaging.destination.name'], s.physical('notification.message-requested.v1'));
+    assert.deepEqual(handlerSpan, { traceId: root.traceId, spanId: consumerSpan.spanContext().spanId });
+  });
+});
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads the first `count` records of a topic with a plain kafkajs consumer (dead letters are not events to handle). */
+async function readAll(kafka: Kafka, topic: string, count: number): Promise<KafkaMessage[]> {
+  const groupId = uniqueName('kafka-dlq-reader');
+  const reader = kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
+  const messages: KafkaMessage[] = [];
+  await reader.connect();
+  try {
+    await reader.subscribe({ topics: [topic], fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        messages.push(message);
+      },
+    });
+    await waitFor(() => messages.length >= count, `${count} records on ${topic}`);
+  } finally {
+    await reader.disconnect();
+    await withAdmin(kafka, (admin) => admin.deleteGroups([groupId])).catch(() => undefined);
+  }
+  return messages.sort((a, b) => Number(BigInt(a.offset) - BigInt(b.offset)));
+}

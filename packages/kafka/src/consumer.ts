@@ -1,0 +1,210 @@
+import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { Logger } from '@stormhook/logger';
+import { deadLetterMessage } from './dead-letter.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outcome.js';
+import type { Publisher } from './publisher.js';
+import { processMessage, type Handler, type RecordCoordinates } from './record-processor.js';
+import { nextOffset } from './record.js';
+import { topicNamer } from './topic-namer.js';
+import { DEAD_LETTER_TOPIC, type TopicName } from './topics.js';
+
+/**
+ * Group timings. A record must finish well inside sessionTimeout (long work is queued elsewhere);
+ * short values make a dead member and a rebalance cost seconds, which also keeps tests fast on the
+ * single-node broker. maxWaitTimeInMs bounds how long stop() waits for an idle fetch to return.
+ */
+export interface ConsumerTuning {
+  sessionTimeout: number;
+  rebalanceTimeout: number;
+  heartbeatInterval: number;
+  maxWaitTimeInMs: number;
+}
+
+export const DEFAULT_CONSUMER_TUNING: ConsumerTuning = {
+  sessionTimeout: 10_000,
+  rebalanceTimeout: 15_000,
+  heartbeatInterval: 1_000,
+  maxWaitTimeInMs: 500,
+};
+
+export interface ConsumerOptions {
+  kafka: Kafka;
+  groupId: string;
+  topics: readonly TopicName[];
+  handler: Handler;
+  /** Writes dead letters; its topic prefix must equal this consumer's. */
+  publisher: Publisher;
+  logger: Logger;
+  /** Topic prefix; see {@link topicNamer}. Defaults to none and must match the publisher's. */
+  prefix?: string;
+  /** Handler runs per record before a transient failure stops the consumer (default 5). */
+  maxAttempts?: number;
+  /** Backoff between attempts. */
+  backoff?: { initialDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Where a group with no committed offset starts. Default true: a new service must not miss events
+   * published before its first start. Broadcast readers with throw-away groups pass false.
+   */
+  fromBeginning?: boolean;
+  /** Partitions handled in parallel (ordering stays per partition). Default 1. */
+  partitionsConsumedConcurrently?: number;
+  tuning?: Partial<ConsumerTuning>;
+  /** Called once when the consumer stopped because of a failure it cannot get past. */
+  onFatal?: (error: Error) => void;
+}
+
+export type ConsumerExit = { kind: 'stopped' } | { kind: 'fatal'; error: Error };
+
+export interface EventConsumer {
+  readonly groupId: string;
+  /** Connects, subscribes and joins the group; resolves once the first assignment is in. */
+  start(): Promise<void>;
+  /** Finishes the record in flight, commits it, leaves the group and disconnects. Idempotent. */
+  stop(): Promise<void>;
+  /** Resolves (never rejects) when the consumer has ended, saying why. */
+  readonly done: Promise<ConsumerExit>;
+  /** Partitions this member owns now, by catalogue topic name. */
+  assignment(): Partial<Record<TopicName, number[]>>;
+}
+
+export function createConsumer(opts: ConsumerOptions): EventConsumer {
+  const namer = topicNamer(opts.prefix);
+  if (namer.prefix !== opts.publisher.topics.prefix) {
+    throw new Error(`consumer prefix "${namer.prefix}" differs from its publisher's "${opts.publisher.topics.prefix}": dead letters would go astray`);
+  }
+  const { groupId } = opts;
+  const physicalTopics = opts.topics.map((t) => namer.physical(t));
+  const tuning: ConsumerTuning = { ...DEFAULT_CONSUMER_TUNING, ...opts.tuning };
+  const policy: RetryPolicy = {
+    maxAttempts: opts.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
+    initialDelayMs: opts.backoff?.initialDelayMs ?? DEFAULT_RETRY_POLICY.initialDelayMs,
+    maxDelayMs: opts.backoff?.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+  };
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) throw new Error('maxAttempts must be a positive integer');
+  const logger = opts.logger.child({ component: 'kafka-consumer', groupId });
+
+  const consumer = opts.kafka.consumer({
+    groupId,
+    ...tuning,
+    allowAutoTopicCreation: false,
+  });
+
+  const stopping = new AbortController();
+  let started = false;
+  let fatal: Error | undefined;
+  let shutdown: Promise<void> | undefined;
+  let owned: Partial<Record<TopicName, number[]>> = {};
+  let resolveDone: (exit: ConsumerExit) => void = () => {};
+  const done = new Promise<ConsumerExit>((resolve) => {
+    resolveDone = resolve;
+  });
+
+  const end = (exit: ConsumerExit): Promise<void> => {
+    shutdown ??= (async () => {
+      stopping.abort();
+      try {
+        // kafkajs waits for the batch in flight, then the member leaves the group (no session-timeout wait for the others).
+        await consumer.disconnect();
+      } catch (error) {
+        logger.error({ err: error }, 'error while disconnecting consumer');
+      }
+      owned = {};
+      logger.info({ exit: exit.kind }, 'consumer stopped');
+      resolveDone(exit);
+    })();
+    return shutdown;
+  };
+
+  const failFatal = (error: Error): void => {
+    if (fatal !== undefined || shutdown !== undefined) return;
+    fatal = error;
+    logger.error({ err: error, topics: physicalTopics }, 'consumer stopping on a failure it cannot get past');
+    try {
+      // Stop fetching at once; offsets of the failed record stay uncommitted so it is read again later.
+      consumer.pause(physicalTopics.map((topic) => ({ topic })));
+    } catch {
+      // not running yet or already stopped: nothing to pause
+    }
+    // Disconnect outside the batch handler: kafkajs waits for that handler to return first.
+    setImmediate(() => void end({ kind: 'fatal', error }));
+    try {
+      opts.onFatal?.(error);
+    } catch (callbackError) {
+      logger.error({ err: callbackError }, 'onFatal callback threw');
+    }
+  };
+
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    const next: Partial<Record<TopicName, number[]>> = {};
+    for (const [physical, partitions] of Object.entries(payload.memberAssignment)) {
+      const topic = namer.logical(physical);
+      if (topic !== undefined) next[topic] = [...partitions].sort((a, b) => a - b);
+    }
+    owned = next;
+    logger.info({ assignment: next, memberId: payload.memberId }, 'joined consumer group');
+  });
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (payload.restart) logger.warn({ err: payload.error }, 'consumer crashed; kafkajs restarts it');
+    else failFatal(payload.error);
+  });
+
+  const deadLetter = async (message: KafkaMessage, at: RecordCoordinates, reason: string): Promise<void> => {
+    const dead = deadLetterMessage(message, { topic: at.physicalTopic, partition: at.partition, groupId }, reason, new Date());
+    await opts.publisher.forward(DEAD_LETTER_TOPIC, [{ key: dead.key ?? null, value: dead.value, headers: dead.headers }]);
+  };
+
+  const eachBatch = async (payload: EachBatchPayload): Promise<void> => {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+    const topic = namer.logical(batch.topic);
+    if (topic === undefined) throw new Error(`received a batch of unexpected topic ${batch.topic}`);
+    const at: RecordCoordinates = { topic, physicalTopic: batch.topic, partition: batch.partition };
+    const deps = { groupId, handler: opts.handler, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
+
+    for (const message of batch.messages) {
+      if (fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale()) return;
+      const result = await processMessage(deps, at, message, heartbeat);
+      if (result.kind === 'abandoned') return;
+      if (result.kind === 'fatal') {
+        failFatal(result.error);
+        return;
+      }
+      // Commit only now that the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
+      resolveOffset(message.offset);
+      await commitOffsetsIfNecessary({
+        topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: nextOffset(message.offset) }] }],
+      });
+      await heartbeat();
+    }
+  };
+
+  return {
+    groupId,
+    done,
+    assignment: () => structuredClone(owned),
+
+    async start() {
+      if (started || shutdown !== undefined) throw new Error(`consumer ${groupId} already started or stopped`);
+      started = true;
+      try {
+        // Dead letters must be writable before the first record arrives.
+        await opts.publisher.connect();
+        await consumer.connect();
+        await consumer.subscribe({ topics: physicalTopics, fromBeginning: opts.fromBeginning ?? true });
+        await consumer.run({
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
+          eachBatch,
+        });
+      } catch (error) {
+        await end({ kind: 'fatal', error: error as Error });
+        throw error;
+      }
+      logger.info({ topics: physicalTopics }, 'consumer started');
+    },
+
+    async stop() {
+      await end({ kind: 'stopped' });
+    },
+  };
+}

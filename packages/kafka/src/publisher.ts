@@ -1,0 +1,157 @@
+import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { Logger } from '@stormhook/logger';
+import { injectTraceContext } from '@stormhook/telemetry';
+import type { EventType } from './event-types.js';
+import { EVENT_HEADERS, PROTOBUF_CONTENT_TYPE } from './headers.js';
+import { newEventId } from './ids.js';
+import { topicNamer, type TopicNamer } from './topic-namer.js';
+import { TOPICS, type TopicName } from './topics.js';
+import { kafkaTracer, messagingAttributes } from './tracing.js';
+
+export interface EventToPublish {
+  /** Partitioning key (for example the area id of a weather event); null spreads records over partitions. */
+  key: string | null;
+  /** The encoded protobuf message. */
+  value: Buffer | Uint8Array;
+  eventType: EventType;
+  /** Give it when the event already has an id (an outbox entry, a replay); a new `evt_...` id otherwise. */
+  eventId?: string;
+  schemaVersion?: number;
+  /** Extra headers; the event headers above and the trace context win over same-named entries. */
+  headers?: Record<string, string>;
+}
+
+export interface PublishResult {
+  /** The event id of each event, in input order. */
+  eventIds: string[];
+}
+
+/** A record copied as it is, headers included (dead letters, replays). */
+export interface RawRecord {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers: Message['headers'];
+}
+
+export interface Publisher {
+  readonly clientId: string;
+  readonly topics: TopicNamer;
+  /** Connects once; publish connects on demand, services call it at start to fail fast. */
+  connect(): Promise<void>;
+  /** Resolves once every event is acknowledged by all in-sync replicas; rejects otherwise. */
+  publish(topic: TopicName, events: readonly EventToPublish[]): Promise<PublishResult>;
+  /** Sends records verbatim, without new ids or trace headers. */
+  forward(topic: TopicName, records: readonly RawRecord[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+export interface PublisherOptions {
+  logger: Logger;
+  /** Names this publisher in logs and spans. */
+  clientId: string;
+  /** Topic prefix; see {@link topicNamer}. */
+  prefix?: string;
+}
+
+function checkEventType(topic: TopicName, eventType: EventType): void {
+  const allowed: readonly EventType[] = TOPICS[topic].eventTypes;
+  if (allowed.length > 0 && !allowed.includes(eventType)) {
+    throw new Error(`event type ${eventType} does not belong on topic ${topic} (catalogue allows ${allowed.join(', ')})`);
+  }
+}
+
+export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher {
+  const topics = topicNamer(opts.prefix);
+  const logger = opts.logger.child({ component: 'kafka-publisher', clientId: opts.clientId });
+  // Idempotent with one request in flight: retries can neither duplicate nor reorder records.
+  // The default partitioner is the Java client's murmur2, so a key lands where any other client puts it.
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  let connecting: Promise<void> | undefined;
+
+  const connect = (): Promise<void> => {
+    connecting ??= producer.connect().catch((error: unknown) => {
+      connecting = undefined; // let the next call try again
+      throw error;
+    });
+    return connecting;
+  };
+
+  const send = async (topic: string, messages: Message[]): Promise<void> => {
+    await connect();
+    // acks -1: the broker answers only once every in-sync replica has the records.
+    await producer.send({ topic, messages, acks: -1 });
+  };
+
+  return {
+    clientId: opts.clientId,
+    topics,
+    connect,
+
+    async publish(topic, events) {
+      for (const event of events) checkEventType(topic, event.eventType);
+      if (events.length === 0) return { eventIds: [] };
+      const physical = topics.physical(topic);
+      return kafkaTracer().startActiveSpan(
+        `send ${physical}`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: messagingAttributes(physical, {
+            'messaging.operation.type': 'send',
+            'messaging.batch.message_count': events.length,
+            'messaging.client.id': opts.clientId,
+          }),
+        },
+        async (span) => {
+          try {
+            const prepared = events.map((event) => ({ event, eventId: event.eventId ?? newEventId() }));
+            const messages = prepared.map(({ event, eventId }): Message => ({
+              key: event.key,
+              value: Buffer.isBuffer(event.value) ? event.value : Buffer.from(event.value),
+              headers: injectTraceContext(
+                {
+                  ...event.headers,
+                  [EVENT_HEADERS.eventType]: event.eventType,
+                  [EVENT_HEADERS.eventId]: eventId,
+                  [EVENT_HEADERS.schemaVersion]: String(event.schemaVersion ?? 1),
+                  [EVENT_HEADERS.contentType]: event.headers?.[EVENT_HEADERS.contentType] ?? PROTOBUF_CONTENT_TYPE,
+                },
+                context.active(),
+              ),
+            }));
+            const eventIds = prepared.map((p) => p.eventId);
+            if (eventIds.length === 1) span.setAttribute('messaging.message.id', eventIds.join());
+            await send(physical, messages);
+            return { eventIds };
+          } catch (error) {
+            span.recordException(error as Error);
+            span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+            logger.error({ err: error, topic: physical, count: events.length }, 'publish failed');
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      );
+    },
+
+    async forward(topic, records) {
+      if (records.length === 0) return;
+      await send(
+        topics.physical(topic),
+        records.map((r) => ({ key: r.key, value: r.value, headers: r.headers })),
+      );
+    },
+
+    async disconnect() {
+      if (connecting === undefined) return;
+      connecting = undefined;
+      await producer.disconnect();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { list, oneOf, port, str, url } from '@stormhook/config';
+
+/**
+ * Environment every service reads. A service's own `loadConfig` spreads these into its spec
+ * (`defineEnv({ ...platformEnv, ...grpcEnv, OWN_VAR: ... })`) so one validation covers all.
+ */
+export const platformEnv = {
+  KAFKA_BROKERS: list({ default: ['127.0.0.1:9092'], description: 'Kafka bootstrap brokers' }),
+  MONGO_URL: url({ default: 'mongodb://127.0.0.1:27017/', protocols: ['mongodb', 'mongodb+srv'], secret: true }),
+  LOG_LEVEL: oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, { default: 'info' }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url({ optional: true, protocols: ['http', 'https'] }),
+  /** Prefix of every topic name, for a second stack sharing one cluster; empty in production. */
+  STORMHOOK_TOPIC_PREFIX: str({ optional: true }),
+  /** Prefix of every database name, for the same reason. */
+  STORMHOOK_DB_PREFIX: str({ optional: true }),
+};
+
+/** The gRPC listener; each service has its own default port (see the README's table). */
+export function grpcEnv(defaultPort: number) {
+  return {
+    GRPC_HOST: str({ default: '0.0.0.0', description: 'address the gRPC server binds to' }),
+    GRPC_PORT: port({ default: defaultPort }),
+  };
+}

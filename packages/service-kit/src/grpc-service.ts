@@ -1,0 +1,73 @@
+import { createGrpcServer, type GrpcServer } from '@stormhook/grpc';
+import { DependencyMonitor } from './dependency-monitor.js';
+import { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
+
+export interface GrpcServiceConfig extends PlatformConfig {
+  readonly GRPC_HOST: string;
+  readonly GRPC_PORT: number;
+}
+
+/** What a service adds on top of the platform: its gRPC handlers, consumers and their stop. */
+export interface ServiceParts {
+  stop?(): Promise<void>;
+}
+
+export interface RunningGrpcService {
+  readonly platform: Platform;
+  readonly server: GrpcServer;
+  /** The port actually bound (tests listen on port 0). */
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a gRPC service: platform, the service's own parts (`build` adds handlers to the server
+ * and starts its consumers), then listening. The standard health service answers SERVING only
+ * while Kafka and the database answer, so probes and the gateway see a dependency outage.
+ */
+export async function startGrpcService(
+  service: string,
+  config: GrpcServiceConfig,
+  build: (platform: Platform, server: GrpcServer) => Promise<ServiceParts> | ServiceParts,
+  opts: PlatformOptions = {},
+): Promise<RunningGrpcService> {
+  const platform = await startPlatform(service, config, opts);
+  const server = createGrpcServer({ logger: platform.logger, serviceName: service });
+  let parts: ServiceParts = {};
+  try {
+    parts = await build(platform, server);
+  } catch (error) {
+    await platform.stop();
+    throw error;
+  }
+  const monitor = new DependencyMonitor({
+    checks: platform.checks,
+    onChange: (healthy, failing) => {
+      server.health.setStatus('', healthy ? 'SERVING' : 'NOT_SERVING');
+      if (healthy) platform.logger.info('dependencies answer; serving');
+      else platform.logger.warn({ failing }, 'dependencies down; health NOT_SERVING');
+    },
+  });
+  await monitor.checkNow();
+  monitor.start();
+  let port: number;
+  try {
+    port = await server.listen(`${config.GRPC_HOST}:${config.GRPC_PORT}`);
+  } catch (error) {
+    monitor.stop();
+    await parts.stop?.();
+    await platform.stop();
+    throw error;
+  }
+  return {
+    platform,
+    server,
+    port,
+    async stop() {
+      monitor.stop();
+      await server.shutdown();
+      await parts.stop?.();
+      await platform.stop();
+    },
+  };
+}

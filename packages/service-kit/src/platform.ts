@@ -1,0 +1,94 @@
+import type { Admin, Kafka } from 'kafkajs';
+import { createKafkaClient, createPublisher, kafkaHealth, type Publisher } from '@stormhook/kafka';
+import { createLogger, type Logger } from '@stormhook/logger';
+import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
+import { initTelemetry, type Telemetry } from '@stormhook/telemetry';
+import type { DependencyCheck } from './dependency-monitor.js';
+
+/** The part of every service's config that service-kit reads (see `platformEnv`). */
+export interface PlatformConfig {
+  readonly KAFKA_BROKERS: readonly string[];
+  readonly MONGO_URL: string;
+  readonly LOG_LEVEL: string;
+  readonly OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  readonly STORMHOOK_TOPIC_PREFIX?: string | undefined;
+  readonly STORMHOOK_DB_PREFIX?: string | undefined;
+}
+
+/** What every service stands on: logs, traces, its own database, and Kafka. */
+export interface Platform {
+  readonly service: string;
+  readonly logger: Logger;
+  readonly telemetry: Telemetry;
+  readonly kafka: Kafka;
+  readonly publisher: Publisher;
+  readonly mongo: MongoHandle;
+  readonly topicPrefix: string | undefined;
+  /** Probes of Kafka and the database, for health answers. */
+  readonly checks: Record<string, DependencyCheck>;
+  stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  /** Tests pass their own logger (silent, or collecting lines). */
+  logger?: Logger;
+}
+
+/**
+ * Connects a service to its infrastructure and fails fast (with the reason in the log) when Kafka
+ * or the database cannot be reached at start. Each service has its own database,
+ * `<prefix>_<service>`, so none can read another's collections.
+ */
+export async function startPlatform(service: string, config: PlatformConfig, opts: PlatformOptions = {}): Promise<Platform> {
+  const logger = opts.logger ?? createLogger({ service, level: config.LOG_LEVEL });
+  const telemetry = initTelemetry({
+    serviceName: service,
+    ...(config.OTEL_EXPORTER_OTLP_ENDPOINT ? { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+  });
+  const cleanups: Array<() => Promise<void>> = [() => telemetry.shutdown()];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => logger.warn({ err: error }, 'cleanup failed during stop'));
+    }
+  };
+  try {
+    const mongo = await connectMongo({
+      url: config.MONGO_URL,
+      dbName: databaseName(service.replace(/-/g, '_'), config.STORMHOOK_DB_PREFIX),
+      appName: `stormhook-${service}`,
+      logger,
+    });
+    cleanups.push(() => mongo.close());
+
+    const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: `stormhook-${service}`, logger });
+    const admin: Admin = kafka.admin();
+    await admin.connect();
+    cleanups.push(() => admin.disconnect());
+    const publisher = createPublisher(kafka, {
+      logger,
+      clientId: `stormhook-${service}`,
+      ...(config.STORMHOOK_TOPIC_PREFIX ? { prefix: config.STORMHOOK_TOPIC_PREFIX } : {}),
+    });
+    await publisher.connect();
+    cleanups.push(() => publisher.disconnect());
+
+    logger.info({ kafka: config.KAFKA_BROKERS, db: mongo.db.databaseName }, 'connected to Kafka and the database');
+    return {
+      service,
+      logger,
+      telemetry,
+      kafka,
+      publisher,
+      mongo,
+      topicPrefix: config.STORMHOOK_TOPIC_PREFIX,
+      checks: {
+        kafka: async () => (await kafkaHealth(admin)).ok,
+        database: () => mongo.ping(),
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,18 @@
+import { defineEnv, int, port, str, type ConfigOf } from '@stormhook/config';
+import { platformEnv } from '@stormhook/service-kit';
+
+/** Everything the gateway reads from its environment, validated once at start. */
+const spec = {
+  ...platformEnv,
+  HTTP_HOST: str({ default: '0.0.0.0', description: 'address the HTTP server binds to' }),
+  HTTP_PORT: port({ default: 8080 }),
+  HTTP_BODY_LIMIT_BYTES: int({ default: 1024 * 1024, min: 1024, max: 64 * 1024 * 1024 }),
+  IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
+  GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052' }),
+  INGEST_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
+  QUERY_GRPC_ADDRESS: str({ default: '127.0.0.1:50054' }),
+  ALARM_MATCHER_GRPC_ADDRESS: str({ default: '127.0.0.1:50055' }),
+  NOTIFIER_GRPC_ADDRESS: str({ default: '127.0.0.1:50056' }),
+};
+export const loadConfig = defineEnv(spec);
+export type Config = ConfigOf<typeof spec>;

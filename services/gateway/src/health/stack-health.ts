@@ -1,0 +1,37 @@
+import { checkHealth } from '@stormhook/grpc';
+import type { DependencyCheck } from '@stormhook/service-kit';
+import type { ComponentHealth, HealthPort, HealthReport } from './health-port.js';
+
+export interface StackHealthOptions {
+  /** gRPC address of each backing service, by name. */
+  services: Record<string, string>;
+  /** The gateway's own dependencies (Kafka, the database). */
+  dependencies: Record<string, DependencyCheck>;
+  timeoutMs?: number;
+}
+
+/**
+ * The health of the whole product as the gateway sees it: the standard gRPC health answer of each
+ * service (which itself follows that service's Kafka and database), plus the gateway's own Kafka
+ * and database. All probes run in parallel, each bounded, so a hung service cannot hang /v1/health.
+ */
+export function stackHealth(opts: StackHealthOptions): HealthPort {
+  const timeoutMs = opts.timeoutMs ?? 2_000;
+  return {
+    async check(): Promise<HealthReport> {
+      const probes: Array<Promise<[string, ComponentHealth]>> = [
+        ...Object.entries(opts.services).map(async ([name, address]): Promise<[string, ComponentHealth]> => {
+          const state = await checkHealth(address, '', { timeoutMs });
+          return [name, state === 'SERVING' ? { status: 'up' } : { status: 'down', detail: `${state} at ${address}` }];
+        }),
+        ...Object.entries(opts.dependencies).map(async ([name, probe]): Promise<[string, ComponentHealth]> => {
+          const ok = await probe().catch(() => false);
+          return [name, ok ? { status: 'up' } : { status: 'down', detail: 'not answering' }];
+        }),
+      ];
+      const components = Object.fromEntries(await Promise.all(probes));
+      const status = Object.values(components).every((c) => c.status === 'up') ? 'up' : 'down';
+      return { status, components };
+    },
+  };
+}

@@ -1,0 +1,5 @@
+import { runMain } from '@stormhook/service-kit';
+import { loadConfig } from './config.js';
+import { start } from './service.js';
+
+runMain('geo', async () => start(loadConfig()));

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { startInProcessStack, type InProcessStack } from './support/stack.js';
+
+describe('the whole stack in one process (real Kafka and database)', () => {
+  let stack: InProcessStack;
+
+  before(async () => {
+    stack = await startInProcessStack();
+  });
+
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('reports every service, Kafka and the database up on /v1/health', async () => {
+    const response = await fetch(`${stack.baseUrl}/v1/health`);
+    const body = (await response.json()) as { status: string; components: Record<string, { status: string }> };
+    assert.equal(response.status, 200, JSON.stringify(body));
+    assert.equal(body.status, 'up');
+    assert.deepEqual(Object.keys(body.components).sort(), [
+      'alarm-matcher', 'database', 'geo', 'identity', 'ingest', 'kafka', 'notifier', 'query',
+    ]);
+    for (const [name, component] of Object.entries(body.components)) assert.equal(component.status, 'up', name);
+  });
+
+  it('gives each service its own database under the test prefix', async () => {
+    const names = Object.values(stack.services).map((s) => s.platform.mongo.db.databaseName);
+    assert.equal(new Set(names).size, 6);
+    for (const name of names) assert.ok(name.startsWith(`${stack.dbPrefix}_`), name);
+  });
+
+  it('reports a stopped service as down, naming it, with status 503', async () => {
+    await stack.services['notifier']!.stop();
+    const response = await fetch(`${stack.baseUrl}/v1/health`);
+    const body = (await response.json()) as { status: string; components: Record<string, { status: string; detail?: string }> };
+    assert.equal(response.status, 503);
+    assert.equal(body.components['notifier']?.status, 'down');
+    assert.match(body.components['notifier']?.detail ?? '', /UNREACHABLE/);
+    assert.equal(body.components['identity']?.status, 'up');
+    delete stack.services['notifier'];
+  });
+});
