@@ -103,7 +103,9 @@ function main() {
   if (command === 'build') return;
 
   const cli = join(root, 'packages', 'devstack', 'dist', 'cli.js');
-  const child = spawn(node, [cli, command, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root, env });
+  // kafkajs 2.2.4 trips Node 24's TimeoutNegativeWarning (tulios/kafkajs#1751): harmless noise.
+  const flags = ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning'];
+  const child = spawn(node, [...flags, cli, command, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root, env });
   // The terminal's Ctrl-C reaches the whole foreground group; the CLI does the orderly shutdown.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 0 : 1)));
