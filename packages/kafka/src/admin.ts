@@ -34,7 +34,8 @@ function topicConfig(name: string, spec: TopicSpec): ITopicConfig {
   };
 }
 
-async function withAdmin<T>(kafka: Kafka, work: (admin: Admin) => Promise<T>): Promise<T> {
+/** Runs `work` with a connected admin client, disconnecting whatever happens. */
+export async function withAdmin<T>(kafka: Kafka, work: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = kafka.admin();
   await admin.connect();
   try {

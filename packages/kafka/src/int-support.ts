@@ -1,20 +1,14 @@
-/**
- * Helpers for this package's integration tests only (not exported). They mirror `testInfra()` and
- * `uniqueName()` of @stormhook/testing, which is not a dependency of this package yet.
- */
-import { randomBytes } from 'node:crypto';
-import type { Admin, Kafka } from 'kafkajs';
+/** Helpers for this package's integration tests only (not exported). */
+import type { Kafka } from 'kafkajs';
+import { withAdmin } from './admin.js';
+import { testInfra, uniqueName } from '@stormhook/testing';
 import { createLogger, type Logger } from '@stormhook/logger';
 import { createKafkaClient } from './client.js';
 
-export function testBrokers(env: NodeJS.ProcessEnv = process.env): string[] {
-  const brokers = env['KAFKA_BROKERS'];
-  if (!brokers) throw new Error('integration tests need KAFKA_BROKERS; run them through `npm test`, which starts the embedded stack');
-  return brokers.split(',').map((b) => b.trim()).filter(Boolean);
-}
+export { uniqueName };
 
-export function uniqueName(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+export function testBrokers(): string[] {
+  return testInfra().kafkaBrokers;
 }
 
 export function testLogger(): Logger {
@@ -34,15 +28,7 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
   }
 }
 
-export async function withAdmin<T>(kafka: Kafka, work: (admin: Admin) => Promise<T>): Promise<T> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.disconnect();
-  }
-}
+export { withAdmin };
 
 /** Committed offset per partition of `topic` for `groupId` ('-1' where nothing is committed). */
 export async function committedOffsets(kafka: Kafka, groupId: string, topic: string): Promise<Map<number, string>> {

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { createLogger } from '@stormhook/logger';
+import { testInfra, uniqueName } from '@stormhook/testing';
 import type { ObjectId } from 'mongodb';
 import { connectMongo, type MongoHandle } from './connect.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { ensureIndexes, IndexConflictError, type IndexSpec } from './indexes.js';
 import { databaseName } from './names.js';
 
-/**
- * Reads MONGO_URL itself because this package does not depend on @stormhook/testing (adding it needs a
- * lockfile change); same variable and same isolation (a fresh database, dropped afterwards).
- */
-function mongoUrl(): string {
-  const url = process.env['MONGO_URL'];
-  if (!url) throw new Error('integration tests need MONGO_URL; run them through `npm test`, which starts the embedded stack');
-  return url;
-}
+const mongoUrl = () => testInfra().mongoUrl;
 
 interface Account {
   _id?: ObjectId;
@@ -25,7 +17,7 @@ interface Account {
 }
 
 describe('mongo (real FerretDB/MongoDB)', () => {
-  const dbName = databaseName('mongo', `it-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
+  const dbName = databaseName('mongo', uniqueName('it'));
   const lines: Array<Record<string, unknown>> = [];
   let mongo: MongoHandle;
 
