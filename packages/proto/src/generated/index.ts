@@ -2,4 +2,5 @@
 
 export * as grpcHealthV1 from './grpc.health.v1.js';
 export * as commonV1 from './stormhook.common.v1.js';
+export * as geoV1 from './stormhook.geo.v1.js';
 export { root } from './root.js';

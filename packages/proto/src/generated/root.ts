@@ -213,6 +213,357 @@ export const root = buildRoot({
               }
             }
           }
+        },
+        "geo": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "AreaGeometry": {
+                  "fields": {
+                    "area": {
+                      "type": "AreaRef",
+                      "id": 1
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "geometry": {
+                      "type": "stormhook.common.v1.MultiPolygon",
+                      "id": 3
+                    }
+                  }
+                },
+                "AreaLevel": {
+                  "values": {
+                    "AREA_LEVEL_UNSPECIFIED": 0,
+                    "AREA_LEVEL_COUNTRY": 1,
+                    "AREA_LEVEL_CITY": 2,
+                    "AREA_LEVEL_DISTRICT": 3,
+                    "AREA_LEVEL_NEIGHBOURHOOD": 4
+                  }
+                },
+                "AreaRef": {
+                  "fields": {
+                    "level": {
+                      "type": "AreaLevel",
+                      "id": 1
+                    },
+                    "id": {
+                      "type": "int64",
+                      "id": 2
+                    }
+                  }
+                },
+                "Circle": {
+                  "fields": {
+                    "center": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 1
+                    },
+                    "radiusM": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "radius_m"
+                    }
+                  }
+                },
+                "City": {
+                  "oneofs": {
+                    "_licensePlateCode": {
+                      "oneof": [
+                        "licensePlateCode"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "id": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "countryCode": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "country_code"
+                    },
+                    "licensePlateCode": {
+                      "type": "int32",
+                      "id": 4,
+                      "protoName": "license_plate_code",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "geometry": {
+                      "type": "stormhook.common.v1.MultiPolygon",
+                      "id": 5
+                    }
+                  }
+                },
+                "Country": {
+                  "fields": {
+                    "code": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "cityCount": {
+                      "type": "int32",
+                      "id": 3,
+                      "protoName": "city_count"
+                    },
+                    "districtCount": {
+                      "type": "int32",
+                      "id": 4,
+                      "protoName": "district_count"
+                    },
+                    "neighbourhoodCount": {
+                      "type": "int32",
+                      "id": 5,
+                      "protoName": "neighbourhood_count"
+                    }
+                  }
+                },
+                "District": {
+                  "fields": {
+                    "id": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "geometry": {
+                      "type": "stormhook.common.v1.MultiPolygon",
+                      "id": 3
+                    },
+                    "city": {
+                      "type": "City",
+                      "id": 4
+                    }
+                  }
+                },
+                "FindIntersectingRequest": {
+                  "oneofs": {
+                    "shape": {
+                      "oneof": [
+                        "polygon",
+                        "circle"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "level": {
+                      "type": "AreaLevel",
+                      "id": 1
+                    },
+                    "polygon": {
+                      "type": "stormhook.common.v1.Polygon",
+                      "id": 2
+                    },
+                    "circle": {
+                      "type": "Circle",
+                      "id": 3
+                    }
+                  }
+                },
+                "FindIntersectingResponse": {
+                  "fields": {
+                    "areas": {
+                      "rule": "repeated",
+                      "type": "AreaRef",
+                      "id": 1
+                    }
+                  }
+                },
+                "GeoService": {
+                  "methods": {
+                    "ListCountries": {
+                      "requestType": "ListCountriesRequest",
+                      "responseType": "ListCountriesResponse"
+                    },
+                    "ListCities": {
+                      "requestType": "ListCitiesRequest",
+                      "responseType": "ListCitiesResponse"
+                    },
+                    "GetCity": {
+                      "requestType": "GetAreaRequest",
+                      "responseType": "City"
+                    },
+                    "GetDistrict": {
+                      "requestType": "GetAreaRequest",
+                      "responseType": "District"
+                    },
+                    "GetNeighbourhood": {
+                      "requestType": "GetAreaRequest",
+                      "responseType": "Neighbourhood"
+                    },
+                    "ResolvePoint": {
+                      "requestType": "ResolvePointRequest",
+                      "responseType": "ResolvePointResponse"
+                    },
+                    "GetPolygons": {
+                      "requestType": "GetPolygonsRequest",
+                      "responseType": "GetPolygonsResponse"
+                    },
+                    "FindIntersecting": {
+                      "requestType": "FindIntersectingRequest",
+                      "responseType": "FindIntersectingResponse"
+                    }
+                  }
+                },
+                "GetAreaRequest": {
+                  "fields": {
+                    "id": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "simplifyToleranceM": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "simplify_tolerance_m"
+                    }
+                  }
+                },
+                "GetPolygonsRequest": {
+                  "fields": {
+                    "areas": {
+                      "rule": "repeated",
+                      "type": "AreaRef",
+                      "id": 1
+                    },
+                    "simplifyToleranceM": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "simplify_tolerance_m"
+                    }
+                  }
+                },
+                "GetPolygonsResponse": {
+                  "fields": {
+                    "areas": {
+                      "rule": "repeated",
+                      "type": "AreaGeometry",
+                      "id": 1
+                    }
+                  }
+                },
+                "ListCitiesRequest": {
+                  "fields": {
+                    "countryCode": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "country_code"
+                    },
+                    "simplifyToleranceM": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "simplify_tolerance_m"
+                    }
+                  }
+                },
+                "ListCitiesResponse": {
+                  "fields": {
+                    "cities": {
+                      "rule": "repeated",
+                      "type": "City",
+                      "id": 1
+                    }
+                  }
+                },
+                "ListCountriesRequest": {
+                  "fields": {}
+                },
+                "ListCountriesResponse": {
+                  "fields": {
+                    "countries": {
+                      "rule": "repeated",
+                      "type": "Country",
+                      "id": 1
+                    }
+                  }
+                },
+                "Neighbourhood": {
+                  "fields": {
+                    "id": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "geometry": {
+                      "type": "stormhook.common.v1.MultiPolygon",
+                      "id": 3
+                    },
+                    "district": {
+                      "type": "District",
+                      "id": 4
+                    }
+                  }
+                },
+                "ResolvePointRequest": {
+                  "fields": {
+                    "point": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 1
+                    }
+                  }
+                },
+                "ResolvePointResponse": {
+                  "fields": {
+                    "countryCode": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "country_code"
+                    },
+                    "city": {
+                      "type": "ResolvedArea",
+                      "id": 2
+                    },
+                    "district": {
+                      "type": "ResolvedArea",
+                      "id": 3
+                    },
+                    "neighbourhood": {
+                      "type": "ResolvedArea",
+                      "id": 4
+                    }
+                  }
+                },
+                "ResolvedArea": {
+                  "fields": {
+                    "id": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "nearest": {
+                      "type": "bool",
+                      "id": 3
+                    },
+                    "distanceM": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "distance_m"
+                    }
+                  }
+                }
+              }
+            }
+          }
         }
       }
     }
