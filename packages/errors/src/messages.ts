@@ -21,6 +21,8 @@ export const ErrorMessages = {
   notFound: 'No handler found for this path and method',
   unauthorized: 'Authentication is required',
   forbidden: 'Access is denied',
+  /** 503: a backing service or its database does not answer; nothing was changed, retry later. */
+  serviceUnavailable: 'The Service Is Temporarily Unavailable, Please Retry Shortly',
 } as const;
 
 export type ErrorMessageKey = keyof typeof ErrorMessages;

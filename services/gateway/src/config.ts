@@ -13,6 +13,18 @@ const spec = {
   QUERY_GRPC_ADDRESS: str({ default: '127.0.0.1:50054' }),
   ALARM_MATCHER_GRPC_ADDRESS: str({ default: '127.0.0.1:50055' }),
   NOTIFIER_GRPC_ADDRESS: str({ default: '127.0.0.1:50056' }),
+  /** Deadline of every call to a backing service. */
+  GRPC_DEADLINE_MS: int({ default: 10_000, min: 100, max: 120_000 }),
+  /**
+   * Credit sent as X-Data-Attribution on boundary answers. The default is what the bundled sources
+   * (OpenStreetMap via geoBoundaries, Who's On First, Natural Earth) require; an operator importing
+   * other boundary data sets the text its licence asks for.
+   */
+  GEO_DATA_ATTRIBUTION: str({
+    default:
+      '© OpenStreetMap contributors (ODbL 1.0); boundaries via geoBoundaries (www.geoboundaries.org); ' +
+      "neighbourhoods: Who's On First (CC0); Northern Cyprus outline: Made with Natural Earth",
+  }),
 };
 export const loadConfig = defineEnv(spec);
 export type Config = ConfigOf<typeof spec>;

@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from '@stormhook/grpc';
+import { geoV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp } from './app.js';
+import { areaHandlers } from './handlers/areas.js';
 import type { Config } from './config.js';
 import { stackHealth } from './health/stack-health.js';
 
@@ -16,9 +19,15 @@ export interface RunningGateway {
 /** Starts the public /v1 HTTP surface. */
 export async function start(config: Config, opts: PlatformOptions = {}): Promise<RunningGateway> {
   const platform = await startPlatform('gateway', config, opts);
+  const clientOptions = { deadlineMs: config.GRPC_DEADLINE_MS };
+  const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions);
+  const clients = [geo];
   const app = createApp({
     logger: platform.logger,
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    handlers: {
+      ...areaHandlers({ geo, attribution: config.GEO_DATA_ATTRIBUTION }),
+    },
     health: stackHealth({
       services: {
         identity: config.IDENTITY_GRPC_ADDRESS,
@@ -40,6 +49,7 @@ export async function start(config: Config, opts: PlatformOptions = {}): Promise
       server.listen(config.HTTP_PORT, config.HTTP_HOST, () => resolve());
     });
   } catch (error) {
+    for (const client of clients) client.close();
     await platform.stop();
     throw error;
   }
@@ -55,6 +65,7 @@ export async function start(config: Config, opts: PlatformOptions = {}): Promise
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      for (const client of clients) client.close();
       await platform.stop();
     },
   };

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, ErrorMessages, errorResponse } from '@stormhook/errors';
+import { GrpcError, GrpcStatus, httpStatusOfError } from '@stormhook/grpc';
 import { context, trace } from '@stormhook/telemetry';
 import type { Logger } from '@stormhook/logger';
 import { requestState } from './request-state.js';
@@ -36,9 +37,25 @@ function asBodyParserError(error: unknown): { type: string; status: number; expo
   };
 }
 
+/**
+ * A backing service's answer as the caller sees it: its status and safe message for expected
+ * failures (not found, invalid argument, quota...), a clear 503 when the service or its database is
+ * unreachable, and the contract's generic 500 message for anything else.
+ */
+function fromGrpc(error: GrpcError): ApiError | undefined {
+  const status = httpStatusOfError(error);
+  if (error.code === GrpcStatus.UNAVAILABLE || error.code === GrpcStatus.DEADLINE_EXCEEDED) {
+    return new ApiError(503, ErrorMessages.serviceUnavailable);
+  }
+  if (status >= 500) return undefined;
+  const detail = error.detail;
+  return new ApiError(status, detail?.message || error.message, detail && detail.messages.length > 0 ? detail.messages : undefined);
+}
+
 /** ApiErrors, and what the JSON parser throws mapped to the caller's view of it; undefined for anything unexpected. */
 function knownErrorOf(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (error instanceof GrpcError) return fromGrpc(error);
   const parser = asBodyParserError(error);
   if (!parser || parser.status < 400 || parser.status >= 500) return undefined;
   switch (parser.type) {

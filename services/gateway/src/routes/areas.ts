@@ -6,6 +6,7 @@ import {
   DistrictWithGeometry,
   NeighborhoodIdParams,
   NeighborhoodWithPolygon,
+  SimplifyQuery,
 } from '../schemas/areas.js';
 import { RESOURCE_ERRORS, type RouteSpec } from './route-spec.js';
 
@@ -21,7 +22,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     tag: 'administrative areas',
     roles: anyUser,
     authenticated: true,
-    request: {},
+    request: { query: SimplifyQuery },
     response: { status: 200, description: 'every city of the country (ring form)', schema: CitiesWithPolygon },
     errors: RESOURCE_ERRORS,
   },
@@ -33,7 +34,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     tag: 'administrative areas',
     roles: anyUser,
     authenticated: true,
-    request: { params: NeighborhoodIdParams },
+    request: { params: NeighborhoodIdParams, query: SimplifyQuery },
     response: { status: 200, description: 'the neighbourhood (ring form)', schema: NeighborhoodWithPolygon },
     errors: RESOURCE_ERRORS,
   },
@@ -45,7 +46,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     tag: 'administrative areas',
     roles: anyUser,
     authenticated: true,
-    request: { params: DistrictIdParams },
+    request: { params: DistrictIdParams, query: SimplifyQuery },
     response: { status: 200, description: 'the district (multi form)', schema: DistrictWithGeometry },
     errors: RESOURCE_ERRORS,
   },
@@ -57,7 +58,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     tag: 'administrative areas',
     roles: anyUser,
     authenticated: true,
-    request: { params: CountryCodeParams },
+    request: { params: CountryCodeParams, query: SimplifyQuery },
     response: { status: 200, description: 'the cities (multi form); licensePlateCode is null for CTR', schema: CitiesWithGeometry },
     errors: RESOURCE_ERRORS,
   },

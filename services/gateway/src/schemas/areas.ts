@@ -39,3 +39,17 @@ export const COUNTRY_CODES = ['TUR', 'CTR'] as const;
 export const CountryCodeParams = pathParams({
   countryCode: enumOf(COUNTRY_CODES, { description: 'ISO 3166 alpha-3 code' }),
 });
+
+/** Optional lighter polygons (issue: simplification for responses); 0 or absent returns the stored geometry. */
+export const SimplifyQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    simplifyTolerance: {
+      type: 'number',
+      minimum: 0,
+      maximum: 50000,
+      description: 'Douglas-Peucker tolerance in metres (0 to 50000); absent or 0 returns the stored geometry',
+    },
+  },
+  additionalProperties: false,
+};
