@@ -1,0 +1,113 @@
+import { validation } from '../errors.js';
+import { fail, ok, type Result } from '../result.js';
+import { isCountryCode, type GeoBoundary, COUNTRY_CODES } from './geography.js';
+import { isMeteredService, METERED_SERVICES, type MeteredService } from './metered-services.js';
+
+/** interface.md 2.9. Stored in accounts: renaming one needs a data migration. */
+export const SUBSCRIPTION_PLANS = [
+  'NONE',
+  'TRIAL',
+  'BASIC_MONTHLY',
+  'BASIC_YEARLY',
+  'PREMIUM_MONTHLY',
+  'PREMIUM_YEARLY',
+  'CUSTOM',
+] as const;
+export type SubscriptionPlan = (typeof SUBSCRIPTION_PLANS)[number];
+
+export function isSubscriptionPlan(value: unknown): value is SubscriptionPlan {
+  return typeof value === 'string' && (SUBSCRIPTION_PLANS as readonly string[]).includes(value);
+}
+
+/**
+ * When an invocation counter starts again (the incumbent's `limitType`). QUOTA never resets: the
+ * limit is a total for the life of the subscription.
+ */
+export const LIMIT_RECURRENCES = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'QUOTA'] as const;
+export type LimitRecurrence = (typeof LIMIT_RECURRENCES)[number];
+
+export interface ServiceLimit {
+  /** Invocations allowed per period. */
+  limit: number;
+  recurrence: LimitRecurrence;
+  /** Periods per reset (the incumbent's `limitResetInterval`): 2 with WEEKLY resets every two weeks. */
+  interval: number;
+}
+
+export type ServiceLimits = Partial<Record<MeteredService, ServiceLimit>>;
+
+export interface Subscription {
+  plan: SubscriptionPlan;
+  /** Absent: never expires (NONE has nothing to expire; an operator may grant open-ended plans). */
+  expiresAt?: Date;
+  geographicBoundaries: GeoBoundary[];
+  /** A service missing here is not part of the subscription (403 for its endpoints). */
+  limits: ServiceLimits;
+}
+
+/** NONE and expired subscriptions answer 402 on every metered endpoint. */
+export function isSubscriptionActive(subscription: Subscription, now: Date): boolean {
+  if (subscription.plan === 'NONE') return false;
+  return subscription.expiresAt === undefined || subscription.expiresAt.getTime() > now.getTime();
+}
+
+/** Upper bound of a limit: far above any plan, low enough that counters never lose integer precision. */
+export const MAX_LIMIT = 1_000_000_000;
+export const MAX_INTERVAL = 366;
+const MAX_BOUNDARIES = 100;
+
+export function parseBoundary(field: string, entry: unknown): Result<GeoBoundary> {
+  if (typeof entry !== 'object' || entry === null) return fail(validation(field, 'must be an object {country, region?}'));
+  const { country, region } = entry as { country?: unknown; region?: unknown };
+  if (!isCountryCode(country)) return fail(validation(`${field}.country`, `must be one of ${COUNTRY_CODES.join(', ')}`));
+  if (region === undefined || region === null || region === '') return ok({ country });
+  if (typeof region !== 'string' || region.trim().length === 0 || region.length > 128) {
+    return fail(validation(`${field}.region`, 'must be a region name of at most 128 characters'));
+  }
+  return ok({ country, region: region.trim() });
+}
+
+export function parseBoundaries(field: string, value: unknown): Result<GeoBoundary[]> {
+  if (!Array.isArray(value)) return fail(validation(field, 'must be a list of {country, region?}'));
+  if (value.length > MAX_BOUNDARIES) return fail(validation(field, `must have at most ${MAX_BOUNDARIES} entries`));
+  const out: GeoBoundary[] = [];
+  for (const [index, entry] of value.entries()) {
+    const boundary = parseBoundary(`${field}[${index}]`, entry);
+    if (!boundary.ok) return boundary;
+    out.push(boundary.value);
+  }
+  return ok(out);
+}
+
+export function parseServiceLimit(field: string, value: unknown): Result<ServiceLimit> {
+  if (typeof value !== 'object' || value === null) return fail(validation(field, 'must be an object {limit, recurrence, interval?}'));
+  const { limit, recurrence, interval } = value as { limit?: unknown; recurrence?: unknown; interval?: unknown };
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) {
+    return fail(validation(`${field}.limit`, `must be an integer from 0 to ${MAX_LIMIT}`));
+  }
+  if (typeof recurrence !== 'string' || !(LIMIT_RECURRENCES as readonly string[]).includes(recurrence)) {
+    return fail(validation(`${field}.recurrence`, `must be one of ${LIMIT_RECURRENCES.join(', ')}`));
+  }
+  const every = interval ?? 1;
+  if (typeof every !== 'number' || !Number.isInteger(every) || every < 1 || every > MAX_INTERVAL) {
+    return fail(validation(`${field}.interval`, `must be an integer from 1 to ${MAX_INTERVAL}`));
+  }
+  return ok({ limit, recurrence: recurrence as LimitRecurrence, interval: every });
+}
+
+/** `{ SERVICE: {limit, recurrence, interval?} }` keyed by the metered service names. */
+export function parseServiceLimits(field: string, value: unknown): Result<ServiceLimits> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail(validation(field, 'must be a map of service name to {limit, recurrence, interval?}'));
+  }
+  const out: ServiceLimits = {};
+  for (const [service, raw] of Object.entries(value)) {
+    if (!isMeteredService(service)) {
+      return fail(validation(`${field}.${service}`, `unknown service; known services are ${METERED_SERVICES.join(', ')}`));
+    }
+    const limit = parseServiceLimit(`${field}.${service}`, raw);
+    if (!limit.ok) return limit;
+    out[service] = limit.value;
+  }
+  return ok(out);
+}
