@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { loadDevstackConfig } from './config.js';
+import { runDeployChecks } from './deploy/index.js';
 import { ensureInfra } from './infra/infra.js';
 import { generateProto, checkProto } from './stack/proto.js';
 import { startStack } from './stack/start.js';
@@ -37,6 +38,8 @@ async function main(): Promise<number> {
       return generateProto();
     case 'proto:check':
       return checkProto(log);
+    case 'deploy:check':
+      return (await runDeployChecks(log)) === 0 ? 0 : 1;
     default:
       log(`unknown command ${command ?? '(none)'}`);
       return 2;

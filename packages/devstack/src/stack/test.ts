@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { DevstackConfig } from '../config.js';
+import { runDeployChecks } from '../deploy/index.js';
 import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
 import { checkProto } from './proto.js';
@@ -13,13 +14,22 @@ type Log = (message: string) => void;
 const specGlobs = ['packages/*/dist/**/*.spec.js', 'services/*/dist/**/*.spec.js', 'test/dist/**/*.spec.js'];
 
 /**
- * `npm test`: fails fast on stale generated code, then runs every unit and integration test
+ * `npm test`: fails fast on stale generated code, runs the deployment checks (chart, images,
+ * Tiltfile), then every unit and integration test
  * against the real Kafka and database (reusing a running stack's, or starting the embedded ones
  * and stopping them afterwards). Tests isolate themselves by database name and topic prefix.
  */
 export async function runTests(config: DevstackConfig, log: Log, extraArgs: string[]): Promise<number> {
   const protoCode = await checkProto(log);
   if (protoCode !== 0) return protoCode;
+  // A subset run (`npm test -- <globs>`) is for the developer's loop: the chart checks are not.
+  const deployFailures = extraArgs.length > 0 ? 0 : await runDeployChecks(log);
+  const testCode = await runMocha(config, log, extraArgs);
+  if (deployFailures > 0) log(`${deployFailures} deployment check(s) failed (see above)`);
+  return testCode !== 0 ? testCode : deployFailures > 0 ? 1 : 0;
+}
+
+async function runMocha(config: DevstackConfig, log: Log, extraArgs: string[]): Promise<number> {
   const infra = await ensureInfra(config, log);
   try {
     const require = createRequire(join(repoRoot, 'package.json'));

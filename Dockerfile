@@ -1,0 +1,67 @@
+# syntax=docker/dockerfile:1.7
+#
+# One image per service from one Dockerfile:
+#   docker build --build-arg SERVICE=gateway -t stormhook/gateway:0.1.0 .
+# SERVICE is one of gateway, identity, geo, ingest, query, alarm-matcher, notifier. The build stage
+# compiles the workspace once (shared by all seven builds through the layer cache); the runtime
+# stage holds only the service's compiled code and production dependencies (`pnpm deploy`).
+
+ARG NODE_IMAGE=node:24.21.0-slim
+
+FROM ${NODE_IMAGE} AS build
+# The version the repository pins (package.json packageManager, scripts/bootstrap.mjs).
+ARG PNPM_VERSION=10.34.9
+ENV PNPM_HOME=/pnpm CI=true
+RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}" \
+ && pnpm config set store-dir /pnpm/store
+WORKDIR /src
+# Dependencies first: this layer is rebuilt only when the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store pnpm fetch
+COPY . .
+RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store pnpm install --offline --frozen-lockfile
+# Compile every service (and what they reference); .dockerignore keeps host dist/ out, so the
+# image never carries a developer's stale output.
+RUN pnpm exec tsc --build services/gateway services/identity services/geo services/ingest \
+      services/query services/alarm-matcher services/notifier
+
+ARG SERVICE
+RUN test -n "${SERVICE}" || { echo "--build-arg SERVICE=<gateway|identity|geo|ingest|query|alarm-matcher|notifier> is required" >&2; exit 1; }
+# pnpm 10 deploys non-injected workspaces only with --legacy: it copies each workspace package
+# (with its compiled dist/) and installs production dependencies alone.
+RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store \
+    pnpm --filter "@stormhook/${SERVICE}" deploy --legacy --prod --offline /out \
+ && cd /out \
+ && find . -type d \( -name src -o -name test-support \) -prune -exec rm -rf {} + \
+ && find . -type f \( -name '*.tsbuildinfo' -o -name 'tsconfig*.json' -o -name '*.spec.js' -o -name '*.spec.js.map' \
+      -o -name '*.d.ts' -o -name '*.d.ts.map' \) -delete \
+ && test -f /out/dist/main.js
+
+
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE
+# tini as PID 1 forwards SIGTERM to node (the services stop cleanly on it) and reaps zombies; npm,
+# npx, corepack and yarn are not needed at run time and only widen the attack surface.
+RUN apt-get update \
+ && apt-get install --yes --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/* \
+ && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /opt/yarn-* /usr/local/bin/yarn /usr/local/bin/yarnpkg
+ENV NODE_ENV=production \
+    NODE_OPTIONS=--enable-source-maps \
+    STORMHOOK_SERVICE=${SERVICE}
+WORKDIR /app
+# Owned by root and not writable by the service's user: the code cannot be changed at run time,
+# and the container runs with a read-only root filesystem (only /tmp is mounted writable).
+COPY --from=build --chown=root:root /out/ /app/
+COPY --chown=root:root --chmod=0444 deploy/docker/healthcheck.mjs /app/healthcheck.mjs
+# The `node` user of the base image (uid/gid 1000): the chart's securityContext runs as the same ids.
+USER 1000:1000
+LABEL org.opencontainers.image.title="stormhook-${SERVICE}" \
+      org.opencontainers.image.description="Stormhook ${SERVICE} service" \
+      org.opencontainers.image.source="deploy/README.md"
+# Docker and Compose use this; Kubernetes uses the chart's probes instead.
+HEALTHCHECK --interval=15s --timeout=4s --start-period=30s --retries=3 CMD ["node", "/app/healthcheck.mjs"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--", "node"]
+CMD ["dist/main.js"]

@@ -1,0 +1,198 @@
+{{/*
+Shared helpers: names, labels, images, the merged settings of one service, the topic catalogue,
+and the environment every service reads (packages/service-kit/src/env.ts).
+*/}}
+
+{{- define "stormhook.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "stormhook.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one service's objects: <fullname>-<service>; 40 + 1 + 13 stays inside 63. */}}
+{{- define "stormhook.componentName" -}}
+{{- printf "%s-%s" (include "stormhook.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "stormhook.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/name: {{ include "stormhook.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: stormhook
+{{- end -}}
+
+{{/* Selector of one component (a service, or the test pod): stable across upgrades. */}}
+{{- define "stormhook.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "stormhook.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{- define "stormhook.componentLabels" -}}
+{{ include "stormhook.labels" .root }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{/*
+Deep-merges .src into .dst in place. Unlike sprig's mergeOverwrite it keeps explicit false, 0 and
+"" from .src (mergo skips those), so `services.x.pdb.enabled: false` really disables the PDB.
+*/}}
+{{- define "stormhook.deepMerge" -}}
+{{- $dst := .dst -}}
+{{- range $key, $value := .src -}}
+{{- if and (kindIs "map" $value) (kindIs "map" (index $dst $key)) -}}
+{{- include "stormhook.deepMerge" (dict "dst" (index $dst $key) "src" $value) -}}
+{{- else -}}
+{{- $_ := set $dst $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The settings of service .name: serviceDefaults overlaid with services.<name>, as YAML (use fromYaml). */}}
+{{- define "stormhook.serviceValues" -}}
+{{- $svc := deepCopy .root.Values.serviceDefaults -}}
+{{- $own := index .root.Values.services .name | default dict -}}
+{{- include "stormhook.deepMerge" (dict "dst" $svc "src" (deepCopy $own)) -}}
+{{- if not $svc.port -}}
+{{- fail (printf "services.%s.port is required" .name) -}}
+{{- end -}}
+{{- toYaml $svc -}}
+{{- end -}}
+
+{{- define "stormhook.serviceEnabled" -}}
+{{- $own := index .root.Values.services .name | default dict -}}
+{{- if hasKey $own "enabled" -}}{{ ternary "true" "" $own.enabled }}{{- else -}}{{ ternary "true" "" .root.Values.serviceDefaults.enabled }}{{- end -}}
+{{- end -}}
+
+{{/* Image reference: registry/repository, then @digest or :tag (service tag, global tag, appVersion). */}}
+{{- define "stormhook.image" -}}
+{{- $g := .root.Values.global.image -}}
+{{- $repository := .svc.image.repository | default (printf "stormhook/%s" .name) -}}
+{{- $base := ternary (printf "%s/%s" (trimSuffix "/" $g.registry) $repository) $repository (ne $g.registry "") -}}
+{{- if .svc.image.digest -}}
+{{- printf "%s@%s" $base .svc.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $base (.svc.image.tag | default $g.tag | default .root.Chart.AppVersion | toString) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The topic catalogue rendered from packages/kafka/src/topics.ts (use fromJson). */}}
+{{- define "stormhook.topics" -}}
+{{- $text := .Files.Get "files/topics.json" -}}
+{{- if not $text -}}
+{{- fail "files/topics.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js topics`" -}}
+{{- end -}}
+{{- $text -}}
+{{- end -}}
+
+{{/* A topic's name on the broker, with global.topicPrefix (packages/kafka/src/topic-namer.ts). */}}
+{{- define "stormhook.physicalTopic" -}}
+{{- if .root.Values.global.topicPrefix -}}{{ printf "%s.%s" .root.Values.global.topicPrefix .topic }}{{- else -}}{{ .topic }}{{- end -}}
+{{- end -}}
+
+{{/* Kafka brokers as one comma-separated string; a list or a string is accepted. */}}
+{{- define "stormhook.kafkaBrokers" -}}
+{{- $brokers := .Values.kafka.brokers -}}
+{{- if kindIs "string" $brokers -}}{{- $brokers = splitList "," $brokers | compact -}}{{- end -}}
+{{- if not $brokers -}}
+{{- fail "kafka.brokers is required: the bootstrap brokers of the Kafka cluster, e.g. --set 'kafka.brokers={my-cluster-kafka-bootstrap.kafka.svc:9092}'" -}}
+{{- end -}}
+{{- join "," $brokers -}}
+{{- end -}}
+
+{{/*
+The widest partition count among the topics .svc.consumes, or 0 when it consumes none: replicas
+beyond it sit idle in the consumer group.
+*/}}
+{{- define "stormhook.partitionBound" -}}
+{{- $catalogue := dict -}}
+{{- range (include "stormhook.topics" .root | fromJson).topics -}}
+{{- $_ := set $catalogue .name (int .partitions) -}}
+{{- end -}}
+{{- $bound := 0 -}}
+{{- range .svc.consumes -}}
+{{- if not (hasKey $catalogue .) -}}
+{{- fail (printf "services.%s.consumes names %q, which is not in the topic catalogue (files/topics.json)" $.name .) -}}
+{{- end -}}
+{{- $bound = max $bound (index $catalogue .) -}}
+{{- end -}}
+{{- $bound -}}
+{{- end -}}
+
+{{/*
+Environment every service reads: platformEnv of packages/service-kit, its listener, the gateway's
+gRPC addresses, then global.env and the service's env (which may override any plain value), then
+the secrets (never overridable by plain values).
+*/}}
+{{- define "stormhook.env" -}}
+{{- $root := .root -}}
+{{- $plain := dict "KAFKA_BROKERS" (include "stormhook.kafkaBrokers" $root) "LOG_LEVEL" $root.Values.global.logLevel -}}
+{{- with $root.Values.global.topicPrefix }}{{ $_ := set $plain "STORMHOOK_TOPIC_PREFIX" . }}{{ end -}}
+{{- with $root.Values.global.dbPrefix }}{{ $_ := set $plain "STORMHOOK_DB_PREFIX" . }}{{ end -}}
+{{- if $root.Values.otel.endpoint -}}
+{{- $_ := set $plain "OTEL_EXPORTER_OTLP_ENDPOINT" $root.Values.otel.endpoint -}}
+{{- $_ := set $plain "OTEL_SERVICE_NAME" .name -}}
+{{- with $root.Values.otel.resourceAttributes }}{{ $_ := set $plain "OTEL_RESOURCE_ATTRIBUTES" . }}{{ end -}}
+{{- end -}}
+{{- if $root.Values.metrics.enabled }}{{ $_ := set $plain "METRICS_PORT" $root.Values.metrics.port }}{{ end -}}
+{{- if eq .name "gateway" -}}
+{{- $_ := set $plain "HTTP_HOST" "0.0.0.0" -}}
+{{- $_ := set $plain "HTTP_PORT" .svc.port -}}
+{{- range $other := list "identity" "geo" "ingest" "query" "alarm-matcher" "notifier" -}}
+{{- $otherSvc := include "stormhook.serviceValues" (dict "root" $root "name" $other) | fromYaml -}}
+{{- $address := printf "%s:%v" (include "stormhook.componentName" (dict "root" $root "name" $other)) $otherSvc.port -}}
+{{- $_ := set $plain (printf "%s_GRPC_ADDRESS" ($other | upper | replace "-" "_")) $address -}}
+{{- end -}}
+{{- else -}}
+{{- $_ := set $plain "GRPC_HOST" "0.0.0.0" -}}
+{{- $_ := set $plain "GRPC_PORT" .svc.port -}}
+{{- end -}}
+{{- range $key, $value := $root.Values.global.env }}{{ $_ := set $plain $key $value }}{{ end -}}
+{{- range $key, $value := .svc.env }}{{ $_ := set $plain $key $value }}{{ end -}}
+{{- range $key := keys $plain | sortAlpha }}
+- name: {{ $key }}
+  value: {{ index $plain $key | toString | quote }}
+{{- end }}
+- name: K8S_POD_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.name
+{{- $db := $root.Values.secrets.database }}
+- name: MONGO_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "secrets.database.existingSecret is required: name an existing Secret holding the MongoDB URL (key secrets.database.key, default mongo-url)" $db.existingSecret }}
+      key: {{ $db.key }}
+{{- $jwt := $root.Values.secrets.jwt }}
+{{- $jwtMessage := "secrets.jwt.existingSecret is required while identity or gateway is enabled: name an existing Secret holding the Ed25519 token keys in PEM" }}
+{{- if eq .name "identity" }}
+- name: JWT_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required $jwtMessage $jwt.existingSecret }}
+      key: {{ $jwt.signingKeyKey }}
+{{- end }}
+{{- if eq .name "gateway" }}
+- name: JWT_VERIFICATION_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required $jwtMessage $jwt.existingSecret }}
+      key: {{ $jwt.verificationKeyKey }}
+{{- end }}
+{{- if has .name (list "identity" "notifier") }}
+{{- $enc := $root.Values.secrets.credentialEncryption }}
+- name: CREDENTIAL_ENCRYPTION_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "secrets.credentialEncryption.existingSecret is required while identity or notifier is enabled: name an existing Secret holding the 32-byte AES-256-GCM key (base64)" $enc.existingSecret }}
+      key: {{ $enc.key }}
+{{- end }}
+{{- end -}}

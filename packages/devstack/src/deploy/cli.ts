@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+import { allTopics } from '@stormhook/kafka';
+import { runDeployChecks } from './run-checks.js';
+import { renderTopicsFile, writeTopicsFile } from './topics-file.js';
+
+/**
+ * node packages/devstack/dist/deploy/cli.js check    all deployment checks (what CI runs)
+ * node packages/devstack/dist/deploy/cli.js topics   regenerate the chart's files/topics.json
+ */
+const log = (message: string) => process.stderr.write(`[deploy] ${message}\n`);
+
+async function main(): Promise<number> {
+  const command = process.argv[2] ?? 'check';
+  if (command === 'topics') {
+    log(`wrote ${writeTopicsFile(renderTopicsFile(allTopics()))}`);
+    return 0;
+  }
+  if (command === 'check') return (await runDeployChecks(log)) === 0 ? 0 : 1;
+  log(`unknown command ${command}; expected check or topics`);
+  return 2;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

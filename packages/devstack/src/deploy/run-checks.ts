@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { allTopics } from '@stormhook/kafka';
+import { repoRoot } from '../paths.js';
+import { checkRenderedTopics, helmLint, helmTemplateArgs, negativeCases, templateAndValidate, type StepResult } from './chart-checks.js';
+import { lintDockerfileAt } from './dockerfile-lint.js';
+import { imageRepositories, summarizeAll, workloadNames } from './manifests.js';
+import { runTool, tail } from './run-tool.js';
+import { ensureSchemas } from './schemas.js';
+import { checkTiltfile } from './tiltfile-check.js';
+import { ensureGoTool, HELM, KUBECONFORM, STARLARK } from './tools.js';
+import { renderTopicsFile, TOPICS_FILE, topicsFileState } from './topics-file.js';
+
+const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/feed-simulator.yaml'];
+
+function topicsStep(root: string): StepResult {
+  const state = topicsFileState(renderTopicsFile(allTopics()), root);
+  return {
+    name: `${TOPICS_FILE} matches packages/kafka/src/topics.ts`,
+    ok: state === 'fresh',
+    detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js topics\` and commit the result`,
+  };
+}
+
+function dockerfileSteps(root: string): StepResult[] {
+  const files = [
+    { dockerfile: 'Dockerfile', ignore: '.dockerignore', requireHealthcheck: true },
+    { dockerfile: 'deploy/dev/Dockerfile', ignore: 'deploy/dev/Dockerfile.dockerignore', requireHealthcheck: false },
+  ];
+  return files.map(({ dockerfile, ignore, requireHealthcheck }) => {
+    const problems = lintDockerfileAt(root, dockerfile, ignore, { requireHealthcheck });
+    return { name: `lint ${dockerfile}`, ok: problems.length === 0, detail: problems.join('; ') || 'pinned bases, non-root, exec entrypoint, sources present' };
+  });
+}
+
+async function tiltfileStep(starlark: string, helm: string, root: string): Promise<StepResult> {
+  // The Tiltfile deploys the chart with values-dev.yaml and tests off, plus deploy/dev's manifests.
+  const rendered = await runTool(helm, helmTemplateArgs(root, 'values-dev.yaml', ['tests.enabled=false']));
+  if (rendered.code !== 0) return { name: 'Tiltfile', ok: false, detail: `cannot render the chart for it:\n${tail(rendered)}` };
+  const yaml = [rendered.stdout, ...DEV_MANIFESTS.map((f) => readFileSync(join(root, f), 'utf8'))].join('\n---\n');
+  const manifests = summarizeAll(yaml);
+  const result = await checkTiltfile(starlark, join(root, 'Tiltfile'), root, {
+    workloads: workloadNames(manifests),
+    images: imageRepositories(manifests),
+  });
+  return { name: 'Tiltfile parses, resolves and runs against stub builtins', ok: result.ok, detail: result.detail };
+}
+
+/**
+ * The deployment checks of CI: builds or reuses helm, kubeconform and starlark, fetches the
+ * Kubernetes schemas once, then lints and validates the chart, tests that missing required values
+ * fail with the chart's own messages, parses the Tiltfile, and checks the generated topic file.
+ * Returns the number of failed checks (0 = all passed). A tool that cannot be had throws.
+ */
+export async function runDeployChecks(log: (message: string) => void, root = repoRoot): Promise<number> {
+  const started = Date.now();
+  const [helm, kubeconform, starlark] = [await ensureGoTool(HELM, log), await ensureGoTool(KUBECONFORM, log), await ensureGoTool(STARLARK, log)];
+  const schemas = await ensureSchemas(log);
+  const toolsReady = Date.now();
+
+  const steps: StepResult[] = [topicsStep(root), ...dockerfileSteps(root)];
+  steps.push(...(await helmLint(helm, root)));
+  const { results, renders } = await templateAndValidate(helm, kubeconform, root, schemas);
+  steps.push(...results);
+  const production = renders.get('production');
+  if (production) steps.push(checkRenderedTopics(production, allTopics()));
+  steps.push(...(await negativeCases(helm, root)));
+  steps.push(await tiltfileStep(starlark, helm, root));
+
+  for (const step of steps) log(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}${step.detail ? `: ${step.detail}` : ''}`);
+  const failed = steps.filter((s) => !s.ok).length;
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  log(`deploy checks: ${steps.length - failed} passed, ${failed} failed (tools ${seconds(toolsReady - started)} s, checks ${seconds(Date.now() - toolsReady)} s)`);
+  return failed;
+}
