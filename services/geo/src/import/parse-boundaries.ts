@@ -3,7 +3,40 @@ import { areaKey, parentLevel, type Area } from '../domain/area.js';
 import { BOUNDARY_FILES, type BoundaryFileSpec } from './boundary-files.js';
 import type { FileReport, RejectedFeature } from './import-report.js';
 import { readSourceFile, type ReadOptions } from './read-source.js';
+import { pointToPolygonM } from '../domain/geometry/distance.js';
+import { largestPolygon } from '../domain/geometry/ring.js';
+import type { MultiPolygon, Position } from '../domain/geometry/types.js';
 import { validateFeature } from './validate-feature.js';
+
+/** How far a parentless feature's centre may lie from a parent area and still be given it. */
+const PARENT_BY_LOCATION_LIMIT_M = 2_000;
+
+/** The vertex average of the largest part's exterior: inside for the compact shapes of admin areas. */
+function centreOf(geometry: MultiPolygon): Position | undefined {
+  const exterior = largestPolygon(geometry)?.[0];
+  if (!exterior || exterior.length < 2) return undefined;
+  let lng = 0;
+  let lat = 0;
+  const n = exterior.length - 1; // the closing point repeats the first
+  for (let i = 0; i < n; i++) {
+    lng += exterior[i]![0];
+    lat += exterior[i]![1];
+  }
+  return [lng / n, lat / n];
+}
+
+/** The area of `candidates` containing, or nearest within the limit to, the centre of `geometry`. */
+function areaUnder(geometry: MultiPolygon, candidates: readonly Area[]): number | undefined {
+  const centre = centreOf(geometry);
+  if (!centre) return undefined;
+  let best: { id: number; distance: number } | undefined;
+  for (const area of candidates) {
+    const distance = pointToPolygonM(centre, area.geometry);
+    if (distance <= PARENT_BY_LOCATION_LIMIT_M && (!best || distance < best.distance)) best = { id: area.id, distance };
+    if (distance === 0) break;
+  }
+  return best?.id;
+}
 
 export interface ParseOptions extends ReadOptions {
   /** Keys (`level:id`) of areas already stored: a parent may come from an earlier import. */
@@ -65,9 +98,11 @@ export async function parseBoundaries(source: string, logger: Logger, options: P
       const key = areaKey({ level: up, id });
       return accepted.has(key) || (options.storedKeys?.has(key) ?? false);
     };
+    const parentCandidates = up ? areas.filter((a) => a.level === up) : [];
+    const parentByLocation = (geometry: MultiPolygon) => areaUnder(geometry, parentCandidates);
     let fileRejected = 0;
     for (let index = 0; index < features.length; index++) {
-      const outcome = validateFeature(features[index], { spec, accepted: idsInFile, parentExists });
+      const outcome = validateFeature(features[index], { spec, accepted: idsInFile, parentExists, parentByLocation });
       if (outcome.ok) {
         idsInFile.set(outcome.area.id, index);
         accepted.add(areaKey(outcome.area));

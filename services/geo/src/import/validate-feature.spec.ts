@@ -68,7 +68,7 @@ describe('validateFeature (the mapping of each file)', () => {
     assert.equal(reason(check(PROVINCES, { id: 34, name: 'A', country: 'GRC' })), 'property country is "GRC", expected TUR');
     assert.equal(
       reason(check(NEIGHBOURHOODS, { wof_id: 1, name: 'Bosphorus', district_id: null })),
-      'no parent: property district_id is null; a neighbourhood must belong to a district',
+      'no parent: property district_id is null and no district lies under the feature; a neighbourhood must belong to a district',
     );
     assert.equal(reason(check(DISTRICTS, { id: 1101, name: 'A', province_id: 35 })), 'parent city 35 (property province_id) does not exist');
     const outcome = check(PROVINCES, { id: 34, name: 'A' }, undefined, new Map([[34, 3]]));

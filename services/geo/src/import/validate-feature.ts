@@ -1,5 +1,6 @@
 import { parentLevel, type Area } from '../domain/area.js';
 import type { BoundaryFileSpec } from './boundary-files.js';
+import type { MultiPolygon } from '../domain/geometry/types.js';
 import { parseAreaGeometry } from './parse-geometry.js';
 
 export type FeatureOutcome = { ok: true; area: Area } | { ok: false; id?: number; reason: string };
@@ -10,6 +11,11 @@ export interface FeatureContext {
   readonly accepted: ReadonlyMap<number, number>;
   /** Whether an area of the parent level with this id exists (accepted in this import, or stored). */
   parentExists(id: number): boolean;
+  /**
+   * The parent-level area under a geometry, for a feature whose parent property is empty; undefined
+   * when none lies under it or near enough.
+   */
+  parentByLocation?(geometry: MultiPolygon): number | undefined;
 }
 
 /** An integer id from a number or a string of digits (many GeoJSON producers write ids as strings). */
@@ -42,19 +48,21 @@ export function validateFeature(feature: unknown, ctx: FeatureContext): FeatureO
     return reject(`property ${spec.countryProperty} is ${JSON.stringify(props[spec.countryProperty])}, expected ${spec.country}`);
   }
 
+  const geometry = parseAreaGeometry((feature as { geometry?: unknown }).geometry, spec.envelope);
+  if (!geometry.ok) return reject(geometry.reason);
+
   let parentId: number | null = null;
   const upLevel = parentLevel(spec.level);
   if (spec.parentProperty && upLevel) {
-    const parent = integerOf(props[spec.parentProperty]);
+    // A source that left the parent empty (the WOF sample has 4 such coastal features) gets the
+    // parent under the feature; only a feature lying under no parent at all is rejected.
+    const parent = integerOf(props[spec.parentProperty]) ?? ctx.parentByLocation?.(geometry.geometry);
     if (parent === undefined) {
-      return reject(`no parent: property ${spec.parentProperty} is ${JSON.stringify(props[spec.parentProperty] ?? null)}; a ${spec.level} must belong to a ${upLevel}`);
+      return reject(`no parent: property ${spec.parentProperty} is ${JSON.stringify(props[spec.parentProperty] ?? null)} and no ${upLevel} lies under the feature; a ${spec.level} must belong to a ${upLevel}`);
     }
     if (!ctx.parentExists(parent)) return reject(`parent ${upLevel} ${parent} (property ${spec.parentProperty}) does not exist`);
     parentId = parent;
   }
-
-  const geometry = parseAreaGeometry((feature as { geometry?: unknown }).geometry, spec.envelope);
-  if (!geometry.ok) return reject(geometry.reason);
 
   const first = ctx.accepted.get(id);
   if (first !== undefined) return reject(`duplicate id ${id} (already used by feature ${first})`);

@@ -33,7 +33,7 @@ describe('geo import and repository (real FerretDB/MongoDB, shared data)', funct
     await mongo.close();
   });
 
-  it('imports the shared data: 81 cities, 973 districts, 735 of 739 neighbourhoods, 1 CTR area', async function () {
+  it('imports the shared data: 81 cities, 973 districts, 739 neighbourhoods, 1 CTR area', async function () {
     this.timeout(60_000);
     const started = performance.now();
     const report = await importBoundaries(dir!, repo, logger);
@@ -45,25 +45,29 @@ describe('geo import and repository (real FerretDB/MongoDB, shared data)', funct
         ['tur_adm1_provinces.geojson', 81, 81],
         ['ctr_outline_naturalearth.geojson', 1, 1],
         ['tur_adm2_districts.geojson', 973, 973],
-        ['tur_adm4_istanbul_wof_sample.geojson', 739, 735],
+        ['tur_adm4_istanbul_wof_sample.geojson', 739, 739],
       ],
     );
-    // The four WOF features without a district: two water bodies and two coastal mahalle.
-    assert.deepEqual(
-      report.rejected.map((r) => [r.id, r.reason]),
-      [1813328481, 1813328563, 1813328567, 85930081].map((id) => [id, 'no parent: property district_id is null; a neighbourhood must belong to a district']),
-    );
-    assert.deepEqual([report.accepted, report.inserted, report.updated, report.unchanged], [1790, 1790, 0, 0]);
-    assert.equal(await repo.count(), 1790);
+    assert.deepEqual(report.rejected, []);
+    assert.deepEqual([report.accepted, report.inserted, report.updated, report.unchanged], [1794, 1794, 0, 0]);
+    assert.equal(await repo.count(), 1794);
+    // The four WOF features without a district_id (two water bodies, two coastal mahalle) were given
+    // the İstanbul district under them.
+    const parentless = await mongo!.db
+      .collection(AREAS_COLLECTION)
+      .find({ level: 'neighbourhood', id: { $in: [1813328481, 1813328563, 1813328567, 85930081] } })
+      .toArray();
+    assert.equal(parentless.length, 4);
+    for (const doc of parentless) assert.ok(Number(doc['parentId']) >= 1101 && Number(doc['parentId']) <= 2107, String(doc['parentId']));
     const [run] = await repo.recentImportRuns(1);
-    assert.deepEqual([run?.accepted, run?.inserted, run?.rejectedCount, run?.rejected.length], [1790, 1790, 4, 4]);
+    assert.deepEqual([run?.accepted, run?.inserted, run?.rejectedCount, run?.rejected.length], [1794, 1794, 0, 0]);
   });
 
   it('re-importing the same data changes nothing', async function () {
     this.timeout(30_000);
     const before = await mongo!.db.collection(AREAS_COLLECTION).find({}, { projection: { level: 1, id: 1, updatedAt: 1 } }).toArray();
     const report = await importBoundaries(dir!, repo, logger);
-    assert.deepEqual([report.accepted, report.unchanged, report.inserted, report.updated], [1790, 1790, 0, 0]);
+    assert.deepEqual([report.accepted, report.unchanged, report.inserted, report.updated], [1794, 1794, 0, 0]);
     const after = await mongo!.db.collection(AREAS_COLLECTION).find({}, { projection: { level: 1, id: 1, updatedAt: 1 } }).toArray();
     assert.deepEqual(after, before, 'not even updatedAt moved');
     assert.equal(await mongo!.db.collection(IMPORT_RUNS_COLLECTION).countDocuments(), 2);
@@ -107,7 +111,7 @@ describe('geo import and repository (real FerretDB/MongoDB, shared data)', funct
     const areas = await repo.loadAll();
     const snapshot = buildGeoSnapshot(areas);
     console.log(`      loadAll + index build: ${(performance.now() - started).toFixed(0)} ms (index ${snapshot.buildMs.toFixed(0)} ms)`);
-    assert.equal(areas.length, 1791, '1790 real areas and the valid district of the broken file');
+    assert.equal(areas.length, 1795, '1794 real areas and the valid district of the broken file');
     const queries = new GeoQueries(snapshot);
     for (const [name, known] of Object.entries(KNOWN_POINTS)) {
       const r = queries.resolvePoint(known.at[0], known.at[1]);
