@@ -2,6 +2,7 @@
 import { loadDevstackConfig } from './config.js';
 import { runDeployChecks } from './deploy/index.js';
 import { ensureInfra } from './infra/infra.js';
+import { runBenchmarks } from './stack/bench.js';
 import { generateProto, checkProto } from './stack/proto.js';
 import { startStack } from './stack/start.js';
 import { runTests } from './stack/test.js';
@@ -31,6 +32,8 @@ async function main(): Promise<number> {
       return runTests(loadDevstackConfig(), log, rest);
     case 'infra':
       return infraOnly();
+    case 'bench':
+      return runBenchmarks(loadDevstackConfig(), log);
     case 'build':
       log('workspace compiled');
       return 0;

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BENCH_RESULT_PREFIX, machineDescription, type BenchResult } from '@stormhook/testing';
+import type { DevstackConfig } from '../config.js';
+import { ensureInfra } from '../infra/infra.js';
+import { repoRoot } from '../paths.js';
+import { nodeFlags } from './node-flags.js';
+
+type Log = (message: string) => void;
+
+/** Every compiled benchmark: `services/<name>/dist/bench/*-bench.js` and the same under packages/. */
+function benchFiles(): string[] {
+  const files: string[] = [];
+  for (const group of ['services', 'packages']) {
+    for (const name of readdirSync(join(repoRoot, group))) {
+      const dir = join(repoRoot, group, name, 'dist', 'bench');
+      if (!existsSync(dir)) continue;
+      for (const file of readdirSync(dir).sort()) if (file.endsWith('-bench.js')) files.push(join(dir, file));
+    }
+  }
+  return files;
+}
+
+function runOne(file: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number; results: BenchResult[] }> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [...nodeFlags, '--expose-gc', file], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const results: BenchResult[] = [];
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith(BENCH_RESULT_PREFIX)) results.push(JSON.parse(line.slice(BENCH_RESULT_PREFIX.length)) as BenchResult);
+      else process.stdout.write(`  ${line}\n`);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? 1, results });
+    });
+  });
+}
+
+function markdown(rows: Array<BenchResult & { file: string }>, failed: string[]): string {
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Measured ${date} UTC on ${machineDescription()} by \`npm run bench\`.`,
+    'Each figure comes from one run; the machine may have been doing other work. Re-run to compare.',
+    '',
+    '| benchmark | metric | value | unit | notes |',
+    '|---|---|---:|---|---|',
+    ...rows.map((r) => `| ${r.bench} | ${r.metric} | ${r.value.toLocaleString('en', { maximumFractionDigits: 2 })} | ${r.unit} | ${r.note ?? ''} |`),
+  ];
+  if (failed.length > 0) lines.push('', `Failed or timed out: ${failed.join(', ')}.`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `npm run bench`: runs every benchmark against the real Kafka and database, prints their output,
+ * and writes the figures they report to bench/RESULTS.md (the README points there).
+ */
+export async function runBenchmarks(config: DevstackConfig, log: Log): Promise<number> {
+  const infra = await ensureInfra(config, log);
+  const rows: Array<BenchResult & { file: string }> = [];
+  const failed: string[] = [];
+  try {
+    const env = { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: 'warn' };
+    for (const file of benchFiles()) {
+      const name = relative(repoRoot, file);
+      log(`running ${name}`);
+      const { code, results } = await runOne(file, env, 15 * 60_000);
+      if (code !== 0) failed.push(name);
+      rows.push(...results.map((r) => ({ ...r, file: name })));
+    }
+  } finally {
+    await infra.stop();
+  }
+  mkdirSync(join(repoRoot, 'bench'), { recursive: true });
+  writeFileSync(join(repoRoot, 'bench', 'RESULTS.md'), markdown(rows, failed));
+  log(`${rows.length} figures written to bench/RESULTS.md${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+  return failed.length === 0 ? 0 : 1;
+}
