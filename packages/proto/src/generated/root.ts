@@ -80,6 +80,942 @@ export const root = buildRoot({
     },
     "stormhook": {
       "nested": {
+        "alarm": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "AdministrativeArea": {
+                  "fields": {
+                    "cityId": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "city_id"
+                    },
+                    "districtId": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "district_id"
+                    }
+                  }
+                },
+                "AlarmByIdRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 2
+                    },
+                    "registrationId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "registration_id"
+                    }
+                  }
+                },
+                "AlarmEventKind": {
+                  "values": {
+                    "ALARM_EVENT_KIND_UNSPECIFIED": 0,
+                    "ALARM_EVENT_KIND_LIGHTNING": 1,
+                    "ALARM_EVENT_KIND_THUNDERSTORM": 2,
+                    "ALARM_EVENT_KIND_PRECIPITATION": 3,
+                    "ALARM_EVENT_KIND_FORECAST": 4
+                  }
+                },
+                "AlarmMatcherService": {
+                  "methods": {
+                    "RegisterAlarm": {
+                      "requestType": "RegisterAlarmRequest",
+                      "responseType": "AlarmRegistration"
+                    },
+                    "UpdateAlarm": {
+                      "requestType": "UpdateAlarmRequest",
+                      "responseType": "AlarmRegistration"
+                    },
+                    "UnregisterAlarm": {
+                      "requestType": "AlarmByIdRequest",
+                      "responseType": "UnregisterAlarmResponse"
+                    },
+                    "GetAlarm": {
+                      "requestType": "AlarmByIdRequest",
+                      "responseType": "AlarmRegistration"
+                    },
+                    "ListAlarms": {
+                      "requestType": "ListAlarmsRequest",
+                      "responseType": "ListAlarmsResponse"
+                    },
+                    "ListAlarmsByRecipient": {
+                      "requestType": "ListAlarmsByRecipientRequest",
+                      "responseType": "ListAlarmsResponse"
+                    },
+                    "ListForecastThresholds": {
+                      "requestType": "ListForecastThresholdsRequest",
+                      "responseType": "ListForecastThresholdsResponse"
+                    },
+                    "RunForecastSlot": {
+                      "requestType": "RunForecastSlotRequest",
+                      "responseType": "RunForecastSlotResponse"
+                    }
+                  }
+                },
+                "AlarmPhase": {
+                  "values": {
+                    "ALARM_PHASE_UNSPECIFIED": 0,
+                    "ALARM_PHASE_START": 1,
+                    "ALARM_PHASE_UPDATE": 2,
+                    "ALARM_PHASE_END": 3,
+                    "ALARM_PHASE_ALL_CLEAR": 4
+                  }
+                },
+                "AlarmRegistration": {
+                  "oneofs": {
+                    "boundary": {
+                      "oneof": [
+                        "geometryBoundary",
+                        "forecastBoundary",
+                        "pointBoundary"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "registrationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "registration_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 3
+                    },
+                    "recipientId": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "recipient_id"
+                    },
+                    "geometryBoundary": {
+                      "type": "GeometryBoundary",
+                      "id": 5,
+                      "protoName": "geometry_boundary"
+                    },
+                    "forecastBoundary": {
+                      "type": "ForecastBoundary",
+                      "id": 6,
+                      "protoName": "forecast_boundary"
+                    },
+                    "pointBoundary": {
+                      "type": "PointBoundary",
+                      "id": 7,
+                      "protoName": "point_boundary"
+                    },
+                    "webhook": {
+                      "type": "RegistrationWebhookView",
+                      "id": 8
+                    },
+                    "weatherFilter": {
+                      "type": "WeatherAlarmFilter",
+                      "id": 9,
+                      "protoName": "weather_filter"
+                    },
+                    "forecastFilter": {
+                      "type": "ForecastAlarmFilter",
+                      "id": 10,
+                      "protoName": "forecast_filter"
+                    },
+                    "forecastDays": {
+                      "type": "int32",
+                      "id": 11,
+                      "protoName": "forecast_days"
+                    },
+                    "forecastAlarmDelivery": {
+                      "rule": "repeated",
+                      "type": "ForecastDelivery",
+                      "id": 12,
+                      "protoName": "forecast_alarm_delivery"
+                    },
+                    "resolvedAdministrativeBoundary": {
+                      "type": "ResolvedAdministrativeBoundary",
+                      "id": 13,
+                      "protoName": "resolved_administrative_boundary"
+                    },
+                    "resolvedForecastCell": {
+                      "type": "ResolvedForecastCell",
+                      "id": 14,
+                      "protoName": "resolved_forecast_cell"
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 15,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "updatedAtEpochMs": {
+                      "type": "int64",
+                      "id": 16,
+                      "protoName": "updated_at_epoch_ms"
+                    },
+                    "warnings": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 17
+                    },
+                    "version": {
+                      "type": "int64",
+                      "id": 18
+                    }
+                  }
+                },
+                "AlarmRegistrationInput": {
+                  "oneofs": {
+                    "boundary": {
+                      "oneof": [
+                        "geometryBoundary",
+                        "forecastBoundary",
+                        "pointBoundary"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "registrationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "registration_id"
+                    },
+                    "recipientId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "recipient_id"
+                    },
+                    "geometryBoundary": {
+                      "type": "GeometryBoundary",
+                      "id": 3,
+                      "protoName": "geometry_boundary"
+                    },
+                    "forecastBoundary": {
+                      "type": "ForecastBoundary",
+                      "id": 4,
+                      "protoName": "forecast_boundary"
+                    },
+                    "pointBoundary": {
+                      "type": "PointBoundary",
+                      "id": 5,
+                      "protoName": "point_boundary"
+                    },
+                    "webhook": {
+                      "type": "RegistrationWebhook",
+                      "id": 6
+                    },
+                    "weatherFilter": {
+                      "type": "WeatherAlarmFilter",
+                      "id": 7,
+                      "protoName": "weather_filter"
+                    },
+                    "forecastFilter": {
+                      "type": "ForecastAlarmFilter",
+                      "id": 8,
+                      "protoName": "forecast_filter"
+                    },
+                    "forecastDays": {
+                      "type": "int32",
+                      "id": 9,
+                      "protoName": "forecast_days"
+                    },
+                    "forecastAlarmDelivery": {
+                      "rule": "repeated",
+                      "type": "ForecastDelivery",
+                      "id": 10,
+                      "protoName": "forecast_alarm_delivery"
+                    }
+                  }
+                },
+                "AlarmTriggered": {
+                  "fields": {
+                    "notificationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "notification_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "registrationId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "registration_id"
+                    },
+                    "registrationKind": {
+                      "type": "RegistrationKind",
+                      "id": 4,
+                      "protoName": "registration_kind"
+                    },
+                    "recipientId": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "recipient_id"
+                    },
+                    "eventKind": {
+                      "type": "AlarmEventKind",
+                      "id": 6,
+                      "protoName": "event_kind"
+                    },
+                    "phase": {
+                      "type": "AlarmPhase",
+                      "id": 7
+                    },
+                    "eventId": {
+                      "type": "string",
+                      "id": 8,
+                      "protoName": "event_id"
+                    },
+                    "occurredAtEpochMs": {
+                      "type": "int64",
+                      "id": 9,
+                      "protoName": "occurred_at_epoch_ms"
+                    },
+                    "triggeredAtEpochMs": {
+                      "type": "int64",
+                      "id": 10,
+                      "protoName": "triggered_at_epoch_ms"
+                    },
+                    "payloadJson": {
+                      "type": "string",
+                      "id": 11,
+                      "protoName": "payload_json"
+                    },
+                    "acknowledgementId": {
+                      "type": "string",
+                      "id": 12,
+                      "protoName": "acknowledgement_id"
+                    }
+                  }
+                },
+                "DeliveryFailed": {
+                  "fields": {
+                    "notificationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "notification_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "registrationId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "registration_id"
+                    },
+                    "endpointId": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "endpoint_id"
+                    },
+                    "reason": {
+                      "type": "DeliveryFailureReason",
+                      "id": 5
+                    },
+                    "attemptCount": {
+                      "type": "int32",
+                      "id": 6,
+                      "protoName": "attempt_count"
+                    },
+                    "lastStatusCode": {
+                      "type": "int32",
+                      "id": 7,
+                      "protoName": "last_status_code"
+                    },
+                    "lastError": {
+                      "type": "string",
+                      "id": 8,
+                      "protoName": "last_error"
+                    },
+                    "failedAtEpochMs": {
+                      "type": "int64",
+                      "id": 9,
+                      "protoName": "failed_at_epoch_ms"
+                    },
+                    "recipientId": {
+                      "type": "string",
+                      "id": 10,
+                      "protoName": "recipient_id"
+                    },
+                    "eventKind": {
+                      "type": "AlarmEventKind",
+                      "id": 11,
+                      "protoName": "event_kind"
+                    }
+                  }
+                },
+                "DeliveryFailureReason": {
+                  "values": {
+                    "DELIVERY_FAILURE_REASON_UNSPECIFIED": 0,
+                    "DELIVERY_FAILURE_REASON_RETRIES_EXHAUSTED": 1,
+                    "DELIVERY_FAILURE_REASON_ENDPOINT_GONE": 2,
+                    "DELIVERY_FAILURE_REASON_ENDPOINT_DISABLED": 3,
+                    "DELIVERY_FAILURE_REASON_NO_ENDPOINT": 4
+                  }
+                },
+                "ForecastAlarmFilter": {
+                  "fields": {
+                    "precipitationThreshold": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "precipitation_threshold"
+                    },
+                    "snowFallThreshold": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "snow_fall_threshold"
+                    },
+                    "windGustThreshold": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "wind_gust_threshold"
+                    },
+                    "hotTemperatureThreshold": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "hot_temperature_threshold"
+                    },
+                    "coldTemperatureThreshold": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "cold_temperature_threshold"
+                    }
+                  }
+                },
+                "ForecastBoundary": {
+                  "oneofs": {
+                    "boundary": {
+                      "oneof": [
+                        "administrative",
+                        "point"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "administrative": {
+                      "type": "AdministrativeArea",
+                      "id": 1
+                    },
+                    "point": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 2
+                    }
+                  }
+                },
+                "ForecastDelivery": {
+                  "values": {
+                    "FORECAST_DELIVERY_UNSPECIFIED": 0,
+                    "FORECAST_DELIVERY_MORNING": 1,
+                    "FORECAST_DELIVERY_EVENING": 2
+                  }
+                },
+                "ForecastThreshold": {
+                  "fields": {
+                    "filterField": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "filter_field"
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "metric": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "unit": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "value": {
+                      "type": "double",
+                      "id": 5
+                    },
+                    "comparison": {
+                      "type": "string",
+                      "id": 6
+                    },
+                    "aggregation": {
+                      "type": "string",
+                      "id": 7
+                    }
+                  }
+                },
+                "GeometryBoundary": {
+                  "oneofs": {
+                    "_districtId": {
+                      "oneof": [
+                        "districtId"
+                      ]
+                    },
+                    "_neighborhoodId": {
+                      "oneof": [
+                        "neighborhoodId"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "cityId": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "city_id"
+                    },
+                    "districtId": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "district_id",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "neighborhoodId": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "neighborhood_id",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "LightningFilter": {
+                  "oneofs": {
+                    "_peakCurrentAmperes": {
+                      "oneof": [
+                        "peakCurrentAmperes"
+                      ]
+                    },
+                    "_inCloudHeightM": {
+                      "oneof": [
+                        "inCloudHeightM"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "type": {
+                      "type": "stormhook.weather.v1.LightningType",
+                      "id": 1
+                    },
+                    "peakCurrentAmperes": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "peak_current_amperes",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "inCloudHeightM": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "in_cloud_height_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "ListAlarmsByRecipientRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 2
+                    },
+                    "recipientId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "recipient_id"
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageRequest",
+                      "id": 4
+                    }
+                  }
+                },
+                "ListAlarmsRequest": {
+                  "oneofs": {
+                    "boundaryFilter": {
+                      "oneof": [
+                        "geometryBoundary",
+                        "forecastBoundary",
+                        "polygonIntersection"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 2
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageRequest",
+                      "id": 3
+                    },
+                    "recipientIds": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "recipient_ids"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "account_id"
+                    },
+                    "geometryBoundary": {
+                      "type": "GeometryBoundary",
+                      "id": 6,
+                      "protoName": "geometry_boundary"
+                    },
+                    "forecastBoundary": {
+                      "type": "ForecastBoundary",
+                      "id": 7,
+                      "protoName": "forecast_boundary"
+                    },
+                    "polygonIntersection": {
+                      "type": "stormhook.common.v1.LinearRing",
+                      "id": 8,
+                      "protoName": "polygon_intersection"
+                    }
+                  }
+                },
+                "ListAlarmsResponse": {
+                  "fields": {
+                    "registrations": {
+                      "rule": "repeated",
+                      "type": "AlarmRegistration",
+                      "id": 1
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageInfo",
+                      "id": 2
+                    }
+                  }
+                },
+                "ListForecastThresholdsRequest": {
+                  "fields": {}
+                },
+                "ListForecastThresholdsResponse": {
+                  "fields": {
+                    "thresholds": {
+                      "rule": "repeated",
+                      "type": "ForecastThreshold",
+                      "id": 1
+                    }
+                  }
+                },
+                "PointBoundary": {
+                  "fields": {
+                    "point": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 1
+                    },
+                    "radiusM": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "radius_m"
+                    }
+                  }
+                },
+                "PrecipitationFilter": {
+                  "fields": {
+                    "intensities": {
+                      "rule": "repeated",
+                      "type": "stormhook.weather.v1.PrecipitationIntensity",
+                      "id": 1
+                    }
+                  }
+                },
+                "RegisterAlarmRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 2
+                    },
+                    "registration": {
+                      "type": "AlarmRegistrationInput",
+                      "id": 3
+                    }
+                  }
+                },
+                "RegistrationChange": {
+                  "values": {
+                    "REGISTRATION_CHANGE_UNSPECIFIED": 0,
+                    "REGISTRATION_CHANGE_REGISTERED": 1,
+                    "REGISTRATION_CHANGE_UPDATED": 2,
+                    "REGISTRATION_CHANGE_UNREGISTERED": 3
+                  }
+                },
+                "RegistrationChanged": {
+                  "fields": {
+                    "registrationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "registration_id"
+                    },
+                    "change": {
+                      "type": "RegistrationChange",
+                      "id": 2
+                    },
+                    "version": {
+                      "type": "int64",
+                      "id": 3
+                    },
+                    "registration": {
+                      "type": "AlarmRegistration",
+                      "id": 4
+                    },
+                    "changedAtEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "changed_at_epoch_ms"
+                    }
+                  }
+                },
+                "RegistrationKind": {
+                  "values": {
+                    "REGISTRATION_KIND_UNSPECIFIED": 0,
+                    "REGISTRATION_KIND_GEOMETRY": 1,
+                    "REGISTRATION_KIND_FORECAST": 2,
+                    "REGISTRATION_KIND_POINT": 3
+                  }
+                },
+                "RegistrationWebhook": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "config": {
+                      "type": "stormhook.notification.v1.WebhookEndpointConfig",
+                      "id": 2
+                    }
+                  }
+                },
+                "RegistrationWebhookView": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "config": {
+                      "type": "stormhook.notification.v1.WebhookEndpointConfig",
+                      "id": 2
+                    }
+                  }
+                },
+                "ResolvedAdministrativeBoundary": {
+                  "fields": {
+                    "cityId": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "city_id"
+                    },
+                    "cityName": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "city_name"
+                    },
+                    "districtId": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "district_id"
+                    },
+                    "districtName": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "district_name"
+                    }
+                  }
+                },
+                "ResolvedForecastCell": {
+                  "fields": {
+                    "cellId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "cell_id"
+                    },
+                    "location": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 2
+                    },
+                    "distanceM": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "distance_m"
+                    }
+                  }
+                },
+                "RunForecastSlotRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "delivery": {
+                      "type": "ForecastDelivery",
+                      "id": 2
+                    },
+                    "dayEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "day_epoch_ms"
+                    },
+                    "rerun": {
+                      "type": "bool",
+                      "id": 4
+                    }
+                  }
+                },
+                "RunForecastSlotResponse": {
+                  "fields": {
+                    "slotId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "slot_id"
+                    },
+                    "evaluated": {
+                      "type": "bool",
+                      "id": 2
+                    },
+                    "late": {
+                      "type": "bool",
+                      "id": 3
+                    },
+                    "registrations": {
+                      "type": "int32",
+                      "id": 4
+                    },
+                    "notifications": {
+                      "type": "int32",
+                      "id": 5
+                    },
+                    "forecastRunId": {
+                      "type": "string",
+                      "id": 6,
+                      "protoName": "forecast_run_id"
+                    }
+                  }
+                },
+                "ThunderstormFilter": {
+                  "oneofs": {
+                    "_intersectsAffectedPolygon": {
+                      "oneof": [
+                        "intersectsAffectedPolygon"
+                      ]
+                    },
+                    "_intersectsCellPolygon": {
+                      "oneof": [
+                        "intersectsCellPolygon"
+                      ]
+                    },
+                    "_speedThresholdKmh": {
+                      "oneof": [
+                        "speedThresholdKmh"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "intersectsAffectedPolygon": {
+                      "type": "bool",
+                      "id": 1,
+                      "protoName": "intersects_affected_polygon",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "intersectsCellPolygon": {
+                      "type": "bool",
+                      "id": 2,
+                      "protoName": "intersects_cell_polygon",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "severityThreshold": {
+                      "type": "stormhook.weather.v1.ThunderstormSeverity",
+                      "id": 3,
+                      "protoName": "severity_threshold"
+                    },
+                    "speedThresholdKmh": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "speed_threshold_kmh",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "UnregisterAlarmResponse": {
+                  "fields": {
+                    "registrationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "registration_id"
+                    }
+                  }
+                },
+                "UpdateAlarmRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 2
+                    },
+                    "registration": {
+                      "type": "AlarmRegistrationInput",
+                      "id": 3
+                    }
+                  }
+                },
+                "WeatherAlarmFilter": {
+                  "fields": {
+                    "lightning": {
+                      "type": "LightningFilter",
+                      "id": 1
+                    },
+                    "thunderstorm": {
+                      "type": "ThunderstormFilter",
+                      "id": 2
+                    },
+                    "precipitation": {
+                      "type": "PrecipitationFilter",
+                      "id": 3
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
         "common": {
           "nested": {
             "v1": {
@@ -208,6 +1144,429 @@ export const root = buildRoot({
                       "type": "LinearRing",
                       "id": 2
                     }
+                  }
+                }
+              }
+            }
+          }
+        },
+        "feed": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "FlashRates": {
+                  "fields": {
+                    "inCloud": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "in_cloud"
+                    },
+                    "cloudToGround": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "cloud_to_ground"
+                    },
+                    "total": {
+                      "type": "double",
+                      "id": 3
+                    }
+                  }
+                },
+                "ForecastGrid": {
+                  "fields": {
+                    "runId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "run_id"
+                    },
+                    "version": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "updatedEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "updated_epoch_ms"
+                    },
+                    "model": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "issueEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "issue_epoch_ms"
+                    },
+                    "chunkIndex": {
+                      "type": "int32",
+                      "id": 6,
+                      "protoName": "chunk_index"
+                    },
+                    "chunkCount": {
+                      "type": "int32",
+                      "id": 7,
+                      "protoName": "chunk_count"
+                    },
+                    "firstHourEpochMs": {
+                      "type": "int64",
+                      "id": 8,
+                      "protoName": "first_hour_epoch_ms"
+                    },
+                    "hourCount": {
+                      "type": "int32",
+                      "id": 9,
+                      "protoName": "hour_count"
+                    },
+                    "cells": {
+                      "rule": "repeated",
+                      "type": "GridCell",
+                      "id": 10
+                    }
+                  }
+                },
+                "ForecastMetric": {
+                  "values": {
+                    "FORECAST_METRIC_UNSPECIFIED": 0,
+                    "FORECAST_METRIC_TEMPERATURE": 1,
+                    "FORECAST_METRIC_APPARENT_TEMPERATURE": 2,
+                    "FORECAST_METRIC_HUMIDITY": 3,
+                    "FORECAST_METRIC_DEW_POINT": 4,
+                    "FORECAST_METRIC_CLOUD_COVER": 5,
+                    "FORECAST_METRIC_WIND_SPEED": 6,
+                    "FORECAST_METRIC_WIND_GUSTS": 7,
+                    "FORECAST_METRIC_WIND_DIRECTION": 8,
+                    "FORECAST_METRIC_PRECIPITATION": 9,
+                    "FORECAST_METRIC_PRECIPITATION_PROBABILITY": 10,
+                    "FORECAST_METRIC_SNOWFALL": 11,
+                    "FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0": 12,
+                    "FORECAST_METRIC_SOIL_TEMPERATURE": 13,
+                    "FORECAST_METRIC_SOIL_MOISTURE": 14,
+                    "FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI": 15,
+                    "FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI": 16,
+                    "FORECAST_METRIC_DIFFUSE_RADIATION": 17,
+                    "FORECAST_METRIC_VISIBILITY": 18,
+                    "FORECAST_METRIC_WEATHER_CODE": 19,
+                    "FORECAST_METRIC_IS_DAY": 20
+                  }
+                },
+                "GridCell": {
+                  "oneofs": {
+                    "_elevationM": {
+                      "oneof": [
+                        "elevationM"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "cellId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "cell_id"
+                    },
+                    "latitude": {
+                      "type": "double",
+                      "id": 2
+                    },
+                    "longitude": {
+                      "type": "double",
+                      "id": 3
+                    },
+                    "elevationM": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "elevation_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "series": {
+                      "rule": "repeated",
+                      "type": "MetricSeries",
+                      "id": 5
+                    }
+                  }
+                },
+                "LightningStrike": {
+                  "oneofs": {
+                    "_inCloudHeightM": {
+                      "oneof": [
+                        "inCloudHeightM"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "source_event_id"
+                    },
+                    "version": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "updatedEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "updated_epoch_ms"
+                    },
+                    "timeEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "time_epoch_ms"
+                    },
+                    "type": {
+                      "type": "LightningType",
+                      "id": 5
+                    },
+                    "latitude": {
+                      "type": "double",
+                      "id": 6
+                    },
+                    "longitude": {
+                      "type": "double",
+                      "id": 7
+                    },
+                    "peakCurrentAmperes": {
+                      "type": "double",
+                      "id": 8,
+                      "protoName": "peak_current_amperes"
+                    },
+                    "inCloudHeightM": {
+                      "type": "double",
+                      "id": 9,
+                      "protoName": "in_cloud_height_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "multiplicity": {
+                      "type": "uint32",
+                      "id": 10
+                    }
+                  }
+                },
+                "LightningType": {
+                  "values": {
+                    "LIGHTNING_TYPE_UNSPECIFIED": 0,
+                    "LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND": 1,
+                    "LIGHTNING_TYPE_FLASH_IN_CLOUD": 2
+                  }
+                },
+                "MetricSeries": {
+                  "fields": {
+                    "metric": {
+                      "type": "ForecastMetric",
+                      "id": 1
+                    },
+                    "values": {
+                      "rule": "repeated",
+                      "type": "float",
+                      "id": 2
+                    }
+                  }
+                },
+                "MotionVector": {
+                  "fields": {
+                    "speedKmh": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "speed_kmh"
+                    },
+                    "directionDeg": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "direction_deg"
+                    }
+                  }
+                },
+                "PrecipitationIntensity": {
+                  "values": {
+                    "PRECIPITATION_INTENSITY_UNSPECIFIED": 0,
+                    "PRECIPITATION_INTENSITY_DRIZZLE": 1,
+                    "PRECIPITATION_INTENSITY_LIGHT": 2,
+                    "PRECIPITATION_INTENSITY_MODERATE": 3,
+                    "PRECIPITATION_INTENSITY_HEAVY": 4,
+                    "PRECIPITATION_INTENSITY_VERY_HEAVY": 5,
+                    "PRECIPITATION_INTENSITY_EXTREME": 6
+                  }
+                },
+                "PrecipitationObservation": {
+                  "oneofs": {
+                    "strength": {
+                      "oneof": [
+                        "intensity",
+                        "rainRateMmPerH"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "source_event_id"
+                    },
+                    "version": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "updatedEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "updated_epoch_ms"
+                    },
+                    "radarTimestampEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "radar_timestamp_epoch_ms"
+                    },
+                    "forecast": {
+                      "type": "bool",
+                      "id": 5
+                    },
+                    "intensity": {
+                      "type": "PrecipitationIntensity",
+                      "id": 6
+                    },
+                    "rainRateMmPerH": {
+                      "type": "double",
+                      "id": 7,
+                      "protoName": "rain_rate_mm_per_h"
+                    },
+                    "geometry": {
+                      "type": "stormhook.common.v1.MultiPolygon",
+                      "id": 8
+                    },
+                    "motion": {
+                      "type": "MotionVector",
+                      "id": 9
+                    }
+                  }
+                },
+                "SpeedUnit": {
+                  "values": {
+                    "SPEED_UNIT_UNSPECIFIED": 0,
+                    "SPEED_UNIT_KILOMETRES_PER_HOUR": 1,
+                    "SPEED_UNIT_MILES_PER_HOUR": 2,
+                    "SPEED_UNIT_METRES_PER_SECOND": 3,
+                    "SPEED_UNIT_KNOTS": 4
+                  }
+                },
+                "StormCell": {
+                  "fields": {
+                    "areaKm2": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "area_km2"
+                    },
+                    "speed": {
+                      "type": "double",
+                      "id": 2
+                    },
+                    "directionDeg": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "direction_deg"
+                    },
+                    "flashRates": {
+                      "type": "FlashRates",
+                      "id": 4,
+                      "protoName": "flash_rates"
+                    },
+                    "centroid": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 5
+                    },
+                    "polygon": {
+                      "type": "stormhook.common.v1.Polygon",
+                      "id": 6
+                    }
+                  }
+                },
+                "ThunderstormCell": {
+                  "fields": {
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "source_event_id"
+                    },
+                    "version": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "updatedEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "updated_epoch_ms"
+                    },
+                    "insertedEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "inserted_epoch_ms"
+                    },
+                    "startEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "start_epoch_ms"
+                    },
+                    "endEpochMs": {
+                      "type": "int64",
+                      "id": 6,
+                      "protoName": "end_epoch_ms"
+                    },
+                    "severity": {
+                      "type": "ThunderstormSeverity",
+                      "id": 7
+                    },
+                    "threshold": {
+                      "type": "double",
+                      "id": 8
+                    },
+                    "speedUnit": {
+                      "type": "SpeedUnit",
+                      "id": 9,
+                      "protoName": "speed_unit"
+                    },
+                    "meta": {
+                      "type": "ThunderstormMeta",
+                      "id": 10
+                    },
+                    "cell": {
+                      "type": "StormCell",
+                      "id": 11
+                    },
+                    "threatPolygon": {
+                      "type": "stormhook.common.v1.Polygon",
+                      "id": 12,
+                      "protoName": "threat_polygon"
+                    }
+                  }
+                },
+                "ThunderstormMeta": {
+                  "fields": {
+                    "country": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "state": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "city": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "speed": {
+                      "type": "double",
+                      "id": 4
+                    }
+                  }
+                },
+                "ThunderstormSeverity": {
+                  "values": {
+                    "THUNDERSTORM_SEVERITY_UNSPECIFIED": 0,
+                    "THUNDERSTORM_SEVERITY_LOW": 1,
+                    "THUNDERSTORM_SEVERITY_MEDIUM": 2,
+                    "THUNDERSTORM_SEVERITY_HIGH": 3
                   }
                 }
               }
@@ -559,6 +1918,2570 @@ export const root = buildRoot({
                       "id": 4,
                       "protoName": "distance_m"
                     }
+                  }
+                }
+              }
+            }
+          }
+        },
+        "identity": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "Account": {
+                  "oneofs": {
+                    "_mobilePhoneNumber": {
+                      "oneof": [
+                        "mobilePhoneNumber"
+                      ]
+                    },
+                    "_location": {
+                      "oneof": [
+                        "location"
+                      ]
+                    },
+                    "_company": {
+                      "oneof": [
+                        "company"
+                      ]
+                    },
+                    "_industry": {
+                      "oneof": [
+                        "industry"
+                      ]
+                    },
+                    "_profilePictureUrl": {
+                      "oneof": [
+                        "profilePictureUrl"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "id": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "type": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "updatedAtEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "updated_at_epoch_ms"
+                    },
+                    "mobilePhoneNumber": {
+                      "type": "string",
+                      "id": 6,
+                      "protoName": "mobile_phone_number",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "location": {
+                      "type": "string",
+                      "id": 7,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "company": {
+                      "type": "string",
+                      "id": 8,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "industry": {
+                      "type": "string",
+                      "id": 9,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "profilePictureUrl": {
+                      "type": "string",
+                      "id": 10,
+                      "protoName": "profile_picture_url",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "subscriptionPlan": {
+                      "type": "string",
+                      "id": 11,
+                      "protoName": "subscription_plan"
+                    },
+                    "emailVerified": {
+                      "type": "bool",
+                      "id": 12,
+                      "protoName": "email_verified"
+                    },
+                    "mobilePhoneNumberVerified": {
+                      "type": "bool",
+                      "id": 13,
+                      "protoName": "mobile_phone_number_verified"
+                    }
+                  }
+                },
+                "ActivatePhoneNumberRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "code": {
+                      "type": "string",
+                      "id": 3
+                    }
+                  }
+                },
+                "ApiKeyInfo": {
+                  "oneofs": {
+                    "_expiresAtEpochMs": {
+                      "oneof": [
+                        "expiresAtEpochMs"
+                      ]
+                    },
+                    "_lastUsedAtEpochMs": {
+                      "oneof": [
+                        "lastUsedAtEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "keyId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "key_id"
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "maskedKey": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "masked_key"
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "expiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "expires_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "lastUsedAtEpochMs": {
+                      "type": "int64",
+                      "id": 6,
+                      "protoName": "last_used_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "revoked": {
+                      "type": "bool",
+                      "id": 7
+                    }
+                  }
+                },
+                "ApiServiceLimit": {
+                  "fields": {
+                    "version": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "serviceName": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "service_name"
+                    },
+                    "maxInvocation": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "max_invocation"
+                    }
+                  }
+                },
+                "ChangeUserRoleAndStatusRequest": {
+                  "oneofs": {
+                    "_role": {
+                      "oneof": [
+                        "role"
+                      ]
+                    },
+                    "_status": {
+                      "oneof": [
+                        "status"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "role": {
+                      "type": "string",
+                      "id": 3,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "status": {
+                      "type": "string",
+                      "id": 4,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "CheckAccessRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "operationId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "operation_id"
+                    },
+                    "location": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 3
+                    }
+                  }
+                },
+                "CheckAccessResponse": {
+                  "fields": {
+                    "allowed": {
+                      "type": "bool",
+                      "id": 1
+                    },
+                    "httpStatus": {
+                      "type": "int32",
+                      "id": 2,
+                      "protoName": "http_status"
+                    },
+                    "reason": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "message": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "service": {
+                      "type": "string",
+                      "id": 5
+                    },
+                    "metered": {
+                      "type": "bool",
+                      "id": 6
+                    },
+                    "quota": {
+                      "type": "QuotaWindow",
+                      "id": 7
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 8,
+                      "protoName": "account_id"
+                    },
+                    "geographicBoundaries": {
+                      "rule": "repeated",
+                      "type": "GeoBoundary",
+                      "id": 9,
+                      "protoName": "geographic_boundaries"
+                    }
+                  }
+                },
+                "CreateAccountRequest": {
+                  "oneofs": {
+                    "_mobilePhoneNumber": {
+                      "oneof": [
+                        "mobilePhoneNumber"
+                      ]
+                    },
+                    "_location": {
+                      "oneof": [
+                        "location"
+                      ]
+                    },
+                    "_company": {
+                      "oneof": [
+                        "company"
+                      ]
+                    },
+                    "_industry": {
+                      "oneof": [
+                        "industry"
+                      ]
+                    },
+                    "_profilePictureUrl": {
+                      "oneof": [
+                        "profilePictureUrl"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "type": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "subscriptionPlan": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "subscription_plan"
+                    },
+                    "mobilePhoneNumber": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "mobile_phone_number",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "location": {
+                      "type": "string",
+                      "id": 6,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "company": {
+                      "type": "string",
+                      "id": 7,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "industry": {
+                      "type": "string",
+                      "id": 8,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "profilePictureUrl": {
+                      "type": "string",
+                      "id": 9,
+                      "protoName": "profile_picture_url",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "CreateApiKeyRequest": {
+                  "oneofs": {
+                    "_expiresAtEpochMs": {
+                      "oneof": [
+                        "expiresAtEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "expiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "expires_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "CreateApiKeyResponse": {
+                  "oneofs": {
+                    "_expiresAtEpochMs": {
+                      "oneof": [
+                        "expiresAtEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "keyId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "key_id"
+                    },
+                    "name": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "key": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "expiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "expires_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "CreateUserRequest": {
+                  "oneofs": {
+                    "_midName": {
+                      "oneof": [
+                        "midName"
+                      ]
+                    },
+                    "_locale": {
+                      "oneof": [
+                        "locale"
+                      ]
+                    },
+                    "_timezone": {
+                      "oneof": [
+                        "timezone"
+                      ]
+                    },
+                    "_password": {
+                      "oneof": [
+                        "password"
+                      ]
+                    },
+                    "_invitationPageLink": {
+                      "oneof": [
+                        "invitationPageLink"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "username": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "firstName": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "first_name"
+                    },
+                    "lastName": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "last_name"
+                    },
+                    "midName": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "mid_name",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "locale": {
+                      "type": "string",
+                      "id": 6,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "timezone": {
+                      "type": "string",
+                      "id": 7,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "role": {
+                      "type": "string",
+                      "id": 8
+                    },
+                    "password": {
+                      "type": "string",
+                      "id": 9,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "invite": {
+                      "type": "bool",
+                      "id": 10
+                    },
+                    "invitationPageLink": {
+                      "type": "string",
+                      "id": 11,
+                      "protoName": "invitation_page_link",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "CreateUserResponse": {
+                  "oneofs": {
+                    "_invitationExpiresAtEpochMs": {
+                      "oneof": [
+                        "invitationExpiresAtEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "user": {
+                      "type": "User",
+                      "id": 1
+                    },
+                    "invitationSent": {
+                      "type": "bool",
+                      "id": 2,
+                      "protoName": "invitation_sent"
+                    },
+                    "invitationExpiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "invitation_expires_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "GeoBoundary": {
+                  "fields": {
+                    "country": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "region": {
+                      "type": "string",
+                      "id": 2
+                    }
+                  }
+                },
+                "GetAccountRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    }
+                  }
+                },
+                "GetCurrentUserRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    }
+                  }
+                },
+                "GetSubscriptionRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    }
+                  }
+                },
+                "GetTokenKeysRequest": {
+                  "fields": {}
+                },
+                "GetTokenKeysResponse": {
+                  "fields": {
+                    "algorithm": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "issuer": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "audience": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "keys": {
+                      "rule": "repeated",
+                      "type": "TokenKey",
+                      "id": 4
+                    }
+                  }
+                },
+                "GetUserRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    }
+                  }
+                },
+                "IdentityService": {
+                  "methods": {
+                    "Login": {
+                      "requestType": "LoginRequest",
+                      "responseType": "TokenPair"
+                    },
+                    "RefreshToken": {
+                      "requestType": "RefreshTokenRequest",
+                      "responseType": "TokenPair"
+                    },
+                    "Logout": {
+                      "requestType": "LogoutRequest",
+                      "responseType": "LogoutResponse"
+                    },
+                    "GetTokenKeys": {
+                      "requestType": "GetTokenKeysRequest",
+                      "responseType": "GetTokenKeysResponse"
+                    },
+                    "VerifyApiKey": {
+                      "requestType": "VerifyApiKeyRequest",
+                      "responseType": "VerifyApiKeyResponse"
+                    },
+                    "CheckAccess": {
+                      "requestType": "CheckAccessRequest",
+                      "responseType": "CheckAccessResponse"
+                    },
+                    "CreateUser": {
+                      "requestType": "CreateUserRequest",
+                      "responseType": "CreateUserResponse"
+                    },
+                    "ChangeUserRoleAndStatus": {
+                      "requestType": "ChangeUserRoleAndStatusRequest",
+                      "responseType": "User"
+                    },
+                    "GetCurrentUser": {
+                      "requestType": "GetCurrentUserRequest",
+                      "responseType": "User"
+                    },
+                    "GetUser": {
+                      "requestType": "GetUserRequest",
+                      "responseType": "User"
+                    },
+                    "ListUsers": {
+                      "requestType": "ListUsersRequest",
+                      "responseType": "ListUsersResponse"
+                    },
+                    "RequestPasswordReset": {
+                      "requestType": "RequestPasswordResetRequest",
+                      "responseType": "RequestPasswordResetResponse"
+                    },
+                    "ResetPassword": {
+                      "requestType": "ResetPasswordRequest",
+                      "responseType": "ResetPasswordResponse"
+                    },
+                    "CreateAccount": {
+                      "requestType": "CreateAccountRequest",
+                      "responseType": "Account"
+                    },
+                    "UpdateAccount": {
+                      "requestType": "UpdateAccountRequest",
+                      "responseType": "Account"
+                    },
+                    "GetAccount": {
+                      "requestType": "GetAccountRequest",
+                      "responseType": "Account"
+                    },
+                    "RequestPhoneActivation": {
+                      "requestType": "RequestPhoneActivationRequest",
+                      "responseType": "RequestPhoneActivationResponse"
+                    },
+                    "ActivatePhoneNumber": {
+                      "requestType": "ActivatePhoneNumberRequest",
+                      "responseType": "Account"
+                    },
+                    "UpdateSubscription": {
+                      "requestType": "UpdateSubscriptionRequest",
+                      "responseType": "Subscription"
+                    },
+                    "GetSubscription": {
+                      "requestType": "GetSubscriptionRequest",
+                      "responseType": "Subscription"
+                    },
+                    "CreateApiKey": {
+                      "requestType": "CreateApiKeyRequest",
+                      "responseType": "CreateApiKeyResponse"
+                    },
+                    "ListApiKeys": {
+                      "requestType": "ListApiKeysRequest",
+                      "responseType": "ListApiKeysResponse"
+                    },
+                    "RevokeApiKey": {
+                      "requestType": "RevokeApiKeyRequest",
+                      "responseType": "RevokeApiKeyResponse"
+                    }
+                  }
+                },
+                "LimitResetRecurrence": {
+                  "oneofs": {
+                    "_limitResetInterval": {
+                      "oneof": [
+                        "limitResetInterval"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "limitType": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "limit_type"
+                    },
+                    "limitResetInterval": {
+                      "type": "int32",
+                      "id": 2,
+                      "protoName": "limit_reset_interval",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "ListApiKeysRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    }
+                  }
+                },
+                "ListApiKeysResponse": {
+                  "fields": {
+                    "keys": {
+                      "rule": "repeated",
+                      "type": "ApiKeyInfo",
+                      "id": 1
+                    }
+                  }
+                },
+                "ListUsersRequest": {
+                  "oneofs": {
+                    "_pageNumber": {
+                      "oneof": [
+                        "pageNumber"
+                      ]
+                    },
+                    "_pageSize": {
+                      "oneof": [
+                        "pageSize"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "roles": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "status": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "sortBy": {
+                      "rule": "repeated",
+                      "type": "SortField",
+                      "id": 4,
+                      "protoName": "sort_by"
+                    },
+                    "pageNumber": {
+                      "type": "int32",
+                      "id": 5,
+                      "protoName": "page_number",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "pageSize": {
+                      "type": "int32",
+                      "id": 6,
+                      "protoName": "page_size",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "includeAccount": {
+                      "type": "bool",
+                      "id": 7,
+                      "protoName": "include_account"
+                    }
+                  }
+                },
+                "ListUsersResponse": {
+                  "fields": {
+                    "users": {
+                      "rule": "repeated",
+                      "type": "User",
+                      "id": 1
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageInfo",
+                      "id": 2
+                    }
+                  }
+                },
+                "LoginRequest": {
+                  "fields": {
+                    "username": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "password": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "clientAddress": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "client_address"
+                    }
+                  }
+                },
+                "LogoutRequest": {
+                  "fields": {
+                    "refreshToken": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "refresh_token"
+                    }
+                  }
+                },
+                "LogoutResponse": {
+                  "fields": {
+                    "revoked": {
+                      "type": "bool",
+                      "id": 1
+                    }
+                  }
+                },
+                "PlanDetail": {
+                  "fields": {
+                    "limitResetRecurrence": {
+                      "type": "LimitResetRecurrence",
+                      "id": 1,
+                      "protoName": "limit_reset_recurrence"
+                    },
+                    "geoBoundary": {
+                      "type": "GeoBoundary",
+                      "id": 2,
+                      "protoName": "geo_boundary"
+                    },
+                    "apiServiceLimits": {
+                      "rule": "repeated",
+                      "type": "ApiServiceLimit",
+                      "id": 3,
+                      "protoName": "api_service_limits"
+                    }
+                  }
+                },
+                "PlanDetails": {
+                  "oneofs": {
+                    "_subscriptionExpirationEpochMs": {
+                      "oneof": [
+                        "subscriptionExpirationEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "subscriptionExpirationEpochMs": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "subscription_expiration_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "noExpiration": {
+                      "type": "bool",
+                      "id": 2,
+                      "protoName": "no_expiration"
+                    },
+                    "details": {
+                      "rule": "repeated",
+                      "type": "PlanDetail",
+                      "id": 3
+                    },
+                    "detailsPresent": {
+                      "type": "bool",
+                      "id": 4,
+                      "protoName": "details_present"
+                    }
+                  }
+                },
+                "Principal": {
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "role": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "username": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "via": {
+                      "type": "string",
+                      "id": 5
+                    }
+                  }
+                },
+                "QuotaWindow": {
+                  "fields": {
+                    "limit": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "recurrence": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "interval": {
+                      "type": "int32",
+                      "id": 3
+                    },
+                    "windowStartEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "window_start_epoch_ms"
+                    },
+                    "windowEndEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "window_end_epoch_ms"
+                    }
+                  }
+                },
+                "RefreshTokenRequest": {
+                  "fields": {
+                    "refreshToken": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "refresh_token"
+                    }
+                  }
+                },
+                "RequestPasswordResetRequest": {
+                  "fields": {
+                    "username": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "resetPageLink": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "reset_page_link"
+                    }
+                  }
+                },
+                "RequestPasswordResetResponse": {
+                  "fields": {}
+                },
+                "RequestPhoneActivationRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "account_id"
+                    },
+                    "phoneNumberActivationPageLink": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "phone_number_activation_page_link"
+                    }
+                  }
+                },
+                "RequestPhoneActivationResponse": {
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "recipientPhoneNumber": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "recipient_phone_number"
+                    },
+                    "tokenExpirationEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "token_expiration_epoch_ms"
+                    },
+                    "smsSent": {
+                      "type": "bool",
+                      "id": 5,
+                      "protoName": "sms_sent"
+                    }
+                  }
+                },
+                "ResetPasswordRequest": {
+                  "oneofs": {
+                    "_loginPageLink": {
+                      "oneof": [
+                        "loginPageLink"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    },
+                    "token": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "newPassword": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "new_password"
+                    },
+                    "loginPageLink": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "login_page_link",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "ResetPasswordResponse": {
+                  "oneofs": {
+                    "_redirectTo": {
+                      "oneof": [
+                        "redirectTo"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    },
+                    "message": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "redirectTo": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "redirect_to",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "RevokeApiKeyRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "keyId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "key_id"
+                    }
+                  }
+                },
+                "RevokeApiKeyResponse": {
+                  "fields": {
+                    "keyId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "key_id"
+                    },
+                    "revoked": {
+                      "type": "bool",
+                      "id": 2
+                    }
+                  }
+                },
+                "ServiceLimit": {
+                  "fields": {
+                    "service": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "limit": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "recurrence": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "interval": {
+                      "type": "int32",
+                      "id": 4
+                    }
+                  }
+                },
+                "SortField": {
+                  "fields": {
+                    "field": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "direction": {
+                      "type": "string",
+                      "id": 2
+                    }
+                  }
+                },
+                "Subscription": {
+                  "oneofs": {
+                    "_subscriptionExpirationEpochMs": {
+                      "oneof": [
+                        "subscriptionExpirationEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "subscriptionPlan": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "subscription_plan"
+                    },
+                    "subscriptionExpirationEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "subscription_expiration_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "active": {
+                      "type": "bool",
+                      "id": 5
+                    },
+                    "geographicBoundaries": {
+                      "rule": "repeated",
+                      "type": "GeoBoundary",
+                      "id": 6,
+                      "protoName": "geographic_boundaries"
+                    },
+                    "limits": {
+                      "rule": "repeated",
+                      "type": "ServiceLimit",
+                      "id": 7
+                    },
+                    "warnings": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 8
+                    }
+                  }
+                },
+                "TokenKey": {
+                  "fields": {
+                    "kid": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "publicKeyPem": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "public_key_pem"
+                    }
+                  }
+                },
+                "TokenPair": {
+                  "fields": {
+                    "username": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "type": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "accessToken": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "access_token"
+                    },
+                    "refreshToken": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "refresh_token"
+                    },
+                    "expiresInS": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "expires_in_s"
+                    }
+                  }
+                },
+                "UpdateAccountRequest": {
+                  "oneofs": {
+                    "_type": {
+                      "oneof": [
+                        "type"
+                      ]
+                    },
+                    "_mobilePhoneNumber": {
+                      "oneof": [
+                        "mobilePhoneNumber"
+                      ]
+                    },
+                    "_location": {
+                      "oneof": [
+                        "location"
+                      ]
+                    },
+                    "_company": {
+                      "oneof": [
+                        "company"
+                      ]
+                    },
+                    "_industry": {
+                      "oneof": [
+                        "industry"
+                      ]
+                    },
+                    "_profilePictureUrl": {
+                      "oneof": [
+                        "profilePictureUrl"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "type": {
+                      "type": "string",
+                      "id": 3,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "mobilePhoneNumber": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "mobile_phone_number",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "location": {
+                      "type": "string",
+                      "id": 5,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "company": {
+                      "type": "string",
+                      "id": 6,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "industry": {
+                      "type": "string",
+                      "id": 7,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "profilePictureUrl": {
+                      "type": "string",
+                      "id": 8,
+                      "protoName": "profile_picture_url",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "UpdateSubscriptionRequest": {
+                  "fields": {
+                    "actor": {
+                      "type": "Principal",
+                      "id": 1
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "user_id"
+                    },
+                    "subscriptionPlan": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "subscription_plan"
+                    },
+                    "planDetails": {
+                      "type": "PlanDetails",
+                      "id": 5,
+                      "protoName": "plan_details"
+                    }
+                  }
+                },
+                "User": {
+                  "oneofs": {
+                    "_midName": {
+                      "oneof": [
+                        "midName"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    },
+                    "username": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "firstName": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "first_name"
+                    },
+                    "lastName": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "last_name"
+                    },
+                    "midName": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "mid_name",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "locale": {
+                      "type": "string",
+                      "id": 6
+                    },
+                    "timezone": {
+                      "type": "string",
+                      "id": 7
+                    },
+                    "role": {
+                      "type": "string",
+                      "id": 8
+                    },
+                    "status": {
+                      "type": "string",
+                      "id": 9
+                    },
+                    "account": {
+                      "type": "Account",
+                      "id": 10
+                    }
+                  }
+                },
+                "VerifyApiKeyRequest": {
+                  "fields": {
+                    "apiKey": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "api_key"
+                    }
+                  }
+                },
+                "VerifyApiKeyResponse": {
+                  "fields": {
+                    "principal": {
+                      "type": "Principal",
+                      "id": 1
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
+        "notification": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "AccountRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    }
+                  }
+                },
+                "AttemptTrigger": {
+                  "values": {
+                    "ATTEMPT_TRIGGER_UNSPECIFIED": 0,
+                    "ATTEMPT_TRIGGER_SCHEDULED": 1,
+                    "ATTEMPT_TRIGGER_MANUAL": 2
+                  }
+                },
+                "CreateWebhookEndpointRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "config": {
+                      "type": "WebhookEndpointConfig",
+                      "id": 2
+                    },
+                    "ownerEmail": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "owner_email"
+                    }
+                  }
+                },
+                "CreateWebhookEndpointResponse": {
+                  "fields": {
+                    "endpoint": {
+                      "type": "WebhookEndpoint",
+                      "id": 1
+                    },
+                    "signingSecret": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "signing_secret"
+                    }
+                  }
+                },
+                "Delivery": {
+                  "fields": {
+                    "notificationId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "notification_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "endpointId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "endpoint_id"
+                    },
+                    "registrationId": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "registration_id"
+                    },
+                    "recipientId": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "recipient_id"
+                    },
+                    "eventKind": {
+                      "type": "string",
+                      "id": 6,
+                      "protoName": "event_kind"
+                    },
+                    "status": {
+                      "type": "DeliveryStatus",
+                      "id": 7
+                    },
+                    "attemptCount": {
+                      "type": "int32",
+                      "id": 8,
+                      "protoName": "attempt_count"
+                    },
+                    "nextAttemptAtEpochMs": {
+                      "type": "int64",
+                      "id": 9,
+                      "protoName": "next_attempt_at_epoch_ms"
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 10,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "finishedAtEpochMs": {
+                      "type": "int64",
+                      "id": 11,
+                      "protoName": "finished_at_epoch_ms"
+                    },
+                    "lastResponseStatusCode": {
+                      "type": "int32",
+                      "id": 12,
+                      "protoName": "last_response_status_code"
+                    },
+                    "test": {
+                      "type": "bool",
+                      "id": 13
+                    },
+                    "attempts": {
+                      "rule": "repeated",
+                      "type": "DeliveryAttempt",
+                      "id": 14
+                    },
+                    "payloadJson": {
+                      "type": "string",
+                      "id": 15,
+                      "protoName": "payload_json"
+                    }
+                  }
+                },
+                "DeliveryAttempt": {
+                  "fields": {
+                    "attemptNumber": {
+                      "type": "int32",
+                      "id": 1,
+                      "protoName": "attempt_number"
+                    },
+                    "trigger": {
+                      "type": "AttemptTrigger",
+                      "id": 2
+                    },
+                    "url": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "startedAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "started_at_epoch_ms"
+                    },
+                    "durationMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "duration_ms"
+                    },
+                    "responseStatusCode": {
+                      "type": "int32",
+                      "id": 6,
+                      "protoName": "response_status_code"
+                    },
+                    "responseBody": {
+                      "type": "string",
+                      "id": 7,
+                      "protoName": "response_body"
+                    },
+                    "responseBodyTruncated": {
+                      "type": "bool",
+                      "id": 8,
+                      "protoName": "response_body_truncated"
+                    },
+                    "succeeded": {
+                      "type": "bool",
+                      "id": 9
+                    },
+                    "error": {
+                      "type": "string",
+                      "id": 10
+                    },
+                    "nextAttemptAtEpochMs": {
+                      "type": "int64",
+                      "id": 11,
+                      "protoName": "next_attempt_at_epoch_ms"
+                    }
+                  }
+                },
+                "DeliveryRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "notificationId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "notification_id"
+                    }
+                  }
+                },
+                "DeliveryResponse": {
+                  "fields": {
+                    "delivery": {
+                      "type": "Delivery",
+                      "id": 1
+                    }
+                  }
+                },
+                "DeliveryStatus": {
+                  "values": {
+                    "DELIVERY_STATUS_UNSPECIFIED": 0,
+                    "DELIVERY_STATUS_PENDING": 1,
+                    "DELIVERY_STATUS_IN_FLIGHT": 2,
+                    "DELIVERY_STATUS_SUCCEEDED": 3,
+                    "DELIVERY_STATUS_DEAD": 4
+                  }
+                },
+                "ListDeliveriesRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "registrationId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "registration_id"
+                    },
+                    "status": {
+                      "type": "DeliveryStatus",
+                      "id": 3
+                    },
+                    "fromEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "from_epoch_ms"
+                    },
+                    "toEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "to_epoch_ms"
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageRequest",
+                      "id": 6
+                    }
+                  }
+                },
+                "ListDeliveriesResponse": {
+                  "fields": {
+                    "deliveries": {
+                      "rule": "repeated",
+                      "type": "Delivery",
+                      "id": 1
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageInfo",
+                      "id": 2
+                    }
+                  }
+                },
+                "MessageChannel": {
+                  "values": {
+                    "MESSAGE_CHANNEL_UNSPECIFIED": 0,
+                    "MESSAGE_CHANNEL_SMS": 1,
+                    "MESSAGE_CHANNEL_EMAIL": 2
+                  }
+                },
+                "MessageRequested": {
+                  "fields": {
+                    "messageId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "message_id"
+                    },
+                    "channel": {
+                      "type": "MessageChannel",
+                      "id": 2
+                    },
+                    "recipient": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "template": {
+                      "type": "MessageTemplate",
+                      "id": 4
+                    },
+                    "subject": {
+                      "type": "string",
+                      "id": 5
+                    },
+                    "textBody": {
+                      "type": "string",
+                      "id": 6,
+                      "protoName": "text_body"
+                    },
+                    "locale": {
+                      "type": "string",
+                      "id": 7
+                    },
+                    "params": {
+                      "keyType": "string",
+                      "type": "string",
+                      "id": 8
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 9,
+                      "protoName": "user_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 10,
+                      "protoName": "account_id"
+                    },
+                    "requestedAtEpochMs": {
+                      "type": "int64",
+                      "id": 11,
+                      "protoName": "requested_at_epoch_ms"
+                    }
+                  }
+                },
+                "MessageTemplate": {
+                  "values": {
+                    "MESSAGE_TEMPLATE_UNSPECIFIED": 0,
+                    "MESSAGE_TEMPLATE_PASSWORD_RESET": 1,
+                    "MESSAGE_TEMPLATE_PHONE_ACTIVATION": 2,
+                    "MESSAGE_TEMPLATE_INVITATION": 3,
+                    "MESSAGE_TEMPLATE_ENDPOINT_DISABLED": 4
+                  }
+                },
+                "NotifierService": {
+                  "methods": {
+                    "CreateWebhookEndpoint": {
+                      "requestType": "CreateWebhookEndpointRequest",
+                      "responseType": "CreateWebhookEndpointResponse"
+                    },
+                    "GetWebhookEndpoint": {
+                      "requestType": "AccountRequest",
+                      "responseType": "WebhookEndpointResponse"
+                    },
+                    "UpdateWebhookEndpoint": {
+                      "requestType": "UpdateWebhookEndpointRequest",
+                      "responseType": "WebhookEndpointResponse"
+                    },
+                    "RotateSigningSecret": {
+                      "requestType": "RotateSigningSecretRequest",
+                      "responseType": "SigningSecretResponse"
+                    },
+                    "GetSigningSecret": {
+                      "requestType": "AccountRequest",
+                      "responseType": "SigningSecretResponse"
+                    },
+                    "EnableWebhookEndpoint": {
+                      "requestType": "AccountRequest",
+                      "responseType": "WebhookEndpointResponse"
+                    },
+                    "ListDeliveries": {
+                      "requestType": "ListDeliveriesRequest",
+                      "responseType": "ListDeliveriesResponse"
+                    },
+                    "GetDelivery": {
+                      "requestType": "DeliveryRequest",
+                      "responseType": "DeliveryResponse"
+                    },
+                    "Redeliver": {
+                      "requestType": "DeliveryRequest",
+                      "responseType": "DeliveryResponse"
+                    },
+                    "SendTestDelivery": {
+                      "requestType": "AccountRequest",
+                      "responseType": "DeliveryResponse"
+                    }
+                  }
+                },
+                "RotateSigningSecretRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "previousSecretValidMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "previous_secret_valid_ms"
+                    }
+                  }
+                },
+                "SigningSecretResponse": {
+                  "fields": {
+                    "signingSecret": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "signing_secret"
+                    },
+                    "previousSigningSecret": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "previous_signing_secret"
+                    },
+                    "previousSecretExpiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "previous_secret_expires_at_epoch_ms"
+                    }
+                  }
+                },
+                "UpdateWebhookEndpointRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "config": {
+                      "type": "WebhookEndpointConfig",
+                      "id": 2
+                    },
+                    "ownerEmail": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "owner_email"
+                    }
+                  }
+                },
+                "WebhookAuthType": {
+                  "values": {
+                    "WEBHOOK_AUTH_TYPE_UNSPECIFIED": 0,
+                    "WEBHOOK_AUTH_TYPE_NONE": 1,
+                    "WEBHOOK_AUTH_TYPE_BASIC": 2,
+                    "WEBHOOK_AUTH_TYPE_API_KEY_HEADER": 3,
+                    "WEBHOOK_AUTH_TYPE_API_KEY_QUERY": 4,
+                    "WEBHOOK_AUTH_TYPE_BEARER": 5,
+                    "WEBHOOK_AUTH_TYPE_HMAC": 6
+                  }
+                },
+                "WebhookAuthentication": {
+                  "fields": {
+                    "type": {
+                      "type": "WebhookAuthType",
+                      "id": 1
+                    },
+                    "username": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "password": {
+                      "type": "string",
+                      "id": 3
+                    }
+                  }
+                },
+                "WebhookDeliveryPolicy": {
+                  "fields": {
+                    "timeoutMs": {
+                      "type": "int32",
+                      "id": 1,
+                      "protoName": "timeout_ms"
+                    },
+                    "maxRetries": {
+                      "type": "int32",
+                      "id": 2,
+                      "protoName": "max_retries"
+                    },
+                    "retryDelaySeconds": {
+                      "type": "int32",
+                      "id": 3,
+                      "protoName": "retry_delay_seconds"
+                    }
+                  }
+                },
+                "WebhookEndpoint": {
+                  "fields": {
+                    "endpointId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "endpoint_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
+                    },
+                    "config": {
+                      "type": "WebhookEndpointConfig",
+                      "id": 3
+                    },
+                    "status": {
+                      "type": "WebhookEndpointStatus",
+                      "id": 4
+                    },
+                    "disabledReason": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "disabled_reason"
+                    },
+                    "disabledAtEpochMs": {
+                      "type": "int64",
+                      "id": 6,
+                      "protoName": "disabled_at_epoch_ms"
+                    },
+                    "failingSinceEpochMs": {
+                      "type": "int64",
+                      "id": 7,
+                      "protoName": "failing_since_epoch_ms"
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 8,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "updatedAtEpochMs": {
+                      "type": "int64",
+                      "id": 9,
+                      "protoName": "updated_at_epoch_ms"
+                    },
+                    "previousSecretExpiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 10,
+                      "protoName": "previous_secret_expires_at_epoch_ms"
+                    }
+                  }
+                },
+                "WebhookEndpointConfig": {
+                  "fields": {
+                    "url": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "httpMethod": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "http_method"
+                    },
+                    "contentType": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "content_type"
+                    },
+                    "authentication": {
+                      "type": "WebhookAuthentication",
+                      "id": 4
+                    },
+                    "requestHeaders": {
+                      "keyType": "string",
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "request_headers"
+                    },
+                    "deliveryPolicy": {
+                      "type": "WebhookDeliveryPolicy",
+                      "id": 6,
+                      "protoName": "delivery_policy"
+                    }
+                  }
+                },
+                "WebhookEndpointResponse": {
+                  "fields": {
+                    "endpoint": {
+                      "type": "WebhookEndpoint",
+                      "id": 1
+                    }
+                  }
+                },
+                "WebhookEndpointStatus": {
+                  "values": {
+                    "WEBHOOK_ENDPOINT_STATUS_UNSPECIFIED": 0,
+                    "WEBHOOK_ENDPOINT_STATUS_ENABLED": 1,
+                    "WEBHOOK_ENDPOINT_STATUS_DISABLED": 2
+                  }
+                }
+              }
+            }
+          }
+        },
+        "weather": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "BoundingBox": {
+                  "fields": {
+                    "minLng": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "min_lng"
+                    },
+                    "minLat": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "min_lat"
+                    },
+                    "maxLng": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "max_lng"
+                    },
+                    "maxLat": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "max_lat"
+                    }
+                  }
+                },
+                "EventRevision": {
+                  "fields": {
+                    "revision": {
+                      "type": "int32",
+                      "id": 1
+                    },
+                    "sourceVersion": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "source_version"
+                    },
+                    "sourceUpdatedEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "source_updated_epoch_ms"
+                    },
+                    "ingestedEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "ingested_epoch_ms"
+                    }
+                  }
+                },
+                "FlashRates": {
+                  "fields": {
+                    "inCloud": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "in_cloud"
+                    },
+                    "cloudToGround": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "cloud_to_ground"
+                    },
+                    "total": {
+                      "type": "double",
+                      "id": 3
+                    }
+                  }
+                },
+                "ForecastCell": {
+                  "oneofs": {
+                    "_elevationM": {
+                      "oneof": [
+                        "elevationM"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "cellId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "cell_id"
+                    },
+                    "location": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 2
+                    },
+                    "elevationM": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "elevation_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "series": {
+                      "rule": "repeated",
+                      "type": "ForecastSeries",
+                      "id": 4
+                    }
+                  }
+                },
+                "ForecastEvent": {
+                  "fields": {
+                    "eventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "event_id"
+                    },
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "source_event_id"
+                    },
+                    "revision": {
+                      "type": "EventRevision",
+                      "id": 3
+                    },
+                    "areaKey": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "area_key"
+                    },
+                    "runId": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "run_id"
+                    },
+                    "model": {
+                      "type": "string",
+                      "id": 6
+                    },
+                    "issueEpochMs": {
+                      "type": "int64",
+                      "id": 7,
+                      "protoName": "issue_epoch_ms"
+                    },
+                    "runChunkIndex": {
+                      "type": "int32",
+                      "id": 8,
+                      "protoName": "run_chunk_index"
+                    },
+                    "runChunkCount": {
+                      "type": "int32",
+                      "id": 9,
+                      "protoName": "run_chunk_count"
+                    },
+                    "firstHourEpochMs": {
+                      "type": "int64",
+                      "id": 10,
+                      "protoName": "first_hour_epoch_ms"
+                    },
+                    "hourCount": {
+                      "type": "int32",
+                      "id": 11,
+                      "protoName": "hour_count"
+                    },
+                    "cells": {
+                      "rule": "repeated",
+                      "type": "ForecastCell",
+                      "id": 12
+                    }
+                  }
+                },
+                "ForecastMetric": {
+                  "values": {
+                    "FORECAST_METRIC_UNSPECIFIED": 0,
+                    "FORECAST_METRIC_TEMPERATURE": 1,
+                    "FORECAST_METRIC_APPARENT_TEMPERATURE": 2,
+                    "FORECAST_METRIC_HUMIDITY": 3,
+                    "FORECAST_METRIC_DEW_POINT": 4,
+                    "FORECAST_METRIC_CLOUD_COVER": 5,
+                    "FORECAST_METRIC_WIND_SPEED": 6,
+                    "FORECAST_METRIC_WIND_GUSTS": 7,
+                    "FORECAST_METRIC_WIND_DIRECTION": 8,
+                    "FORECAST_METRIC_PRECIPITATION": 9,
+                    "FORECAST_METRIC_PRECIPITATION_PROBABILITY": 10,
+                    "FORECAST_METRIC_SNOWFALL": 11,
+                    "FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0": 12,
+                    "FORECAST_METRIC_SOIL_TEMPERATURE": 13,
+                    "FORECAST_METRIC_SOIL_MOISTURE": 14,
+                    "FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI": 15,
+                    "FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI": 16,
+                    "FORECAST_METRIC_DIFFUSE_RADIATION": 17,
+                    "FORECAST_METRIC_VISIBILITY": 18,
+                    "FORECAST_METRIC_WEATHER_CODE": 19,
+                    "FORECAST_METRIC_IS_DAY": 20
+                  }
+                },
+                "ForecastSeries": {
+                  "fields": {
+                    "metric": {
+                      "type": "ForecastMetric",
+                      "id": 1
+                    },
+                    "values": {
+                      "rule": "repeated",
+                      "type": "float",
+                      "id": 2
+                    }
+                  }
+                },
+                "LightningEvent": {
+                  "oneofs": {
+                    "_inCloudHeightM": {
+                      "oneof": [
+                        "inCloudHeightM"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "eventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "event_id"
+                    },
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "source_event_id"
+                    },
+                    "revision": {
+                      "type": "EventRevision",
+                      "id": 3
+                    },
+                    "areaKey": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "area_key"
+                    },
+                    "timeEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "time_epoch_ms"
+                    },
+                    "type": {
+                      "type": "LightningType",
+                      "id": 6
+                    },
+                    "location": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 7
+                    },
+                    "peakCurrentAmperes": {
+                      "type": "double",
+                      "id": 8,
+                      "protoName": "peak_current_amperes"
+                    },
+                    "inCloudHeightM": {
+                      "type": "double",
+                      "id": 9,
+                      "protoName": "in_cloud_height_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "multiplicity": {
+                      "type": "uint32",
+                      "id": 10
+                    }
+                  }
+                },
+                "LightningType": {
+                  "values": {
+                    "LIGHTNING_TYPE_UNSPECIFIED": 0,
+                    "LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND": 1,
+                    "LIGHTNING_TYPE_FLASH_IN_CLOUD": 2
+                  }
+                },
+                "MotionVector": {
+                  "fields": {
+                    "speedKmh": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "speed_kmh"
+                    },
+                    "directionDeg": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "direction_deg"
+                    }
+                  }
+                },
+                "PrecipitationEvent": {
+                  "oneofs": {
+                    "_rainRateMmPerH": {
+                      "oneof": [
+                        "rainRateMmPerH"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "eventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "event_id"
+                    },
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "source_event_id"
+                    },
+                    "revision": {
+                      "type": "EventRevision",
+                      "id": 3
+                    },
+                    "areaKey": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "area_key"
+                    },
+                    "radarTimestampEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "radar_timestamp_epoch_ms"
+                    },
+                    "forecast": {
+                      "type": "bool",
+                      "id": 6
+                    },
+                    "intensity": {
+                      "type": "PrecipitationIntensity",
+                      "id": 7
+                    },
+                    "rainRateMmPerH": {
+                      "type": "double",
+                      "id": 8,
+                      "protoName": "rain_rate_mm_per_h",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "geometry": {
+                      "type": "stormhook.common.v1.MultiPolygon",
+                      "id": 9
+                    },
+                    "bbox": {
+                      "type": "BoundingBox",
+                      "id": 10
+                    },
+                    "centroid": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 11
+                    },
+                    "areaKm2": {
+                      "type": "double",
+                      "id": 12,
+                      "protoName": "area_km2"
+                    },
+                    "motion": {
+                      "type": "MotionVector",
+                      "id": 13
+                    }
+                  }
+                },
+                "PrecipitationIntensity": {
+                  "values": {
+                    "PRECIPITATION_INTENSITY_UNSPECIFIED": 0,
+                    "PRECIPITATION_INTENSITY_DRIZZLE": 1,
+                    "PRECIPITATION_INTENSITY_LIGHT": 2,
+                    "PRECIPITATION_INTENSITY_MODERATE": 3,
+                    "PRECIPITATION_INTENSITY_HEAVY": 4,
+                    "PRECIPITATION_INTENSITY_VERY_HEAVY": 5,
+                    "PRECIPITATION_INTENSITY_EXTREME": 6
+                  }
+                },
+                "StormCell": {
+                  "fields": {
+                    "areaKm2": {
+                      "type": "double",
+                      "id": 1,
+                      "protoName": "area_km2"
+                    },
+                    "speedKmh": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "speed_kmh"
+                    },
+                    "directionDeg": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "direction_deg"
+                    },
+                    "flashRates": {
+                      "type": "FlashRates",
+                      "id": 4,
+                      "protoName": "flash_rates"
+                    },
+                    "centroid": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 5
+                    },
+                    "polygon": {
+                      "type": "stormhook.common.v1.Polygon",
+                      "id": 6
+                    }
+                  }
+                },
+                "ThunderstormEvent": {
+                  "fields": {
+                    "eventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "event_id"
+                    },
+                    "sourceEventId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "source_event_id"
+                    },
+                    "revision": {
+                      "type": "EventRevision",
+                      "id": 3
+                    },
+                    "areaKey": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "area_key"
+                    },
+                    "insertedEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "inserted_epoch_ms"
+                    },
+                    "startEpochMs": {
+                      "type": "int64",
+                      "id": 6,
+                      "protoName": "start_epoch_ms"
+                    },
+                    "endEpochMs": {
+                      "type": "int64",
+                      "id": 7,
+                      "protoName": "end_epoch_ms"
+                    },
+                    "severity": {
+                      "type": "ThunderstormSeverity",
+                      "id": 8
+                    },
+                    "threshold": {
+                      "type": "double",
+                      "id": 9
+                    },
+                    "meta": {
+                      "type": "ThunderstormMeta",
+                      "id": 10
+                    },
+                    "cell": {
+                      "type": "StormCell",
+                      "id": 11
+                    },
+                    "threatPolygon": {
+                      "type": "stormhook.common.v1.Polygon",
+                      "id": 12,
+                      "protoName": "threat_polygon"
+                    },
+                    "bbox": {
+                      "type": "BoundingBox",
+                      "id": 13
+                    }
+                  }
+                },
+                "ThunderstormMeta": {
+                  "fields": {
+                    "country": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "state": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "city": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "speedKmh": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "speed_kmh"
+                    }
+                  }
+                },
+                "ThunderstormSeverity": {
+                  "values": {
+                    "THUNDERSTORM_SEVERITY_UNSPECIFIED": 0,
+                    "THUNDERSTORM_SEVERITY_LOW": 1,
+                    "THUNDERSTORM_SEVERITY_MEDIUM": 2,
+                    "THUNDERSTORM_SEVERITY_HIGH": 3
                   }
                 }
               }

@@ -1,0 +1,59 @@
+import { MASK } from '../domain/authentication.js';
+import type { Delivery } from '../domain/delivery.js';
+import type { WebhookEndpoint } from '../domain/endpoint.js';
+import { activeSigningSecrets } from '../domain/endpoint.js';
+import { hmacHeaders } from '../domain/hmac-auth.js';
+import { standardWebhookHeaders } from '../domain/standard-webhooks.js';
+import type { OutboundRequest } from '../ports/http-sender.js';
+
+export interface BuiltRequest {
+  request: OutboundRequest;
+  /** The URL for the attempt log: an API key in the query is masked. */
+  loggedUrl: string;
+}
+
+/** The body bytes for the endpoint's content type; signatures are computed over exactly these. */
+export function encodeBody(payload: string, contentType: WebhookEndpoint['contentType']): string {
+  return contentType === 'application/x-www-form-urlencoded' ? `payload=${encodeURIComponent(payload)}` : payload;
+}
+
+/**
+ * The HTTP request of one attempt: the endpoint's method and content type, its custom headers, then
+ * the headers we own (they win): Standard Webhooks id/timestamp/signature and the authentication.
+ */
+export function buildRequest(endpoint: WebhookEndpoint, delivery: Delivery, now: Date): BuiltRequest {
+  const url = new URL(endpoint.url);
+  const body = encodeBody(delivery.payload, endpoint.contentType);
+  const auth = endpoint.authentication;
+  const headers: Record<string, string> = { ...endpoint.requestHeaders, 'content-type': endpoint.contentType };
+  Object.assign(headers, standardWebhookHeaders(activeSigningSecrets(endpoint, now), delivery.id, Math.floor(now.getTime() / 1000), body));
+
+  let loggedUrl = url.toString();
+  switch (auth.type) {
+    case 'NONE':
+      break;
+    case 'BASIC':
+      headers['authorization'] = `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
+      break;
+    case 'BEARER':
+      headers['authorization'] = `Bearer ${auth.password}`;
+      break;
+    case 'API_KEY_HEADER':
+      headers['X-API-Key'] = auth.password;
+      break;
+    case 'API_KEY_QUERY': {
+      const masked = new URL(url);
+      masked.searchParams.set('apiKey', MASK);
+      loggedUrl = masked.toString();
+      url.searchParams.set('apiKey', auth.password);
+      break;
+    }
+    case 'HMAC':
+      Object.assign(headers, hmacHeaders({ clientId: auth.username, key: auth.password, method: endpoint.httpMethod, url, body, nowMs: now.getTime() }));
+      break;
+  }
+  return {
+    request: { method: endpoint.httpMethod, url: url.toString(), headers, body, timeoutMs: endpoint.deliveryPolicy.timeoutMs },
+    loggedUrl,
+  };
+}

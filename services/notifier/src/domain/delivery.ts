@@ -1,0 +1,77 @@
+/**
+ * One webhook delivery per notification id: the payload, its state and the attempt log.
+ * `in-flight` is not stored on the delivery: it is "pending with a live lease" in the work queue.
+ */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
+export type AttemptTrigger = 'scheduled' | 'manual';
+
+export type EventKind = 'LIGHTNING' | 'THUNDERSTORM' | 'PRECIPITATION' | 'FORECAST' | 'TEST' | 'UNSPECIFIED';
+export type FailureReason = 'retries-exhausted' | 'endpoint-gone' | 'endpoint-disabled' | 'no-endpoint';
+
+export interface DeliveryAttempt {
+  attemptNumber: number;
+  trigger: AttemptTrigger;
+  /** The URL called, API key masked. */
+  url: string;
+  startedAt: Date;
+  durationMs: number;
+  /** null when no response arrived (timeout, refused, blocked). */
+  responseStatus: number | null;
+  /** At most {@link MAX_RESPONSE_BODY_BYTES} bytes of the response body. */
+  responseBody: string;
+  responseBodyTruncated: boolean;
+  succeeded: boolean;
+  error: string | null;
+  nextAttemptAt: Date | null;
+}
+
+export interface Delivery {
+  /** The notification id: delivery id, `webhook-id` header and de-duplication key at once. */
+  id: string;
+  accountId: string;
+  endpointId: string | null;
+  registrationId: string;
+  registrationKind: string;
+  recipientId: string;
+  eventKind: EventKind;
+  phase: string;
+  eventId: string;
+  occurredAt: Date;
+  /** When the matcher raised it; the start of the end-to-end latency. */
+  triggeredAt: Date;
+  /** Exact body to send (JSON text). */
+  payload: string;
+  /** The id the receiver's acknowledgement must echo. */
+  ackId: string;
+  test: boolean;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  failureReason: FailureReason | null;
+  /** Outbox flag: DeliveryFailed must still be published (set together with status dead). */
+  failureEventPending: boolean;
+  attempts: DeliveryAttempt[];
+}
+
+/** A body cut here keeps the attempt log bounded whatever a receiver answers (Svix keeps 20 kB too). */
+export const MAX_RESPONSE_BODY_BYTES = 20_000;
+
+/** The acknowledgement id: the explicit one, else the payload's top-level "id" string, else the notification id. */
+export function acknowledgementId(explicit: string, payload: string, notificationId: string): string {
+  if (explicit) return explicit;
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const id = (parsed as Record<string, unknown>)['id'];
+      if (typeof id === 'string' && id !== '') return id;
+    }
+  } catch {
+    // not JSON: fall through
+  }
+  return notificationId;
+}

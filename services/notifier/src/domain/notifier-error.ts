@@ -1,0 +1,43 @@
+/**
+ * The expected failures of the notifier's use cases, as values. Messages are safe to show to the
+ * caller: they never carry a secret, and a foreign id answers not-found (never "forbidden").
+ */
+export type NotifierError =
+  /** The object does not exist OR belongs to another account: 404. */
+  | { kind: 'not-found'; message: string }
+  /** The account already has an endpoint (one per account): 409. */
+  | { kind: 'conflict'; message: string }
+  /** A request field is wrong; `field` is its path in the public request body: 400. */
+  | { kind: 'validation'; field: string; message: string };
+
+export type NotifierErrorKind = NotifierError['kind'];
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: NotifierError };
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+export function fail<T = never>(error: NotifierError): Result<T> {
+  return { ok: false, error };
+}
+
+export function notFound(message: string): NotifierError {
+  return { kind: 'not-found', message };
+}
+
+export function conflict(message: string): NotifierError {
+  return { kind: 'conflict', message };
+}
+
+/** `message` starts with the field path so that the 400 names it even where only the text is shown. */
+export function validation(field: string, message: string): NotifierError {
+  return { kind: 'validation', field, message: message.startsWith(field) ? message : `${field} ${message}` };
+}
+
+/** The HTTP status the gateway answers for each kind. */
+export const HTTP_STATUS_OF: Readonly<Record<NotifierErrorKind, number>> = {
+  'not-found': 404,
+  conflict: 409,
+  validation: 400,
+};

@@ -1,0 +1,33 @@
+import type { Db } from 'mongodb';
+import { ensureIndexes, type IndexSpec } from '@stormhook/mongo';
+
+/** Collection names of the notifier's database. Renaming one needs a migration. */
+export const COLLECTIONS = {
+  endpoints: 'webhook_endpoints',
+  deliveries: 'deliveries',
+  queue: 'delivery_queue',
+  messages: 'messages',
+} as const;
+
+/**
+ * Deliveries are keyed by notification id (`_id`), which is the unique index that makes a replayed
+ * AlarmTriggered find its chain instead of starting a second one. The other indexes serve MongoDB;
+ * FerretDB 1.x on SQLite pushes down only `{_id: value}` filters, which is why the hot paths use
+ * nothing else on the deliveries collection and scan only the small work queue.
+ */
+export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSpec[]>> = {
+  endpoints: [{ name: 'accountId_unique', key: { accountId: 1 }, unique: true }],
+  deliveries: [
+    { name: 'account_created', key: { accountId: 1, createdAt: -1 } },
+    { name: 'failure_outbox', key: { failureEventPending: 1 } },
+  ],
+  queue: [{ name: 'due', key: { dueAt: 1 } }],
+  messages: [],
+};
+
+export async function ensureNotifierIndexes(db: Db): Promise<void> {
+  for (const [key, name] of Object.entries(COLLECTIONS) as [keyof typeof COLLECTIONS, string][]) {
+    const specs = INDEXES[key];
+    if (specs.length > 0) await ensureIndexes(db.collection(name), specs);
+  }
+}

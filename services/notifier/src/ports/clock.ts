@@ -1,0 +1,6 @@
+/** Time, injectable so that tests can move it. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,111 @@
+import type { alarmV1 } from '@stormhook/proto';
+import { acknowledgementId, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
+import type { WebhookEndpoint } from '../domain/endpoint.js';
+import type { Clock } from '../ports/clock.js';
+import type { DeliveryStore, QueueEntry } from '../ports/delivery-store.js';
+import type { EndpointCache } from '../delivery/endpoint-cache.js';
+import type { DeliveryWorker } from '../delivery/delivery-worker.js';
+
+export type AcceptResult = 'accepted' | 'duplicate' | 'dead-on-arrival';
+
+export interface AcceptAlarmDeps {
+  store: DeliveryStore;
+  endpoints: EndpointCache;
+  clock: Clock;
+  /** This instance's worker: fresh deliveries go to it in memory, already leased. Optional. */
+  worker?: DeliveryWorker;
+}
+
+const stripPrefix = (value: string, prefix: string): string => (value.startsWith(prefix) ? value.slice(prefix.length) : value);
+
+/** The stored delivery of a triggered alarm. */
+export function deliveryFromEvent(event: alarmV1.AlarmTriggered, endpointId: string | null, now: Date): Delivery {
+  return {
+    id: event.notificationId,
+    accountId: event.accountId,
+    endpointId,
+    registrationId: event.registrationId,
+    registrationKind: stripPrefix(event.registrationKind, 'REGISTRATION_KIND_'),
+    recipientId: event.recipientId,
+    eventKind: stripPrefix(event.eventKind, 'ALARM_EVENT_KIND_') as EventKind,
+    phase: stripPrefix(event.phase, 'ALARM_PHASE_'),
+    eventId: event.eventId,
+    occurredAt: new Date(event.occurredAtEpochMs || now.getTime()),
+    triggeredAt: new Date(event.triggeredAtEpochMs || now.getTime()),
+    payload: event.payloadJson,
+    ackId: acknowledgementId(event.acknowledgementId, event.payloadJson, event.notificationId),
+    test: false,
+    status: 'pending',
+    attemptCount: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    lastResponseStatus: null,
+    lastError: null,
+    failureReason: null,
+    failureEventPending: false,
+    attempts: [],
+  };
+}
+
+/**
+ * Turns AlarmTriggered into one durable delivery. Only storage happens here (the send is the worker's
+ * job), so the Kafka handler returns within milliseconds. Idempotent: the notification id is the
+ * delivery's key, so a replayed event finds its chain and at most re-queues it.
+ */
+export class AcceptAlarm {
+  constructor(private readonly deps: AcceptAlarmDeps) {}
+
+  async execute(event: alarmV1.AlarmTriggered): Promise<AcceptResult> {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    const endpoint = await this.deps.endpoints.byAccount(event.accountId);
+    const delivery = deliveryFromEvent(event, endpoint?.id ?? null, now);
+    const deadReason: FailureReason | null = !endpoint ? 'no-endpoint' : endpoint.status === 'disabled' ? 'endpoint-disabled' : null;
+    if (deadReason) {
+      // Kept for the delivery log and a later manual redelivery; DeliveryFailed is owed (outbox).
+      const dead: Delivery = { ...delivery, status: 'dead', nextAttemptAt: null, finishedAt: now, failureReason: deadReason, failureEventPending: true, lastError: deadReason === 'no-endpoint' ? 'the account has no webhook endpoint' : 'the webhook endpoint is disabled' };
+      const inserted = await store.insert(dead);
+      await store.enqueue(queueEntry(dead, endpoint?.id ?? '', now, { outbox: true }));
+      this.deps.worker?.wake();
+      return inserted === 'duplicate' ? 'duplicate' : 'dead-on-arrival';
+    }
+    const live = endpoint as WebhookEndpoint;
+    if ((await store.insert(delivery)) === 'duplicate') {
+      // A crash may have come between the two inserts: make sure an unfinished chain is queued.
+      const existing = await store.get(delivery.id);
+      if (existing?.status === 'pending') await store.enqueue(queueEntry(existing, existing.endpointId ?? live.id, now, {}));
+      return 'duplicate';
+    }
+    const worker = this.deps.worker;
+    const reserved = worker?.tryReserve(live.id) ?? false;
+    const entry = queueEntry(delivery, live.id, now, reserved && worker ? { leaseOwner: worker.instanceId, leaseUntil: new Date(now.getTime() + worker.leaseMs), attempt: 1 } : {});
+    try {
+      await store.enqueue(entry);
+    } catch (error) {
+      if (reserved) worker?.cancelReservation(live.id);
+      throw error;
+    }
+    if (reserved && worker) worker.dispatchReserved(entry, delivery, live);
+    else worker?.wake();
+    return 'accepted';
+  }
+}
+
+export function queueEntry(delivery: Delivery, endpointId: string, now: Date, overrides: Partial<QueueEntry>): QueueEntry {
+  return {
+    deliveryId: delivery.id,
+    accountId: delivery.accountId,
+    endpointId,
+    dueAt: now,
+    trigger: 'scheduled',
+    single: false,
+    attempt: 0,
+    manualAttempts: 0,
+    outbox: false,
+    leaseOwner: null,
+    leaseUntil: null,
+    ...overrides,
+  };
+}

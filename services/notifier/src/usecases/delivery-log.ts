@@ -1,0 +1,106 @@
+import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
+import { newId } from '../domain/ids.js';
+import { fail, notFound, ok, validation, type Result } from '../domain/notifier-error.js';
+import type { DeliveryWorker } from '../delivery/delivery-worker.js';
+import type { Clock } from '../ports/clock.js';
+import type { DeliveryStore } from '../ports/delivery-store.js';
+import type { EndpointRepository } from '../ports/endpoint-repository.js';
+import { queueEntry } from './accept-alarm.js';
+
+/** A delivery as its owner sees it: `in-flight` when an attempt holds a live lease right now. */
+export interface DeliveryView extends Omit<Delivery, 'status'> {
+  status: DeliveryStatus | 'in-flight';
+}
+
+export interface ListDeliveriesQuery {
+  registrationId?: string | undefined;
+  status?: DeliveryView['status'] | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  pageNumber: number;
+  pageSize: number;
+}
+
+export interface DeliveryLogDeps {
+  store: DeliveryStore;
+  endpoints: EndpointRepository;
+  clock: Clock;
+  worker?: DeliveryWorker;
+}
+
+const NOT_FOUND = 'Delivery not found';
+export const MAX_PAGE_SIZE = 100;
+
+/** The delivery log of an account and replay: list, get with attempts, redeliver, send a test. */
+export class DeliveryLog {
+  constructor(private readonly deps: DeliveryLogDeps) {}
+
+  async list(accountId: string, query: ListDeliveriesQuery): Promise<Result<{ items: DeliveryView[]; total: number }>> {
+    if (!Number.isInteger(query.pageNumber) || query.pageNumber < 0) return fail(validation('pageNumber', 'must be an integer of at least 0'));
+    if (!Number.isInteger(query.pageSize) || query.pageSize < 1 || query.pageSize > MAX_PAGE_SIZE) {
+      return fail(validation('pageSize', `must be an integer between 1 and ${MAX_PAGE_SIZE} records`));
+    }
+    if (query.from && query.to && query.from >= query.to) return fail(validation('from', 'must be before to'));
+    const { items, total } = await this.deps.store.list({ accountId, ...query });
+    return ok({ items: await Promise.all(items.map((d) => this.view(d))), total });
+  }
+
+  async get(accountId: string, deliveryId: string): Promise<Result<DeliveryView>> {
+    const delivery = await this.owned(accountId, deliveryId);
+    return delivery ? ok(await this.view(delivery)) : fail(notFound(NOT_FOUND));
+  }
+
+  /**
+   * One manual attempt now, with the same webhook-id so receivers de-duplicate. A pending delivery is
+   * moved forward (its automatic retries continue after); a finished one gets exactly one attempt.
+   */
+  async redeliver(accountId: string, deliveryId: string): Promise<Result<DeliveryView>> {
+    const delivery = await this.owned(accountId, deliveryId);
+    if (!delivery) return fail(notFound(NOT_FOUND));
+    const endpoint = await this.deps.endpoints.findByAccount(accountId);
+    if (!endpoint) return fail(validation('webhook', 'no webhook is stored for this account'));
+    if (endpoint.status === 'disabled') return fail(validation('webhook', 'the webhook endpoint is disabled; enable it first'));
+    const now = this.deps.clock.now();
+    if (delivery.status === 'pending') {
+      await this.deps.store.expedite(delivery.id, now);
+    } else {
+      await this.deps.store.reopen(delivery.id, now);
+      // This replaces an outbox marker too: the delivery keeps its owed-event flag and the worker parks
+      // it again after the manual attempt.
+      await this.deps.store.replaceQueueEntry(queueEntry(delivery, endpoint.id, now, { trigger: 'manual', single: true, attempt: delivery.attemptCount }));
+    }
+    this.deps.worker?.wake();
+    return this.get(accountId, deliveryId);
+  }
+
+  /** A test delivery to the stored endpoint, through the same pipeline as real ones. */
+  async sendTest(accountId: string): Promise<Result<DeliveryView>> {
+    const endpoint = await this.deps.endpoints.findByAccount(accountId);
+    if (!endpoint) return fail(notFound('No webhook is stored for this account'));
+    const now = this.deps.clock.now();
+    const id = newId('ntf', now.getTime());
+    const payload = JSON.stringify({ id, type: 'TEST', accountId, message: 'Test delivery from Stormhook', timeEpochMillis: now.getTime() });
+    const delivery: Delivery = {
+      id, accountId, endpointId: endpoint.id, registrationId: '', registrationKind: 'TEST', recipientId: '', eventKind: 'TEST', phase: 'UNSPECIFIED',
+      eventId: id, occurredAt: now, triggeredAt: now, payload, ackId: id, test: true, status: 'pending', attemptCount: 0, nextAttemptAt: now,
+      createdAt: now, updatedAt: now, finishedAt: null, lastResponseStatus: null, lastError: null, failureReason: null, failureEventPending: false, attempts: [],
+    };
+    await this.deps.store.insert(delivery);
+    // One manual attempt: a test must not keep retrying against an endpoint being set up.
+    await this.deps.store.enqueue(queueEntry(delivery, endpoint.id, now, { trigger: 'manual', single: true }));
+    this.deps.worker?.wake();
+    return ok(await this.view(delivery));
+  }
+
+  private async owned(accountId: string, deliveryId: string): Promise<Delivery | null> {
+    const delivery = await this.deps.store.get(deliveryId);
+    return delivery && delivery.accountId === accountId ? delivery : null; // a foreign id is "not found"
+  }
+
+  private async view(delivery: Delivery): Promise<DeliveryView> {
+    if (delivery.status !== 'pending') return delivery;
+    const entry = await this.deps.store.getQueueEntry(delivery.id);
+    const leased = entry?.leaseUntil && entry.leaseUntil > this.deps.clock.now();
+    return { ...delivery, status: leased ? 'in-flight' : 'pending', nextAttemptAt: entry && !leased ? entry.dueAt : delivery.nextAttemptAt };
+  }
+}
