@@ -25,6 +25,15 @@ const spec = {
       '© OpenStreetMap contributors (ODbL 1.0); boundaries via geoBoundaries (www.geoboundaries.org); ' +
       "neighbourhoods: Who's On First (CC0); Northern Cyprus outline: Made with Natural Earth",
   }),
+  /**
+   * How many proxies in front of the gateway append to X-Forwarded-For; their entries name the
+   * client address used for per-address login limits. 0: the socket's peer address.
+   */
+  HTTP_TRUSTED_PROXY_HOPS: int({ default: 0, min: 0, max: 10 }),
+  /** How long a verified X-API-Key is trusted before identity is asked again (a revoked key works this long). */
+  API_KEY_CACHE_TTL_MS: int({ default: 30_000, min: 0, max: 600_000 }),
+  /** How often ended quota windows are deleted from the gateway's database. */
+  QUOTA_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000 }),
 };
 export const loadConfig = defineEnv(spec);
 export type Config = ConfigOf<typeof spec>;

@@ -1,10 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@stormhook/grpc';
-import { geoV1 } from '@stormhook/proto';
+import { geoV1, identityV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
-import { createApp } from './app.js';
+import { createApp, type Handlers } from './app.js';
 import { areaHandlers } from './handlers/areas.js';
+import { identityHandlers } from './handlers/identity.js';
+import { accessGuards } from './http/auth.js';
+import { ApiKeyCache } from './http/auth-api-keys.js';
+import { TokenKeySource } from './http/auth-token-keys.js';
+import { startQuotaHousekeeping } from './quota/quota-housekeeping.js';
+import { QuotaMeter } from './quota/quota-meter.js';
+import { ensureQuotaIndexes, QuotaStore } from './quota/quota-store.js';
 import type { Config } from './config.js';
 import { stackHealth } from './health/stack-health.js';
 
@@ -16,18 +23,55 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+export interface GatewayStartOptions extends PlatformOptions {
+  /**
+   * Replaces the handlers of some operations, guards and metering unchanged: tests of cross-cutting
+   * behaviour (authentication, quotas) use a stand-in for an operation whose service they do not start.
+   */
+  handlers?: Handlers;
+}
+
 /** Starts the public /v1 HTTP surface. */
-export async function start(config: Config, opts: PlatformOptions = {}): Promise<RunningGateway> {
+export async function start(config: Config, opts: GatewayStartOptions = {}): Promise<RunningGateway> {
   const platform = await startPlatform('gateway', config, opts);
   const clientOptions = { deadlineMs: config.GRPC_DEADLINE_MS };
   const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions);
-  const clients = [geo];
+  const identity = createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, clientOptions);
+  const clients = [geo, identity];
+  // Quota counters live in the gateway's own database, shared by every gateway instance.
+  const quotaStore = QuotaStore.over(platform.mongo.db);
+  try {
+    await ensureQuotaIndexes(platform.mongo.db);
+  } catch (error) {
+    for (const client of clients) client.close();
+    await platform.stop();
+    throw error;
+  }
+  // Loaded in the background: identity may still be starting; requests with a token wait for the
+  // keys (or get a 503 while identity cannot be reached).
+  const tokenKeys = new TokenKeySource(identity, platform.logger);
+  void tokenKeys.start();
+  const quotaHousekeeping = startQuotaHousekeeping(quotaStore, platform.logger, config.QUOTA_HOUSEKEEPING_INTERVAL_MS);
+  const stopIdentityParts = () => {
+    tokenKeys.stop();
+    quotaHousekeeping.stop();
+  };
   const app = createApp({
     logger: platform.logger,
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     handlers: {
       ...areaHandlers({ geo, attribution: config.GEO_DATA_ATTRIBUTION }),
+      ...identityHandlers({ identity, trustedProxyHops: config.HTTP_TRUSTED_PROXY_HOPS }),
+      ...opts.handlers,
     },
+    guards: accessGuards({
+      identity,
+      tokenKeys,
+      apiKeys: new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS }),
+      meter: new QuotaMeter(quotaStore),
+      bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+      logger: platform.logger,
+    }),
     health: stackHealth({
       services: {
         identity: config.IDENTITY_GRPC_ADDRESS,
@@ -49,6 +93,7 @@ export async function start(config: Config, opts: PlatformOptions = {}): Promise
       server.listen(config.HTTP_PORT, config.HTTP_HOST, () => resolve());
     });
   } catch (error) {
+    stopIdentityParts();
     for (const client of clients) client.close();
     await platform.stop();
     throw error;
@@ -65,6 +110,7 @@ export async function start(config: Config, opts: PlatformOptions = {}): Promise
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      stopIdentityParts();
       for (const client of clients) client.close();
       await platform.stop();
     },

@@ -1,7 +1,37 @@
-import { defineEnv, type ConfigOf } from '@stormhook/config';
+import { defineEnv, int, list, str, type ConfigOf } from '@stormhook/config';
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
 
 /** Everything the identity service reads from its environment, validated once at start. */
-const spec = { ...platformEnv, ...grpcEnv(50051) };
+const spec = {
+  ...platformEnv,
+  ...grpcEnv(50051),
+  /** The first administrator: created at start when both are set and the user does not exist yet. */
+  STORMHOOK_ADMIN_EMAIL: str({ optional: true, format: 'email', description: 'username (e-mail) of the first ADMIN, created at start' }),
+  STORMHOOK_ADMIN_PASSWORD: str({ optional: true, secret: true, minLength: 8, maxLength: 256, description: 'initial password of the first ADMIN' }),
+  /**
+   * PKCS#8 PEM of the Ed25519 key that signs access tokens (`openssl genpkey -algorithm ed25519`).
+   * Unset: a development key is generated once and kept in identity's database, with a warning.
+   */
+  IDENTITY_JWT_PRIVATE_KEY: str({ optional: true, secret: true, pattern: '-----BEGIN PRIVATE KEY-----', description: 'Ed25519 signing key, PKCS#8 PEM' }),
+  /** SPKI PEM of the key signing before a rotation: its tokens keep verifying until they expire. */
+  IDENTITY_JWT_PREVIOUS_PUBLIC_KEY: str({ optional: true, pattern: '-----BEGIN PUBLIC KEY-----', description: 'previous Ed25519 public key, SPKI PEM' }),
+  IDENTITY_TOKEN_ISSUER: str({ default: 'stormhook-identity', description: 'iss claim of access tokens' }),
+  IDENTITY_TOKEN_AUDIENCE: str({ default: 'stormhook-api', description: 'aud claim of access tokens' }),
+  IDENTITY_ACCESS_TOKEN_TTL_S: int({ default: 900, min: 60, max: 3600, description: 'access token lifetime, seconds' }),
+  IDENTITY_REFRESH_TOKEN_TTL_S: int({ default: 30 * 24 * 3600, min: 3600, max: 365 * 24 * 3600, description: 'refresh token lifetime since its last use, seconds' }),
+  /** scrypt cost N = 2^value. 17 is the OWASP recommendation; lower values are for tests only. */
+  IDENTITY_PASSWORD_HASH_COST: int({ default: 17, min: 10, max: 20, description: 'scrypt log2(N)' }),
+  /** Origins that links in e-mails and SMS may point to (reset, login, invitation, activation pages). */
+  STORMHOOK_ALLOWED_LINK_ORIGINS: list({
+    optional: true,
+    itemPattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$',
+    description: 'comma-separated origins, e.g. https://app.example.com; unset: no link is accepted',
+  }),
+  /** Operator overrides of the plan defaults, JSON: {"TRIAL": {"duration": {"days": 30}, ...}}. */
+  IDENTITY_PLAN_DEFAULTS: str({ optional: true, description: 'JSON map of plan to {duration, geographicBoundaries, limits}' }),
+  GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052', description: 'geo service, resolves points for geographic checks' }),
+  GRPC_DEADLINE_MS: int({ default: 5_000, min: 100, max: 60_000, description: 'deadline of calls to other services' }),
+  IDENTITY_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000, description: 'how often expired tokens and counters are purged' }),
+};
 export const loadConfig = defineEnv(spec);
 export type Config = ConfigOf<typeof spec>;

@@ -1,4 +1,4 @@
-export { start } from './service.js';
+export { start, type IdentityStartOptions } from './service.js';
 export { loadConfig, type Config } from './config.js';
 
 // Domain and use cases of identity (transport-free; the gRPC handlers translate to and from these).
@@ -78,5 +78,12 @@ export { Housekeeping } from './usecases/housekeeping.js';
 export { LinkPolicy } from './usecases/links.js';
 export type { UserView, AccountView } from './usecases/views.js';
 
+export { quotaWindow, NEVER, type QuotaWindow } from './domain/quota-window.js';
+export { parseSettings, type IdentitySettings } from './settings.js';
+export { identityHandlers } from './transport/grpc-handlers.js';
+export { toGrpcError, IDENTITY_REASONS } from './transport/errors.js';
+export { KafkaMessagePublisher, MESSAGE_TOPIC, messageRequested } from './adapters/kafka-message-publisher.js';
+export { GrpcGeoResolver } from './adapters/grpc-geo-resolver.js';
+export { loadOrCreateDevSigningKey } from './adapters/dev-signing-key.js';
 export { createMongoRepositories } from './persistence/create-repositories.js';
 export { ensureIdentityIndexes, COLLECTIONS } from './persistence/collections.js';

@@ -3872,21 +3872,47 @@ export const root = buildRoot({
                   }
                 },
                 "WebhookDeliveryPolicy": {
+                  "oneofs": {
+                    "_timeoutMs": {
+                      "oneof": [
+                        "timeoutMs"
+                      ]
+                    },
+                    "_maxRetries": {
+                      "oneof": [
+                        "maxRetries"
+                      ]
+                    },
+                    "_retryDelaySeconds": {
+                      "oneof": [
+                        "retryDelaySeconds"
+                      ]
+                    }
+                  },
                   "fields": {
                     "timeoutMs": {
                       "type": "int32",
                       "id": 1,
-                      "protoName": "timeout_ms"
+                      "protoName": "timeout_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
                     },
                     "maxRetries": {
                       "type": "int32",
                       "id": 2,
-                      "protoName": "max_retries"
+                      "protoName": "max_retries",
+                      "options": {
+                        "proto3_optional": true
+                      }
                     },
                     "retryDelaySeconds": {
                       "type": "int32",
                       "id": 3,
-                      "protoName": "retry_delay_seconds"
+                      "protoName": "retry_delay_seconds",
+                      "options": {
+                        "proto3_optional": true
+                      }
                     }
                   }
                 },
@@ -3939,6 +3965,11 @@ export const root = buildRoot({
                       "type": "int64",
                       "id": 10,
                       "protoName": "previous_secret_expires_at_epoch_ms"
+                    },
+                    "ownerEmail": {
+                      "type": "string",
+                      "id": 11,
+                      "protoName": "owner_email"
                     }
                   }
                 },

@@ -164,7 +164,10 @@ export interface AlarmRegistration {
   forecastDays: number;
   /** Forecast alarms: delivery slots (unitless enums). */
   forecastAlarmDelivery: ForecastDelivery[];
-  /** Forecast alarms with a POINT boundary: the area resolved from the point. */
+  /**
+   * Forecast alarms: the district evaluated with names: resolved from the point for POINT, the
+   * boundary's own city and district for ADMINISTRATIVE.
+   */
   resolvedAdministrativeBoundary?: ResolvedAdministrativeBoundary | null;
   /**
    * Forecast alarms with a POINT boundary: the grid cell chosen when saved (evaluation picks the

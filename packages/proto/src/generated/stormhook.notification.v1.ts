@@ -460,14 +460,31 @@ export interface WebhookAuthentication {
 /** Codec of {@link WebhookAuthentication} (`stormhook.notification.v1.WebhookAuthentication`). */
 export const WebhookAuthentication = messageCodec<WebhookAuthentication>(root, 'stormhook.notification.v1.WebhookAuthentication');
 
-/** Retry rules of a webhook endpoint; bounds are enforced at create/update time. */
+/**
+ * Retry rules of a webhook endpoint; bounds are enforced at create/update time. Each field is
+ * optional: an absent one takes the default (5000 ms, 3 retries, 10 s), while an explicit 0 is
+ * validated like any other value (0 retries is allowed, a 0 ms timeout is not).
+ */
 export interface WebhookDeliveryPolicy {
-  /** How long one attempt may take, in milliseconds (connect, send and response together). */
-  timeoutMs: number;
-  /** How many retries after the first attempt, in attempts. */
-  maxRetries: number;
-  /** Wait between two attempts, in seconds. */
-  retryDelaySeconds: number;
+  /**
+   * How long one attempt may take, in milliseconds (connect, send and response together);
+   * 500 to 30,000.
+   *
+   * Optional: absent when not set.
+   */
+  timeoutMs?: number;
+  /**
+   * How many retries after the first attempt, in attempts; 0 to 10.
+   *
+   * Optional: absent when not set.
+   */
+  maxRetries?: number;
+  /**
+   * Wait between two attempts, in seconds; 1 to 3,600.
+   *
+   * Optional: absent when not set.
+   */
+  retryDelaySeconds?: number;
 }
 
 /** Codec of {@link WebhookDeliveryPolicy} (`stormhook.notification.v1.WebhookDeliveryPolicy`). */
@@ -501,6 +518,11 @@ export interface WebhookEndpoint {
    * milliseconds; 0 when there is none.
    */
   previousSecretExpiresAtEpochMs: number;
+  /**
+   * Where the owner is told when the endpoint gets disabled (unitless e-mail address); empty when
+   * none was given.
+   */
+  ownerEmail: string;
 }
 
 /** Codec of {@link WebhookEndpoint} (`stormhook.notification.v1.WebhookEndpoint`). */

@@ -72,7 +72,32 @@ describe('OpenAPI document', () => {
       bearerFormat: 'JWT',
       description: 'accessToken from POST /v1/auth/login',
     });
-    assert.deepEqual(doc['components']?.securitySchemes?.apiKeyAuth, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    assert.deepEqual(doc['components']?.securitySchemes?.apiKeyAuth, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: 'API key from POST /v1/api-keys/create (role API_USER only)',
+    });
+  });
+
+  it('documents the identity operations of the issue and the quota headers of a 429', () => {
+    const added: Array<[string, string]> = [
+      ['post', '/v1/users/create'],
+      ['patch', '/v1/users/update-role-status'],
+      ['post', '/v1/users/password-reset-request'],
+      ['get', '/v1/accounts/{userId}'],
+      ['post', '/v1/accounts/phone-number-activation'],
+      ['post', '/v1/accounts/update-subscription'],
+      ['get', '/v1/accounts/subscription/{accountId}'],
+      ['post', '/v1/api-keys/create'],
+      ['get', '/v1/api-keys'],
+      ['delete', '/v1/api-keys/revoke/{keyId}'],
+      ['post', '/v1/auth/logout'],
+    ];
+    for (const [method, path] of added) assert.ok(doc['paths']?.[path]?.[method], `${method.toUpperCase()} ${path} is documented`);
+    assert.deepEqual(doc['paths']['/v1/auth/logout'].post.security, [], 'logout needs only the refresh token');
+    const headers = Object.keys(doc['components'].responses.TooManyRequests.headers);
+    assert.deepEqual(headers, ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
   });
 
   it('contains every endpoint of interface.md section 4', () => {

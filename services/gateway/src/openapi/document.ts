@@ -17,13 +17,18 @@ const DEFAULT_INFO: DocumentInfo = {
   version: '1.0.0',
   description:
     'Weather data (precipitation, thunderstorms, forecasts) and weather alarms delivered by webhook, for Turkey and ' +
-    'Northern Cyprus. Every error answer is an ErrorResponse.',
+    'Northern Cyprus. Every error answer is an ErrorResponse.\n\n' +
+    'Authentication: `Authorization: Bearer <accessToken>` from POST /v1/auth/login (refresh with POST /v1/auth/refresh), ' +
+    'or `X-API-Key` for machine clients (role API_USER). Data and alarm operations are checked against the subscription: ' +
+    '402 when it is expired or NONE, 403 when it lacks the endpoint or the queried place, 429 with Retry-After once its ' +
+    'quota is spent. Their answers carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (seconds) and ' +
+    'RateLimit-Policy; only successful calls count.',
 };
 
 /** Both ways a caller can authenticate: a token from /v1/auth/login, or an API key. */
 const SECURITY_SCHEMES = {
   bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'accessToken from POST /v1/auth/login' },
-  apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+  apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key from POST /v1/api-keys/create (role API_USER only)' },
 };
 
 function properties(schema: JsonSchema | undefined): Array<[string, JsonSchema]> {

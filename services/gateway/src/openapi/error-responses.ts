@@ -1,5 +1,16 @@
 import { ErrorMessages, outsideGeographicBoundaries, reasonPhrase } from '@stormhook/errors';
 
+/**
+ * The remaining quota, on every answer of a metered operation once the caller is allowed in
+ * (draft-ietf-httpapi-ratelimit-headers, separate-field form).
+ */
+export const QUOTA_HEADERS = {
+  'RateLimit-Limit': { description: 'calls the subscription allows in the current window', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'calls left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'seconds until the window ends and the counter starts again', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: '`<limit>;w=<window seconds>`, e.g. `10000;w=2592000`', schema: { type: 'string' } },
+} as const;
+
 /** Component names of the documented error statuses. */
 export const ERROR_RESPONSE_NAMES: Readonly<Record<number, string>> = {
   400: 'BadRequest',
@@ -50,9 +61,7 @@ export function errorResponseComponents(): Record<string, unknown> {
     );
     responses[name] = {
       description: reasonPhrase(status),
-      ...(status === 429
-        ? { headers: { 'Retry-After': { description: 'seconds until the limit resets', schema: { type: 'integer' } } } }
-        : {}),
+      ...(status === 429 ? { headers: { 'Retry-After': { description: 'seconds until the limit resets', schema: { type: 'integer' } }, ...QUOTA_HEADERS } } : {}),
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/ErrorResponse' },

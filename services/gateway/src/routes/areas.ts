@@ -8,9 +8,12 @@ import {
   NeighborhoodWithPolygon,
   SimplifyQuery,
 } from '../schemas/areas.js';
-import { RESOURCE_ERRORS, type RouteSpec } from './route-spec.js';
+import { RESOURCE_ERRORS, type ErrorStatus, type RouteSpec } from './route-spec.js';
 
-const anyUser = 'any authenticated caller';
+/** Boundary data is a metered service (GEO) of the subscription: 402 and 429 apply too. */
+const AREA_ERRORS: readonly ErrorStatus[] = [...RESOURCE_ERRORS, 402, 429];
+
+const anyUser = 'any authenticated caller whose subscription covers boundary data (GEO)';
 
 /** interface.md 4.9 - 4.12: administrative boundaries, served for building alarm registrations. */
 export const areaRoutes: readonly RouteSpec[] = [
@@ -24,7 +27,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     authenticated: true,
     request: { query: SimplifyQuery },
     response: { status: 200, description: 'every city of the country (ring form)', schema: CitiesWithPolygon },
-    errors: RESOURCE_ERRORS,
+    errors: AREA_ERRORS,
   },
   {
     operationId: 'getNeighborhood',
@@ -36,7 +39,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     authenticated: true,
     request: { params: NeighborhoodIdParams, query: SimplifyQuery },
     response: { status: 200, description: 'the neighbourhood (ring form)', schema: NeighborhoodWithPolygon },
-    errors: RESOURCE_ERRORS,
+    errors: AREA_ERRORS,
   },
   {
     operationId: 'getDistrict',
@@ -48,7 +51,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     authenticated: true,
     request: { params: DistrictIdParams, query: SimplifyQuery },
     response: { status: 200, description: 'the district (multi form)', schema: DistrictWithGeometry },
-    errors: RESOURCE_ERRORS,
+    errors: AREA_ERRORS,
   },
   {
     operationId: 'listCountryCities',
@@ -60,6 +63,6 @@ export const areaRoutes: readonly RouteSpec[] = [
     authenticated: true,
     request: { params: CountryCodeParams, query: SimplifyQuery },
     response: { status: 200, description: 'the cities (multi form); licensePlateCode is null for CTR', schema: CitiesWithGeometry },
-    errors: RESOURCE_ERRORS,
+    errors: AREA_ERRORS,
   },
 ];

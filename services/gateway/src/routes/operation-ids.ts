@@ -40,11 +40,23 @@ export const OPERATION_IDS = [
   'createAccount',
   'updateAccount',
   'requestPhoneActivation',
+  'activatePhoneNumber',
+  'getAccount',
+  // subscriptions (ADMIN writes, the owner reads)
+  'updateSubscription',
+  'getSubscription',
   // users (4.16 - 4.19)
   'getUserPage',
   'getCurrentUser',
   'getUser',
   'resetPassword',
+  'requestPasswordReset',
+  'createUser',
+  'changeUserRoleAndStatus',
+  // API keys of machine clients (role API_USER)
+  'createApiKey',
+  'listApiKeys',
+  'revokeApiKey',
   // authentication
   'login',
   'refreshToken',

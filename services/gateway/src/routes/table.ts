@@ -1,5 +1,6 @@
 import { accountRoutes } from './accounts.js';
 import { alarmRegistrationRoutes } from './alarms.js';
+import { apiKeyRoutes } from './api-keys.js';
 import { areaRoutes } from './areas.js';
 import { authRoutes } from './auth.js';
 import type { RouteSpec } from './route-spec.js';
@@ -12,6 +13,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...alarmRegistrationRoutes,
   ...areaRoutes,
   ...accountRoutes,
+  ...apiKeyRoutes,
   ...authRoutes,
   ...systemRoutes,
 ];

@@ -1,5 +1,5 @@
 import { AccountType, SubscriptionPlan, dateTime, epochMillis, url, uuid } from './common.js';
-import { closedObject, named, openObject, type JsonSchema } from './json-schema.js';
+import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 
 const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
 const phoneNumber: JsonSchema = {
@@ -72,5 +72,90 @@ export const PhoneActivationResponse = named(
       smsSent: { type: 'boolean' },
     },
     ['userId', 'accountId', 'smsSent'],
+  ),
+);
+
+/** Completes a phone activation with the code of the SMS (attempts are limited). */
+export const PhoneActivationCodeRequest = named(
+  'PhoneActivationCodeRequest',
+  closedObject({ accountId: uuid, code: { type: 'string', pattern: '^[0-9]{6}$', description: 'the 6-digit code of the SMS' } }, ['accountId', 'code']),
+);
+
+export const AccountIdParams = pathParams({ accountId: uuid });
+
+const COUNTRIES = ['TUR', 'CTR'] as const;
+const LIMIT_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'QUOTA'] as const;
+
+const GeoBoundary = named(
+  'GeoBoundary',
+  closedObject(
+    { country: enumOf(COUNTRIES, { description: 'ISO 3166 alpha-3' }), region: { type: 'string', maxLength: 128, description: 'a province name; absent: the whole country' } },
+    ['country'],
+  ),
+);
+
+/** The incumbent's update-subscription body (ADMIN only); parts left out take the plan's defaults. */
+export const UpdateSubscriptionRequest = named(
+  'UpdateSubscriptionRequest',
+  closedObject(
+    {
+      accountId: uuid,
+      userId: { ...uuid, description: "the account's owner, checked when given" },
+      subscriptionPlan: SubscriptionPlan,
+      planDetails: closedObject({
+        subscriptionExpirationEpoch: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description: 'epoch milliseconds; null: never expires; absent: the plan duration from now',
+        },
+        details: arrayOf(
+          closedObject({
+            limitResetRecurrence: closedObject(
+              { limitType: enumOf(LIMIT_TYPES), limitResetInterval: { type: 'integer', minimum: 1, maximum: 366, description: 'periods per reset' } },
+              ['limitType'],
+            ),
+            geoBoundary: GeoBoundary,
+            apiServiceLimits: arrayOf(
+              closedObject(
+                {
+                  version: { type: 'string', enum: ['v1'] },
+                  serviceName: { type: 'string', minLength: 1, maxLength: 64, examples: ['precipitations', 'FORECAST'] },
+                  maxInvocation: { type: 'integer', minimum: 0, maximum: 1_000_000_000, description: 'calls per period' },
+                },
+                ['serviceName', 'maxInvocation'],
+              ),
+              { maxItems: 32 },
+            ),
+          }),
+          { maxItems: 100 },
+        ),
+      }),
+    },
+    ['accountId', 'subscriptionPlan'],
+  ),
+);
+
+/** A subscription: the incumbent's update answer plus what it now grants. */
+export const Subscription = named(
+  'Subscription',
+  openObject(
+    {
+      userId: uuid,
+      accountId: uuid,
+      subscriptionPlan: SubscriptionPlan,
+      subscriptionExpirationEpoch: { type: ['integer', 'null'], description: 'epoch milliseconds; null: never expires' },
+      active: { type: 'boolean', description: 'whether it grants access now' },
+      geographicBoundaries: arrayOf(GeoBoundary),
+      serviceLimits: arrayOf(
+        openObject({
+          serviceName: { type: 'string' },
+          maxInvocation: { type: 'integer' },
+          limitType: enumOf(LIMIT_TYPES),
+          limitResetInterval: { type: 'integer' },
+        }),
+      ),
+      warnings: arrayOf({ type: 'string' }),
+    },
+    ['userId', 'accountId', 'subscriptionPlan', 'active', 'warnings'],
   ),
 );

@@ -31,7 +31,8 @@ export const TokenResponse = named(
       type: { type: 'string', examples: ['Bearer'] },
       accessToken: { type: 'string' },
       refreshToken: { type: 'string' },
+      expiresIn: { type: 'integer', description: 'seconds until the access token expires' },
     },
-    ['username', 'type', 'accessToken', 'refreshToken'],
+    ['username', 'type', 'accessToken', 'refreshToken', 'expiresIn'],
   ),
 );

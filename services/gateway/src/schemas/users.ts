@@ -87,7 +87,72 @@ export const PasswordResetRequest = named(
   ),
 );
 
+/**
+ * The outcome of 4.18. With loginPageLink, `redirectTo` is that page with the `message` parameter:
+ * the calling page navigates there (a 303 would be followed silently by fetch/XHR, which is how a
+ * JSON API is called, and the page would never see it).
+ */
 export const PasswordResetResponse = named(
   'PasswordResetResponse',
-  openObject({ userId: uuid, message: { type: 'string' } }),
+  openObject({
+    userId: uuid,
+    message: { type: 'string' },
+    redirectTo: { type: 'string', format: 'uri', description: 'loginPageLink with the message parameter, when loginPageLink was given' },
+  }),
 );
+
+const personName = (maxLength: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
+
+/** ADMIN creates a user with an initial password, or with invite: true and an invitation page. */
+export const CreateUserRequest = named(
+  'CreateUserRequest',
+  closedObject(
+    {
+      username: { type: 'string', format: 'email', maxLength: 254, description: 'e-mail address' },
+      firstName: personName(100),
+      lastName: personName(100),
+      midName: { type: 'string', maxLength: 100 },
+      locale: { type: 'string', pattern: '^[a-z]{2,3}_[A-Z]{2}$', examples: ['tr_TR'], description: 'default tr_TR' },
+      timezone: { type: 'string', maxLength: 64, examples: ['Europe/Istanbul'], description: 'IANA time zone; default Europe/Istanbul' },
+      role: Role,
+      password: { type: 'string', minLength: 8, maxLength: 256, writeOnly: true, description: 'initial password; the user is ACTIVE at once' },
+      invite: { type: 'boolean', description: 'true: e-mail an invitation instead; the user is INACTIVE until they set a password' },
+      invitationPageLink: { ...url, description: 'page the invitation links to, with userId and token parameters (required with invite)' },
+    },
+    ['username', 'firstName', 'lastName', 'role'],
+  ),
+);
+
+export const CreatedUser = named(
+  'CreatedUser',
+  openObject(
+    {
+      ...(User['properties'] as Record<string, JsonSchema>),
+      invitation: openObject(
+        { sent: { type: 'boolean' }, expiresAt: { type: 'string', format: 'date-time' } },
+        ['sent', 'expiresAt'],
+        { description: 'present for invited users; the token itself is only in the e-mail' },
+      ),
+    },
+    ['userId', 'username', 'roles', 'status'],
+  ),
+);
+
+/** ADMIN changes a user's role and/or status (never their own). */
+export const ChangeRoleAndStatusRequest = named(
+  'ChangeRoleAndStatusRequest',
+  closedObject({ userId: uuid, role: Role, status: UserStatus }, ['userId']),
+);
+
+export const PasswordResetRequestRequest = named(
+  'PasswordResetRequestRequest',
+  closedObject(
+    {
+      username: { type: 'string', format: 'email', maxLength: 254 },
+      resetPageLink: { ...url, description: 'page the e-mail links to, with userId and token parameters' },
+    },
+    ['username', 'resetPageLink'],
+  ),
+);
+
+export const PasswordResetRequested = named('PasswordResetRequested', openObject({ message: { type: 'string' } }, ['message']));

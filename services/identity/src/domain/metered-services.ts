@@ -25,6 +25,7 @@ export function isMeteredService(value: unknown): value is MeteredService {
 export function parseServiceName(raw: string): MeteredService | undefined {
   const name = raw.trim().toUpperCase().replace(/[-\s]/g, '_');
   if (isMeteredService(name)) return name;
-  const singular = name.endsWith('S') ? name.slice(0, -1) : name;
-  return isMeteredService(singular) ? singular : undefined;
+  // Plurals as people write them: precipitations, alarm-points, alarm-geometries.
+  const singulars = name.endsWith('IES') ? [`${name.slice(0, -3)}Y`, name.slice(0, -1)] : name.endsWith('S') ? [name.slice(0, -1)] : [];
+  return singulars.find(isMeteredService);
 }

@@ -43,6 +43,8 @@ export interface Subscription {
   geographicBoundaries: GeoBoundary[];
   /** A service missing here is not part of the subscription (403 for its endpoints). */
   limits: ServiceLimits;
+  /** When an ADMIN (or account creation) last set it; anchors quota windows. Absent until stored. */
+  grantedAt?: Date;
 }
 
 /** NONE and expired subscriptions answer 402 on every metered endpoint. */

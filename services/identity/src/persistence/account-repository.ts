@@ -28,6 +28,7 @@ function toSubscription(doc: SubscriptionDoc | undefined | null): Subscription {
     // A stored country we no longer serve grants nothing rather than failing the read.
     geographicBoundaries: doc.geographicBoundaries.flatMap((b) => (isCountryCode(b.country) ? [compact({ country: b.country, region: b.region })] : [])),
     limits: doc.limits,
+    grantedAt: doc.updatedAt,
   });
 }
 

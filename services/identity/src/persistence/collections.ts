@@ -6,6 +6,7 @@ import type {
   AttemptDoc,
   ClaimDoc,
   CredentialDoc,
+  SigningKeyDoc,
   OneTimeTokenDoc,
   RefreshTokenDoc,
   SubscriptionDoc,
@@ -26,6 +27,7 @@ export const COLLECTIONS = {
   oneTimeTokens: 'one_time_tokens',
   attempts: 'attempts',
   claims: 'claims',
+  signingKeys: 'signing_keys',
 } as const;
 
 export interface IdentityCollections {
@@ -38,6 +40,7 @@ export interface IdentityCollections {
   oneTimeTokens: Collection<OneTimeTokenDoc>;
   attempts: Collection<AttemptDoc>;
   claims: Collection<ClaimDoc>;
+  signingKeys: Collection<SigningKeyDoc>;
 }
 
 export function identityCollections(db: Db): IdentityCollections {
@@ -51,6 +54,7 @@ export function identityCollections(db: Db): IdentityCollections {
     oneTimeTokens: db.collection<OneTimeTokenDoc>(COLLECTIONS.oneTimeTokens),
     attempts: db.collection<AttemptDoc>(COLLECTIONS.attempts),
     claims: db.collection<ClaimDoc>(COLLECTIONS.claims),
+    signingKeys: db.collection<SigningKeyDoc>(COLLECTIONS.signingKeys),
   };
 }
 
@@ -78,6 +82,7 @@ const INDEXES: { [K in keyof IdentityCollections]: IndexSpec[] } = {
     { name: 'expiresAt', key: { expiresAt: 1 } },
   ],
   claims: [{ name: 'kind_expiresAt', key: { kind: 1, expiresAt: 1 } }],
+  signingKeys: [],
 };
 
 /** Creates missing indexes; call at every start (idempotent). */

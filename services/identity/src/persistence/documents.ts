@@ -118,6 +118,19 @@ export interface ClaimDoc {
 }
 
 /**
+ * The token signing key of a development stack that was given none (IDENTITY_JWT_PRIVATE_KEY), kept
+ * so that a restart does not end every session. Production passes the key from a secret store and
+ * never writes this collection.
+ */
+export interface SigningKeyDoc {
+  /** What the key signs, e.g. `access-tokens`. */
+  _id: string;
+  /** PKCS#8 PEM of the Ed25519 private key. */
+  privateKeyPem: string;
+  createdAt: Date;
+}
+
+/**
  * Drops undefined and null fields. The driver would store `undefined` as null, and the domain reads
  * absent optional fields as undefined; keeping nulls out keeps both directions exact.
  */

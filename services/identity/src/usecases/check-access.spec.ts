@@ -64,7 +64,9 @@ describe('CheckAccess', () => {
       service: 'THUNDERSTORM',
       quota: true,
       limit: { limit: 10_000, recurrence: 'MONTHLY', interval: 1 },
+      window: { start: new Date('2025-06-01T00:00:00Z'), end: new Date('2025-07-01T00:00:00Z') },
       accountId,
+      geographicBoundaries: [{ country: 'TUR' }, { country: 'CTR' }],
     });
   });
 

@@ -6,6 +6,8 @@ import type { Principal } from '../domain/principal.js';
 import { atLeast } from '../domain/roles.js';
 import { isSubscriptionActive, type ServiceLimit } from '../domain/subscription.js';
 import type { Account } from '../domain/account.js';
+import type { GeoBoundary } from '../domain/geography.js';
+import { quotaWindow, type QuotaWindow } from '../domain/quota-window.js';
 import type { Clock } from '../ports/clock.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
 
@@ -26,7 +28,11 @@ export type AccessDecision =
       /** Whether the call counts against the limit (the gateway counts; absent limit: unmetered, e.g. ADMIN). */
       quota: boolean;
       limit?: ServiceLimit;
+      /** The counting window of `limit` at the time of the check. */
+      window?: QuotaWindow;
       accountId?: string;
+      /** Where the subscription allows queries, for handlers that filter by area (absent for ADMINs). */
+      geographicBoundaries?: GeoBoundary[];
     }
   | { decision: 'deny'; status: 401; reason: 'unauthenticated'; message: string }
   | { decision: 'deny'; status: 403; reason: 'role' | 'unknown-operation'; message: string }
@@ -95,6 +101,15 @@ export class CheckAccess {
         };
       }
     }
-    return { decision: 'allow', service: rule.service, quota: rule.quota, limit, accountId: account.id };
+    const { grantedAt, expiresAt } = account.subscription;
+    return {
+      decision: 'allow',
+      service: rule.service,
+      quota: rule.quota,
+      limit,
+      window: quotaWindow(limit, this.ports.clock.now(), grantedAt, expiresAt),
+      accountId: account.id,
+      geographicBoundaries: account.subscription.geographicBoundaries,
+    };
   }
 }

@@ -210,12 +210,15 @@ describe('subscriptions and access decisions (real database)', () => {
     assert.ok(none.decision === 'deny' && none.status === 402);
 
     must(await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, subscriptionPlan: 'CUSTOM', geographicBoundaries: [{ country: 'TUR', region: 'Ankara' }], limits: { FORECAST: { limit: 2, recurrence: 'DAILY' } } }));
+    const day = Math.floor(h.clock.now().getTime() / 86_400_000) * 86_400_000;
     assert.deepEqual(await h.uc.checkAccess.checkAccess(principal, 'getCurrentForecast', ankara), {
       decision: 'allow',
       service: 'FORECAST',
       quota: true,
       limit: { limit: 2, recurrence: 'DAILY', interval: 1 },
+      window: { start: new Date(day), end: new Date(day + 86_400_000) },
       accountId: account.id,
+      geographicBoundaries: [{ country: 'TUR', region: 'Ankara' }],
     });
     const outside = await h.uc.checkAccess.checkAccess(principal, 'getCurrentForecast', izmir);
     assert.ok(outside.decision === 'deny' && outside.status === 403 && outside.reason === 'outside-geography');

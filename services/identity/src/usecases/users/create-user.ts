@@ -74,6 +74,8 @@ export class CreateUser {
     if (pw && !pw.ok) return pw;
     const page = input.invitationPageLink === undefined || input.invitationPageLink === null ? undefined : ports.links.check('invitationPageLink', input.invitationPageLink);
     if (page && !page.ok) return page;
+    // The token goes only into the e-mail: an invitation without a page to link to would reach nobody.
+    if (!pw && !page) return fail(validation('invitationPageLink', 'is required with invite: true'));
 
     const now = ports.clock.now();
     const user: User = {

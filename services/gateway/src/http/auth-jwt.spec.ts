@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { AccessTokenVerifier } from './auth-jwt.js';
+
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const publicKeyPem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
+const verifier = new AccessTokenVerifier({ issuer: 'iss', audience: 'aud', keys: [{ kid: 'k1', publicKeyPem }] });
+const now = new Date('2025-06-01T12:00:00Z');
+const t = Math.floor(now.getTime() / 1000);
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+function token(claims: Record<string, unknown> = {}, header: Record<string, unknown> = { alg: 'EdDSA', typ: 'JWT', kid: 'k1' }, key: KeyObject | null = privateKey): string {
+  const input = `${b64(header)}.${b64({ sub: 'u1', role: 'API_USER', usr: 'a@b.c', jti: 'j', iss: 'iss', aud: 'aud', iat: t, nbf: t, exp: t + 900, ...claims })}`;
+  return `${input}.${key ? sign(null, Buffer.from(input), key).toString('base64url') : ''}`;
+}
+
+describe('AccessTokenVerifier', () => {
+  it('accepts a good token and returns its principal', () => {
+    assert.deepEqual(verifier.verify(token({ acc: 'a1' }), now), { ok: true, principal: { userId: 'u1', role: 'API_USER', username: 'a@b.c', accountId: 'a1' } });
+  });
+
+  it('refuses every substitution of the algorithm', () => {
+    assert.deepEqual(verifier.verify(token({}, { alg: 'none', kid: 'k1' }, null), now), { ok: false, reason: 'algorithm' });
+    const input = `${b64({ alg: 'HS256', kid: 'k1' })}.${b64({ sub: 'u1' })}`;
+    const hs = `${input}.${createHmac('sha256', publicKeyPem).update(input).digest('base64url')}`;
+    assert.deepEqual(verifier.verify(hs, now), { ok: false, reason: 'algorithm' });
+    assert.deepEqual(verifier.verify(token({}, { alg: 'EdDSA', kid: 'k1', crit: ['exp'] }), now), { ok: false, reason: 'malformed' });
+  });
+
+  it('refuses tampering, foreign keys and unknown key ids', () => {
+    const [h, , s] = token().split('.');
+    assert.deepEqual(verifier.verify(`${h}.${b64({ sub: 'u1', role: 'ADMIN', usr: 'a@b.c', jti: 'j', iss: 'iss', aud: 'aud', iat: t, nbf: t, exp: t + 900 })}.${s}`, now), { ok: false, reason: 'signature' });
+    assert.deepEqual(verifier.verify(token({}, undefined, generateKeyPairSync('ed25519').privateKey), now), { ok: false, reason: 'signature' });
+    assert.deepEqual(verifier.verify(token({}, { alg: 'EdDSA', kid: 'k2' }), now), { ok: false, reason: 'unknown-key' });
+    assert.equal(AccessTokenVerifier.kidOf(token({}, { alg: 'EdDSA', kid: 'k2' })), 'k2');
+    for (const junk of ['', 'a.b', 'a.b.c', `${'x'.repeat(9000)}.y.z`]) assert.equal(verifier.verify(junk, now).ok, false, junk.slice(0, 10));
+  });
+
+  it('checks issuer, audience, expiry and not-before with 30 s of tolerance', () => {
+    assert.deepEqual(verifier.verify(token({ iss: 'other' }), now), { ok: false, reason: 'issuer' });
+    assert.deepEqual(verifier.verify(token({ aud: 'other' }), now), { ok: false, reason: 'audience' });
+    assert.equal(verifier.verify(token({ aud: ['x', 'aud'] }), now).ok, true);
+    assert.deepEqual(verifier.verify(token({ exp: t - 31 }), now), { ok: false, reason: 'expired' });
+    assert.equal(verifier.verify(token({ exp: t - 29 }), now).ok, true);
+    assert.deepEqual(verifier.verify(token({ nbf: t + 60 }), now), { ok: false, reason: 'not-yet-valid' });
+    assert.deepEqual(verifier.verify(token({ exp: 'tomorrow' }), now), { ok: false, reason: 'claims' });
+    assert.deepEqual(verifier.verify(token({ role: 7 }), now), { ok: false, reason: 'claims' });
+  });
+
+  it('refuses keys that are not Ed25519', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    assert.throws(() => new AccessTokenVerifier({ issuer: 'i', audience: 'a', keys: [{ kid: 'r', publicKeyPem: rsa }] }), /Ed25519/);
+  });
+});

@@ -1,0 +1,125 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { ApiError, ErrorMessages } from '@stormhook/errors';
+import type { Logger } from '@stormhook/logger';
+import type { identityV1 } from '@stormhook/proto';
+import type { QuotaMeter, MeteredWindow } from '../quota/quota-meter.js';
+import { quotaHeaders } from '../quota/quota-meter.js';
+import type { RouteSpec } from '../routes/route-spec.js';
+import { ApiKeyCache } from './auth-api-keys.js';
+import { AccessTokenVerifier } from './auth-jwt.js';
+import { LOCATION_OF, queriedPoint } from './auth-location.js';
+import { principalOf, setAuthState } from './auth-state.js';
+import type { TokenKeySource } from './auth-token-keys.js';
+import { jsonBody } from './json-body.js';
+
+export interface AccessCheckPort {
+  checkAccess(request: identityV1.CheckAccessRequest): Promise<identityV1.CheckAccessResponse>;
+}
+
+export interface AccessGuardDeps {
+  identity: AccessCheckPort;
+  tokenKeys: TokenKeySource;
+  apiKeys: ApiKeyCache;
+  meter: QuotaMeter;
+  bodyLimitBytes: number;
+  logger: Logger;
+  now?: () => Date;
+}
+
+const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i;
+
+function unauthorized(res: Response, message: string, error?: 'invalid_token' | 'invalid_request'): ApiError {
+  // RFC 6750: tell the client which scheme to use and, for a bad token, that the token is the problem.
+  res.set('WWW-Authenticate', error ? `Bearer realm="stormhook", error="${error}"` : 'Bearer realm="stormhook"');
+  return new ApiError(401, message);
+}
+
+const unavailable = (cause: unknown): ApiError => new ApiError(503, ErrorMessages.serviceUnavailable, undefined, { cause });
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Authentication and access control of every authenticated operation, as guards that run before
+ * the operation's own body parsing and validation:
+ *
+ * 1. who: `Authorization: Bearer <accessToken>` verified locally with identity's public key, or
+ *    `X-API-Key` verified by identity (cached briefly); nothing or anything invalid is a 401;
+ * 2. for operations that query a place, the JSON body is read here so its point can be checked;
+ * 3. identity's CheckAccess decides role (403), subscription (402), endpoint in plan (403) and
+ *    geography (403 with the location message), with the exact texts of interface.md section 7;
+ * 4. metered calls are counted in the gateway's database (429 with Retry-After once spent); every
+ *    answer after that carries the RateLimit headers, and only successful answers keep their count.
+ */
+export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => RequestHandler[] {
+  const now = deps.now ?? (() => new Date());
+
+  const authenticate: RequestHandler = async (req, res, next) => {
+    const authorization = header(req, 'authorization');
+    const apiKey = header(req, 'x-api-key');
+    if (authorization !== undefined && apiKey !== undefined) {
+      throw unauthorized(res, 'Send either Authorization: Bearer or X-API-Key, not both', 'invalid_request');
+    }
+    let principal: identityV1.Principal | undefined;
+    if (authorization !== undefined) {
+      const token = BEARER.exec(authorization.trim())?.[1];
+      if (!token) throw unauthorized(res, 'The Authorization header must be "Bearer <accessToken>"', 'invalid_request');
+      const verifier = await deps.tokenKeys.verifierFor(AccessTokenVerifier.kidOf(token));
+      if (!verifier) throw new ApiError(503, ErrorMessages.serviceUnavailable);
+      const checked = verifier.verify(token, now());
+      if (!checked.ok) throw unauthorized(res, checked.reason === 'expired' ? 'The access token has expired' : 'Invalid access token', 'invalid_token');
+      principal = { ...checked.principal, accountId: checked.principal.accountId ?? '', via: 'access-token' };
+    } else if (apiKey !== undefined) {
+      principal = await deps.apiKeys.verify(apiKey.trim());
+      if (!principal) throw unauthorized(res, 'Invalid API key');
+    } else {
+      throw unauthorized(res, ErrorMessages.unauthorized);
+    }
+    setAuthState(req, { principal });
+    next();
+  };
+
+  const authorize =
+    (operation: RouteSpec): RequestHandler =>
+    async (req, res, next) => {
+      const state = { principal: principalOf(req) };
+      const location = queriedPoint(operation.operationId, req.body);
+      const decision = await deps.identity.checkAccess({ principal: state.principal, operationId: operation.operationId, location: location ?? null });
+      if (!decision.allowed) {
+        if (decision.httpStatus === 401) throw unauthorized(res, decision.message, 'invalid_token');
+        throw new ApiError(decision.httpStatus >= 400 && decision.httpStatus < 500 ? decision.httpStatus : 403, decision.message || ErrorMessages.forbidden);
+      }
+      setAuthState(req, { ...state, access: decision });
+      const quota = decision.quota;
+      if (decision.metered && quota && decision.accountId) {
+        const window: MeteredWindow = {
+          accountId: decision.accountId,
+          service: decision.service,
+          limit: quota.limit,
+          start: new Date(quota.windowStartEpochMs),
+          end: new Date(quota.windowEndEpochMs),
+        };
+        const counted = await deps.meter.consume(window).catch((error: unknown) => {
+          throw unavailable(error);
+        });
+        res.set(quotaHeaders(counted));
+        if (!counted.allowed) throw new ApiError(429, ErrorMessages.subscriptionLimitExceeded);
+        // Only a successful call keeps its count: validation errors, failures and our own faults are given back.
+        res.on('finish', () => {
+          if (res.statusCode < 400) return;
+          deps.meter.refund(window).catch((error: unknown) => deps.logger.warn({ err: error, operationId: operation.operationId }, 'quota refund failed'));
+        });
+      }
+      next();
+    };
+
+  return (operation) => {
+    if (!operation.authenticated) return [];
+    const readsBody = LOCATION_OF[operation.operationId] !== undefined && operation.request.body !== undefined;
+    // The body is parsed here (415, 413, malformed JSON as usual) so its point can be checked; the
+    // operation's own parser then sees it already read and passes.
+    return [authenticate, ...(readsBody ? jsonBody(deps.bodyLimitBytes) : []), authorize(operation)];
+  };
+}

@@ -1,0 +1,46 @@
+import { EventTypes, type Publisher } from '@stormhook/kafka';
+import { notificationV1 } from '@stormhook/proto';
+import type { MessageRequest, MessageTemplate } from '../domain/message-request.js';
+import type { Clock } from '../ports/clock.js';
+import type { MessagePublisher } from '../ports/message-publisher.js';
+
+export const MESSAGE_TOPIC = 'notification.message-requested.v1';
+
+const TEMPLATES: Readonly<Record<MessageTemplate, notificationV1.MessageTemplate>> = {
+  'password-reset': 'MESSAGE_TEMPLATE_PASSWORD_RESET',
+  invitation: 'MESSAGE_TEMPLATE_INVITATION',
+  'phone-activation': 'MESSAGE_TEMPLATE_PHONE_ACTIVATION',
+};
+
+/** The wire form of a message request (stormhook.notification.v1.MessageRequested). */
+export function messageRequested(request: MessageRequest, now: Date): notificationV1.MessageRequested {
+  return notificationV1.MessageRequested.create({
+    messageId: request.messageId.startsWith('msg_') ? request.messageId : `msg_${request.messageId}`,
+    channel: request.channel === 'sms' ? 'MESSAGE_CHANNEL_SMS' : 'MESSAGE_CHANNEL_EMAIL',
+    recipient: request.to,
+    template: TEMPLATES[request.template],
+    locale: request.locale,
+    params: request.params,
+    userId: request.userId,
+    accountId: request.accountId ?? '',
+    requestedAtEpochMs: now.getTime(),
+  });
+}
+
+/**
+ * Hands message requests to the notifier over Kafka. Resolves once every in-sync replica has the
+ * record (the publisher is idempotent with acks -1), so a 202 to the caller means the message is
+ * durable. Keyed by recipient, as the topic's contract says, so one person's messages stay in order.
+ * Nothing of the request is logged here: it carries one-time links and codes.
+ */
+export class KafkaMessagePublisher implements MessagePublisher {
+  constructor(
+    private readonly publisher: Pick<Publisher, 'publish'>,
+    private readonly clock: Clock,
+  ) {}
+
+  async publish(request: MessageRequest): Promise<void> {
+    const value = notificationV1.MessageRequested.encode(messageRequested(request, this.clock.now()));
+    await this.publisher.publish(MESSAGE_TOPIC, [{ key: request.to, value, eventType: EventTypes.MessageRequested }]);
+  }
+}

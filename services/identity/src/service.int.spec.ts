@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { createClient, GrpcError, GrpcStatus } from '@stormhook/grpc';
+import { createKafkaClient, deleteTopics } from '@stormhook/kafka';
+import { createLogger } from '@stormhook/logger';
+import { connectMongo } from '@stormhook/mongo';
+import { identityV1 } from '@stormhook/proto';
+import { testInfra, uniqueName } from '@stormhook/testing';
+import { loadConfig } from './config.js';
+import { start } from './service.js';
+
+describe('identity service (real Kafka and database)', function () {
+  this.timeout(30_000);
+  const infra = testInfra();
+  const prefix = uniqueName('ids').replace(/-/g, '_');
+  const topicPrefix = uniqueName('ids');
+  const logger = createLogger({ service: 'identity-spec', level: 'silent' });
+  const config = loadConfig({
+    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+    MONGO_URL: infra.mongoUrl,
+    STORMHOOK_DB_PREFIX: prefix,
+    STORMHOOK_TOPIC_PREFIX: topicPrefix,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    STORMHOOK_ADMIN_EMAIL: 'root@stormhook.test',
+    STORMHOOK_ADMIN_PASSWORD: 'root-password-1',
+    IDENTITY_PASSWORD_HASH_COST: '10',
+  });
+
+  after(async () => {
+    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'identity-spec', logger });
+    await deleteTopics(kafka, ['notification.message-requested.v1'], { prefix: topicPrefix });
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: `${prefix}_identity`, appName: 'identity-spec' });
+    await mongo.db.dropDatabase();
+    await mongo.close();
+  });
+
+  async function withService<T>(work: (client: ReturnType<typeof createClient<typeof identityV1.IdentityService>>) => Promise<T>): Promise<T> {
+    const service = await start(config, { logger });
+    const client = createClient(identityV1.IdentityService, `127.0.0.1:${service.port}`);
+    try {
+      return await work(client);
+    } finally {
+      client.close();
+      await service.stop();
+    }
+  }
+
+  it('creates the first ADMIN from the environment and keeps its development signing key across restarts', async () => {
+    const first = await withService(async (client) => {
+      const keys = await client.getTokenKeys({});
+      const pair = await client.login({ username: 'root@stormhook.test', password: 'root-password-1', clientAddress: '' });
+      return { keys, pair };
+    });
+    assert.equal(first.keys.algorithm, 'EdDSA');
+    assert.equal(first.keys.keys.length, 1);
+    assert.match(first.keys.keys[0]?.publicKeyPem ?? '', /^-----BEGIN PUBLIC KEY-----/);
+    assert.equal(first.pair.type, 'Bearer');
+
+    await withService(async (client) => {
+      const keys = await client.getTokenKeys({});
+      assert.equal(keys.keys[0]?.kid, first.keys.keys[0]?.kid, 'the same key signs after a restart');
+      // The session of the first run lives on.
+      const refreshed = await client.refreshToken({ refreshToken: first.pair.refreshToken });
+      assert.equal(refreshed.username, 'root@stormhook.test');
+      // A second start did not create a second administrator.
+      const page = await client.listUsers({
+        actor: { userId: JSON.parse(Buffer.from(first.pair.accessToken.split('.')[1] ?? '', 'base64url').toString()).sub, accountId: '', role: 'ADMIN', username: '', via: 'access-token' },
+        roles: '[ADMIN]',
+        status: '',
+        sortBy: [],
+        includeAccount: false,
+      });
+      assert.equal(page.page?.totalRecords, 1);
+    });
+  });
+
+  it('answers expected failures with a status and the public HTTP status in the detail', async () => {
+    await withService(async (client) => {
+      const failure = await client.login({ username: 'root@stormhook.test', password: 'wrong', clientAddress: '' }).catch((e: unknown) => e);
+      assert.ok(failure instanceof GrpcError);
+      assert.equal(failure.code, GrpcStatus.UNAUTHENTICATED);
+      assert.equal(failure.detail?.httpStatus, 401);
+      const anonymous = await client.getCurrentUser({ actor: null }).catch((e: unknown) => e);
+      assert.ok(anonymous instanceof GrpcError && anonymous.code === GrpcStatus.UNAUTHENTICATED);
+      const decision = await client.checkAccess({ principal: null, operationId: 'getCurrentForecast', location: null });
+      assert.deepEqual({ allowed: decision.allowed, httpStatus: decision.httpStatus, reason: decision.reason }, { allowed: false, httpStatus: 401, reason: 'UNAUTHENTICATED' });
+    });
+  });
+});

@@ -1,0 +1,42 @@
+import { requireActor } from './actor.js';
+import { unwrap } from './errors.js';
+import type { IdentityHandlerDeps, IdentityHandlers } from './handler-deps.js';
+import { apiKeyInfoMessage, createdApiKeyMessage, principalMessage } from './mapping.js';
+
+type AuthRpcs = 'login' | 'refreshToken' | 'logout' | 'getTokenKeys' | 'verifyApiKey' | 'createApiKey' | 'listApiKeys' | 'revokeApiKey';
+
+/** Sign-in, sessions, token keys and API keys. No request field is ever logged: they carry secrets. */
+export function authHandlers({ uc, users, tokenKeys }: IdentityHandlerDeps): IdentityHandlers<AuthRpcs> {
+  return {
+    login: async (req) => {
+      const pair = unwrap(await uc.login.login({ username: req.username, password: req.password, ...(req.clientAddress ? { address: req.clientAddress } : {}) }));
+      return { ...pair, expiresInS: pair.expiresIn };
+    },
+    refreshToken: async (req) => {
+      const pair = unwrap(await uc.sessions.refresh(req.refreshToken));
+      return { ...pair, expiresInS: pair.expiresIn };
+    },
+    logout: async (req) => unwrap(await uc.sessions.logout(req.refreshToken)),
+    getTokenKeys: async () => tokenKeys,
+    verifyApiKey: async (req) => ({ principal: principalMessage(unwrap(await uc.apiKeys.verify(req.apiKey))) }),
+    createApiKey: async (req) => {
+      const actor = await requireActor(users, req.actor);
+      const created = unwrap(
+        await uc.apiKeys.create(actor, {
+          ...(req.userId ? { userId: req.userId } : {}),
+          name: req.name || undefined,
+          ...(req.expiresAtEpochMs !== undefined ? { expiresAt: req.expiresAtEpochMs } : {}),
+        }),
+      );
+      return createdApiKeyMessage(created);
+    },
+    listApiKeys: async (req) => {
+      const actor = await requireActor(users, req.actor);
+      return { keys: unwrap(await uc.apiKeys.list(actor, req.userId || undefined)).map(apiKeyInfoMessage) };
+    },
+    revokeApiKey: async (req) => {
+      const actor = await requireActor(users, req.actor);
+      return unwrap(await uc.apiKeys.revoke(actor, { keyId: req.keyId }));
+    },
+  };
+}
