@@ -1,7 +1,93 @@
-import { defineEnv, type ConfigOf } from '@stormhook/config';
+import { ConfigError, defineEnv, int, list, port, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
+import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
+import { parseKeyring } from './security/credential-cipher.js';
+import { parseCidr } from './security/ip.js';
 
-/** Everything the notifier service reads from its environment, validated once at start. */
-const spec = { ...platformEnv, ...grpcEnv(50056) };
-export const loadConfig = defineEnv(spec);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Everything the notifier reads from its environment, validated once at start. Every variable has a
+ * development default so that the dev stack runs with none set; the README's table says which ones
+ * production must set (CREDENTIAL_ENCRYPTION_KEY, SMTP_URL, the SMS gateway).
+ */
+const spec = {
+  ...platformEnv,
+  ...grpcEnv(50056),
+  /**
+   * AES-256-GCM key(s) for webhook passwords, API keys, HMAC keys and signing secrets at rest: the
+   * base64 of 32 random bytes (`openssl rand -base64 32`), or a keyring `kid:base64[,kid:base64...]`
+   * whose first entry encrypts and all decrypt (rotation). Unset: a development key generated once
+   * and kept in the notifier's database, with a warning at every start.
+   */
+  CREDENTIAL_ENCRYPTION_KEY: str({ optional: true, secret: true, description: 'base64 32-byte key, or kid:base64[,kid:base64...]' }),
+  /** CIDRs the SSRF filter lets callbacks reach although they are private/loopback: tests and private deployments only. */
+  NOTIFIER_SSRF_ALLOW_CIDRS: list({ optional: true, description: 'comma-separated CIDRs or addresses exempt from the SSRF filter; empty by default' }),
+  /** E-mail provider: smtp:// or smtps:// with credentials. Unset: e-mails go to the development outbox. */
+  SMTP_URL: url({ optional: true, protocols: ['smtp', 'smtps'], secret: true, description: 'SMTP server, e.g. smtps://user:pass@mail.example.com:465' }),
+  SMTP_FROM: str({ default: 'Stormhook <no-reply@stormhook.invalid>', description: 'From header of e-mails' }),
+  /** SMS provider: the HTTP gateway's send URL (request shape in the README). Unset: SMS go to the development outbox. */
+  SMS_GATEWAY_URL: url({ optional: true, protocols: ['http', 'https'], description: 'HTTP SMS gateway send URL' }),
+  SMS_GATEWAY_TOKEN: str({ optional: true, secret: true, description: 'bearer token of the SMS gateway' }),
+  SMS_SENDER: str({ default: 'Stormhook', maxLength: 20, description: 'sender name or number shown on SMS' }),
+  /** Where the development adapter writes messages; default `<repo root>/.stack/data/notifier-outbox`. */
+  NOTIFIER_DEV_OUTBOX_DIR: str({ optional: true, description: 'directory of the development message outbox (messages.jsonl)' }),
+  /** Prometheus metrics on http://<METRICS_HOST>:<METRICS_PORT>/metrics; unset: not served. */
+  METRICS_PORT: port({ optional: true, description: 'port of the Prometheus /metrics endpoint; unset: no endpoint' }),
+  METRICS_HOST: str({ default: '0.0.0.0', description: 'address the metrics endpoint binds to' }),
+  NOTIFIER_CONSUMER_GROUP: str({
+    default: 'stormhook-notifier',
+    pattern: '^[A-Za-z0-9._-]{1,200}$',
+    description: 'consumer group of alarm.triggered.v1 and notification.message-requested.v1; the topic prefix, when set, is put in front',
+  }),
+  NOTIFIER_PARTITIONS_CONCURRENTLY: int({ default: 6, min: 1, max: 64, description: 'partitions handled in parallel per consumer' }),
+  NOTIFIER_INSTANCE_ID: str({ optional: true, pattern: '^[A-Za-z0-9._:-]{1,100}$', description: 'lease owner name of this process; default host-pid-random' }),
+  NOTIFIER_CONCURRENCY: int({ default: 256, min: 1, max: 10_000, description: 'webhook attempts in flight at once per process' }),
+  NOTIFIER_ENDPOINT_CONCURRENCY: int({ default: 32, min: 1, max: 1_000, description: 'webhook attempts in flight at once per endpoint and process' }),
+  /** Must exceed the largest attempt timeout, or a slow attempt could be taken over while it runs. */
+  NOTIFIER_LEASE_MS: int({
+    default: 60_000,
+    min: DEFAULT_POLICY_BOUNDS.timeoutMs.max + 1_000,
+    max: 3_600_000,
+    description: 'how long an attempt holds its delivery before another instance may take it over, in milliseconds',
+  }),
+  NOTIFIER_POLL_INTERVAL_MS: int({ default: 250, min: 10, max: 60_000, description: 'wait between two looks at the delivery queue when idle, in milliseconds' }),
+  NOTIFIER_AUTO_DISABLE_AFTER_MS: int({
+    default: 5 * DAY_MS,
+    min: 60_000,
+    max: 90 * DAY_MS,
+    description: 'an endpoint whose every attempt failed for this long is disabled, in milliseconds',
+  }),
+  /** 1 for the embedded FerretDB (SQLite has one writer); 8-32 on MongoDB. */
+  NOTIFIER_DB_MAX_CONCURRENT_WRITES: int({ default: 1, min: 1, max: 256, description: 'database writes in flight at once' }),
+  NOTIFIER_USER_AGENT: str({ default: 'Stormhook-Webhooks/1.0', maxLength: 200, description: 'User-Agent of webhook callbacks' }),
+};
+
 export type Config = ConfigOf<typeof spec>;
+
+const load = defineEnv(spec);
+
+/** Loads and validates the config, keyring and CIDRs included; throws ConfigError naming the bad variables. */
+export function loadConfig(env: EnvSource = process.env): Config {
+  const config = load(env);
+  const issues: { variable: string; problem: string }[] = [];
+  if (config.CREDENTIAL_ENCRYPTION_KEY) {
+    try {
+      parseKeyring(config.CREDENTIAL_ENCRYPTION_KEY);
+    } catch (error) {
+      issues.push({ variable: 'CREDENTIAL_ENCRYPTION_KEY', problem: (error as Error).message });
+    }
+  }
+  for (const cidr of config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []) {
+    try {
+      parseCidr(cidr);
+    } catch {
+      issues.push({ variable: 'NOTIFIER_SSRF_ALLOW_CIDRS', problem: `"${cidr}" is not a CIDR or IP address` });
+    }
+  }
+  if (config.SMS_GATEWAY_URL && !config.SMS_GATEWAY_TOKEN) {
+    issues.push({ variable: 'SMS_GATEWAY_TOKEN', problem: 'is required when SMS_GATEWAY_URL is set' });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return config;
+}

@@ -1,2 +1,2 @@
-export { start } from './service.js';
+export { start, type NotifierStartOptions } from './service.js';
 export { loadConfig, type Config } from './config.js';

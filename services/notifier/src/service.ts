@@ -1,10 +1,164 @@
-import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, type EventConsumer, type TopicName } from '@stormhook/kafka';
+import { notificationV1 } from '@stormhook/proto';
+import { startGrpcService, type Platform, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Config } from './config.js';
+import { MAX_RESPONSE_BODY_BYTES } from './domain/delivery.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { EndpointCache } from './delivery/endpoint-cache.js';
+import { EndpointHealth } from './delivery/endpoint-health.js';
+import { GotWebhookSender } from './http/got-sender.js';
+import { alarmTriggeredHandler } from './kafka/alarm-triggered-handler.js';
+import { KafkaNotifierEventPublisher } from './kafka/kafka-event-publisher.js';
+import { messageRequestedHandler } from './kafka/message-requested-handler.js';
+import { createMessageSender } from './messaging/create-message-sender.js';
+import { DeliveryMetrics } from './metrics/delivery-metrics.js';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
+import { ensureNotifierIndexes } from './persistence/collections.js';
+import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
+import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository.js';
+import { MongoMessageLog } from './persistence/mongo-message-log.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import { CredentialCipher, parseKeyring } from './security/credential-cipher.js';
+import { loadOrCreateDevKeyring } from './security/dev-keyring.js';
+import { SsrfPolicy } from './security/ssrf-policy.js';
+import { UrlGuard } from './security/url-guard.js';
+import { notifierHandlers } from './transport/grpc-handlers.js';
+import { AcceptAlarm } from './usecases/accept-alarm.js';
+import { DeliveryLog } from './usecases/delivery-log.js';
+import { EndpointUseCases } from './usecases/endpoint-usecases.js';
+import { SendMessage } from './usecases/send-message.js';
+
+export interface NotifierStartOptions extends PlatformOptions {
+  clock?: Clock;
+}
+
+/** The topics the notifier reads and writes; created at start (KRaft auto-creation is off). */
+export const NOTIFIER_TOPICS: readonly TopicName[] = ['alarm.triggered.v1', 'notification.message-requested.v1', 'alarm.delivery-failed.v1', DEAD_LETTER_TOPIC];
+
+/** How long a stopping worker lets attempts in flight finish; the rest are retried elsewhere after their lease. */
+const STOP_GRACE_MS = 5_000;
+
+/** Consumer groups, prefixed like the topics so a second stack on the same broker has its own. */
+export function consumerGroups(config: Config): { alarms: string; messages: string } {
+  const base = config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.NOTIFIER_CONSUMER_GROUP}` : config.NOTIFIER_CONSUMER_GROUP;
+  return { alarms: base, messages: `${base}.messages` };
+}
+
+async function credentialCipher(config: Config, platform: Platform): Promise<CredentialCipher> {
+  if (config.CREDENTIAL_ENCRYPTION_KEY) return new CredentialCipher(parseKeyring(config.CREDENTIAL_ENCRYPTION_KEY));
+  const dev = await loadOrCreateDevKeyring(platform.mongo.db);
+  platform.logger.warn(
+    { created: dev.created },
+    'CREDENTIAL_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a DEVELOPMENT key kept in the notifier database next to them; production MUST set it',
+  );
+  return new CredentialCipher(parseKeyring(dev.keyring));
+}
 
 /**
- * Starts the notifier service (webhook endpoints and deliveries; they land with the notifier issue). For now it connects to Kafka and its
- * database and answers the standard gRPC health check, SERVING while both answer.
+ * Starts the notifier: the account's webhook endpoint and delivery log over gRPC
+ * (stormhook.notification.v1.NotifierService); alarm.triggered.v1 turned into durable deliveries that
+ * a leased, database-backed worker sends; notification.message-requested.v1 sent as SMS or e-mail;
+ * Prometheus metrics on METRICS_PORT.
  */
-export function start(config: Config, opts: PlatformOptions = {}): Promise<RunningGrpcService> {
-  return startGrpcService('notifier', config, () => ({}), opts);
+export function start(config: Config, opts: NotifierStartOptions = {}): Promise<RunningGrpcService> {
+  const clock = opts.clock ?? systemClock;
+  return startGrpcService(
+    'notifier',
+    config,
+    async (platform, server) => {
+      const { logger, mongo } = platform;
+      const prefix = platform.topicPrefix;
+      await ensureNotifierIndexes(mongo.db);
+      await ensureTopics(platform.kafka, NOTIFIER_TOPICS.map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
+
+      const cipher = await credentialCipher(config, platform);
+      const policy = new SsrfPolicy(config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []);
+      if (policy.allowList.length > 0) logger.warn({ allow: policy.allowList.map((c) => c.text) }, 'SSRF allow-list set: callbacks may reach these private addresses');
+      const repository = new MongoEndpointRepository(mongo.db, cipher);
+      const store = new MongoDeliveryStore(mongo.db, { maxConcurrentWrites: config.NOTIFIER_DB_MAX_CONCURRENT_WRITES });
+      const cache = new EndpointCache(repository);
+      const publisher = new KafkaNotifierEventPublisher(platform.publisher);
+      const registry = new Registry();
+      const metrics = new DeliveryMetrics(registry);
+      const sender = new GotWebhookSender({
+        policy,
+        maxBodyBytes: MAX_RESPONSE_BODY_BYTES,
+        userAgent: config.NOTIFIER_USER_AGENT,
+        maxSocketsPerHost: config.NOTIFIER_ENDPOINT_CONCURRENCY,
+      });
+      const health = new EndpointHealth({ repository, cache, publisher, clock, logger, autoDisableAfterMs: config.NOTIFIER_AUTO_DISABLE_AFTER_MS });
+      const instanceId = config.NOTIFIER_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+      const worker = new DeliveryWorker(
+        { store, endpoints: cache, health, sender, publisher, clock, logger, metrics },
+        {
+          instanceId,
+          concurrency: config.NOTIFIER_CONCURRENCY,
+          perEndpointConcurrency: config.NOTIFIER_ENDPOINT_CONCURRENCY,
+          leaseMs: config.NOTIFIER_LEASE_MS,
+          pollIntervalMs: config.NOTIFIER_POLL_INTERVAL_MS,
+        },
+      );
+      const endpoints = new EndpointUseCases({ repository, clock, urlGuard: new UrlGuard(policy), cache });
+      const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker });
+      const accept = new AcceptAlarm({ store, endpoints: cache, clock, worker });
+      const messages = createMessageSender(config, logger);
+      const sendMessage = new SendMessage({ sender: messages.sender, log: new MongoMessageLog(mongo.db), clock, logger });
+
+      server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, clock }));
+
+      // Two groups: an SMS or mail provider outage stalls messages only, never webhook acceptance.
+      const groups = consumerGroups(config);
+      const alive = { alarms: true, messages: true };
+      const consumer = (group: keyof typeof groups, topic: TopicName, handler: ReturnType<typeof alarmTriggeredHandler>, partitions: number): EventConsumer =>
+        createConsumer({
+          kafka: platform.kafka,
+          groupId: groups[group],
+          topics: [topic],
+          handler,
+          publisher: platform.publisher,
+          logger,
+          ...(prefix ? { prefix } : {}),
+          partitionsConsumedConcurrently: partitions,
+          onFatal: (error) => {
+            alive[group] = false;
+            logger.fatal({ err: error, topic }, 'notifier consumer stopped; health reports NOT_SERVING until restarted');
+          },
+        });
+      const consumers = [
+        consumer('alarms', 'alarm.triggered.v1', alarmTriggeredHandler(accept, logger), config.NOTIFIER_PARTITIONS_CONCURRENTLY),
+        consumer('messages', 'notification.message-requested.v1', messageRequestedHandler(sendMessage, logger), 1),
+      ];
+      platform.checks['alarm-consumer'] = async () => alive.alarms;
+      platform.checks['message-consumer'] = async () => alive.messages;
+
+      let metricsServer: MetricsServer | undefined;
+      const stopParts = async (): Promise<void> => {
+        // Drain first: attempts in flight finish and are recorded. Alarms consumed meanwhile are stored
+        // and queued in the database (the stopped worker takes none), so nothing is lost.
+        await worker.stop({ graceMs: STOP_GRACE_MS });
+        await Promise.all(consumers.map((c) => c.stop()));
+        sender.close();
+        messages.close();
+        await metricsServer?.close();
+      };
+      try {
+        worker.start();
+        await Promise.all(consumers.map((c) => c.start()));
+        if (config.METRICS_PORT !== undefined) {
+          collectDefaultMetrics({ register: registry });
+          metricsServer = await startMetricsServer(registry, config.METRICS_HOST, config.METRICS_PORT);
+          logger.info({ port: metricsServer.port }, 'Prometheus metrics served at /metrics');
+        }
+      } catch (error) {
+        await stopParts();
+        throw error;
+      }
+      logger.info({ instanceId, groups, outbox: messages.outboxDir }, 'notifier ready');
+      return { stop: stopParts };
+    },
+    opts,
+  );
 }

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@stormhook/logger';
+import { reportBench } from '@stormhook/testing';
 import { connectMongo } from '@stormhook/mongo';
 import { Registry } from 'prom-client';
 import { DeliveryWorker } from '../delivery/delivery-worker.js';
@@ -34,7 +35,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const count = Number(process.argv[2] ?? 2000);
+  const count = Number(process.argv[2] ?? 1000);
   const parallel = Number(process.argv[3] ?? 64);
   const endpointsCount = 8;
   const mongoUrl = process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017';
@@ -105,6 +106,12 @@ async function main(): Promise<void> {
     latencyInsertToReceiptMs: { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(latencies[latencies.length - 1] ?? NaN) },
     allResultsRecordedAfterMs: Math.round(allRecorded - started),
   }, null, 2));
+
+  const bench = 'notifier webhook delivery';
+  const note = `${count} deliveries over ${endpointsCount} endpoints to a local receiver, database ${mongoUrl.replace(/\/\/[^@]*@/, '//***@')}; the embedded FerretDB's per-update cost bounds it (README)`;
+  reportBench({ bench, metric: 'throughput', value: Math.round(count / ((allReceived - started) / 1000)), unit: 'deliveries/s', note });
+  reportBench({ bench, metric: 'p50 latency acceptance to receipt', value: Math.round(percentile(latencies, 50)), unit: 'ms', note });
+  reportBench({ bench, metric: 'p99 latency acceptance to receipt', value: Math.round(percentile(latencies, 99)), unit: 'ms', note });
 
   await worker.stop({ graceMs: 1_000 });
   sender.close();

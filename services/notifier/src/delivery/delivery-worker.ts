@@ -36,6 +36,9 @@ export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> =
   outboxIntervalMs: 5_000,
 };
 
+/** Entries claimed per round (the loop claims again at once while work is due). */
+export const MAX_CLAIM_BATCH = 50;
+
 export interface DeliveryWorkerDeps {
   store: DeliveryStore;
   endpoints: EndpointCache;
@@ -191,7 +194,9 @@ export class DeliveryWorker {
 
   /** Claims what this instance has room for, fairly across endpoints; returns how many it got. */
   private async claimBatch(): Promise<number> {
-    const free = this.options.concurrency - this.active;
+    // One claim is one multi-document update; FerretDB applies it document by document (about 4 ms
+    // each) and stalls on very large ones, so a round claims at most MAX_CLAIM_BATCH entries.
+    const free = Math.min(this.options.concurrency - this.active, MAX_CLAIM_BATCH);
     if (free <= 0) return 0;
     const now = this.deps.clock.now();
     const saturated = [...this.perEndpoint].filter(([, n]) => n >= this.options.perEndpointConcurrency).map(([id]) => id);

@@ -7,6 +7,8 @@ export const COLLECTIONS = {
   deliveries: 'deliveries',
   queue: 'delivery_queue',
   messages: 'messages',
+  /** Development-only settings generated at first start (the credential key when none is configured). */
+  devSettings: 'dev_settings',
 } as const;
 
 /**
@@ -23,6 +25,7 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
   ],
   queue: [{ name: 'due', key: { dueAt: 1 } }],
   messages: [],
+  devSettings: [],
 };
 
 export async function ensureNotifierIndexes(db: Db): Promise<void> {

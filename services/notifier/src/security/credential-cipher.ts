@@ -19,9 +19,19 @@ export interface CipherKeyring {
   keys: ReadonlyMap<string, Buffer>;
 }
 
-/** Parses the operator's `kid:base64key[,kid:base64key...]`; the first entry is the current key. */
+/** Kid of a key given bare (no `kid:`), so that it can later sit in a keyring as `default:<key>`. */
+export const DEFAULT_KID = 'default';
+
+/**
+ * Parses the operator's key: a bare base64 key (kid "default"), or `kid:base64key[,kid:base64key...]`
+ * whose first entry is the current key. Base64 never contains ":", so the two forms cannot be confused.
+ */
 export function parseKeyring(text: string): CipherKeyring {
-  const entries = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((entry) => (entry.includes(':') ? entry : `${DEFAULT_KID}:${entry}`));
   const keys = new Map<string, Buffer>();
   for (const entry of entries) {
     const at = entry.indexOf(':');

@@ -1,0 +1,61 @@
+import type { BBox } from '../domain/geo/types.js';
+
+export interface ForecastOptions {
+  enabled: boolean;
+  /** A run every this often, aligned on UTC (default 6 h: 00, 06, 12, 18 UTC). */
+  everyMs: number;
+  /** Horizon of a run in days, 1 to 14. */
+  days: number;
+  /** Grid spacing in decimal degrees. */
+  gridDeg: number;
+  model: string;
+}
+
+export interface SimOptions {
+  seed: number;
+  /** Where storms live and the forecast grid lies; must sit inside ingest's coverage. */
+  region: BBox;
+  /** Mean number of storm systems alive at once: the activity of the weather. */
+  storms: number;
+  /** Lightning is generated per tick. */
+  tickMs: number;
+  /** A radar scan (precipitation and storm cells) every this often. */
+  scanMs: number;
+  /** Nowcast lead times, minutes after each scan. */
+  nowcastLeadsMin: number[];
+  /** Multiplies every flash rate. */
+  lightningScale: number;
+  forecast: ForecastOptions;
+}
+
+/** Turkey's land area with a little sea around it. */
+export const TURKEY: BBox = { minLng: 26, minLat: 36, maxLng: 45, maxLat: 42 };
+
+export const DEFAULT_SIM_OPTIONS: SimOptions = {
+  seed: 1,
+  region: TURKEY,
+  storms: 4,
+  tickMs: 10_000,
+  scanMs: 5 * 60_000,
+  nowcastLeadsMin: [30, 60],
+  lightningScale: 1,
+  forecast: { enabled: true, everyMs: 6 * 3_600_000, days: 7, gridDeg: 0.5, model: 'stormhook-sim' },
+};
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "90s", "15m", "2h", "1d" or plain milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not a duration (use e.g. 90s, 15m, 2h, 1d)`);
+  return Math.round(Number(match[1]) * UNITS[match[2] ?? 'ms']!);
+}
+
+export function parseBBox(text: string): BBox {
+  const parts = text.split(',').map((p) => Number(p.trim()));
+  const [minLng, minLat, maxLng, maxLat] = parts as [number, number, number, number];
+  if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p)) || minLng >= maxLng || minLat >= maxLat) {
+    throw new Error(`"${text}" is not a box: use minLng,minLat,maxLng,maxLat`);
+  }
+  return { minLng, minLat, maxLng, maxLat };
+}

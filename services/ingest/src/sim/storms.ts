@@ -1,0 +1,159 @@
+import type { LngLat } from '../domain/geo/types.js';
+import { clamp, moveKm } from './geo-math.js';
+import type { SimOptions } from './options.js';
+import { Random } from './random.js';
+
+const HOUR = 3_600_000;
+/** No system lives longer; bounds how far back in time births are looked up. */
+export const MAX_LIFE_MS = 12 * HOUR;
+/** Mean life of a system, used to turn "storms alive at once" into a birth rate. */
+const MEAN_LIFE_H = 4;
+
+export type StormKind = 'convective' | 'frontal';
+
+/** One shape harmonic of a contour: amplitude (fraction of the radius), phase and drift. */
+export interface Harmonic {
+  k: number;
+  amp: number;
+  phase: number;
+  radPerHour: number;
+}
+
+/** Everything about a storm system, drawn once at birth; its state at any time follows from it. */
+export interface StormSystem {
+  id: string;
+  kind: StormKind;
+  birthMs: number;
+  lifeMs: number;
+  origin: LngLat;
+  speedKmh: number;
+  directionDeg: number;
+  maxRadiusKm: number;
+  peakRateMmPerH: number;
+  maxFlashesPerMin: number;
+  cgFraction: number;
+  /** Shape of each precipitation contour level (index 0 = the rain edge). */
+  shapes: Harmonic[][];
+}
+
+export interface StormState {
+  /** 0 at birth and death, 1 at maturity. */
+  strength: number;
+  center: LngLat;
+  radiusKm: number;
+  peakRateMmPerH: number;
+  flashesPerMin: number;
+}
+
+/** Day of the year, 0-based, fractional. */
+export function dayOfYear(t: number): number {
+  return (t - Date.UTC(new Date(t).getUTCFullYear(), 0, 1)) / 86_400_000;
+}
+
+/** 0 at the end of January, 1 at the end of July: the convection season over Anatolia. */
+export function summerness(t: number): number {
+  return (1 - Math.cos((2 * Math.PI * (dayOfYear(t) - 30)) / 365.25)) / 2;
+}
+
+/** 1 in the mid-afternoon (15:00 Turkey time, UTC+3), 0 in the early morning. */
+function afternoonness(t: number): number {
+  const localHour = ((t / HOUR + 3) % 24 + 24) % 24;
+  return (1 + Math.cos((2 * Math.PI * (localHour - 15)) / 24)) / 2;
+}
+
+function drawShape(rng: Random): Harmonic[] {
+  return [2, 3, 4].map((k) => ({
+    k,
+    amp: rng.uniform(0.02, 0.07),
+    phase: rng.uniform(0, 2 * Math.PI),
+    radPerHour: rng.uniform(-0.8, 0.8),
+  }));
+}
+
+function drawSystem(hour: number, index: number, rng: Random, opts: SimOptions): StormSystem {
+  const birthMs = hour * HOUR + Math.floor(rng.uniform(0, HOUR));
+  const pConvective = clamp(0.15 + 0.6 * summerness(birthMs) * (0.4 + 0.6 * afternoonness(birthMs)), 0.1, 0.85);
+  const kind: StormKind = rng.chance(pConvective) ? 'convective' : 'frontal';
+  const region = opts.region;
+  // Frontal systems come in from the west; convection pops up anywhere.
+  const lngSpan = region.maxLng - region.minLng;
+  const origin = {
+    lng: kind === 'frontal' ? rng.uniform(region.minLng, region.minLng + lngSpan * 0.6) : rng.uniform(region.minLng, region.maxLng),
+    lat: rng.uniform(region.minLat, region.maxLat),
+  };
+  const convective = kind === 'convective';
+  return {
+    id: `s${hour}x${index}`,
+    kind,
+    birthMs,
+    lifeMs: Math.round((convective ? rng.uniform(1, 4.5) : rng.uniform(4, 11)) * HOUR),
+    origin,
+    speedKmh: convective ? rng.uniform(12, 50) : rng.uniform(25, 60),
+    directionDeg: ((convective ? rng.normal(60, 35) : rng.normal(90, 25)) % 360 + 360) % 360,
+    maxRadiusKm: convective ? rng.uniform(10, 35) : rng.uniform(60, 170),
+    peakRateMmPerH: convective ? clamp(rng.logNormal(28, 0.55), 8, 150) : clamp(rng.logNormal(5, 0.5), 1, 25),
+    maxFlashesPerMin: convective ? clamp(rng.logNormal(7, 0.8), 0.5, 60) * opts.lightningScale : 0,
+    cgFraction: rng.uniform(0.15, 0.35),
+    shapes: Array.from({ length: 6 }, () => drawShape(rng)),
+  };
+}
+
+/** The systems born during UTC hour `hour` (hours since the epoch), from their own stream. */
+export function systemsBornIn(hour: number, opts: SimOptions): StormSystem[] {
+  const rng = new Random(opts.seed, `spawn:${hour}`);
+  const count = rng.poisson(opts.storms / MEAN_LIFE_H);
+  return Array.from({ length: count }, (_, i) => drawSystem(hour, i, rng, opts));
+}
+
+/** Lifecycle: grows, matures and decays; sin^0.7 keeps the mature phase broad. */
+export function strengthAt(system: StormSystem, t: number): number {
+  const f = (t - system.birthMs) / system.lifeMs;
+  if (f <= 0 || f >= 1) return 0;
+  return Math.sin(Math.PI * f) ** 0.7;
+}
+
+export function stateAt(system: StormSystem, t: number): StormState | undefined {
+  const strength = strengthAt(system, t);
+  if (strength <= 0) return undefined;
+  const hours = (t - system.birthMs) / HOUR;
+  return {
+    strength,
+    center: moveKm(system.origin, system.directionDeg, system.speedKmh * hours),
+    radiusKm: system.maxRadiusKm * (0.35 + 0.65 * strength),
+    peakRateMmPerH: system.peakRateMmPerH * strength,
+    flashesPerMin: system.maxFlashesPerMin * strength ** 1.5,
+  };
+}
+
+/** When `strength >= s` holds: the window [from, to] in epoch ms, or undefined if it never does. */
+export function windowAbove(system: StormSystem, s: number): { from: number; to: number } | undefined {
+  if (s > 1) return undefined;
+  const f1 = Math.asin(Math.max(0, s) ** (1 / 0.7)) / Math.PI;
+  return { from: system.birthMs + f1 * system.lifeMs, to: system.birthMs + (1 - f1) * system.lifeMs };
+}
+
+/**
+ * Every system alive at `t`, oldest first. Births are looked up hour by hour and cached, since
+ * consecutive ticks ask about the same hours.
+ */
+export class StormCatalogue {
+  private readonly byHour = new Map<number, StormSystem[]>();
+
+  constructor(private readonly opts: SimOptions) {}
+
+  aliveAt(t: number): StormSystem[] {
+    const last = Math.floor(t / HOUR);
+    const first = Math.floor((t - MAX_LIFE_MS) / HOUR);
+    for (const hour of this.byHour.keys()) if (hour < first) this.byHour.delete(hour);
+    const alive: StormSystem[] = [];
+    for (let hour = first; hour <= last; hour++) {
+      let born = this.byHour.get(hour);
+      if (!born) {
+        born = systemsBornIn(hour, this.opts);
+        this.byHour.set(hour, born);
+      }
+      for (const system of born) if (t > system.birthMs && t < system.birthMs + system.lifeMs) alive.push(system);
+    }
+    return alive;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Logger } from '@stormhook/logger';
+import type { Config } from '../config.js';
+import type { MessageSender } from '../ports/message-sender.js';
+import { ChannelRouter } from './channel-router.js';
+import { defaultDevOutboxDir } from './dev-outbox-location.js';
+import { DevOutboxSender } from './dev-outbox-sender.js';
+import { HttpSmsSender } from './http-sms-sender.js';
+import { SmtpMailSender } from './smtp-sender.js';
+
+export interface ConfiguredSenders {
+  sender: MessageSender;
+  /** The development outbox directory when a channel uses it; undefined when both have providers. */
+  outboxDir: string | undefined;
+  close(): void;
+}
+
+/**
+ * One adapter per channel from the configuration: SMTP for e-mail when SMTP_URL is set, the HTTP SMS
+ * gateway when SMS_GATEWAY_URL is set, and the development outbox for any channel without a provider,
+ * with a warning, because that file holds activation codes and reset links in clear.
+ */
+export function createMessageSender(config: Config, logger: Logger): ConfiguredSenders {
+  const outboxDir = !config.SMTP_URL || !config.SMS_GATEWAY_URL ? (config.NOTIFIER_DEV_OUTBOX_DIR ?? defaultDevOutboxDir()) : undefined;
+  const outbox = outboxDir ? new DevOutboxSender(outboxDir) : undefined;
+  const smtp = config.SMTP_URL ? new SmtpMailSender({ url: config.SMTP_URL, from: config.SMTP_FROM }) : undefined;
+  const sms =
+    config.SMS_GATEWAY_URL && config.SMS_GATEWAY_TOKEN
+      ? new HttpSmsSender({ url: config.SMS_GATEWAY_URL, token: config.SMS_GATEWAY_TOKEN, sender: config.SMS_SENDER })
+      : undefined;
+  const email = smtp ?? outbox;
+  const text = sms ?? outbox;
+  if (!email || !text) throw new Error('no message sender for a channel'); // unreachable: the outbox covers both
+  if (outbox) {
+    const channels = [!smtp ? 'email (SMTP_URL unset)' : undefined, !sms ? 'sms (SMS_GATEWAY_URL unset)' : undefined].filter(Boolean);
+    logger.warn({ file: outbox.file, channels }, 'messages are written to the DEVELOPMENT outbox file, codes in clear; production must configure SMTP_URL and SMS_GATEWAY_URL');
+  }
+  return { sender: new ChannelRouter({ email, sms: text }), outboxDir, close: () => smtp?.close() };
+}

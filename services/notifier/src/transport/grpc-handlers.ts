@@ -1,0 +1,89 @@
+import type { HandlersOf } from '@stormhook/grpc';
+import { notificationV1 } from '@stormhook/proto';
+import { fail, validation, type Result } from '../domain/notifier-error.js';
+import type { Clock } from '../ports/clock.js';
+import type { DeliveryLog } from '../usecases/delivery-log.js';
+import type { EndpointUseCases } from '../usecases/endpoint-usecases.js';
+import { translateFailure, unwrap } from './errors.js';
+import { configInput, deliveryMessage, endpointMessage, signingSecretMessage, statusFilter } from './mapping.js';
+
+export interface NotifierHandlerDeps {
+  endpoints: EndpointUseCases;
+  deliveries: DeliveryLog;
+  clock: Clock;
+}
+
+/** Page used when a list request carries none (the HTTP contract's default page size). */
+export const DEFAULT_PAGE = { pageNumber: 0, pageSize: 20 } as const;
+
+/**
+ * Runs one use case for the account named in the request. The account id comes from the gateway's
+ * authenticated principal, never from the request body, so an empty one is a gateway bug; it still
+ * answers a 400 rather than touching an unnamed account.
+ */
+async function forAccount<T>(accountId: string, run: (accountId: string) => Promise<Result<T>>): Promise<T> {
+  if (!accountId.trim()) return unwrap<T>(fail(validation('accountId', 'is required')));
+  try {
+    return unwrap(await run(accountId));
+  } catch (error) {
+    throw translateFailure(error);
+  }
+}
+
+const optionalDate = (epochMs: number): Date | undefined => (epochMs > 0 ? new Date(epochMs) : undefined);
+
+/** Every rpc of NotifierService: translate, call one use case, map its failure to a status. */
+export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof notificationV1.NotifierService> {
+  const { endpoints, deliveries, clock } = deps;
+  const endpointResponse = (endpoint: Parameters<typeof endpointMessage>[0]) =>
+    notificationV1.WebhookEndpointResponse.create({ endpoint: endpointMessage(endpoint, clock.now()) });
+  const deliveryResponse = (delivery: Parameters<typeof deliveryMessage>[0]) => notificationV1.DeliveryResponse.create({ delivery: deliveryMessage(delivery) });
+
+  return {
+    async createWebhookEndpoint(request) {
+      const created = await forAccount(request.accountId, (id) => endpoints.create(id, configInput(request.config), request.ownerEmail || undefined));
+      return notificationV1.CreateWebhookEndpointResponse.create({ endpoint: endpointMessage(created.endpoint, clock.now()), signingSecret: created.signingSecret });
+    },
+    async getWebhookEndpoint(request) {
+      return endpointResponse(await forAccount(request.accountId, (id) => endpoints.get(id)));
+    },
+    async updateWebhookEndpoint(request) {
+      return endpointResponse(await forAccount(request.accountId, (id) => endpoints.update(id, configInput(request.config), request.ownerEmail || undefined)));
+    },
+    async rotateSigningSecret(request) {
+      return signingSecretMessage(await forAccount(request.accountId, (id) => endpoints.rotateSecret(id, Number(request.previousSecretValidMs) || undefined)));
+    },
+    async getSigningSecret(request) {
+      return signingSecretMessage(await forAccount(request.accountId, (id) => endpoints.signingSecrets(id)));
+    },
+    async enableWebhookEndpoint(request) {
+      return endpointResponse(await forAccount(request.accountId, (id) => endpoints.enable(id)));
+    },
+    async listDeliveries(request) {
+      const page = request.page ?? DEFAULT_PAGE;
+      const listed = await forAccount(request.accountId, (id) =>
+        deliveries.list(id, {
+          registrationId: request.registrationId || undefined,
+          status: statusFilter(request.status),
+          from: optionalDate(Number(request.fromEpochMs)),
+          to: optionalDate(Number(request.toEpochMs)),
+          pageNumber: page.pageNumber,
+          pageSize: page.pageSize,
+        }),
+      );
+      return notificationV1.ListDeliveriesResponse.create({
+        deliveries: listed.items.map(deliveryMessage),
+        page: { pageNumber: page.pageNumber, pageSize: page.pageSize, totalRecords: listed.total },
+      });
+    },
+    async getDelivery(request) {
+      return deliveryResponse(await forAccount(request.accountId, (id) => deliveries.get(id, request.notificationId)));
+    },
+    async redeliver(request) {
+      return deliveryResponse(await forAccount(request.accountId, (id) => deliveries.redeliver(id, request.notificationId)));
+    },
+    async sendTestDelivery(request) {
+      return deliveryResponse(await forAccount(request.accountId, (id) => deliveries.sendTest(id)));
+    },
+  };
+}
