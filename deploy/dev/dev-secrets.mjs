@@ -12,11 +12,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const file = join(root, '.stack', 'dev-secrets.json');
 
 function generate() {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const { privateKey } = generateKeyPairSync('ed25519');
   return {
     'mongo-url': 'mongodb://mongodb:27017/?replicaSet=rs0',
     'jwt-signing-key.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    'jwt-verification-key.pem': publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     'credential-encryption-key': randomBytes(32).toString('base64'),
   };
 }

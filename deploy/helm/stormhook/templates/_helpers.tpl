@@ -172,27 +172,33 @@ the secrets (never overridable by plain values).
       name: {{ required "secrets.database.existingSecret is required: name an existing Secret holding the MongoDB URL (key secrets.database.key, default mongo-url)" $db.existingSecret }}
       key: {{ $db.key }}
 {{- $jwt := $root.Values.secrets.jwt }}
-{{- $jwtMessage := "secrets.jwt.existingSecret is required while identity or gateway is enabled: name an existing Secret holding the Ed25519 token keys in PEM" }}
+{{- $jwtMessage := "secrets.jwt.existingSecret is required while identity is enabled: name an existing Secret holding the Ed25519 token signing key in PEM" }}
 {{- if eq .name "identity" }}
-- name: JWT_SIGNING_KEY
+- name: IDENTITY_JWT_PRIVATE_KEY
   valueFrom:
     secretKeyRef:
       name: {{ required $jwtMessage $jwt.existingSecret }}
       key: {{ $jwt.signingKeyKey }}
-{{- end }}
-{{- if eq .name "gateway" }}
-- name: JWT_VERIFICATION_KEY
+{{- $admin := $root.Values.secrets.admin }}
+{{- if $admin.existingSecret }}
+- name: STORMHOOK_ADMIN_EMAIL
   valueFrom:
     secretKeyRef:
-      name: {{ required $jwtMessage $jwt.existingSecret }}
-      key: {{ $jwt.verificationKeyKey }}
+      name: {{ $admin.existingSecret }}
+      key: {{ $admin.emailKey }}
+- name: STORMHOOK_ADMIN_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $admin.existingSecret }}
+      key: {{ $admin.passwordKey }}
 {{- end }}
-{{- if has .name (list "identity" "notifier") }}
+{{- end }}
+{{- if eq .name "notifier" }}
 {{- $enc := $root.Values.secrets.credentialEncryption }}
 - name: CREDENTIAL_ENCRYPTION_KEY
   valueFrom:
     secretKeyRef:
-      name: {{ required "secrets.credentialEncryption.existingSecret is required while identity or notifier is enabled: name an existing Secret holding the 32-byte AES-256-GCM key (base64)" $enc.existingSecret }}
+      name: {{ required "secrets.credentialEncryption.existingSecret is required while notifier is enabled: name an existing Secret holding the 32-byte AES-256-GCM key (base64)" $enc.existingSecret }}
       key: {{ $enc.key }}
 {{- end }}
 {{- end -}}

@@ -6,6 +6,7 @@ import { ManagedProcess, reapOrphans } from '../infra/process.js';
 import { repoRoot } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
 import { consoleLine } from './console.js';
+import { devAdmin } from './dev-admin.js';
 import { acquireSupervisorLock } from './lock.js';
 import { nodeFlags } from './node-flags.js';
 import { createTopics } from './topics.js';
@@ -38,6 +39,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     log('stopped; no process left behind');
   };
 
+  const admin = devAdmin();
   try {
     await createTopics(infra.kafkaBrokers, log);
     for (const name of allServices) {
@@ -56,6 +58,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
             }),
+            ...(name === 'identity' ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password } : {}),
           },
           onLine: (line) => process.stdout.write(`${consoleLine(name, line)}\n`),
         }),
@@ -64,6 +67,11 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     const gateway = `http://${config.host}:${config.gatewayPort}`;
     await waitUntilHealthy(gateway, services, config.startTimeoutMs);
     log(`Stormhook is up: ${gateway}  (health ${gateway}/v1/health, API ${gateway}/v1/openapi.json)`);
+    log(
+      admin.fromEnvironment
+        ? `administrator: ${admin.email} (from STORMHOOK_ADMIN_EMAIL)`
+        : `administrator: ${admin.email} / ${admin.password} (local development login, kept in .stack/data/dev-admin.json)`,
+    );
     log(`Kafka ${infra.kafkaBrokers.join(',')}; logs in .stack/logs/; Ctrl-C stops everything`);
   } catch (error) {
     log(`start failed: ${(error as Error).message}`);
