@@ -3,11 +3,13 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { testInfra, uniqueName } from '@stormhook/testing';
+import { dropPrefixedDatabases } from './support/databases.js';
+import { deletePrefixedTopics } from './support/topics.js';
 
 const services = ['gateway', 'identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'];
 
 /** Runs a service's real main.js as its own process and stops it the way Kubernetes does. */
-async function startThenTerminate(service: string): Promise<{ code: number | null; lines: string[]; stopMs: number }> {
+async function startThenTerminate(service: string, topicPrefix: string, dbPrefix: string): Promise<{ code: number | null; lines: string[]; stopMs: number }> {
   const infra = testInfra();
   const main = fileURLToPath(new URL(`../../services/${service}/dist/main.js`, import.meta.url));
   const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', main], {
@@ -16,7 +18,9 @@ async function startThenTerminate(service: string): Promise<{ code: number | nul
       KAFKA_BROKERS: infra.kafkaBrokers.join(','),
       MONGO_URL: infra.mongoUrl,
       LOG_LEVEL: 'info',
-      STORMHOOK_DB_PREFIX: uniqueName('sig').replace(/-/g, '_'),
+      STORMHOOK_DB_PREFIX: dbPrefix,
+      // Its own topics and consumer groups: never the dev stack's real ones on a shared broker.
+      STORMHOOK_TOPIC_PREFIX: topicPrefix,
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
       HTTP_HOST: '127.0.0.1',
@@ -41,9 +45,16 @@ async function startThenTerminate(service: string): Promise<{ code: number | nul
 }
 
 describe('every service stops cleanly on SIGTERM', () => {
+  const topicPrefix = uniqueName('sig');
+  const dbPrefix = topicPrefix.replace(/-/g, '_');
+  after(async () => {
+    await deletePrefixedTopics(testInfra().kafkaBrokers, topicPrefix);
+    await dropPrefixedDatabases(testInfra().mongoUrl, dbPrefix);
+  });
+
   for (const service of services) {
     it(`${service}: starts, connects, then exits 0 on SIGTERM`, async () => {
-      const { code, lines, stopMs } = await startThenTerminate(service);
+      const { code, lines, stopMs } = await startThenTerminate(service, topicPrefix, dbPrefix);
       assert.equal(code, 0, lines.join('\n'));
       assert.ok(lines.some((l) => l.includes('connected to Kafka and the database')), 'connected');
       assert.ok(lines.some((l) => l.includes('"msg":"stopped"')), 'logged its stop');

@@ -9,6 +9,8 @@ import * as notifier from '@stormhook/notifier';
 import * as query from '@stormhook/query';
 import type { RunningGrpcService } from '@stormhook/service-kit';
 import { testInfra, uniqueName } from '@stormhook/testing';
+import { dropPrefixedDatabases } from './databases.js';
+import { deletePrefixedTopics } from './topics.js';
 
 export interface InProcessStack {
   gateway: RunningGateway;
@@ -78,10 +80,13 @@ export async function startInProcessStack(): Promise<InProcessStack> {
       async stop() {
         await runningGateway.stop();
         await stopAll();
+        await deletePrefixedTopics(infra.kafkaBrokers, topicPrefix);
+        await dropPrefixedDatabases(infra.mongoUrl, dbPrefix);
       },
     };
   } catch (error) {
     await stopAll();
+    await deletePrefixedTopics(infra.kafkaBrokers, topicPrefix);
     throw error;
   }
 }
