@@ -1,6 +1,9 @@
 #!/usr/bin/env node
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { loadDevstackConfig } from './config.js';
 import { runDeployChecks } from './deploy/index.js';
+import { repoRoot } from './paths.js';
 import { ensureInfra } from './infra/infra.js';
 import { runBenchmarks } from './stack/bench.js';
 import { generateProto, checkProto } from './stack/proto.js';
@@ -23,6 +26,20 @@ async function infraOnly(): Promise<number> {
   return 0;
 }
 
+/** The feed simulator against the local (or configured) Kafka, in the foreground. */
+async function feedSimulator(args: string[]): Promise<number> {
+  const config = loadDevstackConfig();
+  const brokers = config.externalKafka ?? [`${config.host}:${config.kafkaPort}`];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'services', 'ingest', 'dist', 'sim', 'cli.js'), ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, KAFKA_BROKERS: brokers.join(',') },
+    });
+    process.on('SIGINT', () => child.kill('SIGINT'));
+    child.on('exit', (code) => resolve(code ?? 0));
+  });
+}
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   switch (command) {
@@ -32,6 +49,8 @@ async function main(): Promise<number> {
       return runTests(loadDevstackConfig(), log, rest);
     case 'infra':
       return infraOnly();
+    case 'feed:sim':
+      return feedSimulator(rest);
     case 'bench':
       return runBenchmarks(loadDevstackConfig(), log);
     case 'build':

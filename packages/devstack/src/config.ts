@@ -1,4 +1,4 @@
-import { defineEnv, int, list, str, port } from '@stormhook/config';
+import { bool, defineEnv, int, list, str, port } from '@stormhook/config';
 
 const loadEnv = defineEnv({
   STORMHOOK_HOST: str({ default: '127.0.0.1', description: 'address every embedded component binds to' }),
@@ -9,6 +9,8 @@ const loadEnv = defineEnv({
   STORMHOOK_KAFKA_HEAP_MB: int({ default: 768, min: 256, max: 8192 }),
   STORMHOOK_FERRETDB_PORT: port({ default: 27017 }),
   STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
+  STORMHOOK_FEED_SIM: bool({ default: false, description: 'run the feed simulator beside the stack, so live weather flows at once' }),
+  STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8"' }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
   MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
 });
@@ -24,6 +26,7 @@ export interface DevstackConfig {
   startTimeoutMs: number;
   externalKafka: string[] | undefined;
   externalMongo: string | undefined;
+  feedSimulator: { args: string[] } | undefined;
 }
 
 export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
@@ -39,5 +42,6 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     startTimeoutMs: c.STORMHOOK_START_TIMEOUT_S * 1000,
     externalKafka: c.KAFKA_BROKERS,
     externalMongo: c.MONGO_URL,
+    feedSimulator: c.STORMHOOK_FEED_SIM ? { args: (c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean) } : undefined,
   };
 }

@@ -66,6 +66,19 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     }
     const gateway = `http://${config.host}:${config.gatewayPort}`;
     await waitUntilHealthy(gateway, services, config.startTimeoutMs);
+    if (config.feedSimulator) {
+      services.push(
+        new ManagedProcess({
+          name: 'feed-sim',
+          command: process.execPath,
+          args: [...nodeFlags, join(repoRoot, 'services', 'ingest', 'dist', 'sim', 'cli.js'), ...config.feedSimulator.args],
+          cwd: repoRoot,
+          env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(',') },
+          onLine: (line) => process.stdout.write(`${consoleLine('feed-sim', line)}\n`),
+        }),
+      );
+      log('feed simulator running: synthetic storms, lightning, precipitation and forecasts over Turkey');
+    }
     log(`Stormhook is up: ${gateway}  (health ${gateway}/v1/health, API ${gateway}/v1/openapi.json)`);
     log(
       admin.fromEnvironment
