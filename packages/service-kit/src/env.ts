@@ -13,6 +13,9 @@ export const platformEnv = {
   STORMHOOK_TOPIC_PREFIX: str({ optional: true }),
   /** Prefix of every database name, for the same reason. */
   STORMHOOK_DB_PREFIX: str({ optional: true }),
+  /** Prometheus metrics on http://<METRICS_HOST>:<METRICS_PORT>/metrics; unset: not served. */
+  METRICS_PORT: port({ optional: true, description: 'port of the Prometheus /metrics endpoint; unset: no endpoint' }),
+  METRICS_HOST: str({ default: '0.0.0.0', description: 'address the metrics endpoint binds to' }),
 };
 
 /** The gRPC listener; each service has its own default port (see the README's table). */

@@ -3,3 +3,4 @@ export { startPlatform, type Platform, type PlatformConfig, type PlatformOptions
 export { startGrpcService, type GrpcServiceConfig, type RunningGrpcService, type ServiceParts } from './grpc-service.js';
 export { DependencyMonitor, type DependencyCheck, type DependencyMonitorOptions } from './dependency-monitor.js';
 export { runMain, type Stoppable, type RunMainOptions } from './run-main.js';
+export { startMetricsServer, type MetricsServer } from './metrics-server.js';

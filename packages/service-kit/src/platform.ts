@@ -3,7 +3,9 @@ import { createKafkaClient, createPublisher, kafkaHealth, type Publisher } from 
 import { createLogger, type Logger } from '@stormhook/logger';
 import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
 import { initTelemetry, type Telemetry } from '@stormhook/telemetry';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { DependencyCheck } from './dependency-monitor.js';
+import { startMetricsServer } from './metrics-server.js';
 
 /** The part of every service's config that service-kit reads (see `platformEnv`). */
 export interface PlatformConfig {
@@ -13,6 +15,8 @@ export interface PlatformConfig {
   readonly OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
   readonly STORMHOOK_TOPIC_PREFIX?: string | undefined;
   readonly STORMHOOK_DB_PREFIX?: string | undefined;
+  readonly METRICS_PORT?: number | undefined;
+  readonly METRICS_HOST?: string | undefined;
 }
 
 /** What every service stands on: logs, traces, its own database, and Kafka. */
@@ -24,6 +28,13 @@ export interface Platform {
   readonly publisher: Publisher;
   readonly mongo: MongoHandle;
   readonly topicPrefix: string | undefined;
+  /**
+   * The service's Prometheus registry (process and Node metrics included); services add their own.
+   * Served at /metrics on METRICS_PORT when set.
+   */
+  readonly metrics: Registry;
+  /** The port /metrics is served on (METRICS_PORT may be 0 in tests), or undefined. */
+  readonly metricsPort: number | undefined;
   /** Probes of Kafka and the database, for health answers. */
   readonly checks: Record<string, DependencyCheck>;
   stop(): Promise<void>;
@@ -72,6 +83,17 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
     await publisher.connect();
     cleanups.push(() => publisher.disconnect());
 
+    const metrics = new Registry();
+    metrics.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: metrics });
+    let metricsPort: number | undefined;
+    if (config.METRICS_PORT !== undefined) {
+      const server = await startMetricsServer(metrics, config.METRICS_HOST ?? '0.0.0.0', config.METRICS_PORT);
+      cleanups.push(() => server.close());
+      metricsPort = server.port;
+      logger.info({ port: server.port }, 'Prometheus metrics served at /metrics');
+    }
+
     logger.info({ kafka: config.KAFKA_BROKERS, db: mongo.db.databaseName }, 'connected to Kafka and the database');
     return {
       service,
@@ -81,6 +103,8 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
       publisher,
       mongo,
       topicPrefix: config.STORMHOOK_TOPIC_PREFIX,
+      metrics,
+      metricsPort,
       checks: {
         kafka: async () => (await kafkaHealth(admin)).ok,
         database: () => mongo.ping(),

@@ -32,9 +32,6 @@ const spec = {
   SMS_SENDER: str({ default: 'Stormhook', maxLength: 20, description: 'sender name or number shown on SMS' }),
   /** Where the development adapter writes messages; default `<repo root>/.stack/data/notifier-outbox`. */
   NOTIFIER_DEV_OUTBOX_DIR: str({ optional: true, description: 'directory of the development message outbox (messages.jsonl)' }),
-  /** Prometheus metrics on http://<METRICS_HOST>:<METRICS_PORT>/metrics; unset: not served. */
-  METRICS_PORT: port({ optional: true, description: 'port of the Prometheus /metrics endpoint; unset: no endpoint' }),
-  METRICS_HOST: str({ default: '0.0.0.0', description: 'address the metrics endpoint binds to' }),
   NOTIFIER_CONSUMER_GROUP: str({
     default: 'stormhook-notifier',
     pattern: '^[A-Za-z0-9._-]{1,200}$',

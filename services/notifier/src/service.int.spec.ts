@@ -183,7 +183,8 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     const port = Number(line?.['port']);
     assert.ok(port > 0);
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    assert.match(text, /notifier_webhook_attempts_total\{endpoint_id="ep_[^"]+"\} [1-9]/);
+    assert.match(text, /notifier_webhook_attempts_total\{[^}]*endpoint_id="ep_[^"]+"[^}]*\} [1-9]/);
+    assert.match(text, /service="notifier"/);
     assert.match(text, /notifier_webhook_delivery_latency_seconds_bucket/);
     assert.match(text, /process_cpu_seconds_total/);
   });

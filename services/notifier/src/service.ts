@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, type EventConsumer, type TopicName } from '@stormhook/kafka';
 import { notificationV1 } from '@stormhook/proto';
 import { startGrpcService, type Platform, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Config } from './config.js';
 import { MAX_RESPONSE_BODY_BYTES } from './domain/delivery.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
@@ -15,7 +14,6 @@ import { KafkaNotifierEventPublisher } from './kafka/kafka-event-publisher.js';
 import { messageRequestedHandler } from './kafka/message-requested-handler.js';
 import { createMessageSender } from './messaging/create-message-sender.js';
 import { DeliveryMetrics } from './metrics/delivery-metrics.js';
-import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 import { ensureNotifierIndexes } from './persistence/collections.js';
 import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
 import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository.js';
@@ -81,8 +79,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const store = new MongoDeliveryStore(mongo.db, { maxConcurrentWrites: config.NOTIFIER_DB_MAX_CONCURRENT_WRITES });
       const cache = new EndpointCache(repository);
       const publisher = new KafkaNotifierEventPublisher(platform.publisher);
-      const registry = new Registry();
-      const metrics = new DeliveryMetrics(registry);
+      const metrics = new DeliveryMetrics(platform.metrics);
       const sender = new GotWebhookSender({
         policy,
         maxBodyBytes: MAX_RESPONSE_BODY_BYTES,
@@ -134,7 +131,6 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       platform.checks['alarm-consumer'] = async () => alive.alarms;
       platform.checks['message-consumer'] = async () => alive.messages;
 
-      let metricsServer: MetricsServer | undefined;
       const stopParts = async (): Promise<void> => {
         // Drain first: attempts in flight finish and are recorded. Alarms consumed meanwhile are stored
         // and queued in the database (the stopped worker takes none), so nothing is lost.
@@ -142,16 +138,10 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         await Promise.all(consumers.map((c) => c.stop()));
         sender.close();
         messages.close();
-        await metricsServer?.close();
       };
       try {
         worker.start();
         await Promise.all(consumers.map((c) => c.start()));
-        if (config.METRICS_PORT !== undefined) {
-          collectDefaultMetrics({ register: registry });
-          metricsServer = await startMetricsServer(registry, config.METRICS_HOST, config.METRICS_PORT);
-          logger.info({ port: metricsServer.port }, 'Prometheus metrics served at /metrics');
-        }
       } catch (error) {
         await stopParts();
         throw error;
