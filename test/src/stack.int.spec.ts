@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { checkHealth } from '@stormhook/grpc';
+import { LIVENESS_SERVICE } from '@stormhook/service-kit';
 import { startInProcessStack, type InProcessStack } from './support/stack.js';
 
 describe('the whole stack in one process (real Kafka and database)', () => {
@@ -27,6 +29,12 @@ describe('the whole stack in one process (real Kafka and database)', () => {
     const names = Object.values(stack.services).map((s) => s.platform.mongo.db.databaseName);
     assert.equal(new Set(names).size, 6);
     for (const name of names) assert.ok(name.startsWith(`${stack.dbPrefix}_`), name);
+  });
+
+  it('answers the liveness health entry of every gRPC service, which does not follow its dependencies', async () => {
+    for (const [name, service] of Object.entries(stack.services)) {
+      assert.equal(await checkHealth(`127.0.0.1:${service.port}`, LIVENESS_SERVICE), 'SERVING', name);
+    }
   });
 
   it('reports a stopped service as down, naming it, with status 503', async () => {

@@ -2,6 +2,9 @@ import { createGrpcServer, type GrpcServer } from '@stormhook/grpc';
 import { DependencyMonitor } from './dependency-monitor.js';
 import { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 
+/** The health-check service name that is SERVING while the process runs, whatever its dependencies do. */
+export const LIVENESS_SERVICE = 'stormhook.liveness';
+
 export interface GrpcServiceConfig extends PlatformConfig {
   readonly GRPC_HOST: string;
   readonly GRPC_PORT: number;
@@ -40,6 +43,9 @@ export async function startGrpcService(
     await platform.stop();
     throw error;
   }
+  // Liveness answers for the process alone: a Kafka or database outage must take a pod out of
+  // rotation (the overall status), not get it restarted.
+  server.health.setStatus(LIVENESS_SERVICE, 'SERVING');
   const monitor = new DependencyMonitor({
     checks: platform.checks,
     onChange: (healthy, failing) => {
