@@ -9,6 +9,8 @@ const loadEnv = defineEnv({
   STORMHOOK_KAFKA_HEAP_MB: int({ default: 768, min: 256, max: 8192 }),
   STORMHOOK_FERRETDB_PORT: port({ default: 27017 }),
   STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
+  STORMHOOK_INSTANCE: str({ optional: true, description: 'names a second stack from the same checkout (own logs, pid files and lock)' }),
+  STORMHOOK_TOPIC_PREFIX: str({ optional: true, description: 'prefix of every topic this stack creates and uses' }),
   STORMHOOK_FEED_SIM: bool({ default: false, description: 'run the feed simulator beside the stack, so live weather flows at once' }),
   STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8"' }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
@@ -27,6 +29,8 @@ export interface DevstackConfig {
   externalKafka: string[] | undefined;
   externalMongo: string | undefined;
   feedSimulator: { args: string[] } | undefined;
+  instance: string | undefined;
+  topicPrefix: string | undefined;
 }
 
 export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
@@ -42,6 +46,8 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     startTimeoutMs: c.STORMHOOK_START_TIMEOUT_S * 1000,
     externalKafka: c.KAFKA_BROKERS,
     externalMongo: c.MONGO_URL,
+    instance: c.STORMHOOK_INSTANCE,
+    topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
     feedSimulator: c.STORMHOOK_FEED_SIM ? { args: (c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean) } : undefined,
   };
 }

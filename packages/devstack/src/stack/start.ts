@@ -3,7 +3,7 @@ import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans } from '../infra/process.js';
-import { repoRoot } from '../paths.js';
+import { repoRoot, useInstance } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
 import { consoleLine } from './console.js';
 import { devAdmin } from './dev-admin.js';
@@ -24,6 +24,7 @@ interface HealthBody {
  * foreground until Ctrl-C or SIGTERM, then stops services before the infrastructure under them.
  */
 export async function startStack(config: DevstackConfig, log: Log): Promise<number> {
+  useInstance(config.instance);
   const lock = acquireSupervisorLock();
   reapOrphans(log);
   const infra = await ensureInfra(config, log);
@@ -41,7 +42,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
 
   const admin = devAdmin();
   try {
-    await createTopics(infra.kafkaBrokers, log);
+    await createTopics(infra.kafkaBrokers, log, config.topicPrefix);
     for (const name of allServices) {
       services.push(
         new ManagedProcess({
