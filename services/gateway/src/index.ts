@@ -25,3 +25,19 @@ export { QuotaMeter, quotaHeaders, type MeteredWindow, type QuotaState } from '.
 export { loadConfig, type Config } from './config.js';
 export { stackHealth, type StackHealthOptions } from './health/stack-health.js';
 export { areaHandlers, type AreaHandlerDeps, type GeoClient } from './handlers/areas.js';
+export {
+  toEndpointConfig,
+  toPublicWebhook,
+  PUBLIC_AUTH_TYPES,
+  MASKED_PASSWORD,
+  type PublicWebhook,
+  type PublicWebhookInput,
+  type PublicAuthenticationInput,
+  type PublicDeliveryPolicy,
+  type StoredWebhookConfig,
+  type ToEndpointConfigOptions,
+  type WebhookMapping,
+} from './handlers/webhook-mapping.js';
+export { ownAccountId, targetAccountId, NO_ACCOUNT_MESSAGE, type AccountLookup } from './handlers/webhooks-account.js';
+export { webhookHandlers, type WebhookHandlerDeps, type NotifierClient } from './handlers/webhooks.js';
+export { deliveryHandlers } from './handlers/deliveries.js';

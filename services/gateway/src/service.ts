@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@stormhook/grpc';
-import { geoV1, identityV1 } from '@stormhook/proto';
+import { geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
 import { areaHandlers } from './handlers/areas.js';
 import { identityHandlers } from './handlers/identity.js';
+import { weatherHandlers } from './handlers/weather.js';
+import { deliveryHandlers } from './handlers/deliveries.js';
+import { webhookHandlers } from './handlers/webhooks.js';
 import { accessGuards } from './http/auth.js';
 import { ApiKeyCache } from './http/auth-api-keys.js';
 import { TokenKeySource } from './http/auth-token-keys.js';
@@ -37,7 +40,9 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const clientOptions = { deadlineMs: config.GRPC_DEADLINE_MS };
   const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions);
   const identity = createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, clientOptions);
-  const clients = [geo, identity];
+  const query = createClient(queryV1.QueryService, config.QUERY_GRPC_ADDRESS, clientOptions);
+  const notifier = createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, clientOptions);
+  const clients = [geo, identity, query, notifier];
   // Quota counters live in the gateway's own database, shared by every gateway instance.
   const quotaStore = QuotaStore.over(platform.mongo.db);
   try {
@@ -62,6 +67,9 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     handlers: {
       ...areaHandlers({ geo, attribution: config.GEO_DATA_ATTRIBUTION }),
       ...identityHandlers({ identity, trustedProxyHops: config.HTTP_TRUSTED_PROXY_HOPS }),
+      ...weatherHandlers({ query }),
+      ...webhookHandlers({ notifier, identity }),
+      ...deliveryHandlers({ notifier, identity }),
       ...opts.handlers,
     },
     guards: accessGuards({

@@ -5,7 +5,6 @@ import {
   alarmSchemas,
   type AlarmKind,
 } from '../schemas/alarms.js';
-import { WebhookConfig, WebhookUpdateRequest } from '../schemas/webhook.js';
 import type { OperationId } from './operation-ids.js';
 import { RESOURCE_ERRORS, type RouteSpec } from './route-spec.js';
 
@@ -140,17 +139,5 @@ export const alarmRegistrationRoutes: readonly RouteSpec[] = [
   ...alarmRoutes('geometries'),
   ...alarmRoutes('forecasts'),
   ...alarmRoutes('points'),
-  {
-    operationId: 'updateWebhook',
-    method: 'put',
-    path: '/v1/webhooks/update',
-    summary: "Change the account's stored webhook",
-    description: 'Only one webhook is stored per account; registering again does not change it, this operation does.',
-    tag: 'webhooks',
-    roles: 'any authenticated caller, on their own account',
-    authenticated: true,
-    request: { body: WebhookUpdateRequest },
-    response: { status: 200, description: 'the stored webhook, password masked', schema: WebhookConfig },
-    errors: RESOURCE_ERRORS,
-  },
+  // The stored webhook's own operations (updateWebhook among them) are in routes/webhooks.ts.
 ];

@@ -9,6 +9,11 @@ export const OPERATION_IDS = [
   'getPrecipitationPage',
   'getThunderstormPage',
   'getCurrentForecast',
+  // weather data the incumbent offers beyond the contract's section 4
+  'getPrecipitationsWithin',
+  'getThunderstormByEventId',
+  'getHourlyForecast',
+  'getDailyForecast',
   // geometry alarms (4.5, 4.6, 4.9, 4.10)
   'registerGeometryAlarm',
   'updateGeometryAlarm',
@@ -34,8 +39,17 @@ export const OPERATION_IDS = [
   'getPointAlarmById',
   'getPointAlarmPage',
   'getPointAlarmsByRecipientId',
-  // stored webhook (4.19)
+  // stored webhook (4.19) and its signing secrets
+  'getWebhook',
   'updateWebhook',
+  'getWebhookSigningSecret',
+  'rotateWebhookSigningSecret',
+  'enableWebhook',
+  'sendWebhookTest',
+  // webhook delivery log and replay
+  'getDeliveryPage',
+  'getDelivery',
+  'redeliverDelivery',
   // accounts (4.13 - 4.15)
   'createAccount',
   'updateAccount',

@@ -6,11 +6,14 @@ import { authRoutes } from './auth.js';
 import type { RouteSpec } from './route-spec.js';
 import { systemRoutes } from './system.js';
 import { weatherRoutes } from './weather.js';
+import { deliveryRoutes, webhookRoutes } from './webhooks.js';
 
 /** The whole /v1 surface, one entry per operation. */
 export const ROUTES: readonly RouteSpec[] = [
   ...weatherRoutes,
   ...alarmRegistrationRoutes,
+  ...webhookRoutes,
+  ...deliveryRoutes,
   ...areaRoutes,
   ...accountRoutes,
   ...apiKeyRoutes,

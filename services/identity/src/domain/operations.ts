@@ -47,7 +47,16 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   ...alarmOperations('Geometry', 'ALARM_GEOMETRY'),
   ...alarmOperations('Forecast', 'ALARM_FORECAST'),
   ...alarmOperations('Point', 'ALARM_POINT'),
+  // the account's stored webhook and its delivery log (not metered; the gateway resolves the account)
+  getWebhook: { auth: 'API_USER', quota: false },
   updateWebhook: { auth: 'API_USER', quota: false },
+  getWebhookSigningSecret: { auth: 'API_USER', quota: false },
+  rotateWebhookSigningSecret: { auth: 'API_USER', quota: false },
+  enableWebhook: { auth: 'API_USER', quota: false },
+  sendWebhookTest: { auth: 'API_USER', quota: false },
+  getDeliveryPage: { auth: 'API_USER', quota: false },
+  getDelivery: { auth: 'API_USER', quota: false },
+  redeliverDelivery: { auth: 'API_USER', quota: false },
   // administrative areas (4.9 - 4.12)
   listGeometryAlarmCities: data('GEO'),
   getNeighborhood: data('GEO'),

@@ -1,0 +1,54 @@
+import type { notificationV1 } from '@stormhook/proto';
+
+const STATUS_PREFIX = 'DELIVERY_STATUS_';
+const TRIGGER_PREFIX = 'ATTEMPT_TRIGGER_';
+
+/** 0 is the proto's "none" for times and status codes; the public answer says null. */
+const orNull = (value: number): number | null => (value > 0 ? value : null);
+const textOrNull = (value: string): string | null => (value === '' ? null : value);
+
+function attemptJson(attempt: notificationV1.DeliveryAttempt): Record<string, unknown> {
+  return {
+    attemptNumber: attempt.attemptNumber,
+    trigger: attempt.trigger.startsWith(TRIGGER_PREFIX) ? attempt.trigger.slice(TRIGGER_PREFIX.length) : attempt.trigger,
+    url: attempt.url,
+    startedAtEpochMs: attempt.startedAtEpochMs,
+    durationMs: attempt.durationMs,
+    responseStatusCode: orNull(attempt.responseStatusCode),
+    responseBody: attempt.responseBody,
+    responseBodyTruncated: attempt.responseBodyTruncated,
+    succeeded: attempt.succeeded,
+    error: textOrNull(attempt.error),
+    nextAttemptAtEpochMs: orNull(attempt.nextAttemptAtEpochMs),
+  };
+}
+
+/** The body we sent, as JSON; kept as text in the unlikely case it is not JSON. */
+function payloadOf(payloadJson: string): unknown {
+  if (payloadJson === '') return null;
+  try {
+    return JSON.parse(payloadJson) as unknown;
+  } catch {
+    return payloadJson;
+  }
+}
+
+/** A delivery of the log; with `detail` its attempts and payload too. */
+export function deliveryJson(delivery: notificationV1.Delivery | null | undefined, detail: boolean): Record<string, unknown> {
+  if (!delivery) throw new Error('the notifier answered without a delivery');
+  return {
+    notificationId: delivery.notificationId,
+    accountId: delivery.accountId,
+    registrationId: textOrNull(delivery.registrationId),
+    recipientId: textOrNull(delivery.recipientId),
+    eventKind: delivery.eventKind,
+    status: delivery.status.startsWith(STATUS_PREFIX) ? delivery.status.slice(STATUS_PREFIX.length) : delivery.status,
+    test: delivery.test,
+    attemptCount: delivery.attemptCount,
+    nextAttemptAtEpochMs: orNull(delivery.nextAttemptAtEpochMs),
+    createdAtEpochMs: delivery.createdAtEpochMs,
+    finishedAtEpochMs: orNull(delivery.finishedAtEpochMs),
+    lastResponseStatusCode: orNull(delivery.lastResponseStatusCode),
+    ...(detail ? { attempts: delivery.attempts.map(attemptJson), payload: payloadOf(delivery.payloadJson) } : {}),
+  };
+}

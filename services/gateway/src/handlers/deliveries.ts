@@ -1,0 +1,58 @@
+import { ApiError } from '@stormhook/errors';
+import type { notificationV1 } from '@stormhook/proto';
+import { validatedInput } from '../http/request-state.js';
+import type { Handlers } from '../routes/mount.js';
+import { DEFAULT_DELIVERY_PAGE_SIZE } from '../schemas/deliveries.js';
+import { deliveryJson } from './deliveries-json.js';
+import { targetAccountId } from './webhooks-account.js';
+import type { WebhookHandlerDeps } from './webhooks.js';
+
+interface DeliveryPageBody {
+  registrationId?: string;
+  status?: string;
+  fromEpochMs?: number;
+  toEpochMs?: number;
+  pageNumber?: number;
+  pageSize?: number;
+}
+
+const notificationIdOf = (params: Record<string, unknown>): string => String(params['notificationId']);
+
+/** The delivery log of the account's webhook and its replay, over the notifier. A foreign id answers 404. */
+export function deliveryHandlers({ notifier, identity }: WebhookHandlerDeps): Handlers {
+  return {
+    getDeliveryPage: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const body = validatedInput(req).body as DeliveryPageBody;
+      if (body.fromEpochMs !== undefined && body.toEpochMs !== undefined && body.fromEpochMs >= body.toEpochMs) {
+        throw new ApiError(400, 'toEpochMs must be after fromEpochMs');
+      }
+      const page = { pageNumber: body.pageNumber ?? 0, pageSize: body.pageSize ?? DEFAULT_DELIVERY_PAGE_SIZE };
+      const listed = await notifier.listDeliveries({
+        accountId,
+        registrationId: body.registrationId ?? '',
+        // The schema admits only the public names, each the enum's value without its prefix.
+        status: (body.status ? `DELIVERY_STATUS_${body.status}` : 'DELIVERY_STATUS_UNSPECIFIED') as notificationV1.DeliveryStatus,
+        fromEpochMs: body.fromEpochMs ?? 0,
+        toEpochMs: body.toEpochMs ?? 0,
+        page,
+      });
+      res.json({
+        deliveries: listed.deliveries.map((delivery) => deliveryJson(delivery, false)),
+        totalRecords: listed.page?.totalRecords ?? 0,
+        pageNumber: page.pageNumber,
+        pageSize: page.pageSize,
+      });
+    },
+    getDelivery: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const { delivery } = await notifier.getDelivery({ accountId, notificationId: notificationIdOf(validatedInput(req).params) });
+      res.json(deliveryJson(delivery, true));
+    },
+    redeliverDelivery: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const { delivery } = await notifier.redeliver({ accountId, notificationId: notificationIdOf(validatedInput(req).params) });
+      res.status(202).json(deliveryJson(delivery, true));
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Response } from 'express';
+import { ApiError } from '@stormhook/errors';
+import type { GrpcClient } from '@stormhook/grpc';
+import type { notificationV1 } from '@stormhook/proto';
+import { principalOf } from '../http/auth-state.js';
+import { validatedInput } from '../http/request-state.js';
+import type { Handlers } from '../routes/mount.js';
+import { deliveryJson } from './deliveries-json.js';
+import { toEndpointConfig, type PublicWebhookInput } from './webhook-mapping.js';
+import { targetAccountId, type AccountLookup } from './webhooks-account.js';
+import { signingSecretsJson, storedWebhookJson } from './webhooks-json.js';
+
+export type NotifierClient = GrpcClient<typeof notificationV1.NotifierService>;
+
+export interface WebhookHandlerDeps {
+  notifier: NotifierClient;
+  /** Finds the caller's account when the token predates it. */
+  identity: AccountLookup;
+}
+
+/** Secrets (and the endpoint configuration) must not sit in shared caches. */
+const noStore = (res: Response): Response => res.set('Cache-Control', 'no-store');
+
+/**
+ * The account's stored webhook (interface.md 2.2, section 3 rule 4) over the notifier: read, change,
+ * signing secrets, re-enable after an automatic disable, and a test delivery.
+ */
+export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Handlers {
+  return {
+    getWebhook: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const { endpoint } = await notifier.getWebhookEndpoint({ accountId });
+      noStore(res).json(storedWebhookJson(endpoint));
+    },
+    updateWebhook: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const principal = principalOf(req);
+      const webhook = validatedInput(req).body as PublicWebhookInput;
+      if (webhook.accountId !== undefined && webhook.accountId !== accountId) {
+        throw new ApiError(400, 'webhook.accountId must be the account whose webhook is changed, or left out');
+      }
+      // Responses never show the type, so a client sending back what it read keeps the stored one.
+      const storedAuthType =
+        webhook.authentication && !webhook.authentication.type
+          ? (await notifier.getWebhookEndpoint({ accountId })).endpoint?.config?.authentication?.type
+          : undefined;
+      const config = toEndpointConfig(webhook, { storedAuthType });
+      if (!config.ok) throw new ApiError(400, config.message, [config.message]);
+      // The owner is told by e-mail when the endpoint gets disabled; an ADMIN editing another account keeps the stored address.
+      const ownerEmail = accountId === principal.accountId ? principal.username : '';
+      const { endpoint } = await notifier.updateWebhookEndpoint({ accountId, config: config.value, ownerEmail });
+      noStore(res).json(storedWebhookJson(endpoint));
+    },
+    rotateWebhookSigningSecret: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const seconds = Number(validatedInput(req).query['previousSecretValidSeconds'] ?? 0);
+      const secrets = await notifier.rotateSigningSecret({ accountId, previousSecretValidMs: seconds * 1000 });
+      noStore(res).json(signingSecretsJson(secrets));
+    },
+    getWebhookSigningSecret: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      noStore(res).json(signingSecretsJson(await notifier.getSigningSecret({ accountId })));
+    },
+    enableWebhook: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const { endpoint } = await notifier.enableWebhookEndpoint({ accountId });
+      noStore(res).json(storedWebhookJson(endpoint));
+    },
+    sendWebhookTest: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const { delivery } = await notifier.sendTestDelivery({ accountId });
+      noStore(res).status(202).json(deliveryJson(delivery, true));
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { Receiver, errorMessage, eventually, startWebhookStack, type TestUser, type WebhookStack } from './support.js';
+
+describe('webhook delivery log through the gateway (/v1/deliveries)', function () {
+  this.timeout(60_000);
+  let stack: WebhookStack;
+  const receiver = new Receiver();
+  let owner: TestUser;
+  let other: TestUser;
+
+  before(async () => {
+    stack = await startWebhookStack();
+    await receiver.start();
+    owner = await stack.user('STANDARD_USER', 'NONE');
+    other = await stack.user('API_USER', 'NONE');
+    await stack.createWebhook(owner.accountId!, { url: receiver.url('/log'), authentication: { type: 'JWT', password: 'bearer-token-1' } });
+    await stack.createWebhook(other.accountId!, { url: receiver.url('/other') });
+  });
+  after(async () => {
+    await receiver.stop();
+    await stack?.stop();
+  });
+
+  const get = (token: string, id: string) => stack.call('GET', `/v1/deliveries/${id}`, { token });
+  const finished = (token: string, id: string, attempts = 1) =>
+    eventually(async () => {
+      const read = await get(token, id);
+      return ['SUCCEEDED', 'DEAD'].includes(read.body['status']) && read.body['attempts'].length >= attempts ? read.body : undefined;
+    }, 15_000, `delivery ${id} with ${attempts} attempt(s)`);
+
+  let delivered: string;
+
+  it('sends a test delivery to the stored endpoint and logs it with its attempt', async () => {
+    receiver.answer = (_callback, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    const sent = await stack.call('POST', '/v1/alarms/webhooks/test', { token: owner.token });
+    assert.equal(sent.status, 202, JSON.stringify(sent.body));
+    delivered = String(sent.body['notificationId']);
+    assert.match(delivered, /^ntf_/);
+    assert.equal(sent.body['test'], true);
+    assert.equal(sent.body['eventKind'], 'TEST');
+    assert.ok(['PENDING', 'IN_FLIGHT', 'SUCCEEDED'].includes(sent.body['status']), sent.body['status']);
+
+    const delivery = await finished(owner.token, delivered);
+    const callback = receiver.withId(delivered)[0];
+    assert.ok(callback);
+    assert.equal(callback.headers['authorization'], 'Bearer bearer-token-1');
+    assert.deepEqual(delivery['payload'], JSON.parse(callback.body));
+    assert.equal(delivery['payload']['type'], 'TEST');
+    assert.equal(delivery['status'], 'SUCCEEDED');
+    assert.equal(delivery['accountId'], owner.accountId);
+    assert.equal(delivery['registrationId'], null);
+    assert.equal(delivery['lastResponseStatusCode'], 200);
+    assert.ok(delivery['finishedAtEpochMs'] >= delivery['createdAtEpochMs']);
+    assert.equal(delivery['attempts'].length, 1);
+    const [attempt] = delivery['attempts'];
+    assert.equal(attempt['attemptNumber'], 1);
+    assert.equal(attempt['trigger'], 'MANUAL');
+    assert.equal(attempt['url'], receiver.url('/log'));
+    assert.equal(attempt['responseStatusCode'], 200);
+    assert.equal(attempt['responseBody'], '{"received":true}');
+    assert.equal(attempt['responseBodyTruncated'], false);
+    assert.equal(attempt['succeeded'], true);
+    assert.equal(attempt['error'], null);
+    assert.equal(attempt['nextAttemptAtEpochMs'], null);
+    assert.ok(Number.isInteger(attempt['durationMs']) && attempt['durationMs'] >= 0);
+  });
+
+  it('lists deliveries newest first, with status, time and paging filters', async () => {
+    receiver.answer = (_callback, res) => void res.writeHead(500).end('x'.repeat(25_000));
+    const sent = await stack.call('POST', '/v1/alarms/webhooks/test', { token: owner.token });
+    const failed = String(sent.body['notificationId']);
+    const dead = await finished(owner.token, failed);
+    assert.equal(dead['status'], 'DEAD');
+    const [attempt] = dead['attempts'];
+    assert.equal(attempt['responseStatusCode'], 500);
+    assert.equal(attempt['responseBody'].length, 20_000);
+    assert.equal(attempt['responseBodyTruncated'], true);
+    assert.equal(attempt['succeeded'], false);
+    assert.equal(typeof attempt['error'], 'string');
+
+    const page = (body: unknown) => stack.call('POST', '/v1/deliveries/page', { token: owner.token, body });
+    const all = await page({});
+    assert.equal(all.status, 200, JSON.stringify(all.body));
+    assert.equal(all.body['totalRecords'], 2);
+    assert.deepEqual(all.body['deliveries'].map((d: any) => d['notificationId']), [failed, delivered]);
+    assert.equal(all.body['pageNumber'], 0);
+    assert.equal(all.body['pageSize'], 20);
+    assert.equal(all.body['deliveries'][0]['attempts'], undefined, 'lists leave out attempts');
+
+    assert.deepEqual((await page({ status: 'DEAD' })).body['deliveries'].map((d: any) => d['notificationId']), [failed]);
+    assert.deepEqual((await page({ status: 'SUCCEEDED' })).body['deliveries'].map((d: any) => d['notificationId']), [delivered]);
+    const second = await page({ pageNumber: 1, pageSize: 1 });
+    assert.deepEqual(second.body['deliveries'].map((d: any) => d['notificationId']), [delivered]);
+    assert.equal(second.body['totalRecords'], 2);
+    assert.equal((await page({ fromEpochMs: Date.now() + 60_000 })).body['totalRecords'], 0);
+    assert.equal((await page({ toEpochMs: dead['createdAtEpochMs'] })).body['totalRecords'], 1);
+    assert.equal((await page({ registrationId: '0b7e4c1d-2a3f-4e5d-9c8b-7a6f5e4d3c2b' })).body['totalRecords'], 0);
+    // The other account's log is its own.
+    assert.equal((await stack.call('POST', '/v1/deliveries/page', { token: other.token, body: {} })).body['totalRecords'], 0);
+  });
+
+  it('refuses bad page requests with ErrorResponse 400s naming the field', async () => {
+    const path = '/v1/deliveries/page';
+    const page = (body: unknown) => stack.call('POST', path, { token: owner.token, body });
+    assert.match(errorMessage(await page({ pageSize: 101 }), 400, path), /pageSize/);
+    assert.match(errorMessage(await page({ pageSize: 0 }), 400, path), /pageSize/);
+    assert.match(errorMessage(await page({ pageNumber: -1 }), 400, path), /pageNumber/);
+    assert.match(errorMessage(await page({ status: 'LOST' }), 400, path), /status must be one of PENDING, IN_FLIGHT, SUCCEEDED, DEAD/);
+    assert.match(errorMessage(await page({ fromEpochMs: 2000, toEpochMs: 1000 }), 400, path), /toEpochMs/);
+  });
+
+  it('redelivers with the same webhook-id and logs the manual attempt', async () => {
+    receiver.answer = (_callback, res) => void res.writeHead(204).end();
+    const again = await stack.call('POST', `/v1/deliveries/${delivered}/redeliver`, { token: owner.token });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    assert.equal(again.body['notificationId'], delivered);
+    const delivery = await finished(owner.token, delivered, 2);
+    assert.equal(receiver.withId(delivered).length, 2, 'the receiver saw both attempts under one webhook-id');
+    const second = delivery['attempts'][1];
+    assert.equal(second['attemptNumber'], 2);
+    assert.equal(second['trigger'], 'MANUAL');
+    assert.equal(second['responseStatusCode'], 204);
+    assert.equal(delivery['status'], 'SUCCEEDED');
+  });
+
+  it("answers 404 for another account's notification id and an unknown one, and 403 to a caller without an account", async () => {
+    const path = `/v1/deliveries/${delivered}`;
+    assert.match(errorMessage(await get(other.token, delivered), 404, path), /not found/i);
+    errorMessage(await stack.call('POST', `${path}/redeliver`, { token: other.token }), 404, `${path}/redeliver`);
+    assert.equal(receiver.withId(delivered).length, 2, 'a refused redelivery sent nothing');
+    errorMessage(await get(owner.token, 'ntf_unknown'), 404, '/v1/deliveries/ntf_unknown');
+    errorMessage(await get(owner.token, 'bad%20id'), 400, '/v1/deliveries/bad%20id');
+    const admin = await stack.call('GET', `${path}?accountId=${owner.accountId}`, { token: await stack.adminToken() });
+    assert.equal(admin.status, 200);
+    const lone = await stack.user('API_USER');
+    assert.match(errorMessage(await get(lone.token, delivered), 403, path), /needs an account/);
+  });
+});
