@@ -1,2 +1,5 @@
-export { start } from './service.js';
+export { start, weatherConsumerGroup, type AlarmMatcherOptions, type RunningAlarmMatcher } from './service.js';
 export { loadConfig, type Config } from './config.js';
+export { composeAlarmMatcher, type AlarmMatcherParts, type CompositionOptions } from './compose.js';
+export type { Clock } from './ports/clock.js';
+export { FORECAST_THRESHOLDS, resolveThreshold, type ThresholdScale } from './domain/forecast-thresholds.js';

@@ -1,10 +1,123 @@
+import type { Kafka } from 'kafkajs';
+import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, type EventConsumer, type TopicName } from '@stormhook/kafka';
+import { alarmV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
+import { ALARM_TOPIC } from './adapters/kafka-alarm-publisher.js';
+import { REGISTRATION_TOPIC } from './adapters/kafka-registration-events.js';
+import { composeAlarmMatcher, type AlarmMatcherParts, type CompositionOptions } from './compose.js';
 import type { Config } from './config.js';
+import { repeat, type Repeating } from './repeat.js';
+import { alarmMatcherHandlers } from './transport/grpc-handlers.js';
+import { registrationChangeHandler } from './transport/registration-consumer.js';
+import { WEATHER_TOPICS, weatherHandler } from './transport/weather-consumer.js';
+
+export interface AlarmMatcherOptions extends PlatformOptions, CompositionOptions {
+  /**
+   * Background jobs (forecast scheduler, lifecycle sweeper, reconciliation, housekeeping); default
+   * true. Tests that drive them by hand through `matcher` turn them off.
+   */
+  backgroundJobs?: boolean;
+}
+
+export interface RunningAlarmMatcher extends RunningGrpcService {
+  /** The object graph, for tests and the operator command. */
+  readonly matcher: AlarmMatcherParts;
+}
+
+/** Every topic the matcher reads or writes, created at start when missing. */
+const OWN_TOPICS: readonly TopicName[] = [...WEATHER_TOPICS, REGISTRATION_TOPIC, ALARM_TOPIC, DEAD_LETTER_TOPIC];
+
+export function weatherConsumerGroup(config: Config): string {
+  return config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.ALARM_CONSUMER_GROUP}` : config.ALARM_CONSUMER_GROUP;
+}
+
+async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.deleteGroups([groupId]);
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 /**
- * Starts the alarm-matcher service (alarm registrations and matching; they land with the alarms issue). For now it connects to Kafka and its
- * database and answers the standard gRPC health check, SERVING while both answer.
+ * Starts the alarm-matcher: the registration API (stormhook.alarm.v1.AlarmMatcherService), the
+ * in-memory index of every geometry and point registration (loaded from the database, kept current
+ * by the alarm.registration-changed.v1 broadcast that each instance reads with a group of its own),
+ * real-time matching of the weather topics (one shared group, partitions by area), and the forecast
+ * slots at 04:00 and 16:00 UTC. Health is SERVING while Kafka, the database and both consumers are up.
  */
-export function start(config: Config, opts: PlatformOptions = {}): Promise<RunningGrpcService> {
-  return startGrpcService('alarm-matcher', config, () => ({}), opts);
+export async function start(config: Config, opts: AlarmMatcherOptions = {}): Promise<RunningAlarmMatcher> {
+  let parts: AlarmMatcherParts | undefined;
+  const running = await startGrpcService(
+    'alarm-matcher',
+    config,
+    async (platform, server) => {
+      const { logger, kafka, publisher } = platform;
+      const prefix = platform.topicPrefix;
+      const prefixOption = prefix ? { prefix } : {};
+      await ensureTopics(kafka, OWN_TOPICS.map(topicSpec), { ...prefixOption, logger });
+      const matcher = await composeAlarmMatcher(platform, config, opts);
+      parts = matcher;
+
+      const alive = { registrations: true, weather: true };
+      const consumer = (name: keyof typeof alive, groupId: string, topics: readonly TopicName[], handler: Parameters<typeof createConsumer>[0]['handler'], extra: object): EventConsumer =>
+        createConsumer({
+          kafka,
+          groupId,
+          topics,
+          handler,
+          publisher,
+          logger,
+          ...prefixOption,
+          ...extra,
+          onFatal: (error) => {
+            alive[name] = false;
+            logger.fatal({ err: error, consumer: name }, 'alarm-matcher consumer stopped; health reports NOT_SERVING until restarted');
+          },
+        });
+      // A group per instance: every instance must see every change (a broadcast, not a work queue).
+      const broadcastGroup = `${weatherConsumerGroup(config)}.registrations.${matcher.instanceId}`;
+      const registrations = consumer('registrations', broadcastGroup, [REGISTRATION_TOPIC], registrationChangeHandler(matcher.indexer), { fromBeginning: false });
+      const weather = consumer('weather', weatherConsumerGroup(config), WEATHER_TOPICS, weatherHandler(matcher), {
+        partitionsConsumedConcurrently: config.ALARM_PARTITIONS_CONCURRENTLY,
+      });
+      platform.checks['registration-consumer'] = async () => alive.registrations;
+      platform.checks['weather-consumer'] = async () => alive.weather;
+
+      const jobs: Repeating[] = [];
+      const stop = async () => {
+        await Promise.all(jobs.map((job) => job.stop()));
+        await matcher.scheduler.stop();
+        await weather.stop();
+        await registrations.stop();
+        await deleteGroup(kafka, broadcastGroup).catch((error: unknown) => logger.debug({ err: error, broadcastGroup }, 'broadcast group not deleted'));
+        matcher.close();
+      };
+      try {
+        // Join the broadcast first, then load: a change made while loading is then consumed, not lost.
+        await registrations.start();
+        const loaded = await matcher.indexer.reconcile();
+        logger.info({ registrations: matcher.index.size, areas: matcher.index.areaCount, loaded: loaded.loaded }, 'registration index loaded');
+        await weather.start();
+      } catch (error) {
+        await stop();
+        throw error;
+      }
+
+      server.add(alarmV1.AlarmMatcherService, alarmMatcherHandlers({ commands: matcher.commands, queries: matcher.queries, slots: matcher.slots, clock: matcher.clock }));
+
+      if (opts.backgroundJobs ?? true) {
+        matcher.scheduler.start();
+        jobs.push(repeat('lifecycle-sweep', config.ALARM_SWEEP_INTERVAL_MS, () => matcher.sweeper.sweep(), logger));
+        jobs.push(repeat('index-reconcile', config.ALARM_RECONCILE_INTERVAL_MS, () => matcher.indexer.reconcile(), logger));
+        jobs.push(repeat('housekeeping', config.ALARM_HOUSEKEEPING_INTERVAL_MS, () => matcher.housekeeping.run(), logger));
+      }
+      return { stop };
+    },
+    opts,
+  );
+  if (!parts) throw new Error('alarm-matcher started without its parts');
+  return { ...running, stop: () => running.stop(), matcher: parts };
 }

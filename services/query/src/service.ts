@@ -1,10 +1,110 @@
+import { createClient } from '@stormhook/grpc';
+import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
+import { geoV1, queryV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
+import type { AreaIndex } from './areas/area-index.js';
+import { loadAreasWithRetry, type GeoAreasClient } from './areas/geo-areas.js';
 import type { Config } from './config.js';
+import { buildReadModels, loadReadModels } from './compose.js';
+import { queryHandlers } from './transport/grpc-handlers.js';
+import { createWeatherHandler, newWeatherCounters, WEATHER_TOPICS, type WeatherCounters } from './transport/weather-consumer.js';
+import type { QueryContext } from './usecases/context.js';
+import { startMaintenance, type Maintenance } from './usecases/retention.js';
+
+export interface QueryOptions extends PlatformOptions {
+  /** Receives the running totals of consumed records (tests read them). */
+  counters?: WeatherCounters;
+  /** Receives the retention job, so tests can run it at once. */
+  onMaintenance?: (maintenance: Maintenance) => void;
+  /** Stand-in for the geo service's areas (unit-level tests); default: the GEO_GRPC_ADDRESS client. */
+  geo?: GeoAreasClient;
+}
+
+/** The consumer group, prefixed like the topics so a second stack on the same broker has its own. */
+export function consumerGroup(config: Config): string {
+  return config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.QUERY_CONSUMER_GROUP}` : config.QUERY_CONSUMER_GROUP;
+}
 
 /**
- * Starts the query service (weather read models; its consumers and gRPC API land with the weather-data issue). For now it connects to Kafka and its
- * database and answers the standard gRPC health check, SERVING while both answer.
+ * Starts the query service: rebuilds the read models from its database, serves the QueryService
+ * gRPC API at once (restricted callers get a 503 until the subscription areas are loaded), loads the
+ * provinces from the geo service (retrying until it answers), then consumes the weather topics.
+ * Health answers SERVING while Kafka and the database answer and the consumer has not failed.
  */
-export function start(config: Config, opts: PlatformOptions = {}): Promise<RunningGrpcService> {
-  return startGrpcService('query', config, () => ({}), opts);
+export function start(config: Config, opts: QueryOptions = {}): Promise<RunningGrpcService> {
+  return startGrpcService(
+    'query',
+    config,
+    async (platform, server) => {
+      const { logger } = platform;
+      const prefix = platform.topicPrefix;
+      await ensureTopics(platform.kafka, [...WEATHER_TOPICS, DEAD_LETTER_TOPIC].map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
+
+      const sinks = buildReadModels(platform.mongo.db, config, logger);
+      await loadReadModels(sinks, config, logger);
+
+      let areas: AreaIndex | undefined;
+      const ctx: QueryContext = {
+        ...sinks,
+        areas: () => areas,
+        now: Date.now,
+        forecastSettings: { weatherIconUrlBase: config.QUERY_WEATHER_ICON_URL_BASE, maxCellDistanceM: config.QUERY_FORECAST_MAX_CELL_DISTANCE_M },
+      };
+      server.add(queryV1.QueryService, queryHandlers(ctx));
+
+      const maintenance = startMaintenance({
+        sinks,
+        maxAgeMs: config.QUERY_RETENTION_MS,
+        purgeIntervalMs: config.QUERY_PURGE_INTERVAL_MS,
+        rollIntervalMs: config.QUERY_COMPACT_INTERVAL_MS,
+        logger,
+      });
+      opts.onMaintenance?.(maintenance);
+
+      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: 30_000 });
+      const geo = opts.geo ?? geoClient!;
+      let consumerAlive = true;
+      platform.checks['weather-consumer'] = async () => consumerAlive;
+      const consumer = createConsumer({
+        kafka: platform.kafka,
+        groupId: consumerGroup(config),
+        topics: WEATHER_TOPICS,
+        handler: createWeatherHandler({ sinks, areas: () => areas!, counters: opts.counters ?? newWeatherCounters() }),
+        publisher: platform.publisher,
+        logger,
+        ...(prefix ? { prefix } : {}),
+        partitionsConsumedConcurrently: config.QUERY_PARTITIONS_CONCURRENTLY,
+        onFatal: (error) => {
+          consumerAlive = false;
+          logger.fatal({ err: error }, 'weather consumer stopped; query reports NOT_SERVING until restarted');
+        },
+      });
+      // Every event is tagged with the provinces it touches as it is consumed, so consuming waits
+      // for them; the API answers from what was loaded meanwhile.
+      const stopping = new AbortController();
+      const background = (async () => {
+        const loaded = await loadAreasWithRetry(geo, config.QUERY_AREA_SIMPLIFY_TOLERANCE_M, logger, stopping.signal);
+        if (!loaded || stopping.signal.aborted) return;
+        areas = loaded;
+        try {
+          await consumer.start();
+        } catch (error) {
+          if (stopping.signal.aborted) return;
+          consumerAlive = false;
+          logger.fatal({ err: error }, 'weather consumer could not start');
+        }
+      })();
+
+      return {
+        async stop() {
+          stopping.abort();
+          await background;
+          await consumer.stop();
+          await maintenance.stop();
+          geoClient?.close();
+        },
+      };
+    },
+    opts,
+  );
 }

@@ -7,5 +7,6 @@ export * as feedV1 from './stormhook.feed.v1.js';
 export * as geoV1 from './stormhook.geo.v1.js';
 export * as identityV1 from './stormhook.identity.v1.js';
 export * as notificationV1 from './stormhook.notification.v1.js';
+export * as queryV1 from './stormhook.query.v1.js';
 export * as weatherV1 from './stormhook.weather.v1.js';
 export { root } from './root.js';

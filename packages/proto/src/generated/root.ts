@@ -4025,6 +4025,635 @@ export const root = buildRoot({
             }
           }
         },
+        "query": {
+          "nested": {
+            "v1": {
+              "nested": {
+                "AllowedArea": {
+                  "fields": {
+                    "countryCode": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "country_code"
+                    },
+                    "region": {
+                      "type": "string",
+                      "id": 2
+                    }
+                  }
+                },
+                "Circle": {
+                  "fields": {
+                    "center": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 1
+                    },
+                    "radiusM": {
+                      "type": "double",
+                      "id": 2,
+                      "protoName": "radius_m"
+                    }
+                  }
+                },
+                "Coordinate": {
+                  "fields": {
+                    "lng": {
+                      "type": "double",
+                      "id": 1
+                    },
+                    "lat": {
+                      "type": "double",
+                      "id": 2
+                    }
+                  }
+                },
+                "ForecastKind": {
+                  "values": {
+                    "FORECAST_KIND_UNSPECIFIED": 0,
+                    "FORECAST_KIND_CURRENT": 1,
+                    "FORECAST_KIND_HOURLY": 2,
+                    "FORECAST_KIND_DAILY": 3
+                  }
+                },
+                "ForecastValue": {
+                  "oneofs": {
+                    "_value": {
+                      "oneof": [
+                        "value"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "timeEpochMs": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "time_epoch_ms"
+                    },
+                    "time": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "isDay": {
+                      "type": "bool",
+                      "id": 3,
+                      "protoName": "is_day"
+                    },
+                    "value": {
+                      "type": "double",
+                      "id": 4,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "icon": {
+                      "type": "string",
+                      "id": 5
+                    }
+                  }
+                },
+                "Geography": {
+                  "fields": {
+                    "unrestricted": {
+                      "type": "bool",
+                      "id": 1
+                    },
+                    "areas": {
+                      "rule": "repeated",
+                      "type": "AllowedArea",
+                      "id": 2
+                    }
+                  }
+                },
+                "Geometry": {
+                  "oneofs": {
+                    "shape": {
+                      "oneof": [
+                        "point",
+                        "lineString",
+                        "polygon",
+                        "multiPoint",
+                        "multiLineString",
+                        "multiPolygon",
+                        "geometryCollection"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "type": {
+                      "type": "GeometryType",
+                      "id": 1
+                    },
+                    "point": {
+                      "type": "Coordinate",
+                      "id": 2
+                    },
+                    "lineString": {
+                      "type": "LineStringShape",
+                      "id": 3,
+                      "protoName": "line_string"
+                    },
+                    "polygon": {
+                      "type": "PolygonShape",
+                      "id": 4
+                    },
+                    "multiPoint": {
+                      "type": "MultiPointShape",
+                      "id": 5,
+                      "protoName": "multi_point"
+                    },
+                    "multiLineString": {
+                      "type": "MultiLineStringShape",
+                      "id": 6,
+                      "protoName": "multi_line_string"
+                    },
+                    "multiPolygon": {
+                      "type": "MultiPolygonShape",
+                      "id": 7,
+                      "protoName": "multi_polygon"
+                    },
+                    "geometryCollection": {
+                      "type": "GeometryCollectionShape",
+                      "id": 8,
+                      "protoName": "geometry_collection"
+                    }
+                  },
+                  "nested": {
+                    "GeometryType": {
+                      "values": {
+                        "GEOMETRY_TYPE_UNSPECIFIED": 0,
+                        "GEOMETRY_TYPE_LINE_STRING": 1,
+                        "GEOMETRY_TYPE_POLYGON": 2,
+                        "GEOMETRY_TYPE_MULTI_POINT": 3,
+                        "GEOMETRY_TYPE_MULTI_LINE_STRING": 4,
+                        "GEOMETRY_TYPE_MULTI_POLYGON": 5,
+                        "GEOMETRY_TYPE_GEOMETRY_COLLECTION": 6
+                      }
+                    }
+                  }
+                },
+                "GeometryCollectionShape": {
+                  "fields": {
+                    "geometries": {
+                      "rule": "repeated",
+                      "type": "Geometry",
+                      "id": 1
+                    }
+                  }
+                },
+                "GetForecastRequest": {
+                  "oneofs": {
+                    "_forecastDays": {
+                      "oneof": [
+                        "forecastDays"
+                      ]
+                    },
+                    "_startEpochMs": {
+                      "oneof": [
+                        "startEpochMs"
+                      ]
+                    },
+                    "_panelTiltDeg": {
+                      "oneof": [
+                        "panelTiltDeg"
+                      ]
+                    },
+                    "_panelAzimuthDeg": {
+                      "oneof": [
+                        "panelAzimuthDeg"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "geography": {
+                      "type": "Geography",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "ForecastKind",
+                      "id": 2
+                    },
+                    "location": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 3
+                    },
+                    "metrics": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 4
+                    },
+                    "forecastDays": {
+                      "type": "int32",
+                      "id": 5,
+                      "protoName": "forecast_days",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "startEpochMs": {
+                      "type": "int64",
+                      "id": 6,
+                      "protoName": "start_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "panelTiltDeg": {
+                      "type": "double",
+                      "id": 7,
+                      "protoName": "panel_tilt_deg",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "panelAzimuthDeg": {
+                      "type": "double",
+                      "id": 8,
+                      "protoName": "panel_azimuth_deg",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "GetForecastResponse": {
+                  "oneofs": {
+                    "_elevationM": {
+                      "oneof": [
+                        "elevationM"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "location": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 1
+                    },
+                    "timezone": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "elevationM": {
+                      "type": "double",
+                      "id": 3,
+                      "protoName": "elevation_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "weatherIconUrlBase": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "weather_icon_url_base"
+                    },
+                    "metricForecasts": {
+                      "rule": "repeated",
+                      "type": "MetricForecast",
+                      "id": 5,
+                      "protoName": "metric_forecasts"
+                    },
+                    "warnings": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 6
+                    },
+                    "requestedLocation": {
+                      "type": "stormhook.common.v1.GeoPoint",
+                      "id": 7,
+                      "protoName": "requested_location"
+                    },
+                    "cellId": {
+                      "type": "string",
+                      "id": 8,
+                      "protoName": "cell_id"
+                    },
+                    "distanceM": {
+                      "type": "double",
+                      "id": 9,
+                      "protoName": "distance_m"
+                    },
+                    "model": {
+                      "type": "string",
+                      "id": 10
+                    },
+                    "runId": {
+                      "type": "string",
+                      "id": 11,
+                      "protoName": "run_id"
+                    },
+                    "issueEpochMs": {
+                      "type": "int64",
+                      "id": 12,
+                      "protoName": "issue_epoch_ms"
+                    }
+                  }
+                },
+                "GetPrecipitationGeometryRequest": {
+                  "fields": {
+                    "geography": {
+                      "type": "Geography",
+                      "id": 1
+                    },
+                    "eventIds": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "event_ids"
+                    },
+                    "crop": {
+                      "type": "Circle",
+                      "id": 3
+                    }
+                  }
+                },
+                "GetPrecipitationGeometryResponse": {
+                  "fields": {
+                    "featureCollection": {
+                      "type": "bytes",
+                      "id": 1,
+                      "protoName": "feature_collection"
+                    },
+                    "missingEventIds": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "missing_event_ids"
+                    }
+                  }
+                },
+                "GetThunderstormRequest": {
+                  "fields": {
+                    "geography": {
+                      "type": "Geography",
+                      "id": 1
+                    },
+                    "eventId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "event_id"
+                    }
+                  }
+                },
+                "GetThunderstormResponse": {
+                  "fields": {
+                    "thunderstorm": {
+                      "type": "stormhook.weather.v1.ThunderstormEvent",
+                      "id": 1
+                    }
+                  }
+                },
+                "LineStringShape": {
+                  "fields": {
+                    "coordinates": {
+                      "rule": "repeated",
+                      "type": "Coordinate",
+                      "id": 1
+                    }
+                  }
+                },
+                "ListPrecipitationsRequest": {
+                  "fields": {
+                    "geography": {
+                      "type": "Geography",
+                      "id": 1
+                    },
+                    "endEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "end_epoch_ms"
+                    },
+                    "backwardIntervalS": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "backward_interval_s"
+                    },
+                    "intensityThreshold": {
+                      "type": "stormhook.weather.v1.PrecipitationIntensity",
+                      "id": 4,
+                      "protoName": "intensity_threshold"
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageRequest",
+                      "id": 5
+                    },
+                    "within": {
+                      "type": "Circle",
+                      "id": 6
+                    }
+                  }
+                },
+                "ListPrecipitationsResponse": {
+                  "fields": {
+                    "precipitations": {
+                      "rule": "repeated",
+                      "type": "PrecipitationRecord",
+                      "id": 1
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageInfo",
+                      "id": 2
+                    },
+                    "queryEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "query_epoch_ms"
+                    }
+                  }
+                },
+                "ListThunderstormsRequest": {
+                  "fields": {
+                    "geography": {
+                      "type": "Geography",
+                      "id": 1
+                    },
+                    "endEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "end_epoch_ms"
+                    },
+                    "backwardIntervalS": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "backward_interval_s"
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageRequest",
+                      "id": 4
+                    }
+                  }
+                },
+                "ListThunderstormsResponse": {
+                  "fields": {
+                    "thunderstorms": {
+                      "rule": "repeated",
+                      "type": "stormhook.weather.v1.ThunderstormEvent",
+                      "id": 1
+                    },
+                    "page": {
+                      "type": "stormhook.common.v1.PageInfo",
+                      "id": 2
+                    },
+                    "queryEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "query_epoch_ms"
+                    }
+                  }
+                },
+                "MetricForecast": {
+                  "fields": {
+                    "metric": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "unit": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "forecasts": {
+                      "rule": "repeated",
+                      "type": "ForecastValue",
+                      "id": 3
+                    }
+                  }
+                },
+                "MultiLineStringShape": {
+                  "fields": {
+                    "lineStrings": {
+                      "rule": "repeated",
+                      "type": "LineStringShape",
+                      "id": 1,
+                      "protoName": "line_strings"
+                    }
+                  }
+                },
+                "MultiPointShape": {
+                  "fields": {
+                    "coordinates": {
+                      "rule": "repeated",
+                      "type": "Coordinate",
+                      "id": 1
+                    }
+                  }
+                },
+                "MultiPolygonShape": {
+                  "fields": {
+                    "polygons": {
+                      "rule": "repeated",
+                      "type": "PolygonShape",
+                      "id": 1
+                    }
+                  }
+                },
+                "PolygonShape": {
+                  "fields": {
+                    "rings": {
+                      "rule": "repeated",
+                      "type": "Ring",
+                      "id": 1
+                    }
+                  }
+                },
+                "PrecipitationFeature": {
+                  "fields": {
+                    "id": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "geometry": {
+                      "type": "Geometry",
+                      "id": 2
+                    },
+                    "properties": {
+                      "type": "PrecipitationProperties",
+                      "id": 3
+                    }
+                  }
+                },
+                "PrecipitationFeatureCollection": {
+                  "fields": {
+                    "features": {
+                      "rule": "repeated",
+                      "type": "PrecipitationFeature",
+                      "id": 1
+                    }
+                  }
+                },
+                "PrecipitationProperties": {
+                  "fields": {
+                    "intensity": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "radarTimestamp": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "radar_timestamp"
+                    },
+                    "forecast": {
+                      "type": "bool",
+                      "id": 3
+                    }
+                  }
+                },
+                "PrecipitationRecord": {
+                  "fields": {
+                    "eventId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "event_id"
+                    },
+                    "radarTimestampEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "radar_timestamp_epoch_ms"
+                    },
+                    "forecast": {
+                      "type": "bool",
+                      "id": 3
+                    },
+                    "intensity": {
+                      "type": "stormhook.weather.v1.PrecipitationIntensity",
+                      "id": 4
+                    }
+                  }
+                },
+                "QueryService": {
+                  "methods": {
+                    "ListPrecipitations": {
+                      "requestType": "ListPrecipitationsRequest",
+                      "responseType": "ListPrecipitationsResponse"
+                    },
+                    "GetPrecipitationGeometry": {
+                      "requestType": "GetPrecipitationGeometryRequest",
+                      "responseType": "GetPrecipitationGeometryResponse"
+                    },
+                    "ListThunderstorms": {
+                      "requestType": "ListThunderstormsRequest",
+                      "responseType": "ListThunderstormsResponse"
+                    },
+                    "GetThunderstorm": {
+                      "requestType": "GetThunderstormRequest",
+                      "responseType": "GetThunderstormResponse"
+                    },
+                    "GetForecast": {
+                      "requestType": "GetForecastRequest",
+                      "responseType": "GetForecastResponse"
+                    }
+                  }
+                },
+                "Ring": {
+                  "fields": {
+                    "coordinates": {
+                      "rule": "repeated",
+                      "type": "Coordinate",
+                      "id": 1
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
         "weather": {
           "nested": {
             "v1": {

@@ -1,0 +1,47 @@
+import { EventTypes, type Publisher } from '@stormhook/kafka';
+import { alarmV1 } from '@stormhook/proto';
+import type { AlarmPublisher } from '../ports/alarm-publisher.js';
+import type { Notification } from '../payloads/notification.js';
+import { KIND_TO_PROTO } from '../transport/registration-proto.js';
+
+export const ALARM_TOPIC = 'alarm.triggered.v1' as const;
+
+/** The AlarmTriggered message of one notification. */
+export function alarmTriggered(notification: Notification, triggeredAtMs: number): alarmV1.AlarmTriggered {
+  return alarmV1.AlarmTriggered.create({
+    notificationId: notification.notificationId,
+    accountId: notification.addressee.accountId,
+    registrationId: notification.addressee.registrationId,
+    registrationKind: KIND_TO_PROTO[notification.addressee.kind],
+    recipientId: notification.addressee.recipientId,
+    eventKind: `ALARM_EVENT_KIND_${notification.eventKind}`,
+    phase: `ALARM_PHASE_${notification.phase}`,
+    eventId: notification.eventId,
+    occurredAtEpochMs: notification.occurredAtMs,
+    triggeredAtEpochMs: triggeredAtMs,
+    payloadJson: JSON.stringify(notification.payload),
+    // Every payload's top-level "id" is the notification id, which receivers echo in their acknowledgement.
+    acknowledgementId: notification.notificationId,
+  });
+}
+
+/**
+ * Publishes on alarm.triggered.v1, keyed by registration id (one registration's notifications stay
+ * in order), with the notification id as the event id so a re-publish carries the same id.
+ */
+export class KafkaAlarmPublisher implements AlarmPublisher {
+  constructor(private readonly publisher: Publisher) {}
+
+  async publish(notifications: readonly Notification[], triggeredAtMs: number): Promise<void> {
+    if (notifications.length === 0) return;
+    await this.publisher.publish(
+      ALARM_TOPIC,
+      notifications.map((n) => ({
+        key: n.addressee.registrationId,
+        value: alarmV1.AlarmTriggered.encode(alarmTriggered(n, triggeredAtMs)),
+        eventType: EventTypes.AlarmTriggered,
+        eventId: n.notificationId,
+      })),
+    );
+  }
+}

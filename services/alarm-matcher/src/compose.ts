@@ -1,0 +1,149 @@
+import { hostname } from 'node:os';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createClient } from '@stormhook/grpc';
+import type { Logger } from '@stormhook/logger';
+import { geoV1, notificationV1 } from '@stormhook/proto';
+import type { Platform } from '@stormhook/service-kit';
+import { GrpcGeoPort } from './adapters/grpc-geo.js';
+import { GrpcWebhookStore } from './adapters/grpc-webhook-store.js';
+import { KafkaAlarmPublisher } from './adapters/kafka-alarm-publisher.js';
+import { KafkaRegistrationEvents } from './adapters/kafka-registration-events.js';
+import type { Config } from './config.js';
+import { Grid } from './geometry/grid.js';
+import { RegistrationIndex } from './matching/registration-index.js';
+import { ensureAlarmIndexes } from './persistence/collections.js';
+import { MongoForecastStore } from './persistence/forecast-store.js';
+import { MongoJobLock } from './persistence/job-locks.js';
+import { MongoLightningActivityStore } from './persistence/lightning-activity-store.js';
+import { MongoNotificationLedger } from './persistence/notification-ledger.js';
+import { MongoRegistrationRepository } from './persistence/registration-repository.js';
+import { MongoSlotLedger } from './persistence/slot-ledger.js';
+import { MongoTrackedStateStore } from './persistence/tracked-state-store.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import type { ForecastStore } from './ports/forecast-store.js';
+import type { GeoPort } from './ports/geo-port.js';
+import type { WebhookStore } from './ports/webhook-store.js';
+import { ForecastScheduler } from './usecases/forecast/scheduler.js';
+import { ForecastSlotRunner } from './usecases/forecast/slot-runner.js';
+import { StoreForecast } from './usecases/forecast/store-forecast.js';
+import { Housekeeping } from './usecases/housekeeping.js';
+import { AreaShapes } from './usecases/index/area-shapes.js';
+import { PropagatingChangeSink } from './usecases/index/change-propagation.js';
+import { RegistrationIndexer } from './usecases/index/registration-indexer.js';
+import { NotificationDispatcher } from './usecases/matching/dispatcher.js';
+import { LightningEpisodes } from './usecases/matching/lightning-episodes.js';
+import { LightningMatcher } from './usecases/matching/lightning-matcher.js';
+import { LifecycleSweeper } from './usecases/matching/sweeper.js';
+import { TrackedEventMatcher } from './usecases/matching/tracked-matcher.js';
+import { RegistrationCommands } from './usecases/registrations/registration-commands.js';
+import { RegistrationQueries } from './usecases/registrations/registration-queries.js';
+
+/** What tests and the operator command may replace. */
+export interface CompositionOptions {
+  clock?: Clock;
+  /** Replaces the geo gRPC client. */
+  geo?: GeoPort;
+  /** Replaces the notifier gRPC client. */
+  webhooks?: WebhookStore;
+}
+
+/** The object graph of the alarm matcher, built by hand on top of a started platform. */
+export interface AlarmMatcherParts {
+  instanceId: string;
+  clock: Clock;
+  logger: Logger;
+  index: RegistrationIndex;
+  indexer: RegistrationIndexer;
+  commands: RegistrationCommands;
+  queries: RegistrationQueries;
+  lightning: LightningMatcher;
+  tracked: TrackedEventMatcher;
+  forecast: StoreForecast;
+  forecasts: ForecastStore;
+  sweeper: LifecycleSweeper;
+  slots: ForecastSlotRunner;
+  scheduler: ForecastScheduler;
+  housekeeping: Housekeeping;
+  close(): void;
+}
+
+export async function composeAlarmMatcher(platform: Platform, config: Config, opts: CompositionOptions = {}): Promise<AlarmMatcherParts> {
+  const { logger, mongo } = platform;
+  const db = mongo.db;
+  await ensureAlarmIndexes(db);
+  const clock = opts.clock ?? systemClock;
+  const instanceId = config.ALARM_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+  const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+  const notifierClient = opts.webhooks ? undefined : createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+  const geo = opts.geo ?? new GrpcGeoPort(geoClient!, config.ALARM_GEO_SIMPLIFY_TOLERANCE_M);
+  const webhooks = opts.webhooks ?? new GrpcWebhookStore(notifierClient!);
+
+  const repo = new MongoRegistrationRepository(db);
+  const forecasts = new MongoForecastStore(db);
+  const ledger = new MongoNotificationLedger(db);
+  const states = new MongoTrackedStateStore(db);
+  const activity = new MongoLightningActivityStore(db);
+  const locks = new MongoJobLock(db, instanceId);
+
+  const grid = new Grid();
+  const index = new RegistrationIndex(grid);
+  const shapes = new AreaShapes(geo, grid);
+  const indexer = new RegistrationIndexer(index, shapes, repo, logger);
+  const changes = new PropagatingChangeSink(indexer, new KafkaRegistrationEvents(platform.publisher), logger);
+  const dispatcher = new NotificationDispatcher(ledger, new KafkaAlarmPublisher(platform.publisher), clock);
+
+  const registrationDeps = { repo, geo, webhooks, forecasts, changes, clock, newId: randomUUID, maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M };
+  const quietMs = config.ALARM_LIGHTNING_QUIET_PERIOD_MS;
+  const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
+  const slots = new ForecastSlotRunner({
+    repo,
+    forecasts,
+    slots: new MongoSlotLedger(db),
+    shapes,
+    dispatcher,
+    clock,
+    logger,
+    instanceId,
+    leaseMs: config.ALARM_FORECAST_LEASE_MS,
+    lateAfterMs: config.ALARM_FORECAST_LATE_AFTER_MS,
+    maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
+  });
+  return {
+    instanceId,
+    clock,
+    logger,
+    index,
+    indexer,
+    commands: new RegistrationCommands(registrationDeps),
+    queries: new RegistrationQueries(registrationDeps),
+    lightning: new LightningMatcher({ index, episodes, dispatcher, clock, quietMs, maxAgeMs: config.ALARM_MAX_EVENT_AGE_MS }),
+    tracked: new TrackedEventMatcher({
+      index,
+      states,
+      dispatcher,
+      clock,
+      thunderstormGraceMs: config.ALARM_THUNDERSTORM_GRACE_MS,
+      precipitationExpiryMs: config.ALARM_PRECIPITATION_EXPIRY_MS,
+    }),
+    forecast: new StoreForecast(forecasts, clock),
+    forecasts,
+    sweeper: new LifecycleSweeper({ index, states, activity, episodes, dispatcher, clock, quietMs, logger, lock: locks, intervalMs: config.ALARM_SWEEP_INTERVAL_MS }),
+    slots,
+    scheduler: new ForecastScheduler(slots, clock, { intervalMs: config.ALARM_FORECAST_TICK_MS, maxLatenessMs: config.ALARM_FORECAST_MAX_LATENESS_MS, logger }),
+    housekeeping: new Housekeeping({
+      claims: ledger,
+      locks,
+      states,
+      forecasts,
+      clock,
+      logger,
+      notificationRetentionMs: config.ALARM_NOTIFICATION_RETENTION_MS,
+      forecastRetentionMs: config.ALARM_FORECAST_RETENTION_MS,
+    }),
+    close() {
+      geoClient?.close();
+      notifierClient?.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** Roles of the public contract (2.10), lowest to highest. */
+export const ROLES = ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling, as the gateway established it (identity's Principal). */
+export interface Caller {
+  userId: string;
+  /** The caller's account; absent when the user has none yet (then nothing can be registered). */
+  accountId?: string;
+  role: Role | 'UNKNOWN';
+}
+
+export function roleOf(name: string): Role | 'UNKNOWN' {
+  return (ROLES as readonly string[]).includes(name) ? (name as Role) : 'UNKNOWN';
+}
+
+/** ADMIN sees and changes every account's registrations (reads and writes by id). */
+export function seesEveryAccount(caller: Caller): boolean {
+  return caller.role === 'ADMIN';
+}
+
+/** ADMIN and POWER_USER may list another account's registrations by naming its accountId (incumbent 4). */
+export function mayListOtherAccounts(caller: Caller): boolean {
+  return caller.role === 'ADMIN' || caller.role === 'POWER_USER';
+}
+
+/** Whether `caller` may see or change a registration owned by `accountId`. */
+export function owns(caller: Caller, accountId: string): boolean {
+  return seesEveryAccount(caller) || (caller.accountId !== undefined && caller.accountId === accountId);
+}

@@ -1,0 +1,30 @@
+/**
+ * The weather enumerations filters and payloads use, in their public spelling (the proto enums
+ * without their prefix). Ranks order them for "at or above a threshold" and "worse" decisions.
+ */
+export const LIGHTNING_TYPES = ['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'] as const;
+export type LightningType = (typeof LIGHTNING_TYPES)[number];
+
+/** LOW < MEDIUM < HIGH. */
+export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** Rain-rate classes of the feed contract, weakest first (DRIZZLE below 0.5 mm/h ... EXTREME from 50 mm/h). */
+export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
+export type Intensity = (typeof INTENSITIES)[number];
+
+/** 1-based rank: LOW 1, MEDIUM 2, HIGH 3. */
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity) + 1;
+}
+
+/** 1-based rank: DRIZZLE 1 ... EXTREME 6. */
+export function intensityRank(intensity: Intensity): number {
+  return INTENSITIES.indexOf(intensity) + 1;
+}
+
+/** The value without the proto enum prefix, or undefined for UNSPECIFIED or an unknown name. */
+export function fromProtoEnum<T extends string>(prefix: string, value: string, allowed: readonly T[]): T | undefined {
+  const name = value.startsWith(prefix) ? value.slice(prefix.length) : value;
+  return (allowed as readonly string[]).includes(name) ? (name as T) : undefined;
+}

@@ -1,0 +1,69 @@
+import { Grid } from '../geometry/grid.js';
+import { distanceM } from '../geometry/planar.js';
+import type { BBox, Position } from '../geometry/types.js';
+import type { DailyValues } from './daily.js';
+
+/** The latest stored forecast of one grid cell, as daily values. */
+export interface CellForecast {
+  cellId: string;
+  location: Position;
+  runId: string;
+  issueMs: number;
+  days: DailyValues[];
+}
+
+/**
+ * The stored grid cells of one evaluation, filed on a coarse grid for nearest-cell and in-area
+ * searches (a forecast grid has thousands of cells; registrations number up to hundreds of
+ * thousands).
+ */
+export class CellLocator {
+  private readonly grid = new Grid(undefined, undefined, undefined, undefined, 0.25);
+  private readonly buckets = new Map<number, CellForecast[]>();
+
+  constructor(readonly cells: readonly CellForecast[]) {
+    for (const cell of cells) {
+      const key = this.grid.cellOf(cell.location[0], cell.location[1]);
+      if (key < 0) continue;
+      const bucket = this.buckets.get(key);
+      if (bucket) bucket.push(cell);
+      else this.buckets.set(key, [cell]);
+    }
+  }
+
+  /** The cell nearest to `point` within `maxDistanceM`, with its distance; undefined when none. */
+  nearest(point: Position, maxDistanceM: number): { cell: CellForecast; distanceM: number } | undefined {
+    const row = this.grid.row(point[1]);
+    const col = this.grid.col(point[0]);
+    // A ring of buckets is at least (ring - 1) bucket widths away; 0.25° of longitude is >= 19 km inside the coverage.
+    const bucketM = 19_000;
+    const maxRing = Math.ceil(maxDistanceM / bucketM) + 1;
+    let best: { cell: CellForecast; distanceM: number } | undefined;
+    for (let ring = 0; ring <= maxRing; ring++) {
+      if (best && (ring - 1) * bucketM > best.distanceM) break;
+      for (let r = row - ring; r <= row + ring; r++) {
+        for (let c = col - ring; c <= col + ring; c++) {
+          if (Math.max(Math.abs(r - row), Math.abs(c - col)) !== ring) continue;
+          if (r < 0 || c < 0 || r >= this.grid.rows || c >= this.grid.cols) continue;
+          for (const cell of this.buckets.get(this.grid.cell(r, c)) ?? []) {
+            const d = distanceM(point, cell.location);
+            if (d <= maxDistanceM && (!best || d < best.distanceM)) best = { cell, distanceM: d };
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Cells inside the box (candidates for an area test). */
+  within(box: BBox): CellForecast[] {
+    const found: CellForecast[] = [];
+    for (const key of this.grid.cellsIn(box)) {
+      for (const cell of this.buckets.get(key) ?? []) {
+        const [x, y] = cell.location;
+        if (x >= box.minLng && x <= box.maxLng && y >= box.minLat && y <= box.maxLat) found.push(cell);
+      }
+    }
+    return found;
+  }
+}

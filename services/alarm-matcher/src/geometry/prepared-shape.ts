@@ -1,0 +1,19 @@
+import type { Grid } from './grid.js';
+import type { BBox, MultiPolygon, Position } from './types.js';
+
+/** How a shape lies over the grid: cells it covers entirely, and cells it only partly covers. */
+export interface CellCover {
+  full: number[];
+  partial: number[];
+}
+
+/** An area a registration watches, prepared for fast point and shape tests. */
+export interface PreparedShape {
+  readonly bbox: BBox;
+  /** Reference point of distances in payloads: the circle centre, or the polygon's centroid. */
+  readonly reference: Position;
+  contains(lng: number, lat: number): boolean;
+  /** Whether the shape and `other` (with its bbox) share a point. */
+  intersects(other: MultiPolygon, otherBox: BBox): boolean;
+  cover(grid: Grid): CellCover;
+}

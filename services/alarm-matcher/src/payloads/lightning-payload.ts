@@ -1,0 +1,58 @@
+import type { LightningActivity } from '../lifecycle/lightning-episode.js';
+import type { Strike } from '../matching/weather-events.js';
+import { metres } from './notification.js';
+
+/**
+ * Lightning strike payload (incumbent 1.3 plus `id`, `stage`, `eventId`):
+ * - id: the notification id; echo it in the acknowledgement `AlarmReceived.id`.
+ * - stage: always START for a strike.
+ * - strikeId: the detection network's id of the discharge; eventId: Stormhook's (ltg_...).
+ * - registrationId, recipientId: the registration and the caller's own recipient reference.
+ * - timeEpochMillis: time of the discharge, epoch ms UTC.
+ * - type: FLASH_CLOUD_TO_GROUND or FLASH_IN_CLOUD.
+ * - latitude, longitude: located point, decimal degrees WGS 84.
+ * - peakCurrent: amperes, signed (negative = negative polarity).
+ * - inCloudHeight: metres above mean sea level, null for cloud-to-ground.
+ * - multiplicity: { strokes: number of strokes in the flash }.
+ * - distance: metres from the registration's reference point (point alarm centre, or the
+ *   administrative area's centroid) to the discharge.
+ */
+export function lightningPayload(input: { notificationId: string; registrationId: string; recipientId: string; strike: Strike; distanceM: number }): Record<string, unknown> {
+  const { strike } = input;
+  return {
+    id: input.notificationId,
+    stage: 'START',
+    strikeId: strike.sourceEventId,
+    eventId: strike.eventId,
+    registrationId: input.registrationId,
+    recipientId: input.recipientId,
+    timeEpochMillis: strike.timeMs,
+    type: strike.type,
+    latitude: strike.lat,
+    longitude: strike.lng,
+    peakCurrent: strike.peakCurrentA,
+    inCloudHeight: strike.inCloudHeightM ?? null,
+    multiplicity: { strokes: strike.multiplicity },
+    distance: metres(input.distanceM),
+  };
+}
+
+/**
+ * Lightning all-clear payload: no matching discharge for the quiet period.
+ * - id, registrationId, recipientId: as above; stage: ALL_CLEAR.
+ * - timeEpochMillis: when the quiet period ended (last strike + quiet period), epoch ms UTC.
+ * - firstStrikeEpochMillis, lastStrikeEpochMillis: the episode that ended, epoch ms UTC.
+ * - quietPeriodMinutes: the configured quiet period, minutes.
+ */
+export function lightningAllClearPayload(input: { notificationId: string; registrationId: string; recipientId: string; activity: LightningActivity; quietMs: number }): Record<string, unknown> {
+  return {
+    id: input.notificationId,
+    stage: 'ALL_CLEAR',
+    registrationId: input.registrationId,
+    recipientId: input.recipientId,
+    timeEpochMillis: input.activity.lastStrikeMs + input.quietMs,
+    firstStrikeEpochMillis: input.activity.firstStrikeMs,
+    lastStrikeEpochMillis: input.activity.lastStrikeMs,
+    quietPeriodMinutes: input.quietMs / 60_000,
+  };
+}

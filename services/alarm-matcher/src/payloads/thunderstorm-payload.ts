@@ -1,0 +1,61 @@
+import { pointToMultiDistanceM } from '../geometry/planar.js';
+import type { Position } from '../geometry/types.js';
+import type { Storm } from '../matching/weather-events.js';
+import type { EndReason } from '../lifecycle/tracked-event.js';
+import { metres, type Phase } from './notification.js';
+import { pointJson, polygonJson } from './shapes.js';
+
+/**
+ * Thunderstorm payload (incumbent 1.4 plus `id`, `stage`, `endReason`):
+ * - id: the notification id (echo it in AlarmReceived.id); stage: START, UPDATE (severity rose) or END.
+ * - endReason (END only): LEFT_AREA, FILTER_NOT_MET (still in the area but no longer passing the filter, e.g. severity dropped below the threshold or intensity left the list), EXPIRED.
+ * - thunderstormId: Stormhook's event id (tst_...); eventId: the tracker's id (the public eventId).
+ * - registrationId, recipientId.
+ * - eventStartUtc, eventEndUtc: start and (expected) end of the storm, epoch SECONDS UTC.
+ * - severity: LOW, MEDIUM or HIGH; threshold: minimum flashes per minute for a thunderstorm.
+ * - speedKmh: storm speed, km/h.
+ * - distance: metres from the affected (threat) polygon's edge to the reference point (point alarm
+ *   centre or area centroid); 0 when the point is under it.
+ * - affectedPolygon: {exterior: [{lng, lat}], holes: [[{lng, lat}]]}, decimal degrees; null when none.
+ * - cell: {area km², speedKmh, direction degrees clockwise from north (towards), distance metres from
+ *   the cell polygon to the reference point (0 inside), centroid {lng, lat}, polygon, flashRates
+ *   {inCloud, cloudToGround, total} flashes per minute}.
+ */
+export function thunderstormPayload(input: {
+  notificationId: string;
+  registrationId: string;
+  recipientId: string;
+  storm: Storm;
+  reference: Position;
+  phase: Phase;
+  endReason?: EndReason;
+}): Record<string, unknown> {
+  const { storm, reference } = input;
+  const threatDistance = storm.threat.length > 0 ? pointToMultiDistanceM(reference, storm.threat) : null;
+  const cellDistance = storm.cell.polygon.length > 0 ? pointToMultiDistanceM(reference, storm.cell.polygon) : null;
+  return {
+    id: input.notificationId,
+    stage: input.phase,
+    ...(input.endReason ? { endReason: input.endReason } : {}),
+    thunderstormId: storm.eventId,
+    eventId: storm.sourceEventId,
+    registrationId: input.registrationId,
+    recipientId: input.recipientId,
+    eventStartUtc: Math.floor(storm.startMs / 1000),
+    eventEndUtc: Math.floor(storm.endMs / 1000),
+    severity: storm.severity,
+    threshold: storm.threshold,
+    speedKmh: storm.speedKmh,
+    distance: metres(threatDistance ?? cellDistance ?? 0),
+    affectedPolygon: polygonJson(storm.threat),
+    cell: {
+      area: storm.cell.areaKm2,
+      speedKmh: storm.cell.speedKmh,
+      direction: storm.cell.directionDeg,
+      distance: cellDistance === null ? null : metres(cellDistance),
+      centroid: pointJson(storm.cell.centroid),
+      polygon: polygonJson(storm.cell.polygon),
+      flashRates: { ...storm.cell.flashRates },
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { Collection, Db } from 'mongodb';
+import type { NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
+import { COLLECTIONS } from './collections.js';
+import { isDuplicateKeyError } from '@stormhook/mongo';
+
+/**
+ * Two kinds of documents, both written only by unique inserts and read only by _id (the one lookup
+ * FerretDB on SQLite answers from its index; updates and other filters scan the collection):
+ * `<notification id>` is the claim, `<notification id>#published` records that it went out.
+ */
+interface ClaimDocument {
+  _id: string;
+  registrationId: string;
+  eventId: string;
+  stage: string;
+  claimedAtMs: number;
+}
+
+const PUBLISHED = '#published';
+
+/**
+ * A claim not published after this long is taken for abandoned (its claimer died between claim and
+ * publish) and handed out again. Shorter than the consumer session timeout (10 s), so a record
+ * redelivered after a crash finds its claims stale; long enough that a slow publish in progress on
+ * another instance is not doubled.
+ */
+export const CLAIM_STALE_MS = 5_000;
+
+function duplicateIndexes(error: unknown): Set<number> | undefined {
+  const raw = (error as { writeErrors?: unknown }).writeErrors;
+  const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as Array<{ index?: number; err?: { index?: number } }>;
+  if (list.length === 0) return undefined;
+  const found = new Set<number>();
+  for (const item of list) {
+    const index = item.index ?? item.err?.index;
+    if (index === undefined || !isDuplicateKeyError(item)) return undefined;
+    found.add(index);
+  }
+  return found;
+}
+
+export class MongoNotificationLedger implements NotificationLedger {
+  private readonly collection: Collection<ClaimDocument>;
+
+  constructor(
+    db: Db,
+    private readonly staleMs = CLAIM_STALE_MS,
+  ) {
+    this.collection = db.collection<ClaimDocument>(COLLECTIONS.notifications);
+  }
+
+  /** Inserts what is not there yet; answers the indexes that were there already. */
+  private async insertNew(docs: ClaimDocument[]): Promise<Set<number>> {
+    if (docs.length === 0) return new Set();
+    try {
+      await this.collection.insertMany(docs, { ordered: false });
+      return new Set();
+    } catch (error) {
+      const duplicates = duplicateIndexes(error);
+      if (!duplicates) throw error;
+      return duplicates;
+    }
+  }
+
+  async claim(claims: readonly NotificationClaim[], nowMs: number): Promise<string[]> {
+    if (claims.length === 0) return [];
+    const docs: ClaimDocument[] = claims.map((c) => ({ _id: c.notificationId, registrationId: c.registrationId, eventId: c.eventId, stage: c.stage, claimedAtMs: nowMs }));
+    const duplicates = await this.insertNew(docs);
+    const fresh = docs.filter((_, i) => !duplicates.has(i)).map((doc) => doc._id);
+    const seen = docs.filter((_, i) => duplicates.has(i)).map((doc) => doc._id);
+    const again = await Promise.all(
+      seen.map(async (id) => {
+        if (await this.collection.findOne({ _id: `${id}${PUBLISHED}` }, { projection: { _id: 1 } })) return undefined;
+        const claim = await this.collection.findOne({ _id: id }, { projection: { claimedAtMs: 1 } });
+        return !claim || claim.claimedAtMs <= nowMs - this.staleMs ? id : undefined;
+      }),
+    );
+    return [...fresh, ...again.filter((id): id is string => id !== undefined)];
+  }
+
+  async markPublished(notificationIds: readonly string[], nowMs: number): Promise<void> {
+    await this.insertNew(notificationIds.map((id) => ({ _id: `${id}${PUBLISHED}`, registrationId: '', eventId: '', stage: 'published', claimedAtMs: nowMs })));
+  }
+
+  async release(notificationIds: readonly string[]): Promise<void> {
+    if (notificationIds.length === 0) return;
+    // Rare (a failed publish): the slow delete path of FerretDB is fine here.
+    await this.collection.deleteMany({ _id: { $in: [...notificationIds] } });
+  }
+
+  async isPublished(notificationId: string): Promise<boolean> {
+    return (await this.collection.findOne({ _id: `${notificationId}${PUBLISHED}` }, { projection: { _id: 1 } })) !== null;
+  }
+
+  /** Claims older than the retention (longer than any replay window of the weather topics). */
+  async purgeClaimedBefore(ms: number): Promise<number> {
+    return (await this.collection.deleteMany({ claimedAtMs: { $lt: ms } })).deletedCount;
+  }
+}

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { MongoClient, type Db } from 'mongodb';
+import { testInfra, uniqueName } from '@stormhook/testing';
+import type { PointRegistration } from '../domain/registration.js';
+import { pointRegistration } from '../test-support/fixtures.js';
+import { ensureAlarmIndexes } from './collections.js';
+import { MongoForecastStore } from './forecast-store.js';
+import { MongoJobLock } from './job-locks.js';
+import { MongoLightningActivityStore } from './lightning-activity-store.js';
+import { MongoNotificationLedger } from './notification-ledger.js';
+import { MongoRegistrationRepository } from './registration-repository.js';
+import { MongoSlotLedger } from './slot-ledger.js';
+import { MongoTrackedStateStore } from './tracked-state-store.js';
+
+/** The stores on the real database (FerretDB here): uniqueness under concurrency is what they are for. */
+describe('alarm-matcher persistence (real database)', function () {
+  this.timeout(30_000);
+  let client: MongoClient;
+  let db: Db;
+
+  before(async () => {
+    client = new MongoClient(testInfra().mongoUrl);
+    await client.connect();
+    db = client.db(uniqueName('am_persist').replace(/-/g, '_'));
+    await ensureAlarmIndexes(db);
+  });
+
+  after(async () => {
+    await db?.dropDatabase();
+    await client?.close();
+  });
+
+  it('keeps one registration per account, kind, recipient and area even when inserted concurrently', async () => {
+    const repo = new MongoRegistrationRepository(db);
+    const base = pointRegistration(32.85, 39.92, 5_000, { lightning: {} }, { recipientId: 'same', accountId: 'acc-unique' });
+    const copies: PointRegistration[] = Array.from({ length: 6 }, (_, i) => ({ ...base, registrationId: `${base.registrationId.slice(0, -1)}${i}` }));
+    const outcomes = await Promise.all(copies.map((r) => repo.insert(r)));
+    assert.equal(outcomes.filter((o) => o === 'inserted').length, 1);
+    assert.equal(outcomes.filter((o) => o === 'duplicate').length, 5);
+    const other = { ...base, registrationId: `${base.registrationId.slice(0, -1)}9`, circle: { ...base.circle, radiusM: 6_000 } };
+    assert.equal(await repo.insert(other), 'inserted', 'another radius is another area');
+    assert.equal(await repo.replace({ ...other, circle: base.circle }), 'duplicate', 'an update onto an existing area is refused');
+    const page = await repo.page({ kind: 'POINT', accountId: 'acc-unique' }, 0, 10);
+    assert.equal(page.total, 2);
+  });
+
+  it('hands each notification to one claimer; a claim never published is handed out again once stale', async () => {
+    const ledger = new MongoNotificationLedger(db, 5_000);
+    const claim = (id: string) => ({ notificationId: id, registrationId: 'r', eventId: 'e', stage: 'start' });
+    const results = await Promise.all(Array.from({ length: 5 }, () => ledger.claim([claim('ntf_a'), claim('ntf_b')], 1_000)));
+    assert.deepEqual(results.map((ids) => ids.length).sort(), [0, 0, 0, 0, 2]);
+    await ledger.markPublished(['ntf_a'], 2_000);
+    assert.deepEqual(await ledger.claim([claim('ntf_a'), claim('ntf_b'), claim('ntf_c')], 3_000), ['ntf_c'], 'b may still be in flight');
+    assert.deepEqual(await ledger.claim([claim('ntf_a'), claim('ntf_b')], 6_000), ['ntf_b'], 'b was abandoned: hand it out again');
+    await ledger.release(['ntf_b', 'ntf_c']);
+    assert.equal(await ledger.isPublished('ntf_a'), true);
+    assert.deepEqual(await ledger.claim([claim('ntf_b')], 7_000), ['ntf_b'], 'released claims are claimed afresh');
+    assert.equal(await ledger.purgeClaimedBefore(3_500), 2, 'only ntf_a and its published mark are old enough');
+  });
+
+  it('lets one instance take a job window and a slot claim', async () => {
+    const locks = [new MongoJobLock(db, 'one'), new MongoJobLock(db, 'two')];
+    const taken = await Promise.all([...locks, ...locks].map((lock) => lock.acquire('sweep', 30_000, 61_000)));
+    assert.equal(taken.filter(Boolean).length, 1);
+    assert.equal(await locks[0]!.acquire('sweep', 30_000, 90_000), true, 'the next window is free');
+    const slots = new MongoSlotLedger(db);
+    const claim = { claimId: 's1', slotId: 's1', delivery: 'MORNING' as const, slotTimeMs: 0, attempt: 1, late: false, owner: 'x', claimedAtMs: 0, leaseUntilMs: 1, status: 'running' as const };
+    const won = await Promise.all([slots.claim(claim), slots.claim({ ...claim, owner: 'y' }), slots.claim({ ...claim, owner: 'z' })]);
+    assert.equal(won.filter(Boolean).length, 1);
+    await slots.finish('s1', { finishedAtMs: 5, registrations: 3, notifications: 1 });
+    assert.equal((await slots.claimsOf('s1'))[0]?.status, 'done');
+  });
+
+  it('answers the latest run of each forecast cell and purges superseded runs', async () => {
+    const store = new MongoForecastStore(db);
+    const cell = (cellId: string, runId: string, issueMs: number, mm: number) => ({ cellId, location: [32, 39] as const, runId, issueMs, days: [{ dayMs: 0, precipitationMm: mm }] });
+    await store.save([cell('cell-1', 'new', 2_000, 5)], 1);
+    await store.save([cell('cell-1', 'old', 1_000, 9), cell('cell-2', 'old', 1_000, 1)], 2);
+    await store.save([cell('cell-1', 'new', 2_000, 7)], 3); // a revision of a stored chunk replaces it
+    const all = await store.all();
+    assert.deepEqual(all.map((c) => [c.cellId, c.runId, c.days[0]?.precipitationMm]).sort(), [['cell-1', 'new', 7], ['cell-2', 'old', 1]]);
+    assert.equal((await store.near([32.1, 39.1], 0.5)).length, 2);
+    assert.equal((await store.near([34, 39], 0.5)).length, 0);
+    assert.equal(await store.newestIssueMs(), 2_000);
+    assert.equal(await store.purgeIssuedBefore(1_500), 2);
+    assert.deepEqual((await store.all()).map((c) => c.cellId), ['cell-1']);
+  });
+
+  it('stores lifecycle states and lightning episodes', async () => {
+    const states = new MongoTrackedStateStore(db);
+    const state = { eventId: 'tst_1', registrationId: 'r1', episode: 1, active: true, rank: 2, lastRevision: 1, expiresAtMs: 100, kind: 'THUNDERSTORM' as const, lastPayload: { a: 1 }, occurredAtMs: 1, updatedAtMs: 1 };
+    await states.saveEvent('tst_1', 'THUNDERSTORM', [state, { ...state, registrationId: 'r2', active: false }], 1);
+    assert.deepEqual([...(await states.byEvent('tst_1')).keys()].sort(), ['r1', 'r2']);
+    assert.deepEqual((await states.expired(99, 10)).length, 0);
+    assert.deepEqual((await states.expired(100, 10)).map((e) => e.states.map((s) => s.registrationId)), [['r1', 'r2']]);
+    assert.equal(await states.purgeEndedBefore(2), 0, 'an active state keeps the event');
+    await states.saveEvent('tst_1', 'THUNDERSTORM', [{ ...state, active: false }], 5);
+    assert.equal(await states.purgeEndedBefore(6), 1);
+    assert.equal((await states.byEvent('tst_1')).size, 0);
+    const activity = new MongoLightningActivityStore(db);
+    await activity.save([{ registrationId: 'r1', firstStrikeMs: 10, lastStrikeMs: 20 }]);
+    assert.equal((await activity.quietSince(19, 10)).length, 0);
+    assert.equal((await activity.quietSince(20, 10)).length, 1);
+    await activity.save([{ registrationId: 'r1', firstStrikeMs: 10, lastStrikeMs: 30 }]);
+    await activity.close({ registrationId: 'r1', firstStrikeMs: 10, lastStrikeMs: 20 });
+    assert.equal((await activity.get(['r1'])).get('r1')?.lastStrikeMs, 30, 'a newer strike keeps the episode open');
+  });
+});

@@ -1,0 +1,46 @@
+import type { MultiPolygon } from '../geometry/types.js';
+import type { LatLng } from '../domain/registration.js';
+
+export type AreaLevel = 'CITY' | 'DISTRICT' | 'NEIGHBOURHOOD';
+
+export interface AreaRef {
+  level: AreaLevel;
+  id: number;
+}
+
+export function areaRefKey(ref: AreaRef): string {
+  return `${ref.level}:${ref.id}`;
+}
+
+export interface NamedArea {
+  id: number;
+  name: string;
+}
+
+export interface DistrictInfo extends NamedArea {
+  city: NamedArea;
+}
+
+export interface NeighbourhoodInfo extends NamedArea {
+  district: DistrictInfo;
+}
+
+export interface PointResolution {
+  /** ISO alpha-3 code; '' outside every supported country. */
+  countryCode: string;
+  city?: NamedArea;
+  district?: NamedArea;
+}
+
+/**
+ * The administrative areas the matcher needs from the geo service. Unknown ids answer undefined;
+ * an unreachable geo service throws DependencyUnavailableError.
+ */
+export interface GeoPort {
+  city(id: number): Promise<NamedArea | undefined>;
+  district(id: number): Promise<DistrictInfo | undefined>;
+  neighbourhood(id: number): Promise<NeighbourhoodInfo | undefined>;
+  resolvePoint(point: LatLng): Promise<PointResolution>;
+  /** Boundaries of the areas, keyed by {@link areaRefKey}; unknown areas are left out. */
+  polygons(refs: readonly AreaRef[]): Promise<Map<string, MultiPolygon>>;
+}

@@ -1,0 +1,19 @@
+import type { notificationV1 } from '@stormhook/proto';
+
+export type WebhookConfig = notificationV1.WebhookEndpointConfig;
+
+export type CreateWebhookOutcome =
+  | { kind: 'created'; config: WebhookConfig }
+  /** Another registration of the account stored one first (a race): compare with it instead. */
+  | { kind: 'exists' }
+  /** The notifier refused the configuration; the message names the field and unit. */
+  | { kind: 'invalid'; field: string; message: string };
+
+/**
+ * The account's stored webhook, kept by the notifier (one per account). Configurations come back
+ * with the password masked. An unreachable notifier throws DependencyUnavailableError.
+ */
+export interface WebhookStore {
+  get(accountId: string): Promise<WebhookConfig | undefined>;
+  create(accountId: string, config: WebhookConfig): Promise<CreateWebhookOutcome>;
+}

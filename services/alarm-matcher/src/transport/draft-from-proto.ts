@@ -1,0 +1,77 @@
+import type { alarmV1 } from '@stormhook/proto';
+import type { RegistrationDraft } from '../domain/draft.js';
+import { FORECAST_FILTER_FIELDS, type RegistrationKind } from '../domain/registration.js';
+import { deliveryFromProto } from './registration-proto.js';
+
+/** The enum name without its prefix; '' when not set; unknown values pass through and fail validation. */
+function plain(prefix: string, value: string | number): string {
+  const text = String(value);
+  if (text === `${prefix}UNSPECIFIED`) return '';
+  return text.startsWith(prefix) ? text.slice(prefix.length) : text;
+}
+
+/** A registration request as the use cases take it (validation happens there). */
+export function draftFromProto(kind: RegistrationKind, input: alarmV1.AlarmRegistrationInput | null | undefined): RegistrationDraft {
+  const i = input;
+  const filter = i?.weatherFilter;
+  return {
+    kind,
+    registrationId: i?.registrationId ?? '',
+    recipientId: i?.recipientId ?? '',
+    ...(i?.geometryBoundary
+      ? {
+          geometryBoundary: {
+            cityId: i.geometryBoundary.cityId,
+            districtId: i.geometryBoundary.districtId,
+            neighborhoodId: i.geometryBoundary.neighborhoodId,
+          },
+        }
+      : {}),
+    ...(i?.forecastBoundary
+      ? {
+          forecastBoundary: {
+            administrative: i.forecastBoundary.administrative
+              ? { cityId: i.forecastBoundary.administrative.cityId, districtId: i.forecastBoundary.administrative.districtId }
+              : undefined,
+            point: i.forecastBoundary.point ? { lat: i.forecastBoundary.point.lat, lng: i.forecastBoundary.point.lng } : undefined,
+          },
+        }
+      : {}),
+    ...(i?.pointBoundary
+      ? {
+          pointBoundary: {
+            point: i.pointBoundary.point ? { lat: i.pointBoundary.point.lat, lng: i.pointBoundary.point.lng } : undefined,
+            radiusM: i.pointBoundary.radiusM,
+          },
+        }
+      : {}),
+    ...(i?.webhook ? { webhook: { accountId: i.webhook.accountId.trim(), config: i.webhook.config ?? undefined } } : {}),
+    ...(filter
+      ? {
+          weatherFilter: {
+            lightning: filter.lightning
+              ? {
+                  type: plain('LIGHTNING_TYPE_', filter.lightning.type),
+                  peakCurrentA: filter.lightning.peakCurrentAmperes,
+                  inCloudHeightM: filter.lightning.inCloudHeightM,
+                }
+              : undefined,
+            thunderstorm: filter.thunderstorm
+              ? {
+                  intersectsAffectedPolygon: filter.thunderstorm.intersectsAffectedPolygon,
+                  intersectsCellPolygon: filter.thunderstorm.intersectsCellPolygon,
+                  severityThreshold: plain('THUNDERSTORM_SEVERITY_', filter.thunderstorm.severityThreshold),
+                  speedThresholdKmh: filter.thunderstorm.speedThresholdKmh,
+                }
+              : undefined,
+            precipitation: filter.precipitation
+              ? { intensities: filter.precipitation.intensities.map((value) => plain('PRECIPITATION_INTENSITY_', value) || 'UNSPECIFIED') }
+              : undefined,
+          },
+        }
+      : {}),
+    ...(i?.forecastFilter ? { forecastFilter: Object.fromEntries(FORECAST_FILTER_FIELDS.map((field) => [field, i.forecastFilter?.[field] ?? ''])) } : {}),
+    forecastDays: i?.forecastDays ?? 0,
+    delivery: (i?.forecastAlarmDelivery ?? []).map((value) => deliveryFromProto(String(value)) || 'UNSPECIFIED'),
+  };
+}

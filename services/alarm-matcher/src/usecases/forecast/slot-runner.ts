@@ -1,0 +1,185 @@
+import type { Logger } from '@stormhook/logger';
+import type { ForecastRegistration } from '../../domain/registration.js';
+import { CellLocator, type CellForecast } from '../../forecast/forecast-cells.js';
+import { evaluatedDays, type Slot } from '../../forecast/slots.js';
+import { violationsOf } from '../../forecast/violations.js';
+import type { Position } from '../../geometry/types.js';
+import { notificationId } from '../../lifecycle/notification-id.js';
+import { forecastPayload } from '../../payloads/forecast-payload.js';
+import type { Notification } from '../../payloads/notification.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ForecastStore } from '../../ports/forecast-store.js';
+import type { RegistrationRepository } from '../../ports/registration-repository.js';
+import type { SlotClaim, SlotLedger } from '../../ports/slot-ledger.js';
+import type { AreaShapes } from '../index/area-shapes.js';
+import { addresseeOf } from '../matching/addressee.js';
+import type { NotificationDispatcher } from '../matching/dispatcher.js';
+
+export interface SlotRunnerDeps {
+  repo: RegistrationRepository;
+  forecasts: ForecastStore;
+  slots: SlotLedger;
+  shapes: AreaShapes;
+  dispatcher: NotificationDispatcher;
+  clock: Clock;
+  logger: Logger;
+  /** Names this instance in slot claims. */
+  instanceId: string;
+  /** How long a claimed evaluation may run before another instance may take it over. */
+  leaseMs: number;
+  /** An evaluation starting later than this after the slot time is marked late. */
+  lateAfterMs: number;
+  /** Farthest grid cell a POINT alarm (or a district without cells of its own) may use, metres. */
+  maxCellDistanceM: number;
+}
+
+export interface SlotOutcome {
+  slotId: string;
+  evaluated: boolean;
+  late: boolean;
+  registrations: number;
+  notifications: number;
+  forecastRunId?: string;
+  /** Not evaluated because an earlier evaluation of the slot finished. */
+  alreadyDone?: boolean;
+}
+
+/** Takeovers of a crashed evaluation are bounded; a slot failing this often needs a human. */
+const MAX_ATTEMPTS = 5;
+const DISPATCH_BATCH = 200;
+
+/** The cells evaluated for one registration and the reference point of its payload. */
+interface Evaluated {
+  cells: CellForecast[];
+  reference: Position;
+  distanceM: number;
+}
+
+/**
+ * Evaluates a forecast delivery slot: every forecast alarm of that delivery against the latest
+ * stored forecast of its days, one notification per registration with at least one breached
+ * threshold. Exactly one evaluation per slot across instances and restarts: the evaluation is
+ * claimed with a unique insert; a claim whose lease ran out (its instance died) is taken over by a
+ * new attempt, whose notifications carry the same ids, so nothing already sent is sent again.
+ */
+export class ForecastSlotRunner {
+  constructor(private readonly deps: SlotRunnerDeps) {}
+
+  async run(slot: Slot, options: { rerun?: boolean } = {}): Promise<SlotOutcome> {
+    const { slots, clock, instanceId, leaseMs, lateAfterMs } = this.deps;
+    const now = clock.now();
+    const late = now - slot.timeMs > lateAfterMs;
+    const claims = await slots.claimsOf(slot.id);
+    const regular = claims.filter((c) => !c.claimId.includes('#rerun-'));
+    const notEvaluated: SlotOutcome = { slotId: slot.id, evaluated: false, late, registrations: 0, notifications: 0 };
+    let claimId: string;
+    let attempt: number;
+    let idScope = slot.id;
+    if (options.rerun) {
+      attempt = claims.length - regular.length + 1;
+      claimId = `${slot.id}#rerun-${attempt}`;
+      idScope = claimId; // a rerun is asked for on purpose: new notifications, new ids
+    } else {
+      const last = regular[regular.length - 1];
+      if (regular.some((c) => c.status === 'done')) return { ...notEvaluated, alreadyDone: true };
+      if (last && last.leaseUntilMs > now) return notEvaluated;
+      attempt = regular.length + 1;
+      if (attempt > MAX_ATTEMPTS) {
+        this.deps.logger.error({ slotId: slot.id, attempts: regular.length }, 'forecast slot failed too often; run it by hand (run-slot CLI)');
+        return notEvaluated;
+      }
+      claimId = attempt === 1 ? slot.id : `${slot.id}#${attempt}`;
+    }
+    const claim: SlotClaim = {
+      claimId,
+      slotId: slot.id,
+      delivery: slot.delivery,
+      slotTimeMs: slot.timeMs,
+      attempt,
+      late,
+      owner: instanceId,
+      claimedAtMs: now,
+      leaseUntilMs: now + leaseMs,
+      status: 'running',
+    };
+    if (!(await slots.claim(claim))) return notEvaluated;
+    this.deps.logger.info({ claimId, late }, 'evaluating forecast slot');
+    const result = await this.evaluate(slot, idScope, late);
+    await slots.finish(claimId, { finishedAtMs: clock.now(), ...result });
+    this.deps.logger.info({ claimId, ...result }, 'forecast slot evaluated');
+    return { slotId: claimId, evaluated: true, late, ...result };
+  }
+
+  private async cellsFor(registration: ForecastRegistration, locator: CellLocator): Promise<Evaluated | undefined> {
+    const boundary = registration.boundary;
+    const max = this.deps.maxCellDistanceM;
+    if (boundary.type === 'POINT') {
+      const point: Position = [boundary.point.lng, boundary.point.lat];
+      const nearest = locator.nearest(point, max);
+      return nearest && { cells: [nearest.cell], reference: point, distanceM: nearest.distanceM };
+    }
+    const district = this.deps.shapes.get({ level: 'DISTRICT', id: boundary.districtId });
+    if (!district) return undefined;
+    const inside = locator.within(district.bbox).filter((cell) => district.contains(cell.location[0], cell.location[1]));
+    if (inside.length > 0) return { cells: inside, reference: district.reference, distanceM: 0 };
+    // A district smaller than the grid spacing holds no cell: the cell nearest to its centroid stands in.
+    const nearest = locator.nearest(district.reference, max);
+    return nearest && { cells: [nearest.cell], reference: district.reference, distanceM: 0 };
+  }
+
+  private async evaluate(slot: Slot, idScope: string, late: boolean): Promise<{ registrations: number; notifications: number; forecastRunId?: string }> {
+    const { repo, forecasts, shapes, dispatcher, clock, logger } = this.deps;
+    const registrations: ForecastRegistration[] = [];
+    for await (const registration of repo.forecastsFor(slot.delivery)) registrations.push(registration);
+    const districts = registrations.flatMap((r) => (r.boundary.type === 'ADMINISTRATIVE' ? [{ level: 'DISTRICT' as const, id: r.boundary.districtId }] : []));
+    // Throws while geo is down: the claim's lease then runs out and a later attempt takes over.
+    await shapes.ensure(districts);
+    const locator = new CellLocator(await forecasts.all());
+    const eventId = `forecast:${idScope}`;
+    let batch: Notification[] = [];
+    let notifications = 0;
+    let newestRun: { runId: string; issueMs: number } | undefined;
+    const flush = async () => {
+      notifications += (await dispatcher.dispatch(batch)).length;
+      batch = [];
+    };
+    for (const registration of registrations) {
+      const evaluated = await this.cellsFor(registration, locator);
+      if (!evaluated) {
+        logger.warn({ registrationId: registration.registrationId }, 'no forecast grid cell for the registration; skipped in this slot');
+        continue;
+      }
+      const violations = violationsOf(registration.filter, evaluated.cells, evaluatedDays(slot, registration.forecastDays));
+      if (violations.length === 0) continue;
+      const run = evaluated.cells.reduce<{ runId: string; issueMs: number } | undefined>(
+        (best, cell) => (!best || cell.issueMs > best.issueMs ? { runId: cell.runId, issueMs: cell.issueMs } : best),
+        undefined,
+      );
+      if (run && (!newestRun || run.issueMs > newestRun.issueMs)) newestRun = run;
+      const id = notificationId(eventId, registration.registrationId, 'forecast');
+      batch.push({
+        notificationId: id,
+        addressee: addresseeOf(registration),
+        eventKind: 'FORECAST',
+        phase: 'START',
+        eventId,
+        stage: 'forecast',
+        occurredAtMs: slot.timeMs,
+        payload: forecastPayload({
+          notificationId: id,
+          registration,
+          slot,
+          late,
+          evaluatedAtMs: clock.now(),
+          reference: evaluated.reference,
+          distanceM: evaluated.distanceM,
+          run,
+          violations,
+        }),
+      });
+      if (batch.length >= DISPATCH_BATCH) await flush();
+    }
+    await flush();
+    return { registrations: registrations.length, notifications, ...(newestRun ? { forecastRunId: newestRun.runId } : {}) };
+  }
+}

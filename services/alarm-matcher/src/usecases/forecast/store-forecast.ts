@@ -1,0 +1,36 @@
+import { dailyValues, type HourlySeries } from '../../forecast/daily.js';
+import type { CellForecast } from '../../forecast/forecast-cells.js';
+import type { Position } from '../../geometry/types.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ForecastStore } from '../../ports/forecast-store.js';
+
+/** One forecast event as the consumer decoded it: some cells of one run, hourly. */
+export interface ForecastChunk {
+  runId: string;
+  issueMs: number;
+  firstHourMs: number;
+  cells: Array<{ cellId: string; location: Position; series: HourlySeries[] }>;
+}
+
+/**
+ * Keeps the latest forecast of every grid cell as daily values (what forecast alarms compare with
+ * their thresholds). Runs arrive in several events per area; each cell is replaced by a later run.
+ */
+export class StoreForecast {
+  constructor(
+    private readonly store: ForecastStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async handle(chunk: ForecastChunk): Promise<number> {
+    const cells: CellForecast[] = chunk.cells.map((cell) => ({
+      cellId: cell.cellId,
+      location: cell.location,
+      runId: chunk.runId,
+      issueMs: chunk.issueMs,
+      days: dailyValues(chunk.firstHourMs, cell.series),
+    }));
+    await this.store.save(cells, this.clock.now());
+    return cells.length;
+  }
+}

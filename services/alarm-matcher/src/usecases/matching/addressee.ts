@@ -1,0 +1,11 @@
+import type { Registration } from '../../domain/registration.js';
+import type { Addressee } from '../../payloads/notification.js';
+
+export function addresseeOf(registration: Registration): Addressee {
+  return {
+    registrationId: registration.registrationId,
+    accountId: registration.accountId,
+    kind: registration.kind,
+    recipientId: registration.recipientId,
+  };
+}
