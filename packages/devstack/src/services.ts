@@ -29,12 +29,14 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record
     KAFKA_BROKERS: input.kafkaBrokers.join(','),
     MONGO_URL: input.mongoUrl,
   };
+  // Every service learns where the others listen (the gateway calls all of them; identity, query
+  // and alarm-matcher call geo, alarm-matcher calls the notifier).
+  for (const other of grpcServices) {
+    env[grpcAddressVariable(other)] = `${input.host}:${grpcPort(input.grpcBasePort, other)}`;
+  }
   if (service === 'gateway') {
     env['HTTP_HOST'] = input.host;
     env['HTTP_PORT'] = String(input.gatewayPort);
-    for (const other of grpcServices) {
-      env[grpcAddressVariable(other)] = `${input.host}:${grpcPort(input.grpcBasePort, other)}`;
-    }
   } else {
     env['GRPC_HOST'] = input.host;
     env['GRPC_PORT'] = String(grpcPort(input.grpcBasePort, service));

@@ -40,14 +40,17 @@ export async function startInProcessStack(): Promise<InProcessStack> {
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
   };
+  // Geo and the notifier first: the services after them call them, and learn their port 0 addresses
+  // through the same variables the dev stack sets.
   const starters = {
-    identity: () => identity.start(identity.loadConfig(env), { logger: logger.child({ service: 'identity' }) }),
     geo: () => geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) }),
+    notifier: () => notifier.start(notifier.loadConfig(env), { logger: logger.child({ service: 'notifier' }) }),
+    identity: () => identity.start(identity.loadConfig(env), { logger: logger.child({ service: 'identity' }) }),
     ingest: () => ingest.start(ingest.loadConfig(env), { logger: logger.child({ service: 'ingest' }) }),
     query: () => query.start(query.loadConfig(env), { logger: logger.child({ service: 'query' }) }),
     'alarm-matcher': () => alarmMatcher.start(alarmMatcher.loadConfig(env), { logger: logger.child({ service: 'alarm-matcher' }) }),
-    notifier: () => notifier.start(notifier.loadConfig(env), { logger: logger.child({ service: 'notifier' }) }),
   };
+
   const services: Record<string, RunningGrpcService> = {};
   const stopAll = async () => {
     await Promise.all(Object.values(services).map((s) => s.stop()));
@@ -55,6 +58,7 @@ export async function startInProcessStack(): Promise<InProcessStack> {
   try {
     for (const [name, start] of Object.entries(starters)) {
       services[name] = await start();
+      env[`${name.toUpperCase().replace(/-/g, '_')}_GRPC_ADDRESS`] = `127.0.0.1:${services[name]!.port}`;
     }
     const address = (name: string) => `127.0.0.1:${services[name]!.port}`;
     const runningGateway = await gateway.start(

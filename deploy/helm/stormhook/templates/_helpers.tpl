@@ -143,14 +143,16 @@ the secrets (never overridable by plain values).
 {{- with $root.Values.otel.resourceAttributes }}{{ $_ := set $plain "OTEL_RESOURCE_ATTRIBUTES" . }}{{ end -}}
 {{- end -}}
 {{- if $root.Values.metrics.enabled }}{{ $_ := set $plain "METRICS_PORT" $root.Values.metrics.port }}{{ end -}}
-{{- if eq .name "gateway" -}}
-{{- $_ := set $plain "HTTP_HOST" "0.0.0.0" -}}
-{{- $_ := set $plain "HTTP_PORT" .svc.port -}}
+{{- /* Every service learns where the others listen: the gateway calls all of them; identity, query and
+     alarm-matcher call geo; alarm-matcher calls the notifier. */ -}}
 {{- range $other := list "identity" "geo" "ingest" "query" "alarm-matcher" "notifier" -}}
 {{- $otherSvc := include "stormhook.serviceValues" (dict "root" $root "name" $other) | fromYaml -}}
 {{- $address := printf "%s:%v" (include "stormhook.componentName" (dict "root" $root "name" $other)) $otherSvc.port -}}
 {{- $_ := set $plain (printf "%s_GRPC_ADDRESS" ($other | upper | replace "-" "_")) $address -}}
 {{- end -}}
+{{- if eq .name "gateway" -}}
+{{- $_ := set $plain "HTTP_HOST" "0.0.0.0" -}}
+{{- $_ := set $plain "HTTP_PORT" .svc.port -}}
 {{- else -}}
 {{- $_ := set $plain "GRPC_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "GRPC_PORT" .svc.port -}}
@@ -165,6 +167,12 @@ the secrets (never overridable by plain values).
   valueFrom:
     fieldRef:
       fieldPath: metadata.name
+{{- if eq .name "query" }}
+{{- /* query keeps its read models in memory: every replica must see every event, so each has a group
+     of its own (dead pods' groups expire with Kafka's offsets.retention.minutes). */}}
+- name: QUERY_CONSUMER_GROUP
+  value: "stormhook-query-$(K8S_POD_NAME)"
+{{- end }}
 {{- $db := $root.Values.secrets.database }}
 - name: MONGO_URL
   valueFrom:

@@ -19,20 +19,29 @@ export interface KafkaOptions {
 }
 
 /** Resolves the broker jars from Maven Central into .stack/cache (once per pom change). */
-export async function installKafka(log: (m: string) => void): Promise<string> {
-  const pom = readFileSync(join(infraDir, 'pom.xml'), 'utf8');
+export function installKafka(log: (m: string) => void): Promise<string> {
+  return resolveJars(join(infraDir, 'pom.xml'), 'kafka', 'broker jars', log);
+}
+
+/** Kafka's own perf-test tools, for the bus benchmark only. */
+export function installKafkaTools(log: (m: string) => void): Promise<string> {
+  return resolveJars(join(infraDir, 'tools', 'pom.xml'), 'kafka-tools', 'command-line tools', log);
+}
+
+async function resolveJars(pomFile: string, name: string, what: string, log: (m: string) => void): Promise<string> {
+  const pom = readFileSync(pomFile, 'utf8');
   const version = /<kafka\.version>([^<]+)</.exec(pom)?.[1] ?? 'unknown';
-  const dir = join(paths.cache, `kafka-${version}`);
+  const dir = join(paths.cache, `${name}-${version}`);
   const libs = join(dir, 'libs');
   const stamp = join(dir, '.installed');
   if (stampMatches(stamp, pom)) return libs;
-  log(`resolving Apache Kafka ${version} broker jars from Maven Central (first run only)`);
+  log(`resolving Apache Kafka ${version} ${what} from Maven Central (first run only)`);
   rmSync(libs, { recursive: true, force: true });
   mkdirSync(libs, { recursive: true });
   await exec(
     'mvn',
     [
-      '-B', '-q', '-f', join(infraDir, 'pom.xml'),
+      '-B', '-q', '-f', pomFile,
       `-Dmaven.repo.local=${join(paths.cache, 'm2')}`,
       'dependency:copy-dependencies',
       `-DoutputDirectory=${libs}`,

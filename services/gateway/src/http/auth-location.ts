@@ -26,6 +26,9 @@ const boundaryPoint = (body: Record<string, unknown>): QueriedPoint | undefined 
 export const LOCATION_OF: Partial<Record<OperationId, (body: Record<string, unknown>) => QueriedPoint | undefined>> = {
   getGeometryByEventIds: (body) => point(body['center']),
   getCurrentForecast: (body) => point(body['location']),
+  getPrecipitationsWithin: (body) => point(body['center']),
+  getHourlyForecast: (body) => point(body['location']),
+  getDailyForecast: (body) => point(body['location']),
   registerPointAlarm: boundaryPoint,
   updatePointAlarm: boundaryPoint,
   registerForecastAlarm: boundaryPoint,

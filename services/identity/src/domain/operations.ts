@@ -43,6 +43,11 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   getPrecipitationPage: data('PRECIPITATION'),
   getThunderstormPage: data('THUNDERSTORM'),
   getCurrentForecast: data('FORECAST'),
+  // the incumbent's extra data operations (weather-data issue)
+  getPrecipitationsWithin: data('PRECIPITATION'),
+  getThunderstormByEventId: data('THUNDERSTORM'),
+  getHourlyForecast: data('FORECAST'),
+  getDailyForecast: data('FORECAST'),
   // alarms (4.5 - 4.8)
   ...alarmOperations('Geometry', 'ALARM_GEOMETRY'),
   ...alarmOperations('Forecast', 'ALARM_FORECAST'),

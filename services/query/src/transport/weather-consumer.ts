@@ -59,7 +59,7 @@ export function createWeatherHandler(deps: { sinks: WeatherSinks; areas: () => A
         }
         default: {
           const event = weatherV1.ForecastEvent.decode(bytes);
-          if (!event.eventId || !event.runId) return poison('event_id and run_id are required');
+          if (!event.eventId || !event.runId || (event.revision?.revision ?? 0) < 1) return poison('event_id, run_id and a revision of 1 or more are required');
           accept = () => acceptForecast(sinks, event, bytes);
         }
       }

@@ -13,14 +13,20 @@ export interface WeatherSinks {
   forecastRepository: ForecastRepository;
 }
 
+/** Whether this revision (or a later one) is held; an event without a revision is left for validation to refuse. */
+function seen(model: { has(eventId: string, revision: number): boolean }, event: { eventId: string; revision?: weatherV1.EventRevision | null }): boolean {
+  const revision = event.revision?.revision ?? 0;
+  return revision >= 1 && model.has(event.eventId, revision);
+}
+
 /** Tagging an event with areas costs polygon tests, so a re-delivery is recognised before that. */
 export async function acceptPrecipitation(sinks: WeatherSinks, areas: AreaIndex, event: weatherV1.PrecipitationEvent, bytes: Uint8Array): Promise<AcceptResult> {
-  if (sinks.precipitations.has(event.eventId, event.revision?.revision ?? 0)) return 'duplicate';
+  if (seen(sinks.precipitations, event)) return 'duplicate';
   return sinks.precipitations.accept(precipitationEntry(event, areas), bytes, event);
 }
 
 export async function acceptThunderstorm(sinks: WeatherSinks, areas: AreaIndex, event: weatherV1.ThunderstormEvent, bytes: Uint8Array): Promise<AcceptResult> {
-  if (sinks.thunderstorms.has(event.eventId, event.revision?.revision ?? 0)) return 'duplicate';
+  if (seen(sinks.thunderstorms, event)) return 'duplicate';
   return sinks.thunderstorms.accept(thunderstormEntry(event, areas), bytes, event);
 }
 
