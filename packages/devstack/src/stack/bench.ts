@@ -10,15 +10,13 @@ import { nodeFlags } from './node-flags.js';
 
 type Log = (message: string) => void;
 
-/** Every compiled benchmark: `services/<name>/dist/bench/*-bench.js` and the same under packages/. */
+/** Every compiled benchmark: `<services|packages>/<name>/dist/bench/*-bench.js` and `test/dist/bench/`. */
 function benchFiles(): string[] {
   const files: string[] = [];
-  for (const group of ['services', 'packages']) {
-    for (const name of readdirSync(join(repoRoot, group))) {
-      const dir = join(repoRoot, group, name, 'dist', 'bench');
-      if (!existsSync(dir)) continue;
-      for (const file of readdirSync(dir).sort()) if (file.endsWith('-bench.js')) files.push(join(dir, file));
-    }
+  const dirs = ['services', 'packages'].flatMap((group) => readdirSync(join(repoRoot, group)).map((name) => join(repoRoot, group, name, 'dist', 'bench')));
+  for (const dir of [...dirs, join(repoRoot, 'test', 'dist', 'bench')]) {
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir).sort()) if (file.endsWith('-bench.js')) files.push(join(dir, file));
   }
   return files;
 }
