@@ -230,7 +230,7 @@ export interface AlarmRegistrationInput {
 /** Codec of {@link AlarmRegistrationInput} (`stormhook.alarm.v1.AlarmRegistrationInput`). */
 export const AlarmRegistrationInput = messageCodec<AlarmRegistrationInput>(root, 'stormhook.alarm.v1.AlarmRegistrationInput');
 
-/** A registration matched a weather event: one webhook delivery must be made. Key: account id. */
+/** A registration matched a weather event: one webhook delivery must be made. Key: registration id (its notifications stay in order; the notification id is the event id). */
 export interface AlarmTriggered {
   /**
    * Identifier of this notification (unitless, prefix "ntf_"), unique per (weather event,

@@ -18,20 +18,35 @@ export interface StormMatch extends Match {
   hits: StormHits;
 }
 
-/**
- * The lightning filters of one area's registrations as parallel typed arrays: the hot path then
- * reads numbers of one shape instead of filter objects of many shapes (which V8 cannot inline).
- * type: 0 any, 1 cloud-to-ground, 2 in-cloud; minAbsPeak: 0 when not set; maxIcHeight: Infinity when not set.
- */
-interface CompiledLightning {
-  type: Uint8Array;
-  minAbsPeak: Float64Array;
-  maxIcHeight: Float64Array;
-  /** One immutable match per lightning registration, made once so matching allocates nothing per match. */
-  matches: Match[];
+/** Codes of a lightning filter's type: 0 any, 1 cloud-to-ground, 2 in-cloud. */
+export const LIGHTNING_TYPE_CODE = { FLASH_CLOUD_TO_GROUND: 1, FLASH_IN_CLOUD: 2 } as const;
+/** Doubles per compiled lightning filter: type code, minimum |peak current| (0: none), maximum in-cloud height (Infinity: none). */
+export const FILTER_STRIDE = 3;
+
+/** The strike's values the compiled filters compare against. */
+export interface StrikeKey {
+  type: number;
+  absPeak: number;
+  /** The in-cloud height when known, else -Infinity (then no height limit applies). */
+  icHeight: number;
 }
 
-const LIGHTNING_TYPE_CODE = { FLASH_CLOUD_TO_GROUND: 1, FLASH_IN_CLOUD: 2 } as const;
+export function strikeKey(strike: Strike): StrikeKey {
+  return {
+    type: LIGHTNING_TYPE_CODE[strike.type],
+    absPeak: Math.abs(strike.peakCurrentA),
+    icHeight: strike.type === 'FLASH_IN_CLOUD' && strike.inCloudHeightM !== undefined ? strike.inCloudHeightM : -Infinity,
+  };
+}
+
+/**
+ * Whether the compiled filter at `offset` of `filters` passes: the rule of lightningPasses
+ * (rules.ts) over numbers; a unit test keeps the two in agreement.
+ */
+export function compiledPasses(filters: Float64Array, offset: number, key: StrikeKey): boolean {
+  const wanted = filters[offset]!;
+  return (wanted === 0 || wanted === key.type) && key.absPeak >= filters[offset + 1]! && key.icHeight <= filters[offset + 2]!;
+}
 
 /** The registrations of one watched area, grouped by the weather they want. */
 export class AreaEntry implements WatchedArea {
@@ -39,7 +54,13 @@ export class AreaEntry implements WatchedArea {
   lightning: RealtimeRegistration[] = [];
   thunderstorm: RealtimeRegistration[] = [];
   precipitation: RealtimeRegistration[] = [];
-  private compiled: CompiledLightning = { type: new Uint8Array(0), minAbsPeak: new Float64Array(0), maxIcHeight: new Float64Array(0), matches: [] };
+  /**
+   * The lightning filters compiled into one Float64Array ({@link FILTER_STRIDE} doubles each): the hot
+   * path reads numbers of one shape from contiguous memory instead of filter objects of many shapes.
+   */
+  lightningFilters = new Float64Array(0);
+  /** One immutable match per lightning registration, made once so matching allocates nothing per match. */
+  lightningMatches: Match[] = [];
   /** Last match run that looked at this area, so a shape spanning many cells is tested once. */
   stamp = 0;
 
@@ -48,6 +69,8 @@ export class AreaEntry implements WatchedArea {
     readonly shape: PreparedShape,
     /** Grid cells the area is filed under, for removal. */
     readonly cells: readonly number[],
+    /** Of those, the cells it covers only in part. */
+    readonly partialCells: readonly number[],
   ) {}
 
   /** Rebuilds the per-kind lists after a registration came or went. */
@@ -56,34 +79,23 @@ export class AreaEntry implements WatchedArea {
     this.lightning = all.filter((r) => r.filter.lightning !== undefined);
     this.thunderstorm = all.filter((r) => r.filter.thunderstorm !== undefined);
     this.precipitation = all.filter((r) => r.filter.precipitation !== undefined);
-    const n = this.lightning.length;
-    const compiled: CompiledLightning = { type: new Uint8Array(n), minAbsPeak: new Float64Array(n), maxIcHeight: new Float64Array(n), matches: [] };
+    const filters = new Float64Array(this.lightning.length * FILTER_STRIDE);
     this.lightning.forEach((registration, i) => {
       const filter = registration.filter.lightning!;
-      compiled.type[i] = filter.type ? LIGHTNING_TYPE_CODE[filter.type] : 0;
-      compiled.minAbsPeak[i] = filter.peakCurrentA === undefined ? 0 : Math.abs(filter.peakCurrentA);
-      compiled.maxIcHeight[i] = filter.inCloudHeightM ?? Infinity;
-      compiled.matches.push(Object.freeze({ registration, area: this }));
+      filters[i * FILTER_STRIDE] = filter.type ? LIGHTNING_TYPE_CODE[filter.type] : 0;
+      filters[i * FILTER_STRIDE + 1] = filter.peakCurrentA === undefined ? 0 : Math.abs(filter.peakCurrentA);
+      filters[i * FILTER_STRIDE + 2] = filter.inCloudHeightM ?? Infinity;
     });
-    this.compiled = compiled;
+    this.lightningFilters = filters;
+    this.lightningMatches = this.lightning.map((registration) => Object.freeze({ registration, area: this }));
   }
 
-  /**
-   * Adds the matches of the registrations whose lightning filter the strike passes: the rule of
-   * lightningPasses (rules.ts) over the compiled filters; a unit test keeps the two in agreement.
-   */
-  collectLightning(strike: Strike, into: Match[]): void {
-    const { type, minAbsPeak, maxIcHeight, matches } = this.compiled;
-    const strikeType = LIGHTNING_TYPE_CODE[strike.type];
-    const absPeak = Math.abs(strike.peakCurrentA);
-    // Only a known in-cloud height is limited by the filter.
-    const icHeight = strike.type === 'FLASH_IN_CLOUD' && strike.inCloudHeightM !== undefined ? strike.inCloudHeightM : -Infinity;
+  /** Adds the matches of the registrations whose lightning filter the strike passes. */
+  collectLightning(key: StrikeKey, into: Match[]): void {
+    const filters = this.lightningFilters;
+    const matches = this.lightningMatches;
     for (let i = 0; i < matches.length; i++) {
-      const wanted = type[i]!;
-      if (wanted !== 0 && wanted !== strikeType) continue;
-      if (absPeak < minAbsPeak[i]!) continue;
-      if (icHeight > maxIcHeight[i]!) continue;
-      into.push(matches[i]!);
+      if (compiledPasses(filters, i * FILTER_STRIDE, key)) into.push(matches[i]!);
     }
   }
 }

@@ -1,33 +1,47 @@
 import type { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
 import type { BBox } from '../geometry/types.js';
-import type { AreaEntry } from './area-entry.js';
+import { FILTER_STRIDE, type AreaEntry } from './area-entry.js';
 
-/** Doubles per circle in a packed cell: centre lng, centre lat, metres per degree of lng, radius². */
-export const CIRCLE_STRIDE = 4;
+/**
+ * Doubles per circle in a packed cell: centre lng, centre lat, metres per degree of lng, radius²,
+ * then its registration's compiled lightning filter (FILTER_STRIDE doubles, see area-entry.ts) whose
+ * type code is {@link NO_LIGHTNING} when no registration wants lightning and {@link SEVERAL} when
+ * several do (then the entry's own list decides).
+ */
+export const CIRCLE_STRIDE = 4 + FILTER_STRIDE;
+export const NO_LIGHTNING = 254;
+export const SEVERAL = 255;
 
 /**
  * Areas filed on one grid: per cell, those covering it fully and those covering it in part. For
- * circles the partial lists also come packed into one Float64Array per cell, so the test the hot
- * path runs most (is the strike inside this circle?) reads contiguous memory instead of following
- * three pointers per circle. Lists are rebuilt on change, which is rare next to matching.
+ * circles the partial lists also come packed into one Float64Array per cell, with the lightning
+ * filter of the circle's registration, so the loop the hot path runs most (is the strike inside this
+ * circle, and does it pass the filter?) reads contiguous memory and touches an area only on a match.
+ * Packing is redone lazily when a cell changed.
  */
 export class GridLayer {
   private readonly full: Array<AreaEntry[] | undefined>;
   private readonly partial: Array<AreaEntry[] | undefined>;
   private readonly packed: Array<Float64Array | undefined>;
+  private readonly dirty: Uint8Array;
 
   constructor(readonly grid: Grid) {
     this.full = new Array(grid.size);
     this.partial = new Array(grid.size);
     this.packed = new Array(grid.size);
+    this.dirty = new Uint8Array(grid.size);
   }
 
-  add(entry: AreaEntry, cover: { full: readonly number[]; partial: readonly number[] }): void {
-    for (const cell of cover.full) (this.full[cell] ??= []).push(entry);
-    for (const cell of cover.partial) {
-      (this.partial[cell] ??= []).push(entry);
-      this.repack(cell);
+  add(entry: AreaEntry): void {
+    const partial = new Set(entry.partialCells);
+    for (const cell of entry.cells) {
+      if (partial.has(cell)) {
+        (this.partial[cell] ??= []).push(entry);
+        this.dirty[cell] = 1;
+      } else {
+        (this.full[cell] ??= []).push(entry);
+      }
     }
   }
 
@@ -39,22 +53,33 @@ export class GridLayer {
         const kept = list.filter((other) => other !== entry);
         lists[cell] = kept.length > 0 ? kept : undefined;
       }
-      this.repack(cell);
+      this.dirty[cell] = 1;
     }
   }
 
-  private repack(cell: number): void {
+  /** The entry's registrations changed: its packed filters must be redone. */
+  touched(entry: AreaEntry): void {
+    for (const cell of entry.partialCells) this.dirty[cell] = 1;
+  }
+
+  private repack(cell: number): Float64Array | undefined {
+    this.dirty[cell] = 0;
     const list = this.partial[cell];
     if (!list || !list.every((entry) => entry.shape instanceof PreparedCircle)) {
       this.packed[cell] = undefined;
-      return;
+      return undefined;
     }
     const packed = new Float64Array(list.length * CIRCLE_STRIDE);
     list.forEach((entry, i) => {
       const circle = entry.shape as PreparedCircle;
-      packed.set([circle.center[0], circle.center[1], circle.kx, circle.radiusSquared], i * CIRCLE_STRIDE);
+      const at = i * CIRCLE_STRIDE;
+      packed.set([circle.center[0], circle.center[1], circle.kx, circle.radiusSquared], at);
+      const count = entry.lightning.length;
+      if (count === 1) packed.set(entry.lightningFilters, at + 4);
+      else packed[at + 4] = count === 0 ? NO_LIGHTNING : SEVERAL;
     });
     this.packed[cell] = packed;
+    return packed;
   }
 
   fullAt(cell: number): AreaEntry[] | undefined {
@@ -67,7 +92,7 @@ export class GridLayer {
 
   /** The partial circles of a cell packed as {@link CIRCLE_STRIDE} doubles each, in partialAt order. */
   packedCirclesAt(cell: number): Float64Array | undefined {
-    return this.packed[cell];
+    return this.dirty[cell] === 1 ? this.repack(cell) : this.packed[cell];
   }
 
   /** Every area on the cells the box overlaps (an area may repeat; callers de-duplicate by stamp). */

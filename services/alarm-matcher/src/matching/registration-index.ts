@@ -3,8 +3,8 @@ import { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
 import { metresPerDegreeLat } from '../geometry/planar.js';
 import type { BBox } from '../geometry/types.js';
-import { AreaEntry, type Match, type StormMatch, type WatchedArea } from './area-entry.js';
-import { CIRCLE_STRIDE, GridLayer } from './grid-layer.js';
+import { AreaEntry, compiledPasses, strikeKey, type Match, type StormMatch, type WatchedArea } from './area-entry.js';
+import { CIRCLE_STRIDE, GridLayer, NO_LIGHTNING, SEVERAL } from './grid-layer.js';
 import { precipitationPasses, thunderstormPasses } from './rules.js';
 import type { Rain, Storm, Strike } from './weather-events.js';
 
@@ -62,13 +62,14 @@ export class RegistrationIndex {
     if (!entry) {
       const layer = this.layerOf(area);
       const cover = area.shape.cover(layer.grid);
-      entry = new AreaEntry(area.key, area.shape, [...cover.full, ...cover.partial]);
-      layer.add(entry, cover);
+      entry = new AreaEntry(area.key, area.shape, [...cover.full, ...cover.partial], cover.partial);
+      layer.add(entry);
       this.areas.set(area.key, entry);
     }
     entry.registrations.set(registration.registrationId, registration);
     this.byRegistration.set(registration.registrationId, { registration, area: entry });
     entry.refresh();
+    this.layerOf(entry).touched(entry);
   }
 
   remove(registrationId: string): boolean {
@@ -82,6 +83,7 @@ export class RegistrationIndex {
       this.layerOf(entry).remove(entry);
     } else {
       entry.refresh();
+      this.layerOf(entry).touched(entry);
     }
     return true;
   }
@@ -92,27 +94,30 @@ export class RegistrationIndex {
     const { lng, lat } = strike;
     const circleCell = this.circles.grid.cellOf(lng, lat);
     if (circleCell < 0) return matches;
+    const key = strikeKey(strike);
     const fullCircles = this.circles.fullAt(circleCell);
-    if (fullCircles) for (const entry of fullCircles) if (entry.lightning.length > 0) entry.collectLightning(strike, matches);
-    const partialCircles = this.circles.partialAt(circleCell);
+    if (fullCircles) for (const entry of fullCircles) entry.collectLightning(key, matches);
     const packed = this.circles.packedCirclesAt(circleCell);
-    if (partialCircles && packed) {
+    if (packed) {
+      const partialCircles = this.circles.partialAt(circleCell)!;
       const ky = metresPerDegreeLat();
       for (let i = 0, j = 0; i < partialCircles.length; i++, j += CIRCLE_STRIDE) {
         const dx = (lng - packed[j]!) * packed[j + 2]!;
         const dy = (lat - packed[j + 1]!) * ky;
         if (dx * dx + dy * dy > packed[j + 3]!) continue;
-        const entry = partialCircles[i]!;
-        if (entry.lightning.length > 0) entry.collectLightning(strike, matches);
+        const type = packed[j + 4]!;
+        if (type === NO_LIGHTNING) continue;
+        if (type === SEVERAL) partialCircles[i]!.collectLightning(key, matches);
+        else if (compiledPasses(packed, j + 4, key)) matches.push(partialCircles[i]!.lightningMatches[0]!);
       }
     }
     const polygonCell = this.polygons.grid.cellOf(lng, lat);
     const fullPolygons = this.polygons.fullAt(polygonCell);
-    if (fullPolygons) for (const entry of fullPolygons) if (entry.lightning.length > 0) entry.collectLightning(strike, matches);
+    if (fullPolygons) for (const entry of fullPolygons) entry.collectLightning(key, matches);
     const partialPolygons = this.polygons.partialAt(polygonCell);
     if (partialPolygons) {
       for (const entry of partialPolygons) {
-        if (entry.lightning.length > 0 && entry.shape.contains(lng, lat)) entry.collectLightning(strike, matches);
+        if (entry.lightning.length > 0 && entry.shape.contains(lng, lat)) entry.collectLightning(key, matches);
       }
     }
     return matches;
