@@ -41,3 +41,5 @@ export {
 export { ownAccountId, targetAccountId, NO_ACCOUNT_MESSAGE, type AccountLookup } from './handlers/webhooks-account.js';
 export { webhookHandlers, type WebhookHandlerDeps, type NotifierClient } from './handlers/webhooks.js';
 export { deliveryHandlers } from './handlers/deliveries.js';
+export { alarmHandlers, type AlarmHandlerDeps, type AlarmMatcherClient } from './handlers/alarms.js';
+export { FORECAST_THRESHOLD_TABLE, type ForecastThresholdScale } from './schemas/alarm-filters.js';

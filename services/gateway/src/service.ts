@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@stormhook/grpc';
-import { geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
+import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
+import { alarmHandlers } from './handlers/alarms.js';
 import { areaHandlers } from './handlers/areas.js';
 import { identityHandlers } from './handlers/identity.js';
 import { weatherHandlers } from './handlers/weather.js';
@@ -42,7 +43,8 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const identity = createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, clientOptions);
   const query = createClient(queryV1.QueryService, config.QUERY_GRPC_ADDRESS, clientOptions);
   const notifier = createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, clientOptions);
-  const clients = [geo, identity, query, notifier];
+  const alarms = createClient(alarmV1.AlarmMatcherService, config.ALARM_MATCHER_GRPC_ADDRESS, clientOptions);
+  const clients = [geo, identity, query, notifier, alarms];
   // Quota counters live in the gateway's own database, shared by every gateway instance.
   const quotaStore = QuotaStore.over(platform.mongo.db);
   try {
@@ -70,6 +72,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       ...weatherHandlers({ query }),
       ...webhookHandlers({ notifier, identity }),
       ...deliveryHandlers({ notifier, identity }),
+      ...alarmHandlers({ alarms, identity, notifier }),
       ...opts.handlers,
     },
     guards: accessGuards({

@@ -30,6 +30,8 @@ export const OPERATION_IDS = [
   'getForecastAlarmById',
   'getForecastAlarmPage',
   'getForecastAlarmsByRecipientId',
+  'listForecastThresholds',
+  'runForecastSlot',
   'getDistrict',
   'listCountryCities',
   // point alarms (4.8)

@@ -10,8 +10,18 @@ const recipientId = { ...nonEmptyString(256), description: 'caller-defined exter
 export const GeometryAlarmBoundary = named(
   'GeometryAlarmBoundary',
   closedObject(
-    { type: { const: 'ADMINISTRATIVE' }, cityId: areaId, districtId: areaId, neighborhoodId: areaId },
+    {
+      type: { const: 'ADMINISTRATIVE' },
+      cityId: { ...areaId, description: 'province id (GET /v1/alarms/geometries/cities)' },
+      districtId: { ...areaId, description: 'a district of the city (GET /v1/alarms/forecasts/district/{districtId}); absent: the whole city' },
+      neighborhoodId: { ...areaId, description: 'a neighbourhood of the district; absent: the whole district' },
+    },
     ['cityId'],
+    {
+      description:
+        'the most specific id decides the area matched (city, district or neighbourhood polygon). Unknown ids, a district ' +
+        'outside the city or a neighbourhood outside the district are 400s naming the field',
+    },
   ),
 );
 
@@ -32,15 +42,33 @@ export const ForecastAlarmBoundary = named('ForecastAlarmBoundary', {
   discriminator: { propertyName: 'type' },
 });
 
+/** Point alarm radius bounds in metres, the alarm-matcher's: below 100 m is finer than lightning location accuracy. */
+export const MIN_POINT_RADIUS_M = 100;
+export const MAX_POINT_RADIUS_M = 200_000;
+
 /**
- * interface.md 2.5. The contract gives no unit or bound for radius; meters as in the incumbent's
+ * interface.md 2.5. The contract gives no unit or bound for radius; metres as in the incumbent's
  * examples, capped like the geometry crop (200 km).
  */
 export const PointAlarmBoundary = named(
   'PointAlarmBoundary',
   closedObject(
-    { point: GeoPoint, radius: { type: 'number', format: 'double', exclusiveMinimum: 0, maximum: 200000, description: 'meters' } },
+    {
+      point: GeoPoint,
+      radius: {
+        type: 'number',
+        format: 'double',
+        minimum: MIN_POINT_RADIUS_M,
+        maximum: MAX_POINT_RADIUS_M,
+        description: `metres, ${MIN_POINT_RADIUS_M} to ${MAX_POINT_RADIUS_M}; the area is the circle of this radius around point`,
+      },
+    },
     ['point', 'radius'],
+    {
+      description:
+        'point: centre of the alarm area, within longitude 24 to 46 and latitude 33 to 44 (a warning when it lies outside ' +
+        'Turkey and Northern Cyprus); radius in metres',
+    },
   ),
 );
 
@@ -88,7 +116,19 @@ const KINDS: Record<AlarmKind, KindSchemas> = {
       resolvedAdministrativeBoundary: openObject(
         { cityId: { type: 'integer' }, cityName: { type: 'string' }, districtId: { type: 'integer' }, districtName: { type: 'string' } },
         [],
-        { readOnly: true, description: 'administrative area resolved from a POINT boundary' },
+        { readOnly: true, description: 'the district evaluated: resolved from the point for POINT, the boundary itself (with names) for ADMINISTRATIVE' },
+      ),
+      resolvedForecastCell: openObject(
+        {
+          cellId: { type: 'string', description: 'forecast grid cell id' },
+          location: GeoPoint,
+          distance: { type: 'number', description: 'metres from the registered point to the grid cell' },
+        },
+        ['cellId', 'location', 'distance'],
+        {
+          readOnly: true,
+          description: 'POINT only: the nearest forecast grid cell when the registration was saved (each evaluation picks the nearest cell of the latest run again); absent when no cell lies within 50 km yet',
+        },
       ),
     },
     pageFilters: { filterByBoundary: ForecastAlarmBoundary },
@@ -112,7 +152,7 @@ const KINDS: Record<AlarmKind, KindSchemas> = {
           minItems: 2,
           description: '[lng, lat]',
         },
-        { minItems: 4, maxItems: 1000, description: 'closed ring of [lng, lat] pairs' },
+        { minItems: 4, maxItems: 1000, description: 'closed ring of [lng, lat] pairs (first equals last): only point alarms whose circle touches it' },
       ),
     },
   },
@@ -148,9 +188,16 @@ function buildAlarmSchemas(kind: KindSchemas): AlarmSchemas {
         ...kind.extraResponse,
         createdAt: dateTime,
         updatedAt: dateTime,
-        warnings: arrayOf({ type: 'string' }, { description: 'non-critical warnings produced while processing' }),
+        warnings: arrayOf(
+          { type: 'string' },
+          {
+            description:
+              'non-critical warnings produced while processing, e.g. a filter that can never match, a peak current below any ' +
+              'detected discharge, a registrationId sent on register (ignored)',
+          },
+        ),
       },
-      ['registrationId', 'recipientId', 'boundary', 'filter'],
+      ['registrationId', 'recipientId', 'boundary', 'webhook', 'filter', 'createdAt', 'updatedAt', 'warnings'],
     ),
   );
   return {
@@ -160,10 +207,10 @@ function buildAlarmSchemas(kind: KindSchemas): AlarmSchemas {
     pageRequest: named(
       `${kind.label}PageRequest`,
       closedObject({
-        pageNumber,
-        pageSize,
-        filterByRecipientIds: arrayOf(recipientId, { maxItems: 100 }),
-        accountId: { ...uuid, description: 'another account to query (ADMIN and POWER_USER only)' },
+        pageNumber: { ...pageNumber, description: '0-based page index; default 0' },
+        pageSize: { ...pageSize, description: 'registrations per page, 1 to 100; default 20' },
+        filterByRecipientIds: arrayOf(recipientId, { maxItems: 100, description: 'only these recipient ids' }),
+        accountId: { ...uuid, description: 'another account to query (ADMIN and POWER_USER only); absent: your own account (ADMIN: every account)' },
         ...kind.pageFilters,
       }),
     ),
@@ -190,8 +237,67 @@ export const alarmSchemas: Record<AlarmKind, AlarmSchemas> = {
 
 export const RegistrationIdParams = pathParams({ registrationId: uuid });
 export const RecipientIdParams = pathParams({ recipientId });
-/** Paging of the by-recipient lists (the contract does not show it; both are optional). */
+/** Paging of the by-recipient lists (the contract does not show it; both are optional: page 0 of 20). */
 export const RecipientPageQuery: JsonSchema = {
   type: 'object',
-  properties: { pageNumber, pageSize },
+  properties: {
+    pageNumber: { ...pageNumber, description: '0-based page index; default 0' },
+    pageSize: { ...pageSize, description: 'registrations per page, 1 to 100; default 20' },
+  },
 };
+
+/** The forecast threshold table (GET /v1/alarms/forecasts/thresholds). */
+export const ForecastThresholdList = named(
+  'ForecastThresholdList',
+  openObject(
+    {
+      thresholds: arrayOf(
+        openObject(
+          {
+            filterField: { type: 'string', description: 'filter field it belongs to, e.g. windGustThreshold' },
+            name: { type: 'string', description: 'the value to send, e.g. STRONG_WIND' },
+            metric: { type: 'string', description: 'metric named in the forecast payload violations, e.g. WIND_GUSTS_MAX' },
+            unit: { type: 'string', description: 'unit of value and of the reported forecast values: mm, cm, km/h or °C' },
+            value: { type: 'number', description: 'the threshold, in unit' },
+            comparison: enumOf(['>=', '<='], { description: 'a day breaches when its daily value compares so with value' }),
+            aggregation: { type: 'string', description: 'what the daily value is, e.g. maximum wind gust of the UTC day' },
+          },
+          ['filterField', 'name', 'metric', 'unit', 'value', 'comparison', 'aggregation'],
+        ),
+        { description: 'every accepted value, grouped by filter field, ascending severity' },
+      ),
+    },
+    ['thresholds'],
+  ),
+);
+
+/** Operator command: evaluate one forecast delivery slot now. */
+export const RunForecastSlotRequest = named(
+  'RunForecastSlotRequest',
+  closedObject(
+    {
+      delivery: enumOf(ALARM_DELIVERY_TIMES, { description: 'MORNING: the 04:00 UTC slot; EVENING: the 16:00 UTC slot' }),
+      date: { type: 'string', format: 'date', description: 'UTC day of the slot (YYYY-MM-DD); absent: the latest slot of delivery that is due' },
+      rerun: {
+        type: 'boolean',
+        description: 'evaluate again although the slot was evaluated, sending new notifications (new ids); default false: an evaluated slot is left alone',
+      },
+    },
+    ['delivery'],
+  ),
+);
+
+export const RunForecastSlotResult = named(
+  'RunForecastSlotResult',
+  openObject(
+    {
+      slotId: { type: 'string', description: 'the slot, e.g. 2025-09-14T04:00Z' },
+      evaluated: { type: 'boolean', description: 'false when the slot had been evaluated already (or is being evaluated) and rerun was not set' },
+      late: { type: 'boolean', description: 'the evaluation ran more than the tolerance (10 min by default) after its scheduled time' },
+      registrations: { type: 'integer', description: 'forecast registrations evaluated' },
+      notifications: { type: 'integer', description: 'notifications published' },
+      forecastRunId: { type: ['string', 'null'], description: 'forecast run used; null when no forecast data was stored' },
+    },
+    ['slotId', 'evaluated', 'late', 'registrations', 'notifications', 'forecastRunId'],
+  ),
+);

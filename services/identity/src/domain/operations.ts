@@ -52,6 +52,9 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   ...alarmOperations('Geometry', 'ALARM_GEOMETRY'),
   ...alarmOperations('Forecast', 'ALARM_FORECAST'),
   ...alarmOperations('Point', 'ALARM_POINT'),
+  // the threshold table is documentation (no quota); running a forecast slot is an operator action
+  listForecastThresholds: signedIn,
+  runForecastSlot: admin,
   // the account's stored webhook and its delivery log (not metered; the gateway resolves the account)
   getWebhook: { auth: 'API_USER', quota: false },
   updateWebhook: { auth: 'API_USER', quota: false },

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { ANKARA, CANKAYA, FIKIRTEPE, ISTANBUL, KADIKOY, KECIOREN, KIZILAY, errorMessage, fullWebhook, startAlarmStack, type AlarmStack, type TestUser } from './support.js';
+
+/**
+ * Ownership (a caller sees and changes only its own account's registrations, ADMIN all; a foreign id
+ * is a 404) and the validation 400s that name the field, through the gateway over the real services.
+ */
+describe('alarm registrations: ownership and validation', function () {
+  this.timeout(120_000);
+  let stack: AlarmStack;
+  let owner: TestUser;
+  let stranger: TestUser;
+  let power: TestUser;
+  let admin: string;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    stack = await startAlarmStack();
+    [owner, stranger, power] = await Promise.all([stack.user('API_USER'), stack.user('STANDARD_USER'), stack.user('POWER_USER')]);
+    admin = await stack.adminToken();
+    for (const [name, user, kind, boundary, extra] of [
+      ['owner-geo', owner, 'geometries', { cityId: ANKARA, districtId: CANKAYA }, {}],
+      ['owner-point', owner, 'points', { point: KIZILAY, radius: 5000 }, {}],
+      ['owner-forecast', owner, 'forecasts', { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA }, { forecastDays: 2, forecastAlarmDelivery: ['MORNING'] }],
+      ['stranger-geo', stranger, 'geometries', { cityId: ANKARA, districtId: CANKAYA }, {}],
+    ] as const) {
+      const answer = await stack.call('POST', `/v1/alarms/${kind}/register`, {
+        token: user.token,
+        body: { recipientId: name, boundary, webhook: fullWebhook(`http://127.0.0.1:9/${name.split('-')[0]!}`), filter: {}, ...extra },
+      });
+      assert.equal(answer.status, 200, `${name}: ${JSON.stringify(answer.body)}`);
+      ids[name] = answer.body['registrationId'];
+    }
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  describe('ownership', () => {
+    it("answers 404 for another account's registration on get, update and unregister", async () => {
+      const token = stranger.token;
+      for (const [kind, name] of [['geometries', 'owner-geo'], ['points', 'owner-point'], ['forecasts', 'owner-forecast']] as const) {
+        assert.match(errorMessage(await stack.call('GET', `/v1/alarms/${kind}/get-by-id/${ids[name]}`, { token }), 404), new RegExp(ids[name]!));
+        errorMessage(await stack.call('DELETE', `/v1/alarms/${kind}/unregister/${ids[name]}`, { token }), 404);
+      }
+      const update = await stack.call('PUT', '/v1/alarms/geometries/update', {
+        token,
+        body: { registrationId: ids['owner-geo'], recipientId: 'hijack', boundary: { cityId: ANKARA }, webhook: { accountId: stranger.accountId }, filter: {} },
+      });
+      errorMessage(update, 404);
+      // Still there, unchanged, for its owner.
+      const got = await stack.call('GET', `/v1/alarms/geometries/get-by-id/${ids['owner-geo']}`, { token: owner.token });
+      assert.equal(got.body['recipientId'], 'owner-geo');
+    });
+
+    it("lists only the caller's own registrations, also by recipient id", async () => {
+      const page = await stack.call('POST', '/v1/alarms/geometries/page', { token: stranger.token, body: {} });
+      assert.deepEqual(page.body['registrations'].map((r: any) => r.recipientId), ['stranger-geo']);
+      const byRecipient = await stack.call('GET', '/v1/alarms/geometries/get-by-recipient-id/owner-geo', { token: stranger.token });
+      assert.equal(byRecipient.body['totalRecords'], 0);
+    });
+
+    it('lets ADMIN see, list and change every account; accountId narrows the list', async () => {
+      const got = await stack.call('GET', `/v1/alarms/points/get-by-id/${ids['owner-point']}`, { token: admin });
+      assert.equal(got.status, 200, JSON.stringify(got.body));
+      assert.equal(got.body['webhook']['accountId'], owner.accountId);
+      const everyone = await stack.call('POST', '/v1/alarms/geometries/page', { token: admin, body: {} });
+      assert.deepEqual(everyone.body['registrations'].map((r: any) => r.recipientId).sort(), ['owner-geo', 'stranger-geo']);
+      const one = await stack.call('POST', '/v1/alarms/geometries/page', { token: admin, body: { accountId: stranger.accountId } });
+      assert.deepEqual(one.body['registrations'].map((r: any) => r.recipientId), ['stranger-geo']);
+      const updated = await stack.call('PUT', '/v1/alarms/geometries/update', {
+        token: admin,
+        body: { registrationId: ids['stranger-geo'], recipientId: 'stranger-geo', boundary: { cityId: ANKARA, districtId: KECIOREN }, webhook: { accountId: stranger.accountId }, filter: {} },
+      });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      assert.equal(updated.body['webhook']['accountId'], stranger.accountId, 'the registration stays with its account');
+      assert.equal(updated.body['webhook']['url'], 'http://127.0.0.1:9/stranger');
+    });
+
+    it('lets POWER_USER name another accountId in a list; anyone else gets 403', async () => {
+      const power_ = await stack.call('POST', '/v1/alarms/points/page', { token: power.token, body: { accountId: owner.accountId } });
+      assert.equal(power_.status, 200, JSON.stringify(power_.body));
+      assert.deepEqual(power_.body['registrations'].map((r: any) => r.recipientId), ['owner-point']);
+      assert.match(errorMessage(await stack.call('POST', '/v1/alarms/points/page', { token: stranger.token, body: { accountId: owner.accountId } }), 403), /accountId/);
+      // Naming one's own account is always fine.
+      const own = await stack.call('POST', '/v1/alarms/points/page', { token: owner.token, body: { accountId: owner.accountId } });
+      assert.equal(own.body['totalRecords'], 1);
+    });
+
+    it('needs a token, and a plan with the alarm kind', async () => {
+      errorMessage(await stack.call('POST', '/v1/alarms/points/page', { body: {} }), 401);
+      const basic = await stack.user('API_USER', 'BASIC_MONTHLY'); // geometry alarms only
+      assert.equal((await stack.call('POST', '/v1/alarms/geometries/page', { token: basic.token, body: {} })).status, 200);
+      errorMessage(await stack.call('POST', '/v1/alarms/points/page', { token: basic.token, body: {} }), 403);
+    });
+  });
+
+  describe('validation (400 naming the field)', () => {
+    const register = (kind: string, body: Record<string, unknown>) =>
+      stack.call('POST', `/v1/alarms/${kind}/register`, { token: owner.token, body: { recipientId: 'invalid', webhook: { accountId: owner.accountId }, filter: {}, ...body } });
+    const forecast = (body: Record<string, unknown>) =>
+      register('forecasts', { boundary: { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA }, forecastDays: 3, forecastAlarmDelivery: ['MORNING'], ...body });
+
+    it('refuses unknown boundary ids and a district or neighbourhood outside its parent', async () => {
+      assert.match(errorMessage(await register('geometries', { boundary: { cityId: 99 } }), 400), /boundary\.cityId/);
+      assert.match(errorMessage(await register('geometries', { boundary: { cityId: ANKARA, districtId: 999999 } }), 400), /boundary\.districtId/);
+      assert.match(errorMessage(await register('geometries', { boundary: { cityId: ISTANBUL, districtId: CANKAYA } }), 400), /boundary\.districtId/);
+      assert.match(errorMessage(await register('geometries', { boundary: { cityId: ANKARA, districtId: CANKAYA, neighborhoodId: FIKIRTEPE } }), 400), /boundary\.neighborhoodId/);
+      assert.match(errorMessage(await forecast({ boundary: { type: 'ADMINISTRATIVE', cityId: ISTANBUL, districtId: KECIOREN } }), 400), /boundary\.districtId/);
+      // A real neighbourhood in its district is accepted.
+      const ok = await register('geometries', { boundary: { cityId: ISTANBUL, districtId: KADIKOY, neighborhoodId: FIKIRTEPE } });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+
+    it('refuses forecastDays outside 1 to 14 and unknown deliveries', async () => {
+      assert.match(errorMessage(await forecast({ forecastDays: 15 }), 400), /forecastDays/);
+      assert.match(errorMessage(await forecast({ forecastDays: 0 }), 400), /forecastDays/);
+      assert.match(errorMessage(await forecast({ forecastAlarmDelivery: ['NOON'] }), 400), /forecastAlarmDelivery\[0\]/);
+      assert.match(errorMessage(await forecast({ forecastAlarmDelivery: [] }), 400), /forecastAlarmDelivery/);
+    });
+
+    it('refuses a point radius outside 100 to 200000 metres', async () => {
+      assert.match(errorMessage(await register('points', { boundary: { point: KIZILAY, radius: 50 } }), 400), /boundary\.radius/);
+      assert.match(errorMessage(await register('points', { boundary: { point: KIZILAY, radius: 200001 } }), 400), /boundary\.radius/);
+      // A point outside the subscription's area is the contract's 403 (section 7), before any registration rule.
+      assert.match(errorMessage(await register('points', { boundary: { point: { lng: 10, lat: 50 }, radius: 1000 } }), 403), /Not Within The Geographic Boundaries/);
+      const edge = await register('points', { recipientId: 'edge', boundary: { point: KIZILAY, radius: 100 } });
+      assert.equal(edge.status, 200, JSON.stringify(edge.body));
+    });
+
+    it('refuses values outside the enums of the contract and the threshold table', async () => {
+      const bad: Array<[string, Record<string, unknown>, RegExp]> = [
+        ['geometries', { boundary: { cityId: ANKARA }, filter: { lightning: { type: 'FORKED' } } }, /filter\.lightning\.type/],
+        ['geometries', { boundary: { cityId: ANKARA }, filter: { thunderstorm: { severityThreshold: 'EXTREME' } } }, /filter\.thunderstorm\.severityThreshold/],
+        ['points', { boundary: { point: KIZILAY, radius: 1000 }, filter: { precipitation: { intensities: ['WET'] } } }, /filter\.precipitation\.intensities\[0\]/],
+        ['points', { boundary: { point: KIZILAY, radius: 1000 }, filter: { lightning: { inCloudHeight: -1 } } }, /filter\.lightning\.inCloudHeight/],
+        ['geometries', { boundary: { cityId: ANKARA }, filter: { thunderstorm: { speedThreshold: 501 } } }, /filter\.thunderstorm\.speedThreshold/],
+      ];
+      for (const [kind, body, field] of bad) assert.match(errorMessage(await register(kind, body), 400), field);
+      const threshold = errorMessage(await forecast({ filter: { windGustThreshold: 'BREEZY' } }), 400);
+      assert.match(threshold, /filter\.windGustThreshold/);
+      assert.match(threshold, /STRONG_WIND/, 'the accepted values are listed');
+      assert.match(errorMessage(await forecast({ boundary: { type: 'CIRCLE', cityId: ANKARA } }), 400), /boundary\.type/);
+    });
+
+    it('refuses a malformed registrationId and an update without one', async () => {
+      assert.match(errorMessage(await stack.call('GET', '/v1/alarms/points/get-by-id/not-a-uuid', { token: owner.token }), 400), /registrationId/);
+      const update = await stack.call('PUT', '/v1/alarms/points/update', {
+        token: owner.token,
+        body: { recipientId: 'x', boundary: { point: KIZILAY, radius: 1000 }, webhook: { accountId: owner.accountId }, filter: {} },
+      });
+      assert.match(errorMessage(update, 400), /registrationId/);
+      assert.match(errorMessage(await stack.call('POST', '/v1/alarms/points/page', { token: owner.token, body: { pageSize: 101 } }), 400), /pageSize/);
+      assert.match(errorMessage(await stack.call('GET', '/v1/alarms/points/get-by-recipient-id/x?pageSize=0', { token: owner.token }), 400), /pageSize/);
+    });
+  });
+});

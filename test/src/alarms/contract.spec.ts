@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { FORECAST_THRESHOLDS } from '@stormhook/alarm-matcher';
+import { FORECAST_THRESHOLD_TABLE, ROUTES, buildOpenApiDocument } from '@stormhook/gateway';
+
+type Schema = Record<string, any>;
+
+/**
+ * The gateway's OpenAPI document against the alarm-matcher's rules: the threshold table it lists is
+ * the matcher's, and the filter and boundary fields carry their units and bounds.
+ */
+describe('alarm registration contract (OpenAPI against the alarm-matcher)', () => {
+  const doc = buildOpenApiDocument(ROUTES) as Schema;
+  const schemas = doc['components']['schemas'] as Record<string, Schema>;
+
+  it("lists exactly the matcher's forecast threshold table", () => {
+    const matcher = Object.fromEntries(
+      Object.entries(FORECAST_THRESHOLDS).map(([field, scale]) => [
+        field,
+        { metric: scale.metric, unit: scale.unit, comparison: scale.comparison, aggregation: scale.aggregation, values: scale.values.map(([n, v]) => [n, v]) },
+      ]),
+    );
+    const gateway = Object.fromEntries(
+      Object.entries(FORECAST_THRESHOLD_TABLE).map(([field, scale]) => [field, { ...scale, values: scale.values.map(([n, v]) => [n, v]) }]),
+    );
+    assert.deepEqual(gateway, matcher);
+    const filter = schemas['ForecastAlarmFilter']!;
+    for (const [field, scale] of Object.entries(FORECAST_THRESHOLDS)) {
+      const property = filter['properties'][field] as Schema;
+      assert.deepEqual(property['enum'], scale.values.map(([name]) => name), field);
+      for (const [name, value] of scale.values) assert.ok(property['description'].includes(`${name} ${value} ${scale.unit}`), `${field} documents ${name}`);
+    }
+  });
+
+  it('documents the units and bounds of the weather filter and the point radius', () => {
+    const filter = schemas['WeatherAlarmFilter']!['properties'] as Record<string, Schema>;
+    assert.match(filter['lightning']!['properties']['peakCurrent']['description'], /amperes.*absolute value/);
+    assert.match(filter['lightning']!['properties']['inCloudHeight']['description'], /metres above mean sea level/);
+    assert.match(filter['thunderstorm']!['properties']['speedThreshold']['description'], /km\/h, inclusive/);
+    assert.match(filter['thunderstorm']!['properties']['severityThreshold']['description'], /LOW < MEDIUM < HIGH/);
+    const radius = schemas['PointAlarmBoundary']!['properties']['radius'] as Schema;
+    assert.equal(radius['minimum'], 100);
+    assert.equal(radius['maximum'], 200000);
+    assert.match(radius['description'], /metres/);
+  });
+
+  it('documents the webhook rules of section 3 on every register and update, and the operator routes', () => {
+    for (const kind of ['geometries', 'forecasts', 'points']) {
+      for (const [path, method] of [[`/v1/alarms/${kind}/register`, 'post'], [`/v1/alarms/${kind}/update`, 'put']] as const) {
+        const operation = doc['paths'][path][method] as Schema;
+        assert.match(operation['description'], /PUT \/v1\/alarms\/webhooks\/update/, path);
+        assert.ok(operation['responses']['409'], `${path} documents the 409`);
+      }
+    }
+    assert.ok(doc['paths']['/v1/alarms/forecasts/thresholds']['get']);
+    assert.match(doc['paths']['/v1/alarms/forecasts/run-slot']['post']['x-roles'], /ADMIN only/);
+  });
+});
