@@ -6,6 +6,7 @@ import { runDeployChecks } from './deploy/index.js';
 import { repoRoot } from './paths.js';
 import { ensureInfra } from './infra/infra.js';
 import { runBenchmarks } from './stack/bench.js';
+import { runFaults } from './stack/faults.js';
 import { generateProto, checkProto } from './stack/proto.js';
 import { startStack } from './stack/start.js';
 import { runTests } from './stack/test.js';
@@ -53,6 +54,8 @@ async function main(): Promise<number> {
       return feedSimulator(rest);
     case 'bench':
       return runBenchmarks(loadDevstackConfig(), log);
+    case 'faults':
+      return runFaults(loadDevstackConfig(), log, rest);
     case 'build':
       log('workspace compiled');
       return 0;

@@ -8,6 +8,9 @@ const loadEnv = defineEnv({
   STORMHOOK_KAFKA_CONTROLLER_PORT: port({ default: 9093 }),
   STORMHOOK_KAFKA_HEAP_MB: int({ default: 768, min: 256, max: 8192 }),
   STORMHOOK_FERRETDB_PORT: port({ default: 27017 }),
+  STORMHOOK_FAULTS_KAFKA_PORT: port({ default: 19092, description: 'the fault tests\' private broker' }),
+  STORMHOOK_FAULTS_KAFKA_CONTROLLER_PORT: port({ default: 19093 }),
+  STORMHOOK_FAULTS_FERRETDB_PORT: port({ default: 27117, description: 'the fault tests\' private database' }),
   STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
   STORMHOOK_INSTANCE: str({ optional: true, description: 'names a second stack from the same checkout (own logs, pid files and lock)' }),
   STORMHOOK_TOPIC_PREFIX: str({ optional: true, description: 'prefix of every topic this stack creates and uses' }),
@@ -25,6 +28,8 @@ export interface DevstackConfig {
   kafkaControllerPort: number;
   kafkaHeapMb: number;
   ferretPort: number;
+  /** Ports of the private Kafka and FerretDB that `npm run faults` stops and restarts. */
+  faults: { kafkaPort: number; kafkaControllerPort: number; ferretPort: number };
   startTimeoutMs: number;
   externalKafka: string[] | undefined;
   externalMongo: string | undefined;
@@ -43,6 +48,7 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     kafkaControllerPort: c.STORMHOOK_KAFKA_CONTROLLER_PORT,
     kafkaHeapMb: c.STORMHOOK_KAFKA_HEAP_MB,
     ferretPort: c.STORMHOOK_FERRETDB_PORT,
+    faults: { kafkaPort: c.STORMHOOK_FAULTS_KAFKA_PORT, kafkaControllerPort: c.STORMHOOK_FAULTS_KAFKA_CONTROLLER_PORT, ferretPort: c.STORMHOOK_FAULTS_FERRETDB_PORT },
     startTimeoutMs: c.STORMHOOK_START_TIMEOUT_S * 1000,
     externalKafka: c.KAFKA_BROKERS,
     externalMongo: c.MONGO_URL,

@@ -15,6 +15,8 @@ export interface FerretOptions {
   host: string;
   port: number;
   log: (message: string) => void;
+  /** Folder under .stack/data holding ferretdb/ (default: .stack/data itself, the shared database). */
+  dataDir?: string | undefined;
 }
 
 function goEnv(): NodeJS.ProcessEnv {
@@ -67,10 +69,10 @@ function makeWritable(dir: string): void {
 }
 
 export async function startFerretDb(binary: string, options: FerretOptions): Promise<ManagedProcess> {
-  const dataDir = join(paths.data, 'ferretdb');
+  const dataDir = join(paths.data, options.dataDir ?? '', 'ferretdb');
   mkdirSync(dataDir, { recursive: true });
   const proc = new ManagedProcess({
-    name: 'ferretdb',
+    name: options.dataDir ? `${options.dataDir}-ferretdb` : 'ferretdb',
     command: binary,
     args: [
       '--handler=sqlite',

@@ -2,6 +2,7 @@ import type { DevstackConfig } from '../config.js';
 import { installFerretDb, mongoAnswers, startFerretDb } from './ferretdb.js';
 import { installKafka, kafkaAnswers, startKafka } from './kafka.js';
 import { isListening } from './net.js';
+import { startPrivateInfra, type InfraControl } from './private-infra.js';
 import type { ManagedProcess } from './process.js';
 
 export interface Infra {
@@ -9,6 +10,16 @@ export interface Infra {
   mongoUrl: string;
   /** Stops what this call started; what it found already running is left alone. */
   stop(): Promise<void>;
+  /** Present for a private infrastructure only (options.dataDir): stop/start its broker and database. */
+  control?: InfraControl;
+}
+
+export interface InfraOptions {
+  /**
+   * A private broker and database under .stack/data/<dataDir>/ on the configured ports, always
+   * started here and never shared (tests that stop or kill them use this).
+   */
+  dataDir?: string;
 }
 
 /**
@@ -16,7 +27,8 @@ export interface Infra {
  * MONGO_URL names it, one already running on the embedded ports (a stack started earlier), or
  * the embedded Kafka and FerretDB, fetched or built on first use and started here.
  */
-export async function ensureInfra(config: DevstackConfig, log: (m: string) => void): Promise<Infra> {
+export async function ensureInfra(config: DevstackConfig, log: (m: string) => void, options: InfraOptions = {}): Promise<Infra> {
+  if (options.dataDir) return startPrivateInfra(config, log, options.dataDir);
   const started: ManagedProcess[] = [];
   const stop = async () => {
     for (const proc of started.reverse()) await proc.stop();

@@ -16,6 +16,8 @@ export interface KafkaOptions {
   controllerPort: number;
   heapMb: number;
   log: (message: string) => void;
+  /** Folder under .stack/data holding kafka/ (default: .stack/data itself, the shared broker). */
+  dataDir?: string | undefined;
 }
 
 /** Resolves the broker jars from Maven Central into .stack/cache (once per pom change). */
@@ -70,7 +72,7 @@ function renderConfig(options: KafkaOptions, logDir: string): string {
 
 /** Formats the KRaft storage on first start, then runs the broker until stopped. */
 export async function startKafka(libs: string, options: KafkaOptions): Promise<ManagedProcess> {
-  const dataDir = join(paths.data, 'kafka');
+  const dataDir = join(paths.data, options.dataDir ?? '', 'kafka');
   const logDir = join(dataDir, 'logs');
   mkdirSync(dataDir, { recursive: true });
   const configFile = join(dataDir, 'server.properties');
@@ -84,7 +86,7 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
     await exec('java', [...jvm, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', configFile]);
   }
   const proc = new ManagedProcess({
-    name: 'kafka',
+    name: options.dataDir ? `${options.dataDir}-kafka` : 'kafka',
     command: 'java',
     args: [...jvm, '-cp', classpath, 'kafka.Kafka', configFile],
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BENCH_RESULT_PREFIX, machineDescription, type BenchResult } from '@stormhook/testing';
@@ -53,6 +53,20 @@ function markdown(rows: Array<BenchResult & { file: string }>, failed: string[])
   return `${lines.join('\n')}\n`;
 }
 
+const README_START = '<!-- bench-results:start (written by npm run bench) -->';
+const README_END = '<!-- bench-results:end -->';
+
+/** Puts the table into the README between its markers, so the README always shows the latest run. */
+function updateReadme(report: string): void {
+  const file = join(repoRoot, 'README.md');
+  const readme = readFileSync(file, 'utf8');
+  const start = readme.indexOf(README_START);
+  const end = readme.indexOf(README_END);
+  if (start < 0 || end < start) return;
+  const body = report.replace(/^# Benchmark results\n\n/, '');
+  writeFileSync(file, `${readme.slice(0, start + README_START.length)}\n${body}${readme.slice(end)}`);
+}
+
 /**
  * `npm run bench`: runs every benchmark against the real Kafka and database, prints their output,
  * and writes the figures they report to bench/RESULTS.md (the README points there).
@@ -74,7 +88,9 @@ export async function runBenchmarks(config: DevstackConfig, log: Log): Promise<n
     await infra.stop();
   }
   mkdirSync(join(repoRoot, 'bench'), { recursive: true });
-  writeFileSync(join(repoRoot, 'bench', 'RESULTS.md'), markdown(rows, failed));
+  const report = markdown(rows, failed);
+  writeFileSync(join(repoRoot, 'bench', 'RESULTS.md'), report);
+  updateReadme(report);
   log(`${rows.length} figures written to bench/RESULTS.md${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
   return failed.length === 0 ? 0 : 1;
 }

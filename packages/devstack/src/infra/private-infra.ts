@@ -1,0 +1,68 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DevstackConfig } from '../config.js';
+import { paths } from '../paths.js';
+import { installFerretDb, startFerretDb } from './ferretdb.js';
+import { installKafka, startKafka } from './kafka.js';
+import { isListening } from './net.js';
+import type { ManagedProcess } from './process.js';
+
+/** Stop and start again the broker or the database of a private infrastructure, keeping their data. */
+export interface InfraControl {
+  stopKafka(): Promise<void>;
+  startKafka(): Promise<void>;
+  stopDatabase(): Promise<void>;
+  startDatabase(): Promise<void>;
+}
+
+export interface PrivateInfra {
+  kafkaBrokers: string[];
+  mongoUrl: string;
+  control: InfraControl;
+  stop(): Promise<void>;
+}
+
+/**
+ * A Kafka broker and a FerretDB of their own, under .stack/data/<dataDir>/ on the configured ports,
+ * for tests that break their infrastructure (fault tests): they never reuse or touch the shared
+ * dev/test broker and database. The data folder is wiped first so every run starts clean.
+ */
+export async function startPrivateInfra(config: DevstackConfig, log: (m: string) => void, dataDir: string): Promise<PrivateInfra> {
+  for (const port of [config.kafkaPort, config.kafkaControllerPort, config.ferretPort]) {
+    if (await isListening(config.host, port)) throw new Error(`port ${port} is taken; the private infrastructure '${dataDir}' needs it free`);
+  }
+  rmSync(join(paths.data, dataDir), { recursive: true, force: true });
+  const [libs, binary] = await Promise.all([installKafka(log), installFerretDb(log)]);
+  const kafkaOptions = { host: config.host, port: config.kafkaPort, controllerPort: config.kafkaControllerPort, heapMb: config.kafkaHeapMb, log, dataDir };
+  const ferretOptions = { host: config.host, port: config.ferretPort, log, dataDir };
+  let kafka: ManagedProcess | undefined;
+  let ferret: ManagedProcess | undefined;
+  const control: InfraControl = {
+    async stopKafka() {
+      await kafka?.stop();
+      kafka = undefined;
+    },
+    async startKafka() {
+      kafka ??= await startKafka(libs, kafkaOptions);
+    },
+    async stopDatabase() {
+      await ferret?.stop();
+      ferret = undefined;
+    },
+    async startDatabase() {
+      ferret ??= await startFerretDb(binary, ferretOptions);
+    },
+  };
+  const stop = async () => {
+    await control.stopKafka();
+    await control.stopDatabase();
+  };
+  log(`starting a private Kafka on ${config.host}:${config.kafkaPort} and FerretDB on ${config.host}:${config.ferretPort} (.stack/data/${dataDir})`);
+  try {
+    await Promise.all([control.startKafka(), control.startDatabase()]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { kafkaBrokers: [`${config.host}:${config.kafkaPort}`], mongoUrl: `mongodb://${config.host}:${config.ferretPort}/`, control, stop };
+}
