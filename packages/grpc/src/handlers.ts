@@ -11,7 +11,9 @@ import { ROOT_CONTEXT, SpanKind, context, trace, type Span } from '@opentelemetr
 import type { Logger } from '@stormhook/logger';
 import type { MethodDefinition, ServiceDefinition } from '@stormhook/proto';
 import { extractTraceContext } from '@stormhook/telemetry';
+import { commonV1 } from '@stormhook/proto';
 import { GrpcError, GrpcStatus } from './errors.js';
+import { isDependencyOutage } from './outage.js';
 import { serverCallOf, type ServerCall, type ServerSurfaceCall } from './server-call.js';
 import { carrierOf, endSpan, rpcSpan, tracer } from './tracing.js';
 
@@ -47,6 +49,14 @@ type Fail = (status: Partial<StatusObject>) => void;
 function failureStatus(error: unknown, call: ServerCall, logger: Logger): Partial<StatusObject> {
   if (error instanceof GrpcError) return error.toStatus();
   if (call.signal.aborted) return { code: GrpcStatus.CANCELLED, details: 'call cancelled' };
+  if (isDependencyOutage(error)) {
+    logger.warn({ err: error, rpc: call.path }, 'gRPC call failed: a dependency is unreachable');
+    return new GrpcError(
+      GrpcStatus.UNAVAILABLE,
+      'a dependency of the service is unreachable; retry shortly',
+      commonV1.ErrorDetail.create({ reason: 'DEPENDENCY_UNAVAILABLE', message: 'a dependency of the service is unreachable; retry shortly', httpStatus: 503, retryAfterMs: 5_000 }),
+    ).toStatus();
+  }
   logger.error({ err: error, rpc: call.path }, 'gRPC handler failed');
   return { code: GrpcStatus.INTERNAL, details: 'internal error' };
 }

@@ -6,3 +6,4 @@ export { httpStatusOf, httpStatusOfError } from './http-status.js';
 export type { Health, SettableStatus } from './health.js';
 export type { HandlerOf, HandlersOf } from './handlers.js';
 export type { ServerCall } from './server-call.js';
+export { isDependencyOutage } from './outage.js';

@@ -27,7 +27,7 @@ interface Stack {
   prefix: string;
   publisher: Publisher;
   physical(name: TopicName): string;
-  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void }): EventConsumer;
+  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void; restartAfterMs?: number; onRecovered?: () => void }): EventConsumer;
 }
 
 describe('publisher and consumer (real broker)', () => {
@@ -187,7 +187,7 @@ describe('publisher and consumer (real broker)', () => {
         attempts++;
         return Outcomes.retry('database unavailable');
       },
-      { maxAttempts: 3, onFatal: (e) => fatalSeen.push(e) },
+      { maxAttempts: 3, onFatal: (e) => fatalSeen.push(e), restartAfterMs: 0 },
     );
     await consumer.start();
     const exit: ConsumerExit = await withTimeout(consumer.done, 10_000);
@@ -199,6 +199,32 @@ describe('publisher and consumer (real broker)', () => {
     assert.equal(committed.get(0), '-1');
     const dead = await endOffsets(kafka, s.physical('deadletter.records.v1'));
     assert.ok([...dead.values()].every((end) => end === '0'), 'a transient failure is never dead-lettered');
+  });
+
+  it('after an outage outlasting the retries, rejoins by itself and processes the failed record: nothing lost', async () => {
+    const s = await stack('kafka-recover', [{ ...topicSpec('identity.user-changed.v1'), partitions: 1 }]);
+    await s.publisher.publish('identity.user-changed.v1', [{ key: 'usr_1', value: Buffer.from('u'), eventType: EventTypes.UserChanged }]);
+    let databaseUp = false;
+    let processed = 0;
+    const fatalSeen: Error[] = [];
+    let recovered = 0;
+    const consumer = s.consumer(
+      ['identity.user-changed.v1'],
+      async () => {
+        if (!databaseUp) return Outcomes.retry('database unavailable');
+        processed++;
+        return Outcomes.ok();
+      },
+      { maxAttempts: 2, onFatal: (e) => fatalSeen.push(e), restartAfterMs: 300, onRecovered: () => recovered++ },
+    );
+    await consumer.start();
+    await waitFor(() => fatalSeen.length >= 1, 'the consumer to give up on the record');
+    databaseUp = true;
+    await waitFor(() => processed === 1, 'the record to be processed after the restart', 20_000);
+    await waitFor(async () => (await committedOffsets(kafka, consumer.groupId, s.physical('identity.user-changed.v1'))).get(0) === '1', 'offset 1 committed');
+    assert.ok(recovered >= 1, 'onRecovered was called');
+    const dead = await endOffsets(kafka, s.physical('deadletter.records.v1'));
+    assert.ok([...dead.values()].every((end) => end === '0'), 'nothing was dead-lettered');
   });
 
   it('stops gracefully: the record in flight finishes and is committed before the member leaves', async () => {

@@ -49,8 +49,17 @@ export interface ConsumerOptions {
   /** Partitions handled in parallel (ordering stays per partition). Default 1. */
   partitionsConsumedConcurrently?: number;
   tuning?: Partial<ConsumerTuning>;
-  /** Called once when the consumer stopped because of a failure it cannot get past. */
+  /** Called each time the consumer stops on a failure it cannot get past (it is then down). */
   onFatal?: (error: Error) => void;
+  /**
+   * After such a failure (a database or broker outage outlasting the retries), the consumer stays
+   * down this long, then joins again from the last committed offset, so the failed record is read
+   * again and nothing is lost, without restarting the service. 0: stay down (the old behaviour,
+   * for tests). Default 15 s.
+   */
+  restartAfterMs?: number;
+  /** Called when the consumer is consuming again after `onFatal`. */
+  onRecovered?: () => void;
 }
 
 export type ConsumerExit = { kind: 'stopped' } | { kind: 'fatal'; error: Error };
@@ -83,11 +92,9 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) throw new Error('maxAttempts must be a positive integer');
   const logger = opts.logger.child({ component: 'kafka-consumer', groupId });
 
-  const consumer = opts.kafka.consumer({
-    groupId,
-    ...tuning,
-    allowAutoTopicCreation: false,
-  });
+  const restartAfterMs = opts.restartAfterMs ?? 15_000;
+  let consumer = opts.kafka.consumer({ groupId, ...tuning, allowAutoTopicCreation: false });
+  let restartTimer: NodeJS.Timeout | undefined;
 
   const stopping = new AbortController();
   let started = false;
@@ -102,6 +109,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   const end = (exit: ConsumerExit): Promise<void> => {
     shutdown ??= (async () => {
       stopping.abort();
+      if (restartTimer) clearTimeout(restartTimer);
       try {
         // kafkajs waits for the batch in flight, then the member leaves the group (no session-timeout wait for the others).
         await consumer.disconnect();
@@ -126,7 +134,8 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
       // not running yet or already stopped: nothing to pause
     }
     // Disconnect outside the batch handler: kafkajs waits for that handler to return first.
-    setImmediate(() => void end({ kind: 'fatal', error }));
+    if (restartAfterMs > 0) setImmediate(() => void restartLater());
+    else setImmediate(() => void end({ kind: 'fatal', error }));
     try {
       opts.onFatal?.(error);
     } catch (callbackError) {
@@ -134,19 +143,48 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     }
   };
 
-  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    const next: Partial<Record<TopicName, number[]>> = {};
-    for (const [physical, partitions] of Object.entries(payload.memberAssignment)) {
-      const topic = namer.logical(physical);
-      if (topic !== undefined) next[topic] = [...partitions].sort((a, b) => a - b);
+  /** Leaves the group, waits, and joins again with a fresh client from the last committed offsets. */
+  const restartLater = async (): Promise<void> => {
+    try {
+      await consumer.disconnect();
+    } catch (error) {
+      logger.error({ err: error }, 'error while disconnecting consumer');
     }
-    owned = next;
-    logger.info({ assignment: next, memberId: payload.memberId }, 'joined consumer group');
-  });
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (payload.restart) logger.warn({ err: payload.error }, 'consumer crashed; kafkajs restarts it');
-    else failFatal(payload.error);
-  });
+    owned = {};
+    if (shutdown !== undefined) return;
+    logger.warn({ restartAfterMs }, 'consumer down; it joins again from the last committed offset after a pause');
+    restartTimer = setTimeout(() => {
+      if (shutdown !== undefined) return;
+      fatal = undefined;
+      consumer = opts.kafka.consumer({ groupId, ...tuning, allowAutoTopicCreation: false });
+      listen(consumer);
+      run().then(
+        () => {
+          logger.info('consumer recovered');
+          opts.onRecovered?.();
+        },
+        (error: unknown) => failFatal(error as Error),
+      );
+    }, restartAfterMs);
+    restartTimer.unref();
+  };
+
+  const listen = (current: typeof consumer): void => {
+    current.on(current.events.GROUP_JOIN, ({ payload }) => {
+      const next: Partial<Record<TopicName, number[]>> = {};
+      for (const [physical, partitions] of Object.entries(payload.memberAssignment)) {
+        const topic = namer.logical(physical);
+        if (topic !== undefined) next[topic] = [...partitions].sort((a, b) => a - b);
+      }
+      owned = next;
+      logger.info({ assignment: next, memberId: payload.memberId }, 'joined consumer group');
+    });
+    current.on(current.events.CRASH, ({ payload }) => {
+      if (payload.restart) logger.warn({ err: payload.error }, 'consumer crashed; kafkajs restarts it');
+      else failFatal(payload.error);
+    });
+  };
+  listen(consumer);
 
   const deadLetter = async (message: KafkaMessage, at: RecordCoordinates, reason: string): Promise<void> => {
     const dead = deadLetterMessage(message, { topic: at.physicalTopic, partition: at.partition, groupId }, reason, new Date());
@@ -177,6 +215,19 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     }
   };
 
+  const run = async (): Promise<void> => {
+    // Dead letters must be writable before the first record arrives.
+    await opts.publisher.connect();
+    await consumer.connect();
+    await consumer.subscribe({ topics: physicalTopics, fromBeginning: opts.fromBeginning ?? true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
+      eachBatch,
+    });
+  };
+
   return {
     groupId,
     done,
@@ -186,16 +237,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
       if (started || shutdown !== undefined) throw new Error(`consumer ${groupId} already started or stopped`);
       started = true;
       try {
-        // Dead letters must be writable before the first record arrives.
-        await opts.publisher.connect();
-        await consumer.connect();
-        await consumer.subscribe({ topics: physicalTopics, fromBeginning: opts.fromBeginning ?? true });
-        await consumer.run({
-          autoCommit: false,
-          eachBatchAutoResolve: false,
-          partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
-          eachBatch,
-        });
+        await run();
       } catch (error) {
         await end({ kind: 'fatal', error: error as Error });
         throw error;

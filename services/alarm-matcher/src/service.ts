@@ -74,7 +74,10 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
           ...extra,
           onFatal: (error) => {
             alive[name] = false;
-            logger.fatal({ err: error, consumer: name }, 'alarm-matcher consumer stopped; health reports NOT_SERVING until restarted');
+            logger.error({ err: error, consumer: name }, 'alarm-matcher consumer down; health reports NOT_SERVING until it rejoins');
+          },
+          onRecovered: () => {
+            alive[name] = true;
           },
         });
       // A group per instance: every instance must see every change (a broadcast, not a work queue).

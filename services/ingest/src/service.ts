@@ -52,7 +52,10 @@ export function start(config: Config, opts: IngestOptions = {}): Promise<Running
         partitionsConsumedConcurrently: config.INGEST_PARTITIONS_CONCURRENTLY,
         onFatal: (error) => {
           consumerAlive = false;
-          logger.fatal({ err: error }, 'feed consumer stopped; ingest reports NOT_SERVING until restarted');
+          logger.error({ err: error }, 'feed consumer down; ingest reports NOT_SERVING until it rejoins');
+        },
+        onRecovered: () => {
+          consumerAlive = true;
         },
       });
       // The health answer follows the consumer too: a stopped consumer is an outage even with Kafka up.

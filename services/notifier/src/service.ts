@@ -121,7 +121,10 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
           partitionsConsumedConcurrently: partitions,
           onFatal: (error) => {
             alive[group] = false;
-            logger.fatal({ err: error, topic }, 'notifier consumer stopped; health reports NOT_SERVING until restarted');
+            logger.error({ err: error, topic }, 'notifier consumer down; health reports NOT_SERVING until it rejoins');
+          },
+          onRecovered: () => {
+            alive[group] = true;
           },
         });
       const consumers = [

@@ -76,7 +76,10 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
         partitionsConsumedConcurrently: config.QUERY_PARTITIONS_CONCURRENTLY,
         onFatal: (error) => {
           consumerAlive = false;
-          logger.fatal({ err: error }, 'weather consumer stopped; query reports NOT_SERVING until restarted');
+          logger.error({ err: error }, 'weather consumer down; query reports NOT_SERVING until it rejoins');
+        },
+        onRecovered: () => {
+          consumerAlive = true;
         },
       });
       // Every event is tagged with the provinces it touches as it is consumed, so consuming waits
