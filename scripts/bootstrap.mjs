@@ -16,7 +16,7 @@ const PNPM_VERSION = '10.34.9';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
-const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'deploy:check', 'infra', 'bench', 'feed:sim']);
+const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'deploy:check', 'infra', 'bench', 'feed:sim', 'faults']);
 
 function log(message) {
   process.stderr.write(`[bootstrap] ${message}\n`);

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export interface Stats {
+  rssMb: number;
+  heapMb: number;
+  eldP50Ms: number;
+  eldP99Ms: number;
+}
+
+/** A service's real dist/main.js as a child process, so a scenario can kill it with SIGKILL. */
+export interface ServiceChild {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  lines: string[];
+  /** The latest figures the stats preload printed (every 2 s). */
+  stats: Stats | undefined;
+  exited: Promise<number | string | null>;
+  kill(signal: NodeJS.Signals): Promise<number | string | null>;
+}
+
+export const STATS_PREFIX = 'FAULTS_STATS ';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts services/<service>/dist/main.js on gRPC `port` and resolves once it logged "started". */
+export async function spawnService(name: string, service: string, env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServiceChild> {
+  const main = fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
+  const preload = fileURLToPath(new URL('./stats-preload.js', import.meta.url));
+  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--import', preload, main], {
+    env: { ...process.env, ...env, GRPC_PORT: String(port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const running: ServiceChild = {
+    name,
+    port,
+    child,
+    lines,
+    stats: undefined,
+    exited,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const keep = (line: string) => {
+    if (line.startsWith(STATS_PREFIX)) running.stats = JSON.parse(line.slice(STATS_PREFIX.length)) as Stats;
+    else if (lines.push(line) > 200) lines.shift();
+  };
+  createInterface({ input: child.stderr! }).on('line', keep);
+  let ready = false;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      keep(line);
+      if (!ready && line.includes('"msg":"started"')) {
+        ready = true;
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      if (!ready) reject(new Error(`${name} exited with ${String(code)} before it started:\n${lines.slice(-20).join('\n')}`));
+    });
+  });
+  return running;
+}

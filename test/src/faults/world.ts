@@ -1,0 +1,255 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import * as gateway from '@stormhook/gateway';
+import * as geo from '@stormhook/geo';
+import * as identity from '@stormhook/identity';
+import { EventTypes, createKafkaClient, createPublisher, type Publisher } from '@stormhook/kafka';
+import { createLogger } from '@stormhook/logger';
+import { weatherV1 } from '@stormhook/proto';
+import { testInfra, uniqueName } from '@stormhook/testing';
+import { ADMIN, type Answer } from '../alarms/support.js';
+import { freePort, spawnService, type ServiceChild } from './children.js';
+import { FaultReceiver } from './receiver.js';
+
+export interface Registration {
+  id: string;
+  recipientId: string;
+  point: { lat: number; lng: number };
+}
+
+/** What a scenario counts; `lost` and `missingRegistrations` must be 0 for it to pass. */
+export interface Tally {
+  accepted: number;
+  due: number;
+  delivered: number;
+  duplicates: number;
+  lost: number;
+  missingRegistrations: number;
+  status5xx: number;
+  status503: number;
+}
+
+/**
+ * Geo, identity and the gateway in this process; the notifier and alarm-matcher as child processes
+ * on fixed ports (so a killed one can be replaced at the same address), all against the private
+ * broker and database of `npm run faults`, under a fresh topic and database prefix.
+ */
+export class World {
+  readonly receiver = new FaultReceiver();
+  notifier: ServiceChild | undefined;
+  readonly matchers: ServiceChild[] = [];
+  private readonly stops: Array<() => Promise<unknown>> = [];
+  private readonly env: Record<string, string>;
+  private readonly notifierEnv: Record<string, string>;
+  private readonly matcherEnv: Record<string, string>;
+  private baseUrl = '';
+  private token = '';
+  private publisher!: Publisher;
+  private counter = 0;
+  private readonly ports = { notifier: 0, matcher: 0 };
+  /** Counts of 5xx answers seen by `call` (503 counted apart too). */
+  status5xx = 0;
+  status503 = 0;
+  /** Every 5xx status seen, by code (a diagnosis aid when a scenario fails). */
+  readonly statuses5xx = new Map<number, number>();
+
+  constructor(readonly name: string) {
+    const infra = testInfra();
+    this.env = {
+      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      MONGO_URL: infra.mongoUrl,
+      LOG_LEVEL: 'silent',
+      STORMHOOK_DB_PREFIX: uniqueName(`flt_${name}`).replace(/-/g, '_'),
+      STORMHOOK_TOPIC_PREFIX: uniqueName(`flt-${name}`),
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+    };
+    this.notifierEnv = { CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32', NOTIFIER_POLL_INTERVAL_MS: '100' };
+    this.matcherEnv = { ALARM_MAX_EVENT_AGE_MS: String(60 * 60_000) };
+  }
+
+  async start(matcherCount = 1): Promise<void> {
+    await this.receiver.start();
+    this.stops.push(() => this.receiver.stop());
+    const logger = createLogger({ service: 'faults', level: 'silent' });
+    const geoService = await geo.start(geo.loadConfig(this.env), { logger });
+    this.stops.push(() => geoService.stop());
+    this.env['GEO_GRPC_ADDRESS'] = `127.0.0.1:${geoService.port}`;
+    this.ports.notifier = await freePort();
+    this.ports.matcher = await freePort();
+    this.env['NOTIFIER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.notifier}`;
+    await this.startNotifier();
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const identityService = await identity.start(
+      identity.loadConfig({
+        ...this.env,
+        STORMHOOK_ADMIN_EMAIL: ADMIN.username,
+        STORMHOOK_ADMIN_PASSWORD: ADMIN.password,
+        IDENTITY_JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+        IDENTITY_PASSWORD_HASH_COST: '10',
+      }),
+      { logger },
+    );
+    this.stops.push(() => identityService.stop());
+    this.env['IDENTITY_GRPC_ADDRESS'] = `127.0.0.1:${identityService.port}`;
+    for (let i = 0; i < matcherCount; i++) await this.startMatcher(i === 0 ? this.ports.matcher : await freePort());
+    this.env['ALARM_MATCHER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.matcher}`;
+    const running = await gateway.start(gateway.loadConfig({ ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger });
+    this.stops.push(() => running.stop());
+    this.baseUrl = `http://127.0.0.1:${running.port}`;
+    this.publisher = createPublisher(createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: `faults-${this.name}`, logger }), {
+      logger,
+      clientId: `faults-${this.name}`,
+      prefix: this.env['STORMHOOK_TOPIC_PREFIX']!,
+    });
+    await this.publisher.connect();
+    this.stops.push(() => this.publisher.disconnect());
+    this.token = await this.apiUser();
+  }
+
+  async startNotifier(): Promise<ServiceChild> {
+    this.notifier = await spawnService('notifier', 'notifier', { ...this.env, ...this.notifierEnv }, this.ports.notifier);
+    return this.notifier;
+  }
+
+  async startMatcher(port: number): Promise<ServiceChild> {
+    const matcher = await spawnService(`alarm-matcher-${this.matchers.length + 1}`, 'alarm-matcher', { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${this.matchers.length + 1}` }, port);
+    this.matchers.push(matcher);
+    return matcher;
+  }
+
+  children(): ServiceChild[] {
+    return [...(this.notifier ? [this.notifier] : []), ...this.matchers];
+  }
+
+  async call(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(15_000) };
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, init);
+    const text = await response.text();
+    if (response.status >= 500) {
+      this.status5xx++;
+      this.statuses5xx.set(response.status, (this.statuses5xx.get(response.status) ?? 0) + 1);
+    }
+    if (response.status === 503) this.status503++;
+    let body: Record<string, any> = {};
+    try {
+      body = text === '' ? {} : (JSON.parse(text) as Record<string, any>);
+    } catch {
+      body = { raw: text };
+    }
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  private async apiUser(): Promise<string> {
+    const login = async (username: string, password: string) => String((await this.call('POST', '/v1/auth/login', { body: { username, password } })).body['accessToken']);
+    const admin = await login(ADMIN.username, ADMIN.password);
+    const username = `faults-${Date.now().toString(36)}@example.com`;
+    const password = 'faults-password-1';
+    const created = await this.call('POST', '/v1/users/create', { token: admin, body: { username, firstName: 'Fault', lastName: 'Tester', role: 'API_USER', password } });
+    if (created.status !== 201) throw new Error(`cannot create user: ${created.status} ${JSON.stringify(created.body)}`);
+    const account = await this.call('POST', '/v1/accounts/create', { token: admin, body: { userId: created.body['userId'], type: 'ORGANIZATION', subscriptionPlan: 'PREMIUM_MONTHLY' } });
+    if (account.status !== 200) throw new Error(`cannot create account: ${account.status} ${JSON.stringify(account.body)}`);
+    return login(username, password);
+  }
+
+  /** Registers one point alarm on its own grid cell (13 km apart, radius 3 km: one strike matches one alarm). */
+  async register(): Promise<{ registration?: Registration; status: number }> {
+    const n = this.counter++;
+    const point = { lat: 38.0 + (n % 16) * 0.13, lng: 31.0 + Math.floor(n / 16) * 0.13 };
+    const recipientId = `${this.name}-${n}`;
+    const answer = await this.call('POST', '/v1/alarms/points/register', {
+      token: this.token,
+      body: {
+        recipientId,
+        boundary: { point, radius: 3_000 },
+        webhook: { url: this.receiver.url('/hook'), httpMethod: 'POST', contentType: 'application/json', deliveryPolicy: { timeout: 4_000, maxRetries: 8, retryDelay: 2 } },
+        filter: { lightning: {} },
+      },
+    }).catch(() => ({ status: 0, body: {} as Record<string, any> }));
+    if (answer.status !== 200) return { status: answer.status };
+    return { status: 200, registration: { id: String(answer.body['registrationId']), recipientId, point } };
+  }
+
+  async registerMany(count: number): Promise<Registration[]> {
+    const registrations: Registration[] = [];
+    for (let i = 0; i < count; i++) {
+      const { registration, status } = await this.register();
+      if (!registration) throw new Error(`registration failed with ${status}`);
+      registrations.push(registration);
+    }
+    return registrations;
+  }
+
+  /** Publishes one strike on the registration's point, retrying until the broker takes it; returns its event id. */
+  async strike(registration: Registration, deadlineMs = 120_000): Promise<string> {
+    const eventId = `ltg_${this.name}_${registration.recipientId}_${Date.now()}`;
+    const event = weatherV1.LightningEvent.create({
+      eventId,
+      sourceEventId: eventId,
+      revision: { revision: 1, ingestedEpochMs: Date.now() },
+      areaKey: 'sxk',
+      timeEpochMs: Date.now(),
+      type: 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND',
+      location: registration.point,
+      peakCurrentAmperes: -20_000,
+      multiplicity: 1,
+    });
+    const until = Date.now() + deadlineMs;
+    for (;;) {
+      try {
+        await this.publisher.publish('weather.lightning.v1', [
+          { key: event.areaKey, value: weatherV1.LightningEvent.encode(event), eventType: EventTypes.LightningEvent, eventId: `evt_${eventId}` },
+        ]);
+        return eventId;
+      } catch (error) {
+        if (Date.now() > until) throw error;
+        await sleep(500);
+      }
+    }
+  }
+
+  /** Registrations the API no longer knows. */
+  async missing(registrations: Registration[]): Promise<number> {
+    let missing = 0;
+    for (const r of registrations) {
+      const answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token });
+      const found = Array.isArray(answer.body['registrations']) && (answer.body['registrations'] as Array<{ id?: string; registrationId?: string }>).some((x) => (x.registrationId ?? x.id) === r.id);
+      if (!found) missing++;
+    }
+    return missing;
+  }
+
+  /** Waits until every due event id was delivered (or `timeoutMs`), then counts. */
+  async tally(registrations: Registration[], due: string[], timeoutMs = 90_000): Promise<Tally> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && due.some((id) => !this.receiver.eventCounts().has(id))) await sleep(500);
+    await sleep(1_500); // room for late duplicates to show up
+    const counts = this.receiver.eventCounts();
+    const delivered = due.filter((id) => counts.has(id)).length;
+    const duplicates = due.reduce((sum, id) => sum + Math.max(0, (counts.get(id) ?? 0) - 1), 0);
+    return {
+      accepted: registrations.length,
+      due: due.length,
+      delivered,
+      duplicates,
+      lost: due.length - delivered,
+      missingRegistrations: await this.missing(registrations),
+      status5xx: this.status5xx,
+      status503: this.status503,
+    };
+  }
+
+  async stop(): Promise<void> {
+    for (const child of this.children()) await child.kill('SIGTERM');
+    for (const stop of this.stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
