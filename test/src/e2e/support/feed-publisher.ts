@@ -1,0 +1,65 @@
+import { createKafkaClient, createPublisher, EventTypes, type Publisher, type RawRecord } from '@stormhook/kafka';
+import { createLogger } from '@stormhook/logger';
+import { feedV1 } from '@stormhook/proto';
+
+export type FeedTopic = 'feed.precipitation.v1' | 'feed.lightning.v1' | 'feed.thunderstorm.v1' | 'feed.forecast.v1';
+export const FEED_TOPICS: readonly FeedTopic[] = ['feed.precipitation.v1', 'feed.lightning.v1', 'feed.thunderstorm.v1', 'feed.forecast.v1'];
+
+/**
+ * A data publisher as FEEDS.md describes one: protobuf records keyed by source id (forecast chunks by
+ * run id and chunk), idempotent producer, the event headers, on the stack's prefixed feed topics.
+ */
+export class FeedPublisher {
+  private constructor(private readonly publisher: Publisher) {}
+
+  /** `quiet`: no kafkajs error logs (for a publisher whose sends are meant to be refused). */
+  static async connect(brokers: string[], topicPrefix: string, quiet = false): Promise<FeedPublisher> {
+    const logger = createLogger({ service: 'e2e-feed', level: quiet ? 'silent' : 'warn' });
+    const kafka = createKafkaClient({ brokers, clientId: 'e2e-feed-publisher', logger });
+    const publisher = createPublisher(kafka, { logger, clientId: 'e2e-feed-publisher', prefix: topicPrefix });
+    await publisher.connect();
+    return new FeedPublisher(publisher);
+  }
+
+  /** The topic's name on the broker. */
+  physical(topic: FeedTopic | 'deadletter.records.v1'): string {
+    return this.publisher.topics.physical(topic);
+  }
+
+  async lightning(strikes: feedV1.LightningStrike[]): Promise<void> {
+    await this.publisher.publish(
+      'feed.lightning.v1',
+      strikes.map((s) => ({ key: s.sourceEventId, value: feedV1.LightningStrike.encode(s), eventType: EventTypes.LightningStrike })),
+    );
+  }
+
+  async precipitation(observations: feedV1.PrecipitationObservation[]): Promise<void> {
+    await this.publisher.publish(
+      'feed.precipitation.v1',
+      observations.map((o) => ({ key: o.sourceEventId, value: feedV1.PrecipitationObservation.encode(o), eventType: EventTypes.PrecipitationObservation })),
+    );
+  }
+
+  async thunderstorm(cells: feedV1.ThunderstormCell[]): Promise<void> {
+    await this.publisher.publish(
+      'feed.thunderstorm.v1',
+      cells.map((c) => ({ key: c.sourceEventId, value: feedV1.ThunderstormCell.encode(c), eventType: EventTypes.ThunderstormCell })),
+    );
+  }
+
+  async forecast(grids: feedV1.ForecastGrid[]): Promise<void> {
+    await this.publisher.publish(
+      'feed.forecast.v1',
+      grids.map((g) => ({ key: `${g.runId}#${g.chunkIndex}`, value: feedV1.ForecastGrid.encode(g), eventType: EventTypes.ForecastGrid })),
+    );
+  }
+
+  /** Records exactly as given, headers included (or left out): how hostile input is sent. */
+  async raw(topic: FeedTopic, records: RawRecord[]): Promise<void> {
+    await this.publisher.forward(topic, records);
+  }
+
+  async close(): Promise<void> {
+    await this.publisher.disconnect();
+  }
+}
