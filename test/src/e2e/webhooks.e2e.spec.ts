@@ -113,7 +113,7 @@ describe('e2e: the stored webhook and its deliveries', function () {
     assert.deepEqual(detail.body.attempts.map((a: { trigger: string }) => a.trigger), ['MANUAL', 'MANUAL']);
   });
 
-  it('makes a redelivery that was asked for while the first attempt was still in flight', async function () {
+  it('refuses a redelivery while the first attempt is still in flight with 409, and makes it once that attempt finished', async function () {
     if (!stored) this.skip();
     const mark = other.calls.length;
     let redelivery: Awaited<ReturnType<typeof stack.api.call>> | undefined;
@@ -125,10 +125,16 @@ describe('e2e: the stored webhook and its deliveries', function () {
     const first = await nextCall(other, mark, 'the test delivery');
     const id = String(first.headers['webhook-id']);
     await eventually(async () => redelivery, 'the redelivery request', 20_000);
-    assert.equal(redelivery?.status, 202, redelivery?.text);
+    assert.equal(redelivery?.status, 409, redelivery?.text);
+    assert.match(redelivery?.text ?? '', /in flight/);
+    await eventually(async () => {
+      const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
+      return d.body.status === 'SUCCEEDED' ? d : undefined;
+    }, 'the first attempt to be recorded', 20_000);
+    await stack.api.expect(202, 'POST', `/v1/deliveries/${id}/redeliver`, { token: customer.token });
     await other.waitFor(
       (calls) => calls.slice(mark + 1).find((c) => c.headers['webhook-id'] === id),
-      `the redelivery of ${id}, accepted (202) while its first attempt was in flight`,
+      `the redelivery of ${id}, asked for again once its first attempt had finished`,
       30_000,
     );
   });

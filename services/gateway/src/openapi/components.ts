@@ -57,6 +57,30 @@ export class SchemaComponents {
       const list = schema[key];
       if (Array.isArray(list)) out[key] = list.map((sub: unknown) => (isSchema(sub) ? this.reference(sub) : sub));
     }
+    const mapping = discriminatorMapping(schema, out);
+    if (mapping) out['discriminator'] = { ...(schema['discriminator'] as object), mapping };
     return out;
   }
+}
+
+/**
+ * OpenAPI reads a discriminator's value as a schema name unless `mapping` says otherwise; our
+ * branches are told apart by a `const` (e.g. `type: "ADMINISTRATIVE"`), so the document gets the
+ * mapping from each branch's const to its component. ajv, which validates requests, rejects
+ * `mapping`: that is why it is added here and not in the schemas.
+ */
+function discriminatorMapping(schema: JsonSchema, converted: Record<string, unknown>): Record<string, string> | undefined {
+  const discriminator = schema['discriminator'];
+  const branches = schema['oneOf'];
+  const refs = converted['oneOf'];
+  if (!isSchema(discriminator) || typeof discriminator['propertyName'] !== 'string' || !Array.isArray(branches) || !Array.isArray(refs)) return undefined;
+  const property = discriminator['propertyName'];
+  const mapping: Record<string, string> = {};
+  branches.forEach((branch: unknown, i: number) => {
+    const properties = isSchema(branch) ? branch['properties'] : undefined;
+    const value = isSchema(properties) && isSchema(properties[property]) ? properties[property]['const'] : undefined;
+    const ref = refs[i];
+    if (typeof value === 'string' && isSchema(ref) && typeof ref['$ref'] === 'string') mapping[value] = ref['$ref'];
+  });
+  return Object.keys(mapping).length > 0 ? mapping : undefined;
 }

@@ -1,4 +1,4 @@
-import { AccountType, SubscriptionPlan, dateTime, epochMillis, url, uuid } from './common.js';
+import { AccountType, SubscriptionPlan, dateTime, epochMillis, url, uuid, MAX_EPOCH_MS } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 
 const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
@@ -106,6 +106,7 @@ export const UpdateSubscriptionRequest = named(
         subscriptionExpirationEpoch: {
           type: ['integer', 'null'],
           minimum: 0,
+          maximum: MAX_EPOCH_MS,
           description: 'epoch milliseconds; null: never expires; absent: the plan duration from now',
         },
         details: arrayOf(

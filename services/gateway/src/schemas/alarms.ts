@@ -3,7 +3,7 @@ import { ForecastAlarmFilter, WeatherAlarmFilter } from './alarm-filters.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 import { WebhookConfig, WebhookConfigRequest } from './webhook.js';
 
-const areaId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0 };
+const areaId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 const recipientId = { ...nonEmptyString(256), description: 'caller-defined external reference of the recipient' };
 
 /** interface.md 2.3: city, district or neighbourhood level; `type` is accepted for symmetry with 2.4. */

@@ -32,7 +32,7 @@ export const DistrictWithGeometry = named(
 export const CitiesWithPolygon = arrayOf(CityWithPolygon);
 export const CitiesWithGeometry = arrayOf(CityWithGeometry);
 
-const numericId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0 };
+const numericId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 export const NeighborhoodIdParams = pathParams({ neighborhoodId: numericId });
 export const DistrictIdParams = pathParams({ districtId: numericId });
 export const COUNTRY_CODES = ['TUR', 'CTR'] as const;

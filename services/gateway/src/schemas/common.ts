@@ -3,7 +3,9 @@ import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } fro
 export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
 export const nonEmptyString = (maxLength = 256): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
 export const url: JsonSchema = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
-export const epochMillis: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, description: 'epoch milliseconds' };
+/** The largest instant a JavaScript Date holds (year 275760): beyond it a JSON number is not an exact epoch. */
+export const MAX_EPOCH_MS = 8_640_000_000_000_000;
+export const epochMillis: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: MAX_EPOCH_MS, description: 'epoch milliseconds' };
 export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 
 /** 0-based page index (interface.md 8). */

@@ -9,7 +9,7 @@ import { HTTP_STATUS_OF, type NotifierError, type NotifierErrorKind, type Result
  */
 export const NOTIFIER_REASONS: Readonly<Record<NotifierErrorKind, string>> = {
   'not-found': 'NOT_FOUND',
-  conflict: 'WEBHOOK_ALREADY_EXISTS',
+  conflict: 'CONFLICT',
   validation: 'VALIDATION_FAILED',
 };
 export const DATABASE_UNAVAILABLE_REASON = 'NOTIFIER_DATABASE_UNAVAILABLE';

@@ -1,6 +1,6 @@
 import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
 import { newId } from '../domain/ids.js';
-import { fail, notFound, ok, validation, type Result } from '../domain/notifier-error.js';
+import { fail, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
 import type { DeliveryWorker } from '../delivery/delivery-worker.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryStore } from '../ports/delivery-store.js';
@@ -61,6 +61,11 @@ export class DeliveryLog {
     if (!endpoint) return fail(validation('webhook', 'no webhook is stored for this account'));
     if (endpoint.status === 'disabled') return fail(validation('webhook', 'the webhook endpoint is disabled; enable it first'));
     const now = this.deps.clock.now();
+    // An attempt in flight ends by removing the delivery from the queue, which would silently drop a
+    // redelivery queued meanwhile: say so instead, and let the caller ask again once it has finished.
+    if ((await this.view(delivery)).status === 'in-flight') {
+      return fail(conflict('An attempt of this delivery is in flight; ask for the redelivery again once it has finished'));
+    }
     if (delivery.status === 'pending') {
       await this.deps.store.expedite(delivery.id, now);
     } else {
