@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createGrpcServer } from './server.js';
 import { createClient } from './client.js';
 import { GrpcError, GrpcStatus } from './errors.js';
 import type { HandlersOf } from './handlers.js';
@@ -140,17 +143,40 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
     assert.deepEqual(mirrored, [{ lng: -5, lat: -6 }, { lng: -7, lat: -8 }]);
   });
 
-  it('rejects with UNAVAILABLE when nothing listens', async () => {
-    const nowhere = createClient(ProbeService, '127.0.0.1:1', { deadlineMs: 1000 });
+  it('waits for a peer that is not listening yet, until its deadline, then fails with DEADLINE_EXCEEDED', async () => {
+    const nowhere = createClient(ProbeService, '127.0.0.1:1', { deadlineMs: 500 });
     try {
+      const started = Date.now();
       const error = await nowhere.echo({ lng: 0, lat: 0 }).then(
         () => assert.fail('the call should fail'),
         (e: unknown) => e,
       );
       assert.ok(error instanceof GrpcError);
-      assert.equal(error.code, GrpcStatus.UNAVAILABLE);
+      assert.equal(error.code, GrpcStatus.DEADLINE_EXCEEDED);
+      assert.ok(Date.now() - started >= 450, 'it waited for the peer');
     } finally {
       nowhere.close();
+    }
+  });
+
+  it('completes a call made before the peer started listening, once it does (services start in any order)', async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const early = createClient(ProbeService, `127.0.0.1:${free}`, { deadlineMs: 5_000 });
+    const late = createGrpcServer({ logger: memoryLogger().logger, serviceName: 'late', shutdownTimeoutMs: 1000 });
+    try {
+      const call = early.echo({ lng: 1, lat: 2 });
+      await sleep(300);
+      late.add(ProbeService, handlers);
+      await late.listen(`127.0.0.1:${free}`);
+      assert.deepEqual(await call, { lng: 2, lat: 1 });
+    } finally {
+      early.close();
+      await late.shutdown();
     }
   });
 });

@@ -57,7 +57,13 @@ interface CallSetup {
 
 export function createClient<D extends ServiceDefinition>(definition: D, address: string, options: ClientOptions = {}): GrpcClient<D> {
   if ('close' in definition) throw new Error('a service with an rpc named Close cannot get a client: close() is taken');
-  const client = new Client(address, options.credentials ?? grpcCredentials.createInsecure(), options.channelOptions);
+  // Services start in any order and restart independently: reconnect quickly (grpc-js otherwise backs
+  // off up to two minutes after a refused connection, failing every call meanwhile).
+  const client = new Client(address, options.credentials ?? grpcCredentials.createInsecure(), {
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 2_000,
+    ...options.channelOptions,
+  });
   const defaultDeadlineMs = options.deadlineMs ?? 5000;
   const tracing = options.trace ?? true;
 
@@ -70,6 +76,9 @@ export function createClient<D extends ServiceDefinition>(definition: D, address
     for (const [key, value] of Object.entries(overrides.metadata ?? {})) metadata.set(key, value);
     for (const [key, value] of Object.entries(injectTraceContext({}, ctx))) metadata.set(key, value);
     const deadlineMs = overrides.deadlineMs ?? (method.responseStream ? undefined : defaultDeadlineMs);
+    // Wait for ready: a call made while the peer is (re)connecting waits for it within its deadline
+    // instead of failing at once; a peer that stays away still ends in DEADLINE_EXCEEDED (a 503).
+    metadata.setOptions({ waitForReady: true });
     return { metadata, span, options: deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs } };
   };
 

@@ -8,7 +8,7 @@ export interface MongoOptions {
   appName: string;
   logger?: Logger;
   /**
-   * How long an operation waits for a usable server before failing. Short (default 3 s) so that a
+   * How long an operation waits for a usable server before failing. Short (default 5 s) so that a
    * dead database turns into a fast 503 instead of requests piling up behind it.
    */
   serverSelectionTimeoutMS?: number;
@@ -43,7 +43,7 @@ export function redactUrl(url: string): string {
  * support them. After a later outage the driver reconnects by itself; no restart is needed.
  */
 export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
-  const serverSelectionTimeoutMS = opts.serverSelectionTimeoutMS ?? 3_000;
+  const serverSelectionTimeoutMS = opts.serverSelectionTimeoutMS ?? 5_000;
   const pingTimeoutMS = opts.pingTimeoutMS ?? 2_000;
   const client = new MongoClient(opts.url, {
     appName: opts.appName,

@@ -3,8 +3,11 @@ import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } fro
 export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
 export const nonEmptyString = (maxLength = 256): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
 export const url: JsonSchema = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
-/** The largest instant a JavaScript Date holds (year 275760): beyond it a JSON number is not an exact epoch. */
-export const MAX_EPOCH_MS = 8_640_000_000_000_000;
+/**
+ * 9999-12-31T23:59:59.999Z: the last instant an ISO 8601 date-time writes with a four-digit year,
+ * so every epoch we accept can be answered back as a valid `date-time` (and is an exact JSON number).
+ */
+export const MAX_EPOCH_MS = 253_402_300_799_999;
 export const epochMillis: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: MAX_EPOCH_MS, description: 'epoch milliseconds' };
 export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 
