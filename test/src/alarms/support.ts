@@ -1,6 +1,4 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as alarmMatcher from '@stormhook/alarm-matcher';
 import type { RunningAlarmMatcher } from '@stormhook/alarm-matcher';
 import * as gateway from '@stormhook/gateway';
@@ -12,6 +10,7 @@ import type { RunningGrpcService } from '@stormhook/service-kit';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import { dropPrefixedDatabases } from '../support/databases.js';
 import { deletePrefixedTopics } from '../support/topics.js';
+import { acknowledgeAlarm, Receiver as SharedReceiver } from '../support/receiver.js';
 
 export const ADMIN = { username: 'admin@stormhook.test', password: 'admin-password-1' };
 
@@ -160,58 +159,12 @@ export async function startAlarmStack(): Promise<AlarmStack> {
   }
 }
 
-export interface ReceivedCallback {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export { eventually, type ReceivedCallback } from '../support/receiver.js';
 
-/** A real HTTP receiver on 127.0.0.1 that records every callback and acknowledges it (incumbent AlarmReceived). */
-export class Receiver {
-  readonly received: ReceivedCallback[] = [];
-  private server: Server | undefined;
-  private port = 0;
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        this.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        let id = '';
-        try {
-          id = String((JSON.parse(body) as { id?: unknown }).id ?? '');
-        } catch {
-          // not JSON: acknowledged without an id
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, status: 'SUCCESS', timeEpochMillis: Date.now() }));
-      });
-    });
-    this.server.keepAliveTimeout = 500;
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${this.port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/** The suite's receiver acknowledges every callback as the incumbent's customers do (AlarmReceived). */
+export class Receiver extends SharedReceiver {
+  constructor() {
+    super(acknowledgeAlarm);
   }
 }
 

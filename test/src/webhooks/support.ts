@@ -1,6 +1,4 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as gateway from '@stormhook/gateway';
 import { createClient, type GrpcClient } from '@stormhook/grpc';
 import * as identity from '@stormhook/identity';
@@ -156,62 +154,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
   }
 }
 
-export interface ReceivedCallback {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A real HTTP receiver on 127.0.0.1 that records every callback; `answer` decides each reply. */
-export class Receiver {
-  readonly received: ReceivedCallback[] = [];
-  answer: (callback: ReceivedCallback, res: ServerResponse) => void = (_callback, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  };
-  private server: Server | undefined;
-  private port = 0;
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const callback = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-        this.received.push(callback);
-        this.answer(callback, res);
-      });
-    });
-    this.server.keepAliveTimeout = 500;
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${this.port}${path}`;
-  }
-
-  /** The callbacks carrying `webhook-id: id`. */
-  withId(id: string): ReceivedCallback[] {
-    return this.received.filter((callback) => callback.headers['webhook-id'] === id);
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-/** Polls `probe` until it returns a value, or fails after `timeoutMs` with the last answer seen. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+export { eventually, Receiver, type ReceivedCallback } from '../support/receiver.js';
 
 /** Asserts the ErrorResponse shape of interface.md 2.1 and returns its message. */
 export function errorMessage(answer: Answer, status: number, path: string): string {
