@@ -2,6 +2,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFil
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { paths } from '../paths.js';
+import { applyPatches, FERRETDB_PATCHES } from './ferretdb-patches.js';
 import { exec } from './exec.js';
 import { waitFor } from './net.js';
 import { ManagedProcess } from './process.js';
@@ -10,6 +11,8 @@ import { stampMatches, writeStamp } from './stamp.js';
 /** FerretDB 1.24 is the last line with the SQLite backend that needs no other database server. */
 export const FERRETDB_VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
+/** What the build stamp records: a change of version or patches rebuilds the binary. */
+const FERRETDB_BUILD = `${FERRETDB_VERSION}+${JSON.stringify(FERRETDB_PATCHES)}`;
 
 export interface FerretOptions {
   host: string;
@@ -35,13 +38,13 @@ function goEnv(): NodeJS.ProcessEnv {
  * Builds the FerretDB binary from the Go module proxy. A plain `go install` builds a binary that
  * panics at start, because build/version/version.txt (written by FerretDB's own release tooling
  * and embedded with go:embed) is not part of the module; so the module is downloaded, copied
- * out of the read-only module cache, given that file, and built.
+ * out of the read-only module cache, given that file and our patches (ferretdb-patches.ts), and built.
  */
 export async function installFerretDb(log: (m: string) => void): Promise<string> {
   const dir = join(paths.cache, `ferretdb-${FERRETDB_VERSION}`);
   const binary = join(dir, 'ferretdb');
   const stamp = join(dir, '.installed');
-  if (existsSync(binary) && stampMatches(stamp, FERRETDB_VERSION)) return binary;
+  if (existsSync(binary) && stampMatches(stamp, FERRETDB_BUILD)) return binary;
   log(`building FerretDB ${FERRETDB_VERSION} with Go (first run only; takes a few minutes)`);
   mkdirSync(dir, { recursive: true });
   const env = goEnv();
@@ -52,9 +55,10 @@ export async function installFerretDb(log: (m: string) => void): Promise<string>
   cpSync(download.Dir, source, { recursive: true });
   makeWritable(source);
   writeFileSync(join(source, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
+  applyPatches(source, FERRETDB_PATCHES, log);
   await exec('go', ['build', '-trimpath', '-o', binary, './cmd/ferretdb'], { env, cwd: source });
   rmSync(source, { recursive: true, force: true });
-  writeStamp(stamp, FERRETDB_VERSION);
+  writeStamp(stamp, FERRETDB_BUILD);
   return binary;
 }
 
