@@ -27,7 +27,7 @@ interface Stack {
   prefix: string;
   publisher: Publisher;
   physical(name: TopicName): string;
-  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void; restartAfterMs?: number; onRecovered?: () => void }): EventConsumer;
+  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void; restartAfterMs?: number; onRecovered?: () => void; recordsInFlight?: number }): EventConsumer;
 }
 
 describe('publisher and consumer (real broker)', () => {
@@ -78,6 +78,37 @@ describe('publisher and consumer (real broker)', () => {
       },
     };
   }
+
+  it('with recordsInFlight, overlaps records of different keys, keeps each key in order and commits everything', async () => {
+    const s = await stack('kafka-window', [topicSpec('alarm.triggered.v1')]);
+    const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];
+    const events = Array.from({ length: 60 }, (_, i) => ({ key: keys[i % keys.length]!, value: Buffer.from(String(Math.floor(i / keys.length))), eventType: EventTypes.AlarmTriggered }));
+    await s.publisher.publish('alarm.triggered.v1', events);
+    const seenByKey = new Map<string, number[]>();
+    let running = 0;
+    let peak = 0;
+    const consumer = s.consumer(
+      ['alarm.triggered.v1'],
+      async (record) => {
+        peak = Math.max(peak, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+        running--;
+        seenByKey.set(record.key!, [...(seenByKey.get(record.key!) ?? []), Number(record.value.toString())]);
+        return Outcomes.ok();
+      },
+      { recordsInFlight: 8 },
+    );
+    await consumer.start();
+    await waitFor(() => [...seenByKey.values()].reduce((n, v) => n + v.length, 0) >= 60, 'all 60 records handled');
+    for (const key of keys) assert.deepEqual(seenByKey.get(key), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], `order of ${key}`);
+    assert.ok(peak > 1, `records overlapped (peak ${peak})`);
+    const topic = s.physical('alarm.triggered.v1');
+    await waitFor(async () => {
+      const [ends, committed] = await Promise.all([endOffsets(kafka, topic), committedOffsets(kafka, consumer.groupId, topic)]);
+      return [...ends].every(([partition, end]) => end === '0' || committed.get(partition) === end);
+    }, 'every partition committed to its end');
+    await consumer.stop();
+  });
 
   it('delivers events with key, value, event headers and ids intact, and commits after handling', async () => {
     const s = await stack('kafka-pc', [topicSpec('alarm.triggered.v1')]);

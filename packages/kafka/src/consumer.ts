@@ -3,6 +3,7 @@ import type { Logger } from '@stormhook/logger';
 import { deadLetterMessage } from './dead-letter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outcome.js';
 import type { Publisher } from './publisher.js';
+import { runKeyWindow } from './key-window.js';
 import { processMessage, type Handler, type RecordCoordinates } from './record-processor.js';
 import { nextOffset } from './record.js';
 import { topicNamer } from './topic-namer.js';
@@ -48,6 +49,12 @@ export interface ConsumerOptions {
   fromBeginning?: boolean;
   /** Partitions handled in parallel (ordering stays per partition). Default 1. */
   partitionsConsumedConcurrently?: number;
+  /**
+   * Records of one partition handled at once when their keys differ; records sharing a key keep
+   * their order (see key-window.ts). Default 1: strictly one after another, committing each. Only for
+   * handlers that need no order across keys.
+   */
+  recordsInFlight?: number;
   tuning?: Partial<ConsumerTuning>;
   /** Called each time the consumer stops on a failure it cannot get past (it is then down). */
   onFatal?: (error: Error) => void;
@@ -93,6 +100,8 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   const logger = opts.logger.child({ component: 'kafka-consumer', groupId });
 
   const restartAfterMs = opts.restartAfterMs ?? 15_000;
+  const recordsInFlight = opts.recordsInFlight ?? 1;
+  if (!Number.isInteger(recordsInFlight) || recordsInFlight < 1) throw new Error('recordsInFlight must be a positive integer');
   let consumer = opts.kafka.consumer({ groupId, ...tuning, allowAutoTopicCreation: false });
   let restartTimer: NodeJS.Timeout | undefined;
 
@@ -197,20 +206,35 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     if (topic === undefined) throw new Error(`received a batch of unexpected topic ${batch.topic}`);
     const at: RecordCoordinates = { topic, physicalTopic: batch.topic, partition: batch.partition };
     const deps = { groupId, handler: opts.handler, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
+    const stop = () => fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale();
+    const commit = async (offset: string): Promise<void> => {
+      // Commit only once the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
+      resolveOffset(offset);
+      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: nextOffset(offset) }] }] });
+    };
+
+    if (recordsInFlight > 1) {
+      const exit = await runKeyWindow(batch.messages, {
+        limit: recordsInFlight,
+        process: (message) => processMessage(deps, at, message, heartbeat),
+        commit,
+        shouldStop: stop,
+        canCommit: () => isRunning() && !isStale(),
+        heartbeat,
+      });
+      if (exit.kind === 'fatal') failFatal(exit.error);
+      return;
+    }
 
     for (const message of batch.messages) {
-      if (fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale()) return;
+      if (stop()) return;
       const result = await processMessage(deps, at, message, heartbeat);
       if (result.kind === 'abandoned') return;
       if (result.kind === 'fatal') {
         failFatal(result.error);
         return;
       }
-      // Commit only now that the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
-      resolveOffset(message.offset);
-      await commitOffsetsIfNecessary({
-        topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: nextOffset(message.offset) }] }],
-      });
+      await commit(message.offset);
       await heartbeat();
     }
   };

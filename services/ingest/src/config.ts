@@ -22,6 +22,12 @@ const spec = {
     max: 64,
     description: 'feed partitions processed in parallel (the four feed topics have 12 together); each waits on the database and the broker most of the time',
   }),
+  INGEST_RECORDS_IN_FLIGHT: int({
+    default: 16,
+    min: 1,
+    max: 256,
+    description: 'records of one feed partition processed at once when their keys (source ids) differ; one source id is always processed in order',
+  }),
   INGEST_MAX_FUTURE_SKEW_MS: int({
     default: DEFAULT_RULES.maxFutureSkewMs,
     min: 0,

@@ -50,6 +50,8 @@ export function start(config: Config, opts: IngestOptions = {}): Promise<Running
         logger,
         ...(prefix ? { prefix } : {}),
         partitionsConsumedConcurrently: config.INGEST_PARTITIONS_CONCURRENTLY,
+        // Safe for ingest: a source id is its record key, and its seen-store writes are conditional.
+        recordsInFlight: config.INGEST_RECORDS_IN_FLIGHT,
         onFatal: (error) => {
           consumerAlive = false;
           logger.error({ err: error }, 'feed consumer down; ingest reports NOT_SERVING until it rejoins');

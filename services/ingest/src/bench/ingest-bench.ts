@@ -3,7 +3,7 @@
  * feed topics to the weather topics, through an ingest service started in this process.
  *
  *   KAFKA_BROKERS=127.0.0.1:9092 MONGO_URL=mongodb://127.0.0.1:27017 \
- *     node services/ingest/dist/bench/ingest-bench.js [--records 3000] [--concurrency 12]
+ *     node services/ingest/dist/bench/ingest-bench.js [--records 3000] [--concurrency 12] [--in-flight 16]
  *
  * Phase 1 publishes a backlog (80 % lightning, 15 % precipitation, 5 % thunderstorm) as fast as the
  * producer takes it and reports records per second, first publish to last weather event. Phase 2
@@ -23,9 +23,10 @@ import { lightning, precipitation, thunderstorm } from '../test-support/feed-fix
 import { TopicTap, waitFor } from '../test-support/topic-tap.js';
 import { newCounters } from '../transport/feed-handler.js';
 
-const { values } = parseArgs({ options: { records: { type: 'string' }, concurrency: { type: 'string' } } });
+const { values } = parseArgs({ options: { records: { type: 'string' }, concurrency: { type: 'string' }, 'in-flight': { type: 'string' } } });
 const total = Number(values.records ?? 3000);
 const concurrency = values.concurrency ?? '12';
+const inFlight = values['in-flight'] ?? '16';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
     INGEST_PARTITIONS_CONCURRENTLY: concurrency,
+    INGEST_RECORDS_IN_FLIGHT: inFlight,
   });
   const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'ingest-bench', logger });
   await ensureTopics(kafka, allTopics(), { prefix });
@@ -130,12 +132,12 @@ async function main(): Promise<void> {
   console.log('ingest benchmark: feed topics -> ingest -> weather topics (real Kafka, real database)');
   console.log(`machine: ${machineDescription()}`);
   console.log(`infrastructure: Kafka at ${infra.kafkaBrokers.join(',')}, database at ${infra.mongoUrl.replace(/\/\/[^@]*@/, '//***@')}`);
-  console.log(`backlog: ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm) published in ${publishMs} ms; ${concurrency} partitions processed concurrently`);
+  console.log(`backlog: ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm) published in ${publishMs} ms; ${concurrency} partitions processed concurrently, ${inFlight} records in flight per partition`);
   console.log(`  all on the weather topics after ${elapsedMs} ms: ${throughput} records/s; latency p50 ${percentile(backlogLatency, 50)} ms, p99 ${percentile(backlogLatency, 99)} ms (queueing behind the backlog)`);
   console.log(`steady: ${steady} lightning records at 20/s: latency p50 ${percentile(steadyLatency, 50)} ms, p99 ${percentile(steadyLatency, 99)} ms`);
   console.log(`ingest counters: ${JSON.stringify(counters)}`);
   const bench = 'ingest end to end (feed topic -> weather topic)';
-  reportBench({ bench, metric: 'throughput', value: throughput, unit: 'records/s', note: `backlog of ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm)` });
+  reportBench({ bench, metric: 'throughput', value: throughput, unit: 'records/s', note: `backlog of ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm); ${inFlight} records in flight per partition` });
   reportBench({ bench, metric: 'p50 latency at 20 records/s', value: percentile(steadyLatency, 50), unit: 'ms', note: 'feed publish to weather event' });
   reportBench({ bench, metric: 'p99 latency at 20 records/s', value: percentile(steadyLatency, 99), unit: 'ms', note: 'feed publish to weather event' });
 
