@@ -10,6 +10,8 @@ export class FaultReceiver {
   readonly delivered = new Map<string, string[]>();
   readonly attempts = new Map<string, number>();
   failFirst = 0;
+  /** Called with each acknowledged body and when it arrived (a benchmark times deliveries). */
+  onDelivered: ((body: string, atMs: number) => void) | undefined;
   private server: Server | undefined;
   private port = 0;
 
@@ -27,6 +29,7 @@ export class FaultReceiver {
           return;
         }
         this.delivered.set(id, [...(this.delivered.get(id) ?? []), body]);
+        this.onDelivered?.(body, Date.now());
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, status: 'SUCCESS', timeEpochMillis: Date.now() }));
       });
     });

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as gateway from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
 import * as identity from '@stormhook/identity';
-import { EventTypes, createKafkaClient, createPublisher, type Publisher } from '@stormhook/kafka';
+import { EventTypes, createKafkaClient, createPublisher, type EventToPublish, type Publisher, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { weatherV1 } from '@stormhook/proto';
 import { testInfra, uniqueName } from '@stormhook/testing';
@@ -36,6 +36,7 @@ export interface Tally {
 export class World {
   readonly receiver = new FaultReceiver();
   notifier: ServiceChild | undefined;
+  ingest: ServiceChild | undefined;
   readonly matchers: ServiceChild[] = [];
   private readonly stops: Array<() => Promise<unknown>> = [];
   private readonly env: Record<string, string>;
@@ -52,7 +53,10 @@ export class World {
   /** Every 5xx status seen, by code (a diagnosis aid when a scenario fails). */
   readonly statuses5xx = new Map<number, number>();
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    options: { matcherEnv?: Record<string, string> } = {},
+  ) {
     const infra = testInfra();
     this.env = {
       KAFKA_BROKERS: infra.kafkaBrokers.join(','),
@@ -64,10 +68,24 @@ export class World {
       GRPC_PORT: '0',
     };
     this.notifierEnv = { CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32', NOTIFIER_POLL_INTERVAL_MS: '100' };
-    this.matcherEnv = { ALARM_MAX_EVENT_AGE_MS: String(60 * 60_000) };
+    this.matcherEnv = { ALARM_MAX_EVENT_AGE_MS: String(60 * 60_000), ...options.matcherEnv };
   }
 
-  async start(matcherCount = 1): Promise<void> {
+  /** Topic prefix of this world's services. */
+  get topicPrefix(): string {
+    return this.env['STORMHOOK_TOPIC_PREFIX']!;
+  }
+
+  /** Database prefix of this world's services (a benchmark seeds a service's database under it). */
+  get dbPrefix(): string {
+    return this.env['STORMHOOK_DB_PREFIX']!;
+  }
+
+  /**
+   * `ingest`: also run ingest as a child, for scenarios that publish on the raw feed topics.
+   * `beforeMatchers`: runs once the database prefix is fixed and before any matcher starts.
+   */
+  async start(matcherCount = 1, options: { ingest?: boolean; beforeMatchers?: () => Promise<void>; matcherStartTimeoutMs?: number } = {}): Promise<void> {
     await this.receiver.start();
     this.stops.push(() => this.receiver.stop());
     const logger = createLogger({ service: 'faults', level: 'silent' });
@@ -91,7 +109,9 @@ export class World {
     );
     this.stops.push(() => identityService.stop());
     this.env['IDENTITY_GRPC_ADDRESS'] = `127.0.0.1:${identityService.port}`;
-    for (let i = 0; i < matcherCount; i++) await this.startMatcher(i === 0 ? this.ports.matcher : await freePort());
+    if (options.ingest) this.ingest = await spawnService('ingest', 'ingest', this.env, await freePort());
+    await options.beforeMatchers?.();
+    for (let i = 0; i < matcherCount; i++) await this.startMatcher(i === 0 ? this.ports.matcher : await freePort(), options.matcherStartTimeoutMs);
     this.env['ALARM_MATCHER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.matcher}`;
     const running = await gateway.start(gateway.loadConfig({ ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger });
     this.stops.push(() => running.stop());
@@ -111,14 +131,14 @@ export class World {
     return this.notifier;
   }
 
-  async startMatcher(port: number): Promise<ServiceChild> {
-    const matcher = await spawnService(`alarm-matcher-${this.matchers.length + 1}`, 'alarm-matcher', { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${this.matchers.length + 1}` }, port);
+  async startMatcher(port: number, timeoutMs?: number): Promise<ServiceChild> {
+    const matcher = await spawnService(`alarm-matcher-${this.matchers.length + 1}`, 'alarm-matcher', { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${this.matchers.length + 1}` }, port, timeoutMs);
     this.matchers.push(matcher);
     return matcher;
   }
 
   children(): ServiceChild[] {
-    return [...(this.notifier ? [this.notifier] : []), ...this.matchers];
+    return [...(this.notifier ? [this.notifier] : []), ...(this.ingest ? [this.ingest] : []), ...this.matchers];
   }
 
   async call(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<Answer> {
@@ -160,13 +180,16 @@ export class World {
   /** Registers one point alarm on its own grid cell (13 km apart, radius 3 km: one strike matches one alarm). */
   async register(): Promise<{ registration?: Registration; status: number }> {
     const n = this.counter++;
-    const point = { lat: 38.0 + (n % 16) * 0.13, lng: 31.0 + Math.floor(n / 16) * 0.13 };
-    const recipientId = `${this.name}-${n}`;
+    return this.registerPoint(`${this.name}-${n}`, { lat: 38.0 + (n % 16) * 0.13, lng: 31.0 + Math.floor(n / 16) * 0.13 }, 3_000);
+  }
+
+  /** Registers a lightning point alarm through the API, its webhook pointing at the receiver. */
+  async registerPoint(recipientId: string, point: { lat: number; lng: number }, radius: number): Promise<{ registration?: Registration; status: number }> {
     const answer = await this.call('POST', '/v1/alarms/points/register', {
       token: this.token,
       body: {
         recipientId,
-        boundary: { point, radius: 3_000 },
+        boundary: { point, radius },
         webhook: { url: this.receiver.url('/hook'), httpMethod: 'POST', contentType: 'application/json', deliveryPolicy: { timeout: 4_000, maxRetries: 8, retryDelay: 2 } },
         filter: { lightning: {} },
       },
@@ -183,6 +206,11 @@ export class World {
       registrations.push(registration);
     }
     return registrations;
+  }
+
+  /** Publishes on any catalogue topic under this world's prefix (the raw feed topics, for ingest). */
+  async publish(topic: TopicName, events: EventToPublish[]): Promise<void> {
+    await this.publisher.publish(topic, events);
   }
 
   /** Publishes one strike on the registration's point, retrying until the broker takes it; returns its event id. */

@@ -44,6 +44,17 @@ export class MongoRegistrationRepository implements RegistrationRepository {
     }
   }
 
+  /** Bulk import (benchmarks, migrations): unordered, so one duplicate does not stop the rest. */
+  async insertMany(registrations: readonly Registration[]): Promise<number> {
+    if (registrations.length === 0) return 0;
+    try {
+      return (await this.collection.insertMany(registrations.map(toDocument), { ordered: false })).insertedCount;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      return (error as { result?: { insertedCount?: number } }).result?.insertedCount ?? 0;
+    }
+  }
+
   async replace(registration: Registration): Promise<'replaced' | 'duplicate' | 'missing'> {
     try {
       const result = await this.collection.replaceOne({ _id: registration.registrationId }, toDocument(registration));
