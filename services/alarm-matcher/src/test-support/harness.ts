@@ -57,6 +57,8 @@ export interface Harness {
   geo: FakeGeo;
   notifier: FakeNotifier;
   topicPrefix: string;
+  /** STORMHOOK_DB_PREFIX of the matchers (a benchmark seeds their database under it). */
+  dbPrefix: string;
   logger: Logger;
   /** Starts one more matcher on the same database and topics. */
   startMatcher(): Promise<RunningAlarmMatcher>;
@@ -135,6 +137,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     geo,
     notifier,
     topicPrefix,
+    dbPrefix,
     logger,
     startMatcher,
     async stop() {
