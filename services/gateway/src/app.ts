@@ -16,6 +16,8 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export interface AppDeps {
   logger: Logger;
   health: HealthPort;
+  /** Components `/v1/health/ready` follows (see healthHandlers); default every component. */
+  readiness?: readonly string[];
   /** Handlers by operationId; operations without one answer 501 after validation. */
   handlers?: Handlers;
   /** Middleware per operation before its body is read (authentication, roles, subscription checks). */
@@ -41,7 +43,7 @@ export function createApp(deps: AppDeps): Application {
   app.use(tracing({ tracer: deps.tracer ?? trace.getTracer('@stormhook/gateway'), ignorePaths: HEALTH_PATHS }));
 
   const openapi = buildOpenApiDocument(ROUTES);
-  const health = healthHandlers(deps.health);
+  const health = healthHandlers(deps.health, deps.readiness);
   const builtIn: Handlers = {
     getHealth: health.full,
     getLiveness: health.live,

@@ -94,6 +94,9 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       },
       dependencies: platform.checks,
     }),
+    // Every request authenticates through identity and meters through the database; other services
+    // only serve their own routes, which answer 503 while they are down.
+    readiness: ['identity', ...Object.keys(platform.checks)],
   });
   const server = createServer(app);
   // Behind a load balancer, idle keep-alive sockets must outlive the balancer's own timeout.

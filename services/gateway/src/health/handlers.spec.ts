@@ -40,7 +40,7 @@ describe('health endpoints', () => {
     assert.deepEqual(answer.body, { status: 'down', components: health.next.components });
     const ready = await request(app.baseUrl, 'GET', '/v1/health/ready');
     assert.equal(ready.status, 503);
-    assert.deepEqual(ready.body, { status: 'down' });
+    assert.deepEqual(ready.body, { status: 'down', down: ['database'] });
   });
 
   it('treats a failing probe as down rather than a 500', async () => {
@@ -49,6 +49,36 @@ describe('health endpoints', () => {
     assert.equal(answer.status, 503);
     assert.equal(answer.body['status'], 'down');
     assert.deepEqual(answer.body['components'], { health: { status: 'down', detail: 'probe timed out' } });
+  });
+
+  describe('readiness limited to what every request needs', () => {
+    let scoped: RunningApp;
+    before(async () => {
+      scoped = await serve({ health, readiness: ['identity', 'database'] });
+    });
+    after(() => scoped.close());
+
+    it('stays ready while a backing service outside the list is down, though /v1/health says down', async () => {
+      health.next = { status: 'down', components: { identity: { status: 'up' }, database: { status: 'up' }, query: { status: 'down', detail: 'NOT_SERVING' } } };
+      assert.equal((await request(scoped.baseUrl, 'GET', '/v1/health')).status, 503);
+      const ready = await request(scoped.baseUrl, 'GET', '/v1/health/ready');
+      assert.equal(ready.status, 200);
+      assert.deepEqual(ready.body, { status: 'up' });
+    });
+
+    it('is not ready when a listed component is down or missing from the report, naming it', async () => {
+      health.next = { status: 'down', components: { identity: { status: 'down', detail: 'UNAVAILABLE' }, query: { status: 'up' } } };
+      const ready = await request(scoped.baseUrl, 'GET', '/v1/health/ready');
+      assert.equal(ready.status, 503);
+      assert.deepEqual(ready.body, { status: 'down', down: ['identity', 'database'] });
+    });
+
+    it('is not ready when the probe itself fails', async () => {
+      health.next = new Error('probe timed out');
+      const ready = await request(scoped.baseUrl, 'GET', '/v1/health/ready');
+      assert.equal(ready.status, 503);
+      assert.deepEqual(ready.body, { status: 'down', down: ['identity', 'database'] });
+    });
   });
 
   it('reports liveness regardless of the components', async () => {

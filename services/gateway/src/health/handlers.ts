@@ -15,7 +15,15 @@ async function safeCheck(health: HealthPort): Promise<HealthReport> {
   }
 }
 
-export function healthHandlers(health: HealthPort): { full: RequestHandler; live: RequestHandler; ready: RequestHandler } {
+/**
+ * `/v1/health` reports every component and is 503 when any is down (the stack's own view).
+ * `/v1/health/ready` decides whether this gateway instance takes traffic, so it follows only
+ * `readiness`: what every request needs (identity, for authentication, and the gateway's own Kafka
+ * and database). A backing service that is down makes its own routes answer 503; taking every gateway
+ * out of rotation for it would turn one service's outage into a total one. Without `readiness`,
+ * every component counts.
+ */
+export function healthHandlers(health: HealthPort, readiness?: readonly string[]): { full: RequestHandler; live: RequestHandler; ready: RequestHandler } {
   return {
     full: async (_req, res) => {
       const report = await safeCheck(health);
@@ -26,7 +34,11 @@ export function healthHandlers(health: HealthPort): { full: RequestHandler; live
     },
     ready: async (_req, res) => {
       const report = await safeCheck(health);
-      res.status(report.status === 'up' ? 200 : 503).set('Cache-Control', 'no-store').json({ status: report.status });
+      const required = readiness ?? Object.keys(report.components);
+      // A required component the report does not mention counts as down, as does a failed probe.
+      const down = required.filter((name) => report.components[name]?.status !== 'up');
+      if (down.length === 0) res.status(200).set('Cache-Control', 'no-store').json({ status: 'up' });
+      else res.status(503).set('Cache-Control', 'no-store').json({ status: 'down', down });
     },
   };
 }
