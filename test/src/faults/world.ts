@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as gateway from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
 import * as identity from '@stormhook/identity';
@@ -6,7 +6,8 @@ import { EventTypes, createKafkaClient, createPublisher, type EventToPublish, ty
 import { createLogger } from '@stormhook/logger';
 import { weatherV1 } from '@stormhook/proto';
 import { testInfra, uniqueName } from '@stormhook/testing';
-import { ADMIN, type Answer } from '../alarms/support.js';
+import { ADMIN, type Answer } from '../support/api-session.js';
+import { identityTestEnv } from '../support/test-env.js';
 import { freePort, spawnService, type ServiceChild } from './children.js';
 import { FaultReceiver } from './receiver.js';
 
@@ -96,17 +97,7 @@ export class World {
     this.ports.matcher = await freePort();
     this.env['NOTIFIER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.notifier}`;
     await this.startNotifier();
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const identityService = await identity.start(
-      identity.loadConfig({
-        ...this.env,
-        STORMHOOK_ADMIN_EMAIL: ADMIN.username,
-        STORMHOOK_ADMIN_PASSWORD: ADMIN.password,
-        IDENTITY_JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-        IDENTITY_PASSWORD_HASH_COST: '10',
-      }),
-      { logger },
-    );
+    const identityService = await identity.start(identity.loadConfig({ ...this.env, ...identityTestEnv() }), { logger });
     this.stops.push(() => identityService.stop());
     this.env['IDENTITY_GRPC_ADDRESS'] = `127.0.0.1:${identityService.port}`;
     if (options.ingest) this.ingest = await spawnService('ingest', 'ingest', this.env, await freePort());

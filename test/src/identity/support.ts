@@ -4,14 +4,16 @@ import * as gateway from '@stormhook/gateway';
 import type { GatewayStartOptions, RunningGateway } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
 import * as identity from '@stormhook/identity';
-import { createKafkaClient, deleteTopics } from '@stormhook/kafka';
+import { createKafkaClient } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
-import { connectMongo } from '@stormhook/mongo';
 import { notificationV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
 import { testInfra, uniqueName } from '@stormhook/testing';
 
-export const ADMIN = { username: 'admin@stormhook.test', password: 'admin-password-1' };
+import { ADMIN } from '../support/api-session.js';
+import { testEnv } from '../support/test-env.js';
+
+export { ADMIN };
 export const LINK_ORIGIN = 'https://app.stormhook.test';
 export const NIL_UUID = '00000000-0000-4000-8000-000000000000';
 
@@ -76,32 +78,16 @@ export interface IdentityStack {
  */
 export async function startIdentityStack(handlers: GatewayStartOptions['handlers'] = {}): Promise<IdentityStack> {
   const infra = testInfra();
-  const dbPrefix = uniqueName('idt').replace(/-/g, '_');
-  const topicPrefix = uniqueName('idt');
+  const { env, dbPrefix, topicPrefix, stopAll: cleanUp } = testEnv('idt');
   const logger = createLogger({ service: 'test', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const env: Record<string, string> = {
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    LOG_LEVEL: 'silent',
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    STORMHOOK_TOPIC_PREFIX: topicPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-  };
   const started: Array<{ stop(): Promise<void> }> = [];
   const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'identity-it', logger });
   let consumer: Consumer | undefined;
   const stopAll = async () => {
     await consumer?.disconnect();
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
-    await deleteTopics(kafka, ['notification.message-requested.v1'], { prefix: topicPrefix }).catch(() => undefined);
-    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: 'admin', appName: 'identity-it-cleanup' });
-    try {
-      for (const service of ['identity', 'gateway', 'geo']) await mongo.client.db(`${dbPrefix}_${service}`).dropDatabase();
-    } finally {
-      await mongo.close();
-    }
+    await cleanUp();
   };
   try {
     const geoService = await geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) });

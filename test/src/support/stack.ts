@@ -8,9 +8,7 @@ import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import * as query from '@stormhook/query';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
-import { dropPrefixedDatabases } from './databases.js';
-import { deletePrefixedTopics } from './topics.js';
+import { testEnv } from './test-env.js';
 
 export interface InProcessStack {
   gateway: RunningGateway;
@@ -26,20 +24,9 @@ export interface InProcessStack {
  * fresh database prefix and topic prefix so they can run beside a stack that is already running.
  */
 export async function startInProcessStack(): Promise<InProcessStack> {
-  const infra = testInfra();
-  const dbPrefix = uniqueName('it').replace(/-/g, '_');
-  const topicPrefix = uniqueName('it');
+  const { env, dbPrefix, topicPrefix, stopAll: cleanUp } = testEnv('it');
   const logger = createLogger({ service: 'test', level: process.env['LOG_LEVEL'] ?? 'silent' });
   // Each service's own loadConfig reads this environment, so its validation is exercised too.
-  const env: Record<string, string> = {
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    LOG_LEVEL: 'silent',
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    STORMHOOK_TOPIC_PREFIX: topicPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-  };
   // Geo and the notifier first: the services after them call them, and learn their port 0 addresses
   // through the same variables the dev stack sets.
   const starters = {
@@ -84,13 +71,12 @@ export async function startInProcessStack(): Promise<InProcessStack> {
       async stop() {
         await runningGateway.stop();
         await stopAll();
-        await deletePrefixedTopics(infra.kafkaBrokers, topicPrefix);
-        await dropPrefixedDatabases(infra.mongoUrl, dbPrefix);
+        await cleanUp();
       },
     };
   } catch (error) {
     await stopAll();
-    await deletePrefixedTopics(infra.kafkaBrokers, topicPrefix);
+    await cleanUp();
     throw error;
   }
 }

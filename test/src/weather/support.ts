@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import * as gateway from '@stormhook/gateway';
 import type { RunningGateway } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
@@ -8,24 +7,13 @@ import { createKafkaClient, createPublisher, type EventType, type Publisher, typ
 import { createLogger } from '@stormhook/logger';
 import * as query from '@stormhook/query';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
-import { dropPrefixedDatabases } from '../support/databases.js';
-import { deletePrefixedTopics } from '../support/topics.js';
+import { testInfra } from '@stormhook/testing';
+import { ApiSession, type CallOptions, type RawAnswer } from '../support/api-session.js';
+import { identityTestEnv, testEnv } from '../support/test-env.js';
 
-export const ADMIN = { username: 'admin@stormhook.test', password: 'admin-password-1' };
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-  bytes: Buffer;
-}
-
-export interface CallOptions {
-  body?: unknown;
-  token?: string;
-  headers?: Record<string, string>;
-}
+export { ADMIN, type CallOptions } from '../support/api-session.js';
+/** Weather answers are arrays and strings too (protobuf in base64), hence the loose body. */
+export type Answer = Omit<RawAnswer, 'body'> & { body: any };
 
 export interface WeatherStack {
   baseUrl: string;
@@ -49,118 +37,54 @@ export interface WeatherStack {
 
 /**
  * geo, identity, query (and with `withIngest` ingest) and a gateway in this process on port 0,
- * against the real Kafka and database, under a fresh database and topic prefix. Copied in spirit
- * from test/src/identity/support.ts, with the query service wired in for real.
+ * against the real Kafka and database, under a fresh database and topic prefix.
  */
 export async function startWeatherStack(options: { withIngest?: boolean; queryEnv?: Record<string, string> } = {}): Promise<WeatherStack> {
-  const infra = testInfra();
-  const dbPrefix = uniqueName('wx').replace(/-/g, '_');
-  const topicPrefix = uniqueName('wx');
+  const { env, topicPrefix, track, stopAll: stopServices } = testEnv('wx');
   const logger = createLogger({ service: 'weather-it', level: process.env['LOG_LEVEL'] ?? 'silent' });
-  const env: Record<string, string> = {
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    LOG_LEVEL: 'silent',
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    STORMHOOK_TOPIC_PREFIX: topicPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-  };
-  const started: Array<{ stop(): Promise<void> }> = [];
   const services: Record<string, RunningGrpcService> = {};
-  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'weather-it', logger });
+  const kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'weather-it', logger });
   const publisher = createPublisher(kafka, { logger, clientId: 'weather-it', prefix: topicPrefix });
   const stopAll = async () => {
-    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    await stopServices();
     await publisher.disconnect().catch(() => undefined);
-    await deletePrefixedTopics(infra.kafkaBrokers, topicPrefix).catch(() => undefined);
-    await dropPrefixedDatabases(infra.mongoUrl, dbPrefix).catch(() => undefined);
   };
   try {
-    services['geo'] = await geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) });
-    started.push(services['geo']);
+    services['geo'] = track(await geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) }));
     const geoAddress = `127.0.0.1:${services['geo'].port}`;
-    const { privateKey } = generateKeyPairSync('ed25519');
-    services['identity'] = await identity.start(
-      identity.loadConfig({
-        ...env,
-        STORMHOOK_ADMIN_EMAIL: ADMIN.username,
-        STORMHOOK_ADMIN_PASSWORD: ADMIN.password,
-        IDENTITY_JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-        IDENTITY_PASSWORD_HASH_COST: '10',
-        GEO_GRPC_ADDRESS: geoAddress,
-      }),
-      { logger: logger.child({ service: 'identity' }) },
+    services['identity'] = track(
+      await identity.start(identity.loadConfig({ ...env, ...identityTestEnv(), GEO_GRPC_ADDRESS: geoAddress }), { logger: logger.child({ service: 'identity' }) }),
     );
-    started.push(services['identity']);
     const counters = query.newWeatherCounters();
     let maintenance: query.Maintenance | undefined;
-    services['query'] = await query.start(query.loadConfig({ ...env, GEO_GRPC_ADDRESS: geoAddress, ...options.queryEnv }), {
-      logger: logger.child({ service: 'query' }),
-      counters,
-      onMaintenance: (m) => (maintenance = m),
-    });
-    started.push(services['query']);
-    if (options.withIngest) {
-      services['ingest'] = await ingest.start(ingest.loadConfig(env), { logger: logger.child({ service: 'ingest' }) });
-      started.push(services['ingest']);
-    }
-    const runningGateway = await gateway.start(
-      gateway.loadConfig({
-        ...env,
-        HTTP_HOST: '127.0.0.1',
-        HTTP_PORT: '0',
-        IDENTITY_GRPC_ADDRESS: `127.0.0.1:${services['identity'].port}`,
-        GEO_GRPC_ADDRESS: geoAddress,
-        QUERY_GRPC_ADDRESS: `127.0.0.1:${services['query'].port}`,
+    services['query'] = track(
+      await query.start(query.loadConfig({ ...env, GEO_GRPC_ADDRESS: geoAddress, ...options.queryEnv }), {
+        logger: logger.child({ service: 'query' }),
+        counters,
+        onMaintenance: (m) => (maintenance = m),
       }),
-      { logger: logger.child({ service: 'gateway' }) },
     );
-    started.push(runningGateway);
-    const baseUrl = `http://127.0.0.1:${runningGateway.port}`;
+    if (options.withIngest) services['ingest'] = track(await ingest.start(ingest.loadConfig(env), { logger: logger.child({ service: 'ingest' }) }));
+    const runningGateway = track(
+      await gateway.start(
+        gateway.loadConfig({
+          ...env,
+          HTTP_HOST: '127.0.0.1',
+          HTTP_PORT: '0',
+          IDENTITY_GRPC_ADDRESS: `127.0.0.1:${services['identity'].port}`,
+          GEO_GRPC_ADDRESS: geoAddress,
+          QUERY_GRPC_ADDRESS: `127.0.0.1:${services['query'].port}`,
+        }),
+        { logger: logger.child({ service: 'gateway' }) },
+      ),
+    );
+    const session = new ApiSession(`http://127.0.0.1:${runningGateway.port}`, 'wx');
     await publisher.connect();
 
-    const call: WeatherStack['call'] = async (method, path, o = {}) => {
-      const headers: Record<string, string> = { ...o.headers };
-      if (o.token) headers['authorization'] = `Bearer ${o.token}`;
-      const init: RequestInit = { method, headers };
-      if (o.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        init.body = JSON.stringify(o.body);
-      }
-      const response = await fetch(`${baseUrl}${path}`, init);
-      const bytes = Buffer.from(await response.arrayBuffer());
-      const json = (response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0;
-      return { status: response.status, headers: response.headers, body: json ? JSON.parse(bytes.toString('utf8')) : {}, bytes };
-    };
-    const login = async (username: string, password: string) => {
-      const answer = await call('POST', '/v1/auth/login', { body: { username, password } });
-      if (answer.status !== 200) throw new Error(`login of ${username} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-      return String(answer.body['accessToken']);
-    };
-    let adminAccess: string | undefined;
-    const adminToken = async () => (adminAccess ??= await login(ADMIN.username, ADMIN.password));
-    let counter = 0;
-    const user: WeatherStack['user'] = async (role, plan) => {
-      const n = ++counter;
-      const username = `wx-${role.toLowerCase().replace(/_/g, '-')}-${n}-${Date.now().toString(36)}@example.com`;
-      const password = `password-${n}-secret`;
-      const token = await adminToken();
-      const created = await call('POST', '/v1/users/create', { token, body: { username, firstName: 'Weather', lastName: `User ${n}`, role, password } });
-      if (created.status !== 201) throw new Error(`cannot create user: ${created.status} ${JSON.stringify(created.body)}`);
-      const userId = String(created.body['userId']);
-      let accountId: string | undefined;
-      if (plan) {
-        const account = await call('POST', '/v1/accounts/create', { token, body: { userId, type: 'ORGANIZATION', subscriptionPlan: plan } });
-        if (account.status !== 200) throw new Error(`cannot create account: ${account.status} ${JSON.stringify(account.body)}`);
-        accountId = String(account.body['id']);
-      }
-      return { userId, token: await login(username, password), ...(accountId ? { accountId } : {}) };
-    };
     const regionalUser: WeatherStack['regionalUser'] = async (boundary) => {
-      const u = await user('API_USER', 'NONE');
-      const set = await call('POST', '/v1/accounts/update-subscription', {
-        token: await adminToken(),
+      const u = await session.user('API_USER', 'NONE');
+      const set = await session.call('POST', '/v1/accounts/update-subscription', {
+        token: await session.adminToken(),
         body: {
           accountId: u.accountId,
           subscriptionPlan: 'CUSTOM',
@@ -180,7 +104,7 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
       return { token: u.token };
     };
     return {
-      baseUrl,
+      baseUrl: session.baseUrl,
       services,
       gateway: runningGateway,
       publisher,
@@ -189,9 +113,9 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
         if (!maintenance) throw new Error('query did not hand over its maintenance job');
         return maintenance;
       },
-      call,
-      adminToken,
-      user,
+      call: (method, path, o) => session.call(method, path, o),
+      adminToken: () => session.adminToken(),
+      user: (role, plan) => session.user(role, plan),
       regionalUser,
       async publish(topic, eventType, events) {
         await publisher.publish(
