@@ -37,7 +37,8 @@ export function healthHandlers(health: HealthPort, readiness?: readonly string[]
       const required = readiness ?? Object.keys(report.components);
       // A required component the report does not mention counts as down, as does a failed probe.
       const down = required.filter((name) => report.components[name]?.status !== 'up');
-      if (down.length === 0) res.status(200).set('Cache-Control', 'no-store').json({ status: 'up' });
+      const ready = readiness ? down.length === 0 : report.status === 'up';
+      if (ready) res.status(200).set('Cache-Control', 'no-store').json({ status: 'up' });
       else res.status(503).set('Cache-Control', 'no-store').json({ status: 'down', down });
     },
   };
