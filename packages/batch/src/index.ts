@@ -1,0 +1,1 @@
+export { MicroBatcher, type MicroBatcherOptions } from './micro-batcher.js';
