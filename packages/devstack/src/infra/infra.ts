@@ -93,6 +93,6 @@ async function resolveMongo(config: DevstackConfig, log: (m: string) => void, st
   }
   const binary = await installFerretDb(log);
   log(`starting FerretDB (SQLite backend) on ${url}`);
-  started.push(await startFerretDb(binary, { host: config.host, port: config.ferretPort, log }));
+  started.push(await startFerretDb(binary, { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log }));
   return url;
 }

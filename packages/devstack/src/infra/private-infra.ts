@@ -34,7 +34,7 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
   rmSync(join(paths.data, dataDir), { recursive: true, force: true });
   const [libs, binary] = await Promise.all([installKafka(log), installFerretDb(log)]);
   const kafkaOptions = { host: config.host, port: config.kafkaPort, controllerPort: config.kafkaControllerPort, heapMb: config.kafkaHeapMb, log, dataDir };
-  const ferretOptions = { host: config.host, port: config.ferretPort, log, dataDir };
+  const ferretOptions = { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log, dataDir };
   let kafka: ManagedProcess | undefined;
   let ferret: ManagedProcess | undefined;
   const control: InfraControl = {
