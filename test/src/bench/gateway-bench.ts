@@ -46,6 +46,7 @@ function load(spec: LoadSpec): Promise<LoadResult> {
 interface Caller {
   name: string;
   headers: Record<string, string>;
+  metered: boolean;
 }
 
 /** A user with an account on PREMIUM_MONTHLY (the plan's defaults: every data service, 100,000 calls a month each). */
@@ -62,9 +63,9 @@ async function callers(stack: WeatherStack): Promise<Caller[]> {
   if (created.status !== 201) throw new Error(`cannot create an API key: ${created.status} ${JSON.stringify(created.body)}`);
   const jwtCustomer = await premiumCustomer(stack);
   return [
-    { name: 'customer, API key', headers: { ...json, 'x-api-key': String(created.body['apiKey']) } },
-    { name: 'customer, JWT', headers: { ...json, authorization: `Bearer ${jwtCustomer.token}` } },
-    { name: 'ADMIN (not metered)', headers: { ...json, authorization: `Bearer ${await stack.adminToken()}` } },
+    { name: 'customer, API key', headers: { ...json, 'x-api-key': String(created.body['apiKey']) }, metered: true },
+    { name: 'customer, JWT', headers: { ...json, authorization: `Bearer ${jwtCustomer.token}` }, metered: true },
+    { name: 'ADMIN (not metered)', headers: { ...json, authorization: `Bearer ${await stack.adminToken()}` }, metered: false },
   ];
 }
 
@@ -137,11 +138,14 @@ async function main(): Promise<void> {
       },
     ];
     const who = await callers(stack);
-    // Every path must answer 200 before it is measured: a benchmark of error answers measures nothing.
+    // Every path must answer 200 before it is measured (a benchmark of error answers measures
+    // nothing), and the customers' answers must carry the quota headers: the metered path it is.
     for (const endpoint of endpoints) {
       for (const caller of who) {
         const probe = await fetch(`${stack.baseUrl}${endpoint.path}`, { method: 'POST', headers: caller.headers, body: endpoint.body });
         if (probe.status !== 200) throw new Error(`${endpoint.name} as ${caller.name}: ${probe.status} ${await probe.text()}`);
+        if ((probe.headers.get('ratelimit-limit') !== null) !== caller.metered) throw new Error(`${endpoint.name} as ${caller.name}: metered is not ${caller.metered}`);
+        await probe.arrayBuffer();
       }
     }
 
