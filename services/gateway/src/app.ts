@@ -39,6 +39,10 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
 export function createApp(deps: AppDeps): Application {
   const app = express();
   app.disable('x-powered-by');
+  // Express hashes every body it sends for a weak ETag, worth it only for conditional GETs of
+  // unchanged resources: our answers are per caller and mostly POSTs (which never answer 304), and a
+  // conditional GET would still be metered. The hash cost a few per cent of a request's CPU.
+  app.set('etag', false);
   app.use(securityHeaders);
   app.use(tracing({ tracer: deps.tracer ?? trace.getTracer('@stormhook/gateway'), ignorePaths: HEALTH_PATHS }));
 

@@ -32,6 +32,14 @@ const spec = {
   HTTP_TRUSTED_PROXY_HOPS: int({ default: 0, min: 0, max: 10 }),
   /** How long a verified X-API-Key is trusted before identity is asked again (a revoked key works this long). */
   API_KEY_CACHE_TTL_MS: int({ default: 30_000, min: 0, max: 600_000 }),
+  /**
+   * How often each instance writes its quota counts and reads the other instances'. Several
+   * instances can together exceed a limit by at most instances × calls/s per instance × 2 × this;
+   * a crash loses at most this long's counts.
+   */
+  QUOTA_SYNC_INTERVAL_MS: int({ default: 1_000, min: 100, max: 60_000 }),
+  /** How far behind this instance's clock another instance's clock may run without its counts being missed. */
+  QUOTA_CLOCK_SKEW_MS: int({ default: 2_000, min: 0, max: 300_000 }),
   /** How often ended quota windows are deleted from the gateway's database. */
   QUOTA_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000 }),
 };

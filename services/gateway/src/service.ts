@@ -59,9 +59,17 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const tokenKeys = new TokenKeySource(identity, platform.logger);
   void tokenKeys.start();
   const quotaHousekeeping = startQuotaHousekeeping(quotaStore, platform.logger, config.QUOTA_HOUSEKEEPING_INTERVAL_MS);
-  const stopIdentityParts = () => {
+  const meter = new QuotaMeter(quotaStore, {
+    syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
+    clockSkewMs: config.QUOTA_CLOCK_SKEW_MS,
+    logger: platform.logger,
+  });
+  meter.start();
+  const stopIdentityParts = async () => {
     tokenKeys.stop();
     quotaHousekeeping.stop();
+    // After the last request: the counts of this process must reach the database before it closes.
+    await meter.stop();
   };
   const app = createApp({
     logger: platform.logger,
@@ -79,7 +87,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       identity,
       tokenKeys,
       apiKeys: new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS }),
-      meter: new QuotaMeter(quotaStore),
+      meter,
       bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
       logger: platform.logger,
     }),
@@ -107,7 +115,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       server.listen(config.HTTP_PORT, config.HTTP_HOST, () => resolve());
     });
   } catch (error) {
-    stopIdentityParts();
+    await stopIdentityParts();
     for (const client of clients) client.close();
     await platform.stop();
     throw error;
@@ -124,7 +132,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      stopIdentityParts();
+      await stopIdentityParts();
       for (const client of clients) client.close();
       await platform.stop();
     },

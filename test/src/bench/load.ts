@@ -12,6 +12,8 @@ export interface LoadSpec {
   body?: string;
   concurrency: number;
   durationMs: number;
+  /** Sent first and not recorded: connections opened, JIT and caches warm. Default 0. */
+  warmupMs?: number;
 }
 
 export interface LoadResult {
@@ -39,22 +41,24 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
-  const started = performance.now();
-  const until = started + spec.durationMs;
+  const warmUntil = performance.now() + (spec.warmupMs ?? 0);
+  const until = warmUntil + spec.durationMs;
   const worker = async () => {
     while (performance.now() < until) {
       const t0 = performance.now();
       try {
         const status = await once(spec, agent);
+        if (t0 < warmUntil) continue;
         statuses[status] = (statuses[status] ?? 0) + 1;
         latencies.push(performance.now() - t0);
       } catch {
-        errors++;
+        if (t0 >= warmUntil) errors++;
       }
     }
   };
   await Promise.all(Array.from({ length: spec.concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
+  // Only requests sent after the warm-up count, over the time since it ended.
+  const seconds = (performance.now() - warmUntil) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;

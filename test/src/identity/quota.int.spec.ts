@@ -9,6 +9,9 @@ const ok: RequestHandler = (_req, res) => {
   res.json({ ok: true });
 };
 
+/** Long enough for every gateway to write its counts and read the others' (QUOTA_SYNC_INTERVAL_MS default 1 s). */
+const synced = () => new Promise((resolve) => setTimeout(resolve, 2_300));
+
 describe('quota counters shared by gateway instances and kept across restarts', function () {
   this.timeout(60_000);
   let stack: IdentityStack;
@@ -52,8 +55,11 @@ describe('quota counters shared by gateway instances and kept across restarts', 
       return answer.headers.get('ratelimit-remaining');
     };
     assert.equal(await remaining(first), '3');
+    await synced();
     assert.equal(await remaining(second), '2');
+    await synced();
     assert.equal(await remaining(first), '1');
+    await synced();
 
     // Each instance wrote only its own share of the counter.
     const mongo = await connectMongo({ url: testInfra().mongoUrl, dbName: `${stack.dbPrefix}_gateway`, appName: 'quota-it' });
@@ -65,18 +71,20 @@ describe('quota counters shared by gateway instances and kept across restarts', 
       await mongo.close();
     }
 
+    // A graceful stop writes what the instance counted; the restarted one loads every share.
     await stack.stopGateway(first);
     const restarted = await stack.startGateway();
     const last = await through(restarted);
     assert.equal(last.status, 200);
     assert.equal(last.headers.get('ratelimit-remaining'), '0');
+    await synced();
     errorBody(await through(second), 429, '/v1/forecasts/current');
     const again = await through(restarted);
     errorBody(again, 429, '/v1/forecasts/current');
     assert.ok(Number(again.headers.get('retry-after')) > 0);
   });
 
-  it('never serves more than the limit when two instances are hit at once', async () => {
+  it('two instances hit at once serve no more than the limit each, and both refuse once synced', async () => {
     const u = await subscriber(6);
     while (stack.gateways.length < 2) await stack.startGateway();
     const [a, b] = stack.gateways;
@@ -84,12 +92,12 @@ describe('quota counters shared by gateway instances and kept across restarts', 
     const burst = await Promise.all(
       Array.from({ length: 20 }, (_, i) => stack.call('POST', '/v1/forecasts/current', { token: u.token, body, baseUrl: urlOf(i % 2 === 0 ? a : b) })),
     );
-    const served = burst.filter((r) => r.status === 200).length;
-    assert.ok(served <= 6 && served >= 4, `${served} served`);
     assert.ok(burst.every((r) => r.status === 200 || r.status === 429));
-    // Units refused in a race were given back: what is left can still be used, and no more.
-    let more = 0;
-    while ((await stack.call('POST', '/v1/forecasts/current', { token: u.token, body, baseUrl: urlOf(more % 2 === 0 ? a : b) })).status === 200) more++;
-    assert.equal(served + more, 6);
+    // Within one sync interval each instance sees only its own calls: the documented overshoot
+    // (instances × calls per instance within two intervals) is at most the other instance's share.
+    const served = burst.filter((r) => r.status === 200).length;
+    assert.ok(served >= 6 && served <= 12, `${served} served`);
+    await synced();
+    for (const g of [a, b]) errorBody(await stack.call('POST', '/v1/forecasts/current', { token: u.token, body, baseUrl: urlOf(g) }), 429, '/v1/forecasts/current');
   });
 });

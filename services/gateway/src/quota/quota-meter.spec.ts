@@ -1,5 +1,186 @@
 import assert from 'node:assert/strict';
-import { MAX_RESET_SECONDS, quotaHeaders, type QuotaState } from './quota-meter.js';
+import { createLogger } from '@stormhook/logger';
+import { MAX_RESET_SECONDS, QuotaMeter, quotaHeaders, type MeteredWindow, type QuotaState } from './quota-meter.js';
+import type { QuotaShares, ShareRead, ShareWrite } from './quota-shares.js';
+
+/** Shares in memory, shared by the meters of one test like the real collection; counts every call. */
+class FakeShareTable {
+  readonly docs = new Map<string, ShareRead & { updatedAt: number; windowEndsAt: Date }>();
+  calls = 0;
+  failing = false;
+
+  port(instanceId: string): QuotaShares {
+    return {
+      instanceId,
+      write: async (writes: readonly ShareWrite[], at: Date) => {
+        this.calls++;
+        if (this.failing) throw new Error('database down');
+        for (const w of writes) this.docs.set(`${w.key}|${instanceId}`, { key: w.key, instance: instanceId, count: w.count, seq: w.seq, windowEndsAt: w.windowEndsAt, updatedAt: at.getTime() });
+      },
+      sharesOf: async (key: string) => {
+        this.calls++;
+        if (this.failing) throw new Error('database down');
+        return [...this.docs.values()].filter((d) => d.key === key).map((d) => ({ ...d }));
+      },
+      changedSince: async (since: Date) => {
+        this.calls++;
+        if (this.failing) throw new Error('database down');
+        return [...this.docs.values()].filter((d) => d.updatedAt >= since.getTime()).map((d) => ({ ...d }));
+      },
+      purgeEnded: async () => 0,
+    };
+  }
+
+  countOf(key: string): number {
+    return [...this.docs.values()].filter((d) => d.key === key).reduce((sum, d) => sum + d.count, 0);
+  }
+}
+
+const logger = createLogger({ service: 'quota-spec', level: 'silent' });
+const START = Date.UTC(2026, 10, 1);
+const window = (limit: number): MeteredWindow => ({ accountId: 'acc-1', service: 'FORECAST', limit, start: new Date(START), end: new Date(START + 30 * 86_400_000) });
+const KEY = `acc-1|FORECAST|${START}`;
+
+describe('QuotaMeter', () => {
+  let clock: number;
+  let table: FakeShareTable;
+  const meter = (instance: string) => new QuotaMeter(table.port(instance), { syncIntervalMs: 1_000, clockSkewMs: 2_000, logger, now: () => clock });
+
+  beforeEach(() => {
+    clock = START + 86_400_000;
+    table = new FakeShareTable();
+  });
+
+  it('decides from memory: after the first call of a counter loads it, calls touch no store until the sync', async () => {
+    const m = meter('a');
+    const first = await m.consume(window(1000));
+    assert.equal(first.remaining, 999);
+    assert.equal(table.calls, 1, 'one load');
+    for (let i = 0; i < 500; i++) await m.consume(window(1000));
+    assert.equal(table.calls, 1);
+    await m.sync();
+    assert.equal(table.calls, 3, 'one write and one read');
+    assert.equal(table.countOf(KEY), 501);
+  });
+
+  it('lets exactly the limit through on one instance and answers the state of a spent quota', async () => {
+    const m = meter('a');
+    const states: QuotaState[] = [];
+    for (let i = 0; i < 7; i++) states.push(await m.consume(window(5)));
+    assert.deepEqual(states.map((s) => s.allowed), [true, true, true, true, true, false, false]);
+    assert.deepEqual(states.map((s) => s.remaining), [4, 3, 2, 1, 0, 0, 0]);
+    assert.equal(states[6]!.resetSeconds, 29 * 86_400);
+    assert.equal(states[6]!.windowSeconds, 30 * 86_400);
+  });
+
+  it('shares one load among the calls that arrive while a counter is loading', async () => {
+    const m = meter('a');
+    const burst = await Promise.all(Array.from({ length: 12 }, () => m.consume(window(5))));
+    assert.equal(burst.filter((s) => s.allowed).length, 5);
+    assert.equal(table.calls, 1);
+  });
+
+  it('gives a refunded call back, and the write is the absolute count', async () => {
+    const m = meter('a');
+    for (let i = 0; i < 5; i++) await m.consume(window(5));
+    assert.equal((await m.consume(window(5))).allowed, false);
+    await m.refund(window(5));
+    assert.equal((await m.consume(window(5))).allowed, true);
+    await m.refund(window(5));
+    await m.sync();
+    assert.equal(table.docs.get(`${KEY}|a`)?.count, 4);
+  });
+
+  it("counts the other instances' shares once synced, and exceeds the limit by no more than what each did within the sync lag", async () => {
+    const a = meter('a');
+    const b = meter('b');
+    // Both start the counter before either has written anything: each sees only itself.
+    for (let i = 0; i < 6; i++) await a.consume(window(10));
+    for (let i = 0; i < 6; i++) await b.consume(window(10));
+    await a.sync();
+    clock += 1_000;
+    await b.sync(); // b writes its 6 and reads a's 6
+    clock += 1_000;
+    await a.sync(); // a reads b's 6
+    const more = [await a.consume(window(10)), await b.consume(window(10))];
+    assert.deepEqual(more.map((s) => s.allowed), [false, false]);
+    assert.equal(table.countOf(KEY), 12, 'overshoot of 2 = the calls made between syncs');
+    assert.equal(more[0]!.remaining, 0);
+  });
+
+  it('keeps the newest value of a share whatever order the reads arrive in', async () => {
+    const a = meter('a');
+    const b = meter('b');
+    await a.consume(window(100));
+    for (let i = 0; i < 3; i++) await b.consume(window(100));
+    await b.sync();
+    await a.sync();
+    assert.equal((await a.consume(window(100))).remaining, 100 - 5);
+    // A read reaching back over b's share again (clock skew allowance) does not count it twice.
+    clock += 500;
+    await a.sync();
+    assert.equal((await a.consume(window(100))).remaining, 100 - 6);
+  });
+
+  it('counts the shares of an earlier process (a restart) and of dead instances', async () => {
+    const before = meter('old');
+    for (let i = 0; i < 4; i++) await before.consume(window(5));
+    await before.stop(); // graceful stop flushes
+    const restarted = meter('new');
+    const answer = await restarted.consume(window(5));
+    assert.equal(answer.remaining, 0);
+    assert.equal((await restarted.consume(window(5))).allowed, false);
+  });
+
+  it('takes back its own stored share when an idle counter is loaded again', async () => {
+    const m = meter('a');
+    for (let i = 0; i < 3; i++) await m.consume(window(10));
+    await m.sync();
+    clock += 11 * 60_000; // idle past 10 min: forgotten at the next sync
+    await m.sync();
+    assert.equal(m.size, 0);
+    assert.equal((await m.consume(window(10))).remaining, 6);
+    await m.sync();
+    assert.equal(table.docs.get(`${KEY}|a`)?.count, 4);
+  });
+
+  it('forgets counters whose window ended, once written', async () => {
+    const m = meter('a');
+    await m.consume(window(10));
+    clock = START + 30 * 86_400_000;
+    await m.sync();
+    assert.equal(m.size, 0);
+    assert.equal(table.docs.get(`${KEY}|a`)?.count, 1);
+  });
+
+  it('keeps counting while the database is down and writes the counts once it is back', async () => {
+    const m = meter('a');
+    await m.consume(window(10));
+    table.failing = true;
+    await m.consume(window(10));
+    await m.sync(); // fails, logged, not thrown
+    table.failing = false;
+    await m.sync();
+    assert.equal(table.countOf(KEY), 2);
+  });
+
+  it('fails the call (the caller answers 503) when a counter cannot be loaded, and loads it at the next call', async () => {
+    const m = meter('a');
+    table.failing = true;
+    await assert.rejects(m.consume(window(10)), /database down/);
+    table.failing = false;
+    assert.equal((await m.consume(window(10))).remaining, 9);
+  });
+
+  it('writes only changed counters', async () => {
+    const m = meter('a');
+    await m.consume(window(10));
+    await m.sync();
+    const written = table.calls;
+    await m.sync();
+    assert.equal(table.calls, written + 1, 'the read only');
+  });
+});
 
 describe('quotaHeaders', () => {
   const state: QuotaState = { allowed: true, limit: 100, remaining: 42, resetSeconds: 3600, windowSeconds: 86400 };

@@ -1,4 +1,6 @@
-import type { QuotaStore } from './quota-store.js';
+import type { Logger } from '@stormhook/logger';
+import { QuotaCounter } from './quota-counter.js';
+import type { QuotaShares } from './quota-shares.js';
 
 /** One counting window of one account and service, as identity's CheckAccess hands it over. */
 export interface MeteredWindow {
@@ -30,59 +32,180 @@ function seconds(ms: number): number {
   return Math.min(MAX_RESET_SECONDS, Math.max(1, Math.ceil(ms / 1000)));
 }
 
+export interface QuotaMeterOptions {
+  /** How often this instance writes its changed shares and reads the other instances' (ms). */
+  syncIntervalMs: number;
+  /**
+   * How far the read of other instances' shares reaches back before the previous read, to cover
+   * clocks of other instances running behind this one (their shares carry their own clock) (ms).
+   */
+  clockSkewMs: number;
+  /** A counter unused this long, and fully written, is forgotten; its next call loads it again (ms). */
+  idleMs?: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+const DEFAULT_IDLE_MS = 10 * 60_000;
+
 /**
- * Counts metered calls against the subscription's limits. A call first adds itself to its
- * instance's share, then reads the total: if that passes the limit it takes itself back out and
- * is refused. Two racing calls can therefore both be refused for the last unit, never both let
- * through: the limit is never exceeded, whatever the number of instances.
+ * Counts metered calls against the subscription's limits in memory, and shares the counts with the
+ * other gateway instances through the database on an interval (the sync rate design of API
+ * gateways): a call never waits on the database once its counter is loaded.
  *
- * Within one instance the checks of one counter run one at a time. Otherwise a burst would see its
- * own in-flight units in every total and refuse itself wholesale (twelve parallel calls against a
- * limit of five: all twelve add, all read twelve, all give back, none served). Serialised, only
- * calls of different instances can meet at the last unit. The cost is one counter write and read
- * per call and counter in sequence: hundreds of calls per second per account and service.
+ * - Decision: total = the other instances' shares as last read + this instance's own share, exact
+ *   in memory. A call is let through while the total is below the limit, and then counted.
+ * - Every `syncIntervalMs`: one bulk write of this instance's changed shares (absolute counts, one
+ *   write per changed counter), then one query for every share any instance changed since the
+ *   previous read (minus the clock skew allowance).
+ * - First call of a counter in this process: its stored shares are loaded (one query, shared by
+ *   the calls that arrive meanwhile). Counts of earlier processes, and of dead instances, are
+ *   shares like any other, so they keep counting after a restart.
+ *
+ * Bounds: one instance alone never exceeds the limit. With R instances each serving r calls/s of
+ * one counter, an instance sees another's call at most two intervals late (one until that instance
+ * writes it, one until this one reads it), so the limit is exceeded by at most R × r × 2 × interval
+ * calls. A crash loses the calls counted since the last successful write: at most one interval's
+ * worth (r × interval) while the database is up, and everything counted while it was unreachable.
  */
 export class QuotaMeter {
-  /** The tail of the queue of checks of each counter. */
-  private readonly checks = new Map<string, Promise<unknown>>();
+  private readonly counters = new Map<string, QuotaCounter>();
+  /** Loads in flight, by counter key: the counter being loaded (reads apply to it too) and its load. */
+  private readonly loading = new Map<string, { counter: QuotaCounter; done: Promise<QuotaCounter> }>();
+  private readonly now: () => number;
+  private readonly idleMs: number;
+  private lastReadStartMs: number;
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly store: QuotaStore,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  consume(window: MeteredWindow): Promise<QuotaState> {
-    const key = counterKey(window);
-    const previous = this.checks.get(key) ?? Promise.resolve();
-    const check = previous.catch(() => undefined).then(() => this.check(key, window));
-    this.checks.set(key, check);
-    void check
-      .finally(() => {
-        if (this.checks.get(key) === check) this.checks.delete(key);
-      })
-      .catch(() => undefined);
-    return check;
+    private readonly shares: QuotaShares,
+    private readonly options: QuotaMeterOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.lastReadStartMs = this.now();
   }
 
-  private async check(key: string, window: MeteredWindow): Promise<QuotaState> {
-    await this.store.add(key, 1, window.end);
-    const total = await this.store.total(key);
-    const allowed = total <= window.limit;
-    if (!allowed) await this.store.add(key, -1, window.end);
-    return this.state(window, allowed, allowed ? total : window.limit);
+  /** Starts the periodic sync. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.sync(), this.options.syncIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the periodic sync and writes what is not written yet (graceful stop). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await this.flush();
+  }
+
+  async consume(window: MeteredWindow): Promise<QuotaState> {
+    const counter = this.counters.get(counterKey(window)) ?? (await this.load(window));
+    counter.lastUsedMs = this.now();
+    const allowed = counter.total() < window.limit;
+    if (allowed) counter.mine += 1;
+    return this.state(window, allowed, allowed ? counter.total() : window.limit);
   }
 
   /** Gives a counted call back (it did not succeed, so it does not count). */
   async refund(window: MeteredWindow): Promise<void> {
-    await this.store.add(counterKey(window), -1, window.end);
+    const counter = this.counters.get(counterKey(window));
+    // A counter forgotten since (its window ended) has nothing left to give back to.
+    if (counter && counter.mine > 0) counter.mine -= 1;
+  }
+
+  /** One sync round: write this instance's changes, then read the others'. Never throws. */
+  sync(): Promise<void> {
+    // One round at a time: a slow database must not pile rounds up, nor reorder this instance's writes.
+    if (this.running) return this.running;
+    const round = (async () => {
+      try {
+        await this.flush();
+        await this.readOthers();
+        this.forgetIdle();
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'quota sync failed; counting goes on in memory and the next round retries');
+      }
+    })();
+    this.running = round;
+    void round.finally(() => {
+      if (this.running === round) this.running = undefined;
+    });
+    return round;
+  }
+
+  /** The number of counters held in memory. */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  private load(window: MeteredWindow): Promise<QuotaCounter> {
+    const key = counterKey(window);
+    const inFlight = this.loading.get(key);
+    if (inFlight) return inFlight.done;
+    const counter = new QuotaCounter(key, window.end, this.now());
+    const self = this.shares.instanceId;
+    const done = (async () => {
+      try {
+        for (const share of await this.shares.sharesOf(key)) {
+          if (share.instance === self) counter.adoptOwn(share);
+          else counter.apply(share, self);
+        }
+        this.counters.set(key, counter);
+        return counter;
+      } finally {
+        this.loading.delete(key);
+      }
+    })();
+    this.loading.set(key, { counter, done });
+    return done;
+  }
+
+  private async flush(): Promise<void> {
+    const pending: Array<[QuotaCounter, number]> = [];
+    const writes = [];
+    for (const counter of this.counters.values()) {
+      const write = counter.pendingWrite();
+      if (!write) continue;
+      writes.push(write);
+      pending.push([counter, write.count]);
+    }
+    if (writes.length === 0) return;
+    await this.shares.write(writes, new Date(this.now()));
+    for (const [counter, count] of pending) counter.persistedAs(count);
+  }
+
+  private async readOthers(): Promise<void> {
+    const startedMs = this.now();
+    const since = new Date(this.lastReadStartMs - this.options.clockSkewMs);
+    const changed = await this.shares.changedSince(since);
+    for (const share of changed) {
+      // Counters loading now are covered too: their load and this read merge by write sequence.
+      const counter = this.counters.get(share.key) ?? this.loading.get(share.key)?.counter;
+      counter?.apply(share, this.shares.instanceId);
+    }
+    this.lastReadStartMs = startedMs;
+  }
+
+  /** Forgets counters whose window ended or that sat unused, once their count is written. */
+  private forgetIdle(): void {
+    const now = this.now();
+    for (const [key, counter] of this.counters) {
+      if (counter.dirty) continue;
+      if (counter.windowEnd.getTime() <= now || now - counter.lastUsedMs > this.idleMs) this.counters.delete(key);
+    }
   }
 
   private state(window: MeteredWindow, allowed: boolean, used: number): QuotaState {
+    const now = this.now();
     return {
       allowed,
       limit: window.limit,
       remaining: Math.max(0, window.limit - used),
-      resetSeconds: seconds(window.end.getTime() - this.now().getTime()),
+      resetSeconds: seconds(window.end.getTime() - now),
       windowSeconds: seconds(window.end.getTime() - window.start.getTime()),
     };
   }

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ensureIndexes } from '@stormhook/mongo';
-import type { Collection, Db } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { QuotaShares, ShareRead, ShareWrite } from './quota-shares.js';
 
 /**
  * One gateway instance's share of one usage counter. The total of a counter is the sum of the
  * shares of every instance, so counters are shared by all instances and survive restarts.
  *
- * Why shares: FerretDB 1.x applies `$inc` as read-modify-write without isolation, so concurrent
- * increments of one document get lost. Each share has exactly one writer (its instance, which
- * serialises its own writes), so its read-modify-write cannot race; readers only ever sum.
+ * Why shares: FerretDB 1.x applies `$inc` (and any read-modify-write) without isolation, so
+ * concurrent updates of one document get lost. Each share has exactly one writer (its instance,
+ * which writes the absolute count with `$set`, one flush at a time), so nothing can race; readers
+ * only ever sum.
  * WARNING: field names are the gateway's database schema; renaming one needs a migration.
  */
 export interface QuotaShareDoc {
@@ -18,8 +20,11 @@ export interface QuotaShareDoc {
   key: string;
   instance: string;
   count: number;
+  /** Write sequence of this share (absent on shares written before batching: read as 0). */
+  seq?: number;
   /** After this the share is dead weight and housekeeping deletes it (no TTL indexes on FerretDB). */
   windowEndsAt: Date;
+  /** The writer's clock; the periodic read of the other instances' shares ranges over it. */
   updatedAt: Date;
 }
 
@@ -29,16 +34,29 @@ export async function ensureQuotaIndexes(db: Db): Promise<void> {
   await ensureIndexes(db.collection(QUOTA_COLLECTION), [
     { name: 'key', key: { key: 1 } },
     { name: 'windowEndsAt', key: { windowEndsAt: 1 } },
+    { name: 'updatedAt', key: { updatedAt: 1 } },
   ]);
 }
 
-export class QuotaStore {
-  /** The tail of the write queue of each of this instance's shares. */
-  private readonly queues = new Map<string, Promise<void>>();
+const PROJECTION = { key: 1, instance: 1, count: 1, seq: 1 } as const;
 
+function toRead(doc: Pick<QuotaShareDoc, 'key' | 'instance' | 'count' | 'seq'>): ShareRead {
+  return {
+    key: doc.key,
+    instance: doc.instance,
+    count: typeof doc.count === 'number' ? doc.count : 0,
+    seq: typeof doc.seq === 'number' ? doc.seq : 0,
+  };
+}
+
+/** The quota shares in the gateway's own database. */
+export class QuotaStore implements QuotaShares {
   constructor(
     private readonly shares: Collection<QuotaShareDoc>,
-    /** Unique per process: a restarted gateway writes new shares and never races a dead one's. */
+    /**
+     * New on every start: a restarted gateway writes new shares and never races a share an older
+     * process (still stopping, or a replica misconfigured with the same name) may still write.
+     */
     readonly instanceId: string = randomUUID(),
   ) {}
 
@@ -46,33 +64,26 @@ export class QuotaStore {
     return new QuotaStore(db.collection<QuotaShareDoc>(QUOTA_COLLECTION), instanceId);
   }
 
-  /** Adds `delta` to this instance's share of `key`; writes to one share run one after another. */
-  add(key: string, delta: number, windowEndsAt: Date): Promise<void> {
-    const id = `${key}|${this.instanceId}`;
-    const previous = this.queues.get(id) ?? Promise.resolve();
-    const write = previous
-      .catch(() => undefined)
-      .then(async () => {
-        await this.shares.updateOne(
-          { _id: id },
-          { $inc: { count: delta }, $set: { key, instance: this.instanceId, windowEndsAt, updatedAt: new Date() } },
-          { upsert: true },
-        );
-      });
-    this.queues.set(id, write);
-    void write.finally(() => {
-      if (this.queues.get(id) === write) this.queues.delete(id);
-    }).catch(() => undefined);
-    return write;
+  async write(writes: readonly ShareWrite[], at: Date): Promise<void> {
+    if (writes.length === 0) return;
+    const operations: AnyBulkWriteOperation<QuotaShareDoc>[] = writes.map((w) => ({
+      updateOne: {
+        filter: { _id: `${w.key}|${this.instanceId}` },
+        update: { $set: { key: w.key, instance: this.instanceId, count: w.count, seq: w.seq, windowEndsAt: w.windowEndsAt, updatedAt: at } },
+        upsert: true,
+      },
+    }));
+    await this.shares.bulkWrite(operations, { ordered: false });
   }
 
-  /** The counter: the sum of every instance's share. */
-  async total(key: string): Promise<number> {
-    const shares = await this.shares.find({ key }, { projection: { count: 1 } }).toArray();
-    return shares.reduce((sum, share) => sum + (typeof share.count === 'number' ? share.count : 0), 0);
+  async sharesOf(key: string): Promise<ShareRead[]> {
+    return (await this.shares.find({ key }, { projection: PROJECTION }).toArray()).map(toRead);
   }
 
-  /** Deletes shares of windows that ended before `before`. */
+  async changedSince(since: Date): Promise<ShareRead[]> {
+    return (await this.shares.find({ updatedAt: { $gte: since } }, { projection: PROJECTION }).toArray()).map(toRead);
+  }
+
   async purgeEnded(before: Date): Promise<number> {
     return (await this.shares.deleteMany({ windowEndsAt: { $lt: before } })).deletedCount;
   }
