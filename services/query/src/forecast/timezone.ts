@@ -60,17 +60,45 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** Offset of `zone` from UTC at `epochMs`, read from the ICU formatter (the slow part). */
+function formattedOffsetMinutes(epochMs: number, zone: string): number {
+  const name = formatter(zone).formatToParts(new Date(epochMs)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const offset = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
+  return offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3] ?? 0)) : 0;
+}
+
+/**
+ * Offsets change only at transitions, and every transition of the zones served here (and of all
+ * current IANA zones) falls on a quarter hour of UTC, so one offset holds for a whole quarter hour.
+ * A forecast answer formats up to hundreds of timestamps; formatToParts for each was the gateway
+ * benchmark's top frame, so offsets are remembered per zone and quarter hour (bounded).
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const MAX_CACHED_OFFSETS = 50_000;
+const offsets = new Map<string, number>();
+
+function offsetMinutesAt(epochMs: number, zone: string): number {
+  const bucket = Math.floor(epochMs / QUARTER_HOUR_MS);
+  const key = `${zone}|${bucket}`;
+  let minutes = offsets.get(key);
+  if (minutes === undefined) {
+    if (offsets.size >= MAX_CACHED_OFFSETS) offsets.clear();
+    minutes = formattedOffsetMinutes(bucket * QUARTER_HOUR_MS, zone);
+    offsets.set(key, minutes);
+  }
+  return minutes;
+}
+
 export function localParts(epochMs: number, zone: string): LocalParts {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(zone).formatToParts(new Date(epochMs))) parts[p.type] = p.value;
-  const offset = /GMT([+-])(\d{2}):?(\d{2})?/.exec(parts['timeZoneName'] ?? '');
-  const offsetMinutes = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3] ?? 0)) : 0;
+  const offsetMinutes = offsetMinutesAt(epochMs, zone);
+  // The wall clock is UTC shifted by the offset; read it with the UTC getters.
+  const wall = new Date(epochMs + offsetMinutes * 60_000);
   return {
-    year: Number(parts['year']),
-    month: Number(parts['month']),
-    day: Number(parts['day']),
-    hour: Number(parts['hour']),
-    minute: Number(parts['minute']),
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
     offsetMinutes,
   };
 }
