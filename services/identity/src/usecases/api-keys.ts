@@ -64,6 +64,13 @@ function view(record: ApiKeyRecord): ApiKeyView {
   };
 }
 
+export interface VerifiedApiKey {
+  principal: Principal;
+  keyId: string;
+  /** Absent: until revoked. */
+  expiresAt?: Date;
+}
+
 /**
  * API keys for machine clients (role API_USER), created, listed and revoked by their owner or an
  * ADMIN. Keys are random 256-bit secrets, so a SHA-256 of them is safe to store and fast to check on
@@ -138,8 +145,14 @@ export class ApiKeys {
 
   /** The principal of an `X-API-Key` value. Every failure is the same 401, so keys cannot be probed. */
   async verify(rawKey: unknown): Promise<Result<Principal>> {
+    const verified = await this.verifyKey(rawKey);
+    return verified.ok ? ok(verified.value.principal) : verified;
+  }
+
+  /** {@link verify}, plus the key's id and expiry so a cache can drop it on revocation and at expiry. */
+  async verifyKey(rawKey: unknown): Promise<Result<VerifiedApiKey>> {
     const { ports } = this;
-    const rejected = fail<Principal>(invalidCredentials('Invalid API key'));
+    const rejected = fail<VerifiedApiKey>(invalidCredentials('Invalid API key'));
     const parsed = typeof rawKey === 'string' ? parseApiKey(rawKey) : undefined;
     if (!parsed) return rejected;
     const record = await ports.apiKeys.findById(parsed.id);
@@ -151,6 +164,10 @@ export class ApiKeys {
     if (!user || !canSignIn(user.status) || user.role !== 'API_USER') return rejected;
     const account = await ports.accounts.findByUserId(user.userId);
     await ports.apiKeys.touch(record.keyId, now, 60_000);
-    return ok({ userId: user.userId, role: user.role, username: user.username, via: 'api-key', ...(account ? { accountId: account.id } : {}) });
+    return ok({
+      principal: { userId: user.userId, role: user.role, username: user.username, via: 'api-key', ...(account ? { accountId: account.id } : {}) },
+      keyId: record.keyId,
+      ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
+    });
   }
 }

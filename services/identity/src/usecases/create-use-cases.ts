@@ -13,7 +13,7 @@ import { Subscriptions } from './accounts/subscriptions.js';
 import { AttemptLimiter } from './auth/attempt-limiter.js';
 import { Login, type LoginPolicy } from './auth/login.js';
 import { SessionTokens, type SessionTokenOptions } from './auth/session-tokens.js';
-import { CheckAccess } from './check-access.js';
+import { AccessSnapshots, CheckAccess } from './check-access.js';
 import { Housekeeping } from './housekeeping.js';
 import { LinkPolicy } from './links.js';
 import { AdminBootstrap } from './users/admin-bootstrap.js';
@@ -61,6 +61,7 @@ export interface IdentityUseCases {
   phoneActivation: PhoneActivation;
   subscriptions: Subscriptions;
   checkAccess: CheckAccess;
+  accessSnapshots: AccessSnapshots;
   housekeeping: Housekeeping;
 }
 
@@ -108,6 +109,7 @@ export function createIdentityUseCases(deps: IdentityDependencies): IdentityUseC
     phoneActivation: new PhoneActivation({ ...base, messages: deps.messages, links, limiter }, deps.phoneActivation),
     subscriptions: new Subscriptions({ accounts: repos.accounts, clock }, planTable),
     checkAccess: new CheckAccess({ accounts: repos.accounts, geo: deps.geo, clock }),
+    accessSnapshots: new AccessSnapshots({ users: repos.users, accounts: repos.accounts }),
     housekeeping: new Housekeeping({ attempts: repos.attempts, refreshTokens: repos.refreshTokens, oneTimeTokens: repos.oneTimeTokens, clock }),
   };
 }
