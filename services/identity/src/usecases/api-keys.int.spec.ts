@@ -45,6 +45,15 @@ describe('API keys (real database)', () => {
     assert.ok(!(await h.uc.apiKeys.verify(tampered)).ok);
     assert.ok(!(await h.uc.apiKeys.verify('shk_nope')).ok);
     assert.deepEqual(must(await h.uc.apiKeys.revoke(bot, { keyId: a.keyId })), { keyId: a.keyId, revoked: true });
+    // The gateways hear of the revocation (and of both creations) so they drop the key at once.
+    assert.deepEqual(
+      h.accessChanges.changes.filter((c) => c.userId === bot.userId),
+      [
+        { userId: bot.userId, change: 'API_KEY_CREATED', apiKeyId: a.keyId },
+        { userId: bot.userId, change: 'API_KEY_CREATED', apiKeyId: b.keyId },
+        { userId: bot.userId, change: 'API_KEY_REVOKED', apiKeyId: a.keyId },
+      ],
+    );
     const revoked = await h.uc.apiKeys.verify(a.key);
     assert.ok(!revoked.ok && revoked.error.kind === 'invalid-credentials');
 

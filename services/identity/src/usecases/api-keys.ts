@@ -2,6 +2,7 @@ import { conflict, forbidden, invalidCredentials, notFound, validation } from '.
 import { text, uuid } from '../domain/fields.js';
 import type { Principal } from '../domain/principal.js';
 import { canSignIn } from '../domain/user.js';
+import type { AccessChangePublisher } from '../ports/access-changes.js';
 import type { Clock } from '../ports/clock.js';
 import type { AccountRepository, ApiKeyRecord, ApiKeyRepository, UserRepository } from '../ports/repositories.js';
 import { fail, ok, type Result } from '../result.js';
@@ -42,6 +43,7 @@ export interface ApiKeyPorts {
   users: UserRepository;
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -124,6 +126,7 @@ export class ApiKeys {
       createdAt: now,
       ...(expiresAt ? { expiresAt } : {}),
     });
+    await ports.accessChanges.changed(user.userId, 'API_KEY_CREATED', keyId);
     return ok({ keyId, name: name.value, key: formatApiKey(keyId, secret), createdAt: now, ...(expiresAt ? { expiresAt } : {}) });
   }
 
@@ -140,6 +143,8 @@ export class ApiKeys {
     if (!record || !mayWrite(actor, record.userId)) return fail(notFound('api-key'));
     if (record.revokedAt) return ok({ keyId: record.keyId, revoked: true });
     await ports.apiKeys.revoke(record.keyId, record.userId, ports.clock.now());
+    // The gateways drop the key from their caches at once instead of trusting it until their cache expires.
+    await ports.accessChanges.changed(record.userId, 'API_KEY_REVOKED', record.keyId);
     return ok({ keyId: record.keyId, revoked: true });
   }
 
