@@ -40,4 +40,4 @@ export {
   type GeoPoint,
 } from './decide-access.js';
 export { currentPrincipal, type AccessSnapshot, type ClaimedCaller } from './snapshot.js';
-export { snapshotMessage, snapshotFromMessage, decisionResponse, boundaryMessages, SnapshotFormatError } from './wire.js';
+export { snapshotMessage, snapshotFromMessage, decisionResponse, boundaryMessages, resolvedLocation, SnapshotFormatError } from './wire.js';

@@ -1,6 +1,6 @@
-import type { identityV1 } from '@stormhook/proto';
+import type { geoV1, identityV1 } from '@stormhook/proto';
 import { DENIAL_REASONS, type AccessAccount, type AccessDecision } from './decide-access.js';
-import { isCountryCode, type GeoBoundary } from './geography.js';
+import { isCountryCode, type GeoBoundary, type ResolvedLocation } from './geography.js';
 import { isMeteredService } from './metered-services.js';
 import { isRole } from './roles.js';
 import type { AccessSnapshot } from './snapshot.js';
@@ -104,4 +104,11 @@ export function decisionResponse(d: AccessDecision): identityV1.CheckAccessRespo
     accountId: d.accountId ?? '',
     geographicBoundaries: boundaryMessages(d.geographicBoundaries ?? []),
   };
+}
+
+/** The geo service's answer as the geography check reads it: the country and the city (province), which subscription regions name. */
+export function resolvedLocation(answer: geoV1.ResolvePointResponse): ResolvedLocation | undefined {
+  if (!answer.countryCode) return undefined;
+  const region = answer.city?.name;
+  return { country: answer.countryCode, ...(region ? { region } : {}) };
 }
