@@ -86,4 +86,14 @@ describe('API keys (real database)', () => {
     const over = await h.uc.apiKeys.create(bot, { name: 'one too many' });
     assert.ok(!over.ok && over.error.kind === 'conflict');
   });
+
+  it('keeps the cap when creations race (each checks again after its insert)', async () => {
+    const bot = await h.user('API_USER');
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => h.uc.apiKeys.create(bot, { name: `racer ${i}` })));
+    const created = results.filter((r) => r.ok).length;
+    assert.ok(created <= 10, `${created} keys created`);
+    assert.ok(results.every((r) => r.ok || r.error.kind === 'conflict'));
+    const live = must(await h.uc.apiKeys.list(bot)).filter((k) => !k.revoked);
+    assert.equal(live.length, created, 'refused racers left no key behind');
+  });
 });

@@ -126,6 +126,15 @@ export class ApiKeys {
       createdAt: now,
       ...(expiresAt ? { expiresAt } : {}),
     });
+    // Counted again after the insert: the check above races with parallel creations (FerretDB has no
+    // atomic conditional write). A racer that sees more than the cap takes its own key out again. The
+    // last kept key saw every other kept key (they were inserted before it and are never taken out),
+    // so at most maxKeys stay; a burst may refuse more than needed, never admit more (as AttemptLimiter).
+    const liveNow = (await ports.apiKeys.listByUser(user.userId)).filter((k) => !k.revokedAt && (!k.expiresAt || k.expiresAt > now));
+    if (liveNow.length > this.maxKeys) {
+      await ports.apiKeys.remove(keyId);
+      return fail(conflict(`At most ${this.maxKeys} live API keys per user; revoke one first`));
+    }
     await ports.accessChanges.changed(user.userId, 'API_KEY_CREATED', keyId);
     return ok({ keyId, name: name.value, key: formatApiKey(keyId, secret), createdAt: now, ...(expiresAt ? { expiresAt } : {}) });
   }
