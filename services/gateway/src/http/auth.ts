@@ -38,6 +38,21 @@ function unauthorized(res: Response, message: string, error?: 'invalid_token' | 
 
 const unavailable = (cause: unknown): ApiError => new ApiError(503, ErrorMessages.serviceUnavailable, undefined, { cause });
 
+/**
+ * Operations that change what some user may do. identity's change event reaches every replica within
+ * milliseconds; the replica that served the change also applies it at once, so a client acting on its
+ * own change (grant a plan, then call) never meets the old state there. Clearing every snapshot is
+ * cheap: these operations are rare, and the expiry re-reads every active user every few seconds anyway.
+ */
+const ACCESS_CHANGING: ReadonlySet<string> = new Set([
+  'changeUserRoleAndStatus',
+  'updateSubscription',
+  'createAccount',
+  'updateAccount',
+  'createApiKey',
+  'revokeApiKey',
+]);
+
 /** What the credential says, before the user's current state is read. */
 const claims = new WeakMap<Request, ClaimedCaller>();
 
@@ -120,6 +135,14 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
         throw new ApiError(decision.httpStatus >= 400 && decision.httpStatus < 500 ? decision.httpStatus : 403, decision.message || ErrorMessages.forbidden);
       }
       setAuthState(req, { ...state, access: decision });
+      if (ACCESS_CHANGING.has(operation.operationId)) {
+        res.on('finish', () => {
+          if (res.statusCode >= 400) return;
+          deps.snapshots.clear();
+          const keyId = req.params['keyId'];
+          if (operation.operationId === 'revokeApiKey' && typeof keyId === 'string') deps.apiKeys.evictKey(keyId);
+        });
+      }
       const quota = decision.quota;
       if (decision.metered && quota && decision.accountId) {
         const window: MeteredWindow = {
