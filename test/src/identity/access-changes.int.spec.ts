@@ -32,6 +32,11 @@ describe('access changes reach the gateway within the documented bound (issue 13
   this.timeout(120_000);
   let stack: IdentityStack;
   let admin: string;
+  /**
+   * A second gateway replica. Callers use it, changes go through the first: the replica that serves a
+   * change applies it at once itself, so only this one shows that the change event reaches the others.
+   */
+  let replica: string;
   /** Every command identity sends to its database, as the driver's command monitoring reports them. */
   const commands: string[] = [];
 
@@ -45,12 +50,15 @@ describe('access changes reach the gateway within the documented bound (issue 13
     });
     stack.identity.platform.mongo.client.on('commandStarted', (event: CommandStartedEvent) => commands.push(event.commandName));
     admin = await stack.adminToken();
+    replica = `http://127.0.0.1:${(await stack.startGateway()).port}`;
+    assert.notEqual(replica, stack.baseUrl);
   });
   after(async () => {
     await stack?.stop();
   });
 
-  const forecast = (credentials: { token?: string; apiKey?: string }) => stack.call('POST', '/v1/forecasts/current', { ...credentials, body: forecastAt(PLACES.ankara) });
+  const forecast = (credentials: { token?: string; apiKey?: string }) =>
+    stack.call('POST', '/v1/forecasts/current', { ...credentials, body: forecastAt(PLACES.ankara), baseUrl: replica });
 
   it('refuses a blocked user within the bound, though their access token is still valid', async () => {
     const u = await stack.user('API_USER', 'PREMIUM_MONTHLY');
@@ -88,12 +96,12 @@ describe('access changes reach the gateway within the documented bound (issue 13
     const second = await stack.user('ADMIN', 'PREMIUM_MONTHLY');
     const before = await forecast({ token: second.token });
     assert.equal((before.body['principal'] as Record<string, unknown>)['role'], 'ADMIN');
-    assert.equal((await stack.call('POST', '/v1/users/page', { token: second.token, body: { pageNumber: 0, pageSize: 5 } })).status, 200);
+    assert.equal((await stack.call('POST', '/v1/users/page', { token: second.token, body: { pageNumber: 0, pageSize: 5 }, baseUrl: replica })).status, 200);
 
     const demoted = await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: second.userId, role: 'API_USER' } });
     assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
     // The token still claims ADMIN for up to 15 minutes; the gateway acts on the stored role.
-    await within(BOUND_MS, () => stack.call('POST', '/v1/users/page', { token: second.token, body: { pageNumber: 0, pageSize: 5 } }), (a) => a.status === 403);
+    await within(BOUND_MS, () => stack.call('POST', '/v1/users/page', { token: second.token, body: { pageNumber: 0, pageSize: 5 }, baseUrl: replica }), (a) => a.status === 403);
     const after = await forecast({ token: second.token });
     assert.equal(after.status, 200);
     assert.equal((after.body['principal'] as Record<string, unknown>)['role'], 'API_USER', 'downstream services see the demoted role');
