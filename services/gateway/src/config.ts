@@ -40,6 +40,12 @@ const spec = {
   QUOTA_SYNC_INTERVAL_MS: int({ default: 1_000, min: 100, max: 60_000 }),
   /** How far behind this instance's clock another instance's clock may run without its counts being missed. */
   QUOTA_CLOCK_SKEW_MS: int({ default: 2_000, min: 0, max: 300_000 }),
+  /**
+   * How long the gateway decides from a user's access snapshot (role, status, subscription) without
+   * asking identity again. identity.user-changed.v1 events evict a snapshot at once; this bounds how
+   * long a missed event can leave an old state in force: a blocked user is refused within this long.
+   */
+  ACCESS_SNAPSHOT_TTL_MS: int({ default: 5_000, min: 100, max: 60_000 }),
   /** How often ended quota windows are deleted from the gateway's database. */
   QUOTA_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000 }),
 };

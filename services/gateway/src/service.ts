@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@stormhook/grpc';
+import { DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
@@ -10,6 +11,9 @@ import { identityHandlers } from './handlers/identity.js';
 import { weatherHandlers } from './handlers/weather.js';
 import { deliveryHandlers } from './handlers/deliveries.js';
 import { webhookHandlers } from './handlers/webhooks.js';
+import { GeoResolutionCache } from './access/geo-resolution-cache.js';
+import { AccessSnapshotCache } from './access/snapshot-cache.js';
+import { USER_CHANGED_TOPIC, userChangeConsumer } from './access/user-changes.js';
 import { accessGuards } from './http/auth.js';
 import { ApiKeyCache } from './http/auth-api-keys.js';
 import { TokenKeySource } from './http/auth-token-keys.js';
@@ -47,9 +51,34 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const clients = [geo, identity, query, notifier, alarms];
   // Quota counters live in the gateway's own database, shared by every gateway instance.
   const quotaStore = QuotaStore.over(platform.mongo.db);
+  // Access decisions come from memory: snapshots per user and verified keys, dropped on identity's change events.
+  const snapshots = new AccessSnapshotCache(identity, { ttlMs: config.ACCESS_SNAPSHOT_TTL_MS });
+  const apiKeys = new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS });
+  const prefix = platform.topicPrefix;
+  const changes = userChangeConsumer({
+    kafka: platform.kafka,
+    publisher: platform.publisher,
+    logger: platform.logger,
+    ...(prefix ? { prefix } : {}),
+    target: {
+      evictUser: (userId) => snapshots.evict(userId),
+      evictApiKey: (keyId) => apiKeys.evictKey(keyId),
+      forgetUnknownKeys: () => apiKeys.forgetUnknown(),
+    },
+    // Not a health component (/v1/health lists its components in the contract): while the consumer is
+    // down, decisions stay correct within ACCESS_SNAPSHOT_TTL_MS, and the consumer logs as an error.
+    onAlive: (alive) => {
+      // Back from an outage: events were read from the group's committed offset, but start clean anyway.
+      if (alive) snapshots.clear();
+    },
+  });
   try {
     await ensureQuotaIndexes(platform.mongo.db);
+    await ensureTopics(platform.kafka, [topicSpec(USER_CHANGED_TOPIC), topicSpec(DEAD_LETTER_TOPIC)], { ...(prefix ? { prefix } : {}), logger: platform.logger });
+    // Joined before the first request: a change made after a snapshot is read is then always seen.
+    await changes.consumer.start();
   } catch (error) {
+    await changes.stop().catch(() => undefined);
     for (const client of clients) client.close();
     await platform.stop();
     throw error;
@@ -70,6 +99,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     quotaHousekeeping.stop();
     // After the last request: the counts of this process must reach the database before it closes.
     await meter.stop();
+    await changes.stop().catch((error: unknown) => platform.logger.warn({ err: error }, 'user-change consumer did not stop cleanly'));
   };
   const app = createApp({
     logger: platform.logger,
@@ -84,9 +114,10 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       ...opts.handlers,
     },
     guards: accessGuards({
-      identity,
+      snapshots,
+      geo: new GeoResolutionCache(geo),
       tokenKeys,
-      apiKeys: new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS }),
+      apiKeys,
       meter,
       bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
       logger: platform.logger,

@@ -84,6 +84,10 @@ describe('identity service (real Kafka and database)', function () {
       assert.ok(anonymous instanceof GrpcError && anonymous.code === GrpcStatus.UNAUTHENTICATED);
       const decision = await client.checkAccess({ principal: null, operationId: 'getCurrentForecast', location: null });
       assert.deepEqual({ allowed: decision.allowed, httpStatus: decision.httpStatus, reason: decision.reason }, { allowed: false, httpStatus: 401, reason: 'UNAUTHENTICATED' });
+      // The gateway's access snapshot: a bad id names the field; an unknown user is "not found", not an error.
+      const bad = await client.getAccessSnapshot({ userId: 'nope' }).catch((e: unknown) => e);
+      assert.ok(bad instanceof GrpcError && bad.code === GrpcStatus.INVALID_ARGUMENT && /userId/.test(bad.message), String(bad));
+      assert.equal((await client.getAccessSnapshot({ userId: '99999999-9999-4999-8999-999999999999' })).found, false);
     });
   });
 });

@@ -5,6 +5,7 @@ import { geoV1, identityV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import { loadOrCreateDevSigningKey } from './adapters/dev-signing-key.js';
 import { GrpcGeoResolver } from './adapters/grpc-geo-resolver.js';
+import { KafkaAccessChangePublisher, USER_CHANGED_TOPIC } from './adapters/kafka-access-change-publisher.js';
 import { KafkaMessagePublisher, MESSAGE_TOPIC } from './adapters/kafka-message-publisher.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './ports/clock.js';
@@ -42,7 +43,7 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
       const { logger, mongo } = platform;
       await ensureIdentityIndexes(mongo.db);
       const prefix = platform.topicPrefix;
-      await ensureTopics(platform.kafka, [topicSpec(MESSAGE_TOPIC)], { ...(prefix ? { prefix } : {}), logger });
+      await ensureTopics(platform.kafka, [topicSpec(MESSAGE_TOPIC), topicSpec(USER_CHANGED_TOPIC)], { ...(prefix ? { prefix } : {}), logger });
 
       let signingKey = settings.signingKey;
       if (!signingKey) {
@@ -64,6 +65,7 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
         verificationKeys,
         tokenAudience,
         messages: opts.messages ?? new KafkaMessagePublisher(platform.publisher, clock),
+        accessChanges: new KafkaAccessChangePublisher(platform.publisher, clock, logger),
         geo: opts.geo ?? new GrpcGeoResolver(geoClient!),
         allowedLinkOrigins: settings.allowedLinkOrigins,
         clock,

@@ -76,7 +76,14 @@ export interface IdentityStack {
  * boundary data); identity signs with a key the test knows.
  * Operations whose backing service is not started answer through `handlers` stand-ins.
  */
-export async function startIdentityStack(handlers: GatewayStartOptions['handlers'] = {}): Promise<IdentityStack> {
+export interface IdentityStackOptions {
+  /** Variables added to (or replacing) the gateway's, e.g. its cache expiries. */
+  gatewayEnv?: Record<string, string>;
+  /** Variables added to (or replacing) identity's, e.g. a MONGO_URL with command monitoring on. */
+  identityEnv?: Record<string, string>;
+}
+
+export async function startIdentityStack(handlers: GatewayStartOptions['handlers'] = {}, options: IdentityStackOptions = {}): Promise<IdentityStack> {
   const infra = testInfra();
   const { env, dbPrefix, topicPrefix, stopAll: cleanUp } = testEnv('idt');
   const logger = createLogger({ service: 'test', level: process.env['LOG_LEVEL'] ?? 'silent' });
@@ -101,6 +108,7 @@ export async function startIdentityStack(handlers: GatewayStartOptions['handlers
         IDENTITY_PASSWORD_HASH_COST: '10',
         STORMHOOK_ALLOWED_LINK_ORIGINS: LINK_ORIGIN,
         GEO_GRPC_ADDRESS: `127.0.0.1:${geoService.port}`,
+        ...options.identityEnv,
       }),
       { logger: logger.child({ service: 'identity' }) },
     );
@@ -114,6 +122,7 @@ export async function startIdentityStack(handlers: GatewayStartOptions['handlers
       GEO_GRPC_ADDRESS: `127.0.0.1:${geoService.port}`,
       // Short, so a test sees a revoked key refused without waiting the production 30 s.
       API_KEY_CACHE_TTL_MS: '300',
+      ...options.gatewayEnv,
     });
     const gateways: RunningGateway[] = [];
     const startGateway = async () => {

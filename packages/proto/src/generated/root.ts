@@ -1928,6 +1928,88 @@ export const root = buildRoot({
           "nested": {
             "v1": {
               "nested": {
+                "AccessAccount": {
+                  "oneofs": {
+                    "_grantedAtEpochMs": {
+                      "oneof": [
+                        "grantedAtEpochMs"
+                      ]
+                    },
+                    "_expiresAtEpochMs": {
+                      "oneof": [
+                        "expiresAtEpochMs"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "subscriptionPlan": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "subscription_plan"
+                    },
+                    "grantedAtEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "granted_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "expiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "expires_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "geographicBoundaries": {
+                      "rule": "repeated",
+                      "type": "GeoBoundary",
+                      "id": 5,
+                      "protoName": "geographic_boundaries"
+                    },
+                    "limits": {
+                      "rule": "repeated",
+                      "type": "ServiceLimit",
+                      "id": 6
+                    }
+                  }
+                },
+                "AccessSnapshot": {
+                  "fields": {
+                    "found": {
+                      "type": "bool",
+                      "id": 1
+                    },
+                    "userId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "user_id"
+                    },
+                    "username": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "role": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "status": {
+                      "type": "string",
+                      "id": 5
+                    },
+                    "account": {
+                      "type": "AccessAccount",
+                      "id": 6
+                    }
+                  }
+                },
                 "Account": {
                   "oneofs": {
                     "_mobilePhoneNumber": {
@@ -2513,6 +2595,15 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "GetAccessSnapshotRequest": {
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    }
+                  }
+                },
                 "GetAccountRequest": {
                   "fields": {
                     "actor": {
@@ -2609,6 +2700,10 @@ export const root = buildRoot({
                     "CheckAccess": {
                       "requestType": "CheckAccessRequest",
                       "responseType": "CheckAccessResponse"
+                    },
+                    "GetAccessSnapshot": {
+                      "requestType": "GetAccessSnapshotRequest",
+                      "responseType": "AccessSnapshot"
                     },
                     "CreateUser": {
                       "requestType": "CreateUserRequest",
@@ -3399,6 +3494,29 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "UserChanged": {
+                  "fields": {
+                    "userId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "user_id"
+                    },
+                    "change": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "apiKeyId": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "api_key_id"
+                    },
+                    "changedAtEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "changed_at_epoch_ms"
+                    }
+                  }
+                },
                 "VerifyApiKeyRequest": {
                   "fields": {
                     "apiKey": {
@@ -3409,10 +3527,30 @@ export const root = buildRoot({
                   }
                 },
                 "VerifyApiKeyResponse": {
+                  "oneofs": {
+                    "_expiresAtEpochMs": {
+                      "oneof": [
+                        "expiresAtEpochMs"
+                      ]
+                    }
+                  },
                   "fields": {
                     "principal": {
                       "type": "Principal",
                       "id": 1
+                    },
+                    "keyId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "key_id"
+                    },
+                    "expiresAtEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "expires_at_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
                     }
                   }
                 }

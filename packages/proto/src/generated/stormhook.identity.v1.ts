@@ -12,6 +12,52 @@ import { messageCodec } from '../runtime/codec.js';
 import type * as commonV1 from './stormhook.common.v1.js';
 import { root } from './root.js';
 
+/** The user's account and subscription as an access decision reads them. */
+export interface AccessAccount {
+  /** The account, a UUID (unitless). */
+  accountId: string;
+  /** The plan, e.g. PREMIUM_MONTHLY (unitless). */
+  subscriptionPlan: string;
+  /**
+   * When the subscription was last set; anchors quota windows, epoch milliseconds; absent: the epoch.
+   *
+   * Optional: absent when not set.
+   */
+  grantedAtEpochMs?: number;
+  /**
+   * When the subscription ends, epoch milliseconds; absent: never.
+   *
+   * Optional: absent when not set.
+   */
+  expiresAtEpochMs?: number;
+  /** Where the subscription allows queries (unitless). */
+  geographicBoundaries: GeoBoundary[];
+  /** Limits per metered service; a service missing here is not part of the plan (unitless). */
+  limits: ServiceLimit[];
+}
+
+/** Codec of {@link AccessAccount} (`stormhook.identity.v1.AccessAccount`). */
+export const AccessAccount = messageCodec<AccessAccount>(root, 'stormhook.identity.v1.AccessAccount');
+
+/** Everything an access decision about one user reads, as identity has it now. */
+export interface AccessSnapshot {
+  /** False when no such user exists; the other fields are then empty (unitless). */
+  found: boolean;
+  /** Identifier of the user, a UUID (unitless). */
+  userId: string;
+  /** The username, an e-mail address (unitless). */
+  username: string;
+  /** Role name of interface.md 2.10, e.g. API_USER (unitless). */
+  role: string;
+  /** Status of interface.md 2.10, e.g. ACTIVE (unitless). */
+  status: string;
+  /** The user's account; absent while the user has none (unitless). */
+  account?: AccessAccount | null;
+}
+
+/** Codec of {@link AccessSnapshot} (`stormhook.identity.v1.AccessSnapshot`). */
+export const AccessSnapshot = messageCodec<AccessSnapshot>(root, 'stormhook.identity.v1.AccessSnapshot');
+
 /** An account as the public API shows it (interface.md 2.9). */
 export interface Account {
   /** Account identifier, a UUID (unitless). */
@@ -342,6 +388,15 @@ export interface GeoBoundary {
 
 /** Codec of {@link GeoBoundary} (`stormhook.identity.v1.GeoBoundary`). */
 export const GeoBoundary = messageCodec<GeoBoundary>(root, 'stormhook.identity.v1.GeoBoundary');
+
+/** Asks for what the gateway needs to decide a user's access by itself, without asking again per request. */
+export interface GetAccessSnapshotRequest {
+  /** Identifier of the user, a UUID (unitless). */
+  userId: string;
+}
+
+/** Codec of {@link GetAccessSnapshotRequest} (`stormhook.identity.v1.GetAccessSnapshotRequest`). */
+export const GetAccessSnapshotRequest = messageCodec<GetAccessSnapshotRequest>(root, 'stormhook.identity.v1.GetAccessSnapshotRequest');
 
 /** The account of one user. */
 export interface GetAccountRequest {
@@ -873,6 +928,25 @@ export interface User {
 /** Codec of {@link User} (`stormhook.identity.v1.User`). */
 export const User = messageCodec<User>(root, 'stormhook.identity.v1.User');
 
+/**
+ * Published on identity.user-changed.v1 after a change that may alter what a user may do: role or
+ * status, account or subscription, API keys, password reset. Readers drop what they hold about the
+ * user and read it again; the event carries no state, so an old event can never restore old rights.
+ */
+export interface UserChanged {
+  /** Identifier of the user, a UUID (unitless). */
+  userId: string;
+  /** What changed: ROLE_OR_STATUS, ACCOUNT, SUBSCRIPTION, API_KEY_CREATED, API_KEY_REVOKED or PASSWORD_RESET (unitless). */
+  change: string;
+  /** The API key concerned, for API_KEY_* changes; empty otherwise (unitless). */
+  apiKeyId: string;
+  /** When the change was stored, epoch milliseconds. */
+  changedAtEpochMs: number;
+}
+
+/** Codec of {@link UserChanged} (`stormhook.identity.v1.UserChanged`). */
+export const UserChanged = messageCodec<UserChanged>(root, 'stormhook.identity.v1.UserChanged');
+
 /** An API key to check. */
 export interface VerifyApiKeyRequest {
   /** The key as the caller sent it in X-API-Key (unitless). */
@@ -886,6 +960,14 @@ export const VerifyApiKeyRequest = messageCodec<VerifyApiKeyRequest>(root, 'stor
 export interface VerifyApiKeyResponse {
   /** The principal of the key (unitless). */
   principal?: Principal | null;
+  /** The key's id, named again by identity.user-changed.v1 when the key is revoked (unitless). */
+  keyId: string;
+  /**
+   * When the key stops working, epoch milliseconds; absent: until revoked.
+   *
+   * Optional: absent when not set.
+   */
+  expiresAtEpochMs?: number;
 }
 
 /** Codec of {@link VerifyApiKeyResponse} (`stormhook.identity.v1.VerifyApiKeyResponse`). */
@@ -950,6 +1032,15 @@ export const IdentityService = {
     responseStream: false,
     requestType: messageCodec<CheckAccessRequest>(root, 'stormhook.identity.v1.CheckAccessRequest'),
     responseType: messageCodec<CheckAccessResponse>(root, 'stormhook.identity.v1.CheckAccessResponse'),
+  }),
+  /** What the gateway needs to decide a user's access in memory; refreshed on identity.user-changed.v1 events. */
+  getAccessSnapshot: methodDefinition<GetAccessSnapshotRequest, AccessSnapshot, false, false>({
+    path: '/stormhook.identity.v1.IdentityService/GetAccessSnapshot',
+    originalName: 'GetAccessSnapshot',
+    requestStream: false,
+    responseStream: false,
+    requestType: messageCodec<GetAccessSnapshotRequest>(root, 'stormhook.identity.v1.GetAccessSnapshotRequest'),
+    responseType: messageCodec<AccessSnapshot>(root, 'stormhook.identity.v1.AccessSnapshot'),
   }),
   /** ADMIN creates a user. */
   createUser: methodDefinition<CreateUserRequest, CreateUserResponse, false, false>({
@@ -1120,6 +1211,8 @@ export interface IdentityServiceHandlers<Call = unknown> {
   verifyApiKey(request: VerifyApiKeyRequest, call: Call): Promise<VerifyApiKeyResponse>;
   /** Whether a caller may run an operation (role, subscription, endpoint, geography) and the quota window. */
   checkAccess(request: CheckAccessRequest, call: Call): Promise<CheckAccessResponse>;
+  /** What the gateway needs to decide a user's access in memory; refreshed on identity.user-changed.v1 events. */
+  getAccessSnapshot(request: GetAccessSnapshotRequest, call: Call): Promise<AccessSnapshot>;
   /** ADMIN creates a user. */
   createUser(request: CreateUserRequest, call: Call): Promise<CreateUserResponse>;
   /** ADMIN changes a user's role and status. */

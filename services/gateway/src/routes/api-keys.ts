@@ -35,7 +35,7 @@ export const apiKeyRoutes: readonly RouteSpec[] = [
     method: 'delete',
     path: '/v1/api-keys/revoke/{keyId}',
     summary: 'Revoke an API key',
-    description: 'Gateways may accept a revoked key for up to 30 seconds (their verification cache).',
+    description: 'Every gateway refuses a revoked key within seconds (identity announces the revocation); at most 30 seconds (their verification cache) if that announcement is lost.',
     tag: 'api keys',
     roles: owner,
     authenticated: true,

@@ -1,3 +1,4 @@
+import { resolvedLocation } from '@stormhook/access';
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
 import { ErrorMessages } from '@stormhook/errors';
 import { commonV1, type geoV1 } from '@stormhook/proto';
@@ -25,8 +26,6 @@ export class GrpcGeoResolver implements GeoResolver {
         { cause: error },
       );
     }
-    if (!answer.countryCode) return undefined;
-    const region = answer.city?.name;
-    return { country: answer.countryCode, ...(region ? { region } : {}) };
+    return resolvedLocation(answer);
   }
 }

@@ -1,12 +1,6 @@
-import type { Role } from './roles.js';
+import type { Role, UserStatus } from '@stormhook/access';
 
-/** interface.md 2.10. Renaming a value is a breaking change of /v1 and of stored users. */
-export const USER_STATUSES = ['INACTIVE', 'ACTIVE', 'EXPIRED', 'BLOCKED', 'DELETED'] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
-
-export function isUserStatus(value: unknown): value is UserStatus {
-  return typeof value === 'string' && (USER_STATUSES as readonly string[]).includes(value);
-}
+export { USER_STATUSES, isUserStatus, canSignIn, type UserStatus } from '@stormhook/access';
 
 /** A user as stored. The password lives apart (credentials), so reading users never touches a hash. */
 export interface User {
@@ -26,14 +20,6 @@ export interface User {
   emailVerified: boolean;
   createdAt: Date;
   updatedAt: Date;
-}
-
-/**
- * Only ACTIVE users sign in, refresh or use API keys. INACTIVE covers invited users who have not
- * accepted yet and users an administrator paused; the other states are terminal until an ADMIN acts.
- */
-export function canSignIn(status: UserStatus): boolean {
-  return status === 'ACTIVE';
 }
 
 export const DEFAULT_LOCALE = 'tr_TR';

@@ -29,6 +29,10 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
     return result.modifiedCount === 1;
   }
 
+  async remove(keyId: string): Promise<void> {
+    await this.keys.deleteOne({ _id: keyId });
+  }
+
   async touch(keyId: string, now: Date, minIntervalMs: number): Promise<void> {
     const stale = new Date(now.getTime() - minIntervalMs);
     await this.keys.updateOne(

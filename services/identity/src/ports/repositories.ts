@@ -108,6 +108,8 @@ export interface ApiKeyRepository {
   listByUser(userId: string): Promise<ApiKeyRecord[]>;
   /** False when the key does not exist, belongs to another user or was already revoked. */
   revoke(keyId: string, userId: string, now: Date): Promise<boolean>;
+  /** Deletes a key that never left identity (one created past the per-user cap by a racing request). */
+  remove(keyId: string): Promise<void>;
   /** Records use, at most once per `minIntervalMs` to keep hot keys from writing on every request. */
   touch(keyId: string, now: Date, minIntervalMs: number): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { MessageRequest } from '../domain/message-request.js';
 import type { Principal } from '../domain/principal.js';
 import type { Role } from '../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
+import type { AccessChange, AccessChangePublisher } from '../ports/access-changes.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
 import type { MessagePublisher } from '../ports/message-publisher.js';
 import type { IdentityRepositories } from '../ports/repositories.js';
@@ -22,6 +23,14 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.at += ms;
+  }
+}
+
+/** Records access change events instead of publishing them. */
+export class RecordingAccessChanges implements AccessChangePublisher {
+  readonly changes: Array<{ userId: string; change: AccessChange; apiKeyId?: string }> = [];
+  async changed(userId: string, change: AccessChange, apiKeyId?: string): Promise<void> {
+    this.changes.push({ userId, change, ...(apiKeyId ? { apiKeyId } : {}) });
   }
 }
 
@@ -58,6 +67,7 @@ export interface Harness {
   uc: IdentityUseCases;
   clock: ManualClock;
   messages: RecordingPublisher;
+  accessChanges: RecordingAccessChanges;
   /** Creates an ACTIVE user with a password and returns it as a principal. */
   user(role: Role, username?: string, password?: string): Promise<Principal & { password: string }>;
   close(): Promise<void>;
@@ -76,11 +86,13 @@ export async function startHarness(name: string, overrides: Partial<IdentityDepe
   const repos = createMongoRepositories(mongo.db);
   const clock = new ManualClock();
   const messages = new RecordingPublisher();
+  const accessChanges = new RecordingAccessChanges();
   const uc = createIdentityUseCases({
     repositories: repos,
     signingKey: generateSigningKey(),
     tokenAudience: { issuer: 'stormhook-identity', audience: 'stormhook-api' },
     messages,
+    accessChanges,
     geo: new MapGeo(),
     allowedLinkOrigins: [LINK_ORIGIN],
     clock,
@@ -95,6 +107,7 @@ export async function startHarness(name: string, overrides: Partial<IdentityDepe
     uc,
     clock,
     messages,
+    accessChanges,
     async user(role, name, pw) {
       const n = ++counter;
       const username = name ?? `user${n}@example.com`;

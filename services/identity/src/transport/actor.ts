@@ -1,11 +1,9 @@
 import { GrpcError, GrpcStatus } from '@stormhook/grpc';
 import { commonV1, type identityV1 } from '@stormhook/proto';
+import { currentPrincipal as principalFrom, SESSION_ENDED } from '@stormhook/access';
 import { ErrorMessages } from '@stormhook/errors';
 import type { Principal } from '../domain/principal.js';
-import { canSignIn } from '../domain/user.js';
 import type { UserRepository } from '../ports/repositories.js';
-
-const SESSION_ENDED = 'The session has ended; sign in again';
 
 export function unauthenticated(message: string = ErrorMessages.unauthorized): GrpcError {
   return new GrpcError(
@@ -23,11 +21,13 @@ export function unauthenticated(message: string = ErrorMessages.unauthorized): G
 export async function currentPrincipal(users: UserRepository, claimed: identityV1.Principal | null | undefined): Promise<Principal | undefined> {
   if (!claimed?.userId) return undefined;
   const user = await users.findById(claimed.userId);
-  if (!user || !canSignIn(user.status)) return undefined;
   const via = claimed.via === 'api-key' ? 'api-key' : 'access-token';
-  // A user moved away from API_USER keeps their keys on record, but they stop working.
-  if (via === 'api-key' && user.role !== 'API_USER') return undefined;
-  return { userId: user.userId, role: user.role, username: user.username, via, ...(claimed.accountId ? { accountId: claimed.accountId } : {}) };
+  // The same rule as the gateway's in-memory check; the account stays the one the credential named.
+  return principalFrom(user && { userId: user.userId, username: user.username, role: user.role, status: user.status }, {
+    userId: claimed.userId,
+    via,
+    ...(claimed.accountId ? { accountId: claimed.accountId } : {}),
+  });
 }
 
 /** {@link currentPrincipal}, or UNAUTHENTICATED (401) for an rpc that needs a caller. */

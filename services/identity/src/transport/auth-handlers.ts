@@ -18,7 +18,14 @@ export function authHandlers({ uc, users, tokenKeys }: IdentityHandlerDeps): Ide
     },
     logout: async (req) => unwrap(await uc.sessions.logout(req.refreshToken)),
     getTokenKeys: async () => tokenKeys,
-    verifyApiKey: async (req) => ({ principal: principalMessage(unwrap(await uc.apiKeys.verify(req.apiKey))) }),
+    verifyApiKey: async (req) => {
+      const verified = unwrap(await uc.apiKeys.verifyKey(req.apiKey));
+      return {
+        principal: principalMessage(verified.principal),
+        keyId: verified.keyId,
+        ...(verified.expiresAt ? { expiresAtEpochMs: verified.expiresAt.getTime() } : {}),
+      };
+    },
     createApiKey: async (req) => {
       const actor = await requireActor(users, req.actor);
       const created = unwrap(

@@ -45,6 +45,15 @@ describe('API keys (real database)', () => {
     assert.ok(!(await h.uc.apiKeys.verify(tampered)).ok);
     assert.ok(!(await h.uc.apiKeys.verify('shk_nope')).ok);
     assert.deepEqual(must(await h.uc.apiKeys.revoke(bot, { keyId: a.keyId })), { keyId: a.keyId, revoked: true });
+    // The gateways hear of the revocation (and of both creations) so they drop the key at once.
+    assert.deepEqual(
+      h.accessChanges.changes.filter((c) => c.userId === bot.userId),
+      [
+        { userId: bot.userId, change: 'API_KEY_CREATED', apiKeyId: a.keyId },
+        { userId: bot.userId, change: 'API_KEY_CREATED', apiKeyId: b.keyId },
+        { userId: bot.userId, change: 'API_KEY_REVOKED', apiKeyId: a.keyId },
+      ],
+    );
     const revoked = await h.uc.apiKeys.verify(a.key);
     assert.ok(!revoked.ok && revoked.error.kind === 'invalid-credentials');
 
@@ -76,5 +85,15 @@ describe('API keys (real database)', () => {
     for (let i = 0; i < 10; i++) must(await h.uc.apiKeys.create(bot, { name: `k${i}` }));
     const over = await h.uc.apiKeys.create(bot, { name: 'one too many' });
     assert.ok(!over.ok && over.error.kind === 'conflict');
+  });
+
+  it('keeps the cap when creations race (each checks again after its insert)', async () => {
+    const bot = await h.user('API_USER');
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => h.uc.apiKeys.create(bot, { name: `racer ${i}` })));
+    const created = results.filter((r) => r.ok).length;
+    assert.ok(created <= 10, `${created} keys created`);
+    assert.ok(results.every((r) => r.ok || r.error.kind === 'conflict'));
+    const live = must(await h.uc.apiKeys.list(bot)).filter((k) => !k.revoked);
+    assert.equal(live.length, created, 'refused racers left no key behind');
   });
 });

@@ -2,6 +2,7 @@ import { conflict, forbidden, invalidCredentials, notFound, validation } from '.
 import { text, uuid } from '../domain/fields.js';
 import type { Principal } from '../domain/principal.js';
 import { canSignIn } from '../domain/user.js';
+import type { AccessChangePublisher } from '../ports/access-changes.js';
 import type { Clock } from '../ports/clock.js';
 import type { AccountRepository, ApiKeyRecord, ApiKeyRepository, UserRepository } from '../ports/repositories.js';
 import { fail, ok, type Result } from '../result.js';
@@ -42,6 +43,7 @@ export interface ApiKeyPorts {
   users: UserRepository;
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -62,6 +64,13 @@ function view(record: ApiKeyRecord): ApiKeyView {
     ...(record.lastUsedAt ? { lastUsedAt: record.lastUsedAt } : {}),
     revoked: record.revokedAt !== undefined,
   };
+}
+
+export interface VerifiedApiKey {
+  principal: Principal;
+  keyId: string;
+  /** Absent: until revoked. */
+  expiresAt?: Date;
 }
 
 /**
@@ -117,6 +126,16 @@ export class ApiKeys {
       createdAt: now,
       ...(expiresAt ? { expiresAt } : {}),
     });
+    // Counted again after the insert: the check above races with parallel creations (FerretDB has no
+    // atomic conditional write). A racer that sees more than the cap takes its own key out again. The
+    // last kept key saw every other kept key (they were inserted before it and are never taken out),
+    // so at most maxKeys stay; a burst may refuse more than needed, never admit more (as AttemptLimiter).
+    const liveNow = (await ports.apiKeys.listByUser(user.userId)).filter((k) => !k.revokedAt && (!k.expiresAt || k.expiresAt > now));
+    if (liveNow.length > this.maxKeys) {
+      await ports.apiKeys.remove(keyId);
+      return fail(conflict(`At most ${this.maxKeys} live API keys per user; revoke one first`));
+    }
+    await ports.accessChanges.changed(user.userId, 'API_KEY_CREATED', keyId);
     return ok({ keyId, name: name.value, key: formatApiKey(keyId, secret), createdAt: now, ...(expiresAt ? { expiresAt } : {}) });
   }
 
@@ -133,13 +152,21 @@ export class ApiKeys {
     if (!record || !mayWrite(actor, record.userId)) return fail(notFound('api-key'));
     if (record.revokedAt) return ok({ keyId: record.keyId, revoked: true });
     await ports.apiKeys.revoke(record.keyId, record.userId, ports.clock.now());
+    // The gateways drop the key from their caches at once instead of trusting it until their cache expires.
+    await ports.accessChanges.changed(record.userId, 'API_KEY_REVOKED', record.keyId);
     return ok({ keyId: record.keyId, revoked: true });
   }
 
   /** The principal of an `X-API-Key` value. Every failure is the same 401, so keys cannot be probed. */
   async verify(rawKey: unknown): Promise<Result<Principal>> {
+    const verified = await this.verifyKey(rawKey);
+    return verified.ok ? ok(verified.value.principal) : verified;
+  }
+
+  /** {@link verify}, plus the key's id and expiry so a cache can drop it on revocation and at expiry. */
+  async verifyKey(rawKey: unknown): Promise<Result<VerifiedApiKey>> {
     const { ports } = this;
-    const rejected = fail<Principal>(invalidCredentials('Invalid API key'));
+    const rejected = fail<VerifiedApiKey>(invalidCredentials('Invalid API key'));
     const parsed = typeof rawKey === 'string' ? parseApiKey(rawKey) : undefined;
     if (!parsed) return rejected;
     const record = await ports.apiKeys.findById(parsed.id);
@@ -151,6 +178,10 @@ export class ApiKeys {
     if (!user || !canSignIn(user.status) || user.role !== 'API_USER') return rejected;
     const account = await ports.accounts.findByUserId(user.userId);
     await ports.apiKeys.touch(record.keyId, now, 60_000);
-    return ok({ userId: user.userId, role: user.role, username: user.username, via: 'api-key', ...(account ? { accountId: account.id } : {}) });
+    return ok({
+      principal: { userId: user.userId, role: user.role, username: user.username, via: 'api-key', ...(account ? { accountId: account.id } : {}) },
+      keyId: record.keyId,
+      ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
+    });
   }
 }

@@ -2,6 +2,7 @@ import { DEFAULT_PLAN_TABLE, type PlanTable } from '../domain/plan-defaults.js';
 import type { SubscriptionPlan } from '../domain/subscription.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
+import type { AccessChangePublisher } from '../ports/access-changes.js';
 import type { MessagePublisher } from '../ports/message-publisher.js';
 import type { IdentityRepositories } from '../ports/repositories.js';
 import { JwtSigner, JwtVerifier, type SigningKey, type TokenAudience, type VerificationKey } from '../security/jwt.js';
@@ -13,7 +14,7 @@ import { Subscriptions } from './accounts/subscriptions.js';
 import { AttemptLimiter } from './auth/attempt-limiter.js';
 import { Login, type LoginPolicy } from './auth/login.js';
 import { SessionTokens, type SessionTokenOptions } from './auth/session-tokens.js';
-import { CheckAccess } from './check-access.js';
+import { AccessSnapshots, CheckAccess } from './check-access.js';
 import { Housekeeping } from './housekeeping.js';
 import { LinkPolicy } from './links.js';
 import { AdminBootstrap } from './users/admin-bootstrap.js';
@@ -31,6 +32,8 @@ export interface IdentityDependencies {
   /** `iss` and `aud` of access tokens, e.g. {issuer: "stormhook-identity", audience: "stormhook-api"}. */
   tokenAudience: TokenAudience;
   messages: MessagePublisher;
+  /** Tells the gateways that a user's access state changed (identity.user-changed.v1). */
+  accessChanges: AccessChangePublisher;
   geo: GeoResolver;
   /** Origins that reset, login, invitation and activation links may point to. */
   allowedLinkOrigins: readonly string[];
@@ -61,6 +64,7 @@ export interface IdentityUseCases {
   phoneActivation: PhoneActivation;
   subscriptions: Subscriptions;
   checkAccess: CheckAccess;
+  accessSnapshots: AccessSnapshots;
   housekeeping: Housekeeping;
 }
 
@@ -79,16 +83,17 @@ export function createIdentityUseCases(deps: IdentityDependencies): IdentityUseC
     deps.sessions,
   );
   const base = { users: repos.users, accounts: repos.accounts, clock };
+  const accessChanges = deps.accessChanges;
   return {
     login: new Login({ users: repos.users, credentials: repos.credentials, hasher, limiter, tokens: sessions, clock }, deps.login),
     sessions,
-    apiKeys: new ApiKeys({ ...base, apiKeys: repos.apiKeys }, deps.apiKeys),
+    apiKeys: new ApiKeys({ ...base, apiKeys: repos.apiKeys, accessChanges }, deps.apiKeys),
     adminBootstrap: new AdminBootstrap({ users: repos.users, credentials: repos.credentials, hasher, clock }),
     createUser: new CreateUser(
       { users: repos.users, credentials: repos.credentials, oneTimeTokens: repos.oneTimeTokens, hasher, messages: deps.messages, links, clock },
       deps.createUser,
     ),
-    changeRoleAndStatus: new ChangeRoleAndStatus({ ...base, refreshTokens: repos.refreshTokens }),
+    changeRoleAndStatus: new ChangeRoleAndStatus({ ...base, refreshTokens: repos.refreshTokens, accessChanges }),
     userQueries: new UserQueries(base),
     passwordReset: new PasswordReset(
       {
@@ -100,14 +105,16 @@ export function createIdentityUseCases(deps: IdentityDependencies): IdentityUseC
         messages: deps.messages,
         links,
         limiter,
+        accessChanges,
         clock,
       },
       deps.passwordReset,
     ),
-    accounts: new Accounts(base, { planTable, ...(deps.selfServicePlans ? { selfServicePlans: deps.selfServicePlans } : {}) }),
+    accounts: new Accounts({ ...base, accessChanges }, { planTable, ...(deps.selfServicePlans ? { selfServicePlans: deps.selfServicePlans } : {}) }),
     phoneActivation: new PhoneActivation({ ...base, messages: deps.messages, links, limiter }, deps.phoneActivation),
-    subscriptions: new Subscriptions({ accounts: repos.accounts, clock }, planTable),
+    subscriptions: new Subscriptions({ accounts: repos.accounts, accessChanges, clock }, planTable),
     checkAccess: new CheckAccess({ accounts: repos.accounts, geo: deps.geo, clock }),
+    accessSnapshots: new AccessSnapshots({ users: repos.users, accounts: repos.accounts }),
     housekeeping: new Housekeeping({ attempts: repos.attempts, refreshTokens: repos.refreshTokens, oneTimeTokens: repos.oneTimeTokens, clock }),
   };
 }

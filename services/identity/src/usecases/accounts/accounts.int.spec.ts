@@ -193,6 +193,18 @@ describe('subscriptions and access decisions (real database)', () => {
     });
     assert.deepEqual(must(await h.uc.subscriptions.getSubscription(u, account.id)), { ...view, warnings: [] });
     assert.equal(must(await h.uc.userQueries.getMe(u)).account?.subscriptionPlan, 'CUSTOM');
+    assert.deepEqual(
+      h.accessChanges.changes.filter((c) => c.userId === u.userId).map((c) => c.change),
+      ['ACCOUNT', 'SUBSCRIPTION'],
+      'the gateways hear of the new account and of the subscription the ADMIN set',
+    );
+    // What the gateway decides from: the user and the subscription as stored now.
+    const snapshot = await h.uc.accessSnapshots.snapshotOf(u.userId);
+    assert.deepEqual(
+      { role: snapshot?.role, status: snapshot?.status, accountId: snapshot?.account?.id, plan: snapshot?.account?.subscription.plan, limits: snapshot?.account?.subscription.limits },
+      { role: u.role, status: 'ACTIVE', accountId: account.id, plan: 'CUSTOM', limits: { FORECAST: { limit: 2, recurrence: 'DAILY', interval: 1 } } },
+    );
+    assert.equal(await h.uc.accessSnapshots.snapshotOf('99999999-9999-4999-8999-999999999999'), undefined);
 
     const wrongOwner = await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, userId: admin.userId, subscriptionPlan: 'TRIAL' });
     assert.ok(!wrongOwner.ok && wrongOwner.error.kind === 'not-found');

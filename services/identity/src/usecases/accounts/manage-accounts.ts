@@ -5,6 +5,7 @@ import { uuid } from '../../domain/fields.js';
 import { DEFAULT_PLAN_TABLE, defaultSubscription, type PlanTable } from '../../domain/plan-defaults.js';
 import type { Principal } from '../../domain/principal.js';
 import { isSubscriptionPlan, SUBSCRIPTION_PLANS, type SubscriptionPlan } from '../../domain/subscription.js';
+import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AccountRepository, UserRepository } from '../../ports/repositories.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -27,6 +28,7 @@ export interface UpdateAccountInput extends AccountProfileInput {
 export interface AccountPorts {
   users: UserRepository;
   accounts: AccountRepository;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -84,6 +86,7 @@ export class Accounts {
       updatedAt: now,
     };
     if ((await ports.accounts.insert(account)) === 'duplicate') return fail(conflict('This user already has an account'));
+    await ports.accessChanges.changed(account.userId, 'ACCOUNT');
     return ok(accountView(account, user));
   }
 
@@ -102,6 +105,7 @@ export class Accounts {
     if (!account || !mayWrite(actor, account.userId)) return fail(notFound('account'));
     const updated = Object.keys(patch.value).length === 0 ? account : await ports.accounts.updateProfile(account.id, patch.value, ports.clock.now());
     if (!updated) return fail(notFound('account'));
+    if (updated !== account) await ports.accessChanges.changed(updated.userId, 'ACCOUNT');
     return ok(accountView(updated, await ports.users.findById(updated.userId)));
   }
 

@@ -13,6 +13,7 @@ import {
   type Subscription,
   type SubscriptionPlan,
 } from '../../domain/subscription.js';
+import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AccountRepository } from '../../ports/repositories.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -34,6 +35,7 @@ export interface SubscriptionView {
 
 export interface SubscriptionPorts {
   accounts: AccountRepository;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -94,6 +96,7 @@ export class Subscriptions {
     if (!account || (userId?.ok && userId.value !== account.userId)) return fail(notFound('account'));
     const updated = await ports.accounts.setSubscription(account.id, subscription, now);
     if (!updated) return fail(notFound('account'));
+    await ports.accessChanges.changed(updated.userId, 'SUBSCRIPTION');
     const warnings: string[] = [];
     if (plan !== 'NONE' && subscription.expiresAt && subscription.expiresAt.getTime() <= now.getTime()) warnings.push('The subscription is already expired');
     if (plan !== 'NONE' && Object.keys(subscription.limits).length === 0) warnings.push('The subscription grants no service');

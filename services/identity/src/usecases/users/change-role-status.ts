@@ -3,6 +3,7 @@ import { uuid } from '../../domain/fields.js';
 import type { Principal } from '../../domain/principal.js';
 import { isRole, ROLES, type Role } from '../../domain/roles.js';
 import { canSignIn, isUserStatus, USER_STATUSES, type UserStatus } from '../../domain/user.js';
+import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AccountRepository, RefreshTokenRepository, UserPatch, UserRepository } from '../../ports/repositories.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -19,6 +20,7 @@ export interface ChangeRoleAndStatusPorts {
   users: UserRepository;
   accounts: AccountRepository;
   refreshTokens: RefreshTokenRepository;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -51,6 +53,8 @@ export class ChangeRoleAndStatus {
     const updated = await ports.users.update(userId.value, patch, now);
     if (!updated) return fail(notFound('user'));
     if (!canSignIn(updated.status)) await ports.refreshTokens.revokeAllOfUser(updated.userId, now);
+    // After the write: the gateways re-read the user, so a block or a demotion is refused within their bound.
+    await ports.accessChanges.changed(updated.userId, 'ROLE_OR_STATUS');
     return ok(userView(updated, await ports.accounts.findByUserId(updated.userId)));
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expired, validation } from '../../errors.js';
 import { email, uuid } from '../../domain/fields.js';
 import type { MessageRequest } from '../../domain/message-request.js';
+import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { MessagePublisher } from '../../ports/message-publisher.js';
 import type { CredentialRepository, OneTimeTokenRepository, RefreshTokenRepository, UserRepository } from '../../ports/repositories.js';
@@ -51,6 +52,7 @@ export interface PasswordResetPorts {
   messages: MessagePublisher;
   links: LinkPolicy;
   limiter: AttemptLimiter;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -143,6 +145,8 @@ export class PasswordReset {
     );
     await ports.refreshTokens.revokeAllOfUser(user.userId, now);
     await ports.oneTimeTokens.invalidateAll(user.userId, now);
+    // An invitation accepted here makes the user ACTIVE.
+    await ports.accessChanges.changed(user.userId, 'PASSWORD_RESET');
 
     return ok({
       userId: user.userId,

@@ -116,6 +116,7 @@ describe('users: bootstrap, creation, queries (real database)', () => {
     const changed = must(await h.uc.changeRoleAndStatus.changeRoleAndStatus(admin, { userId: u.userId, role: 'EXTENDED_USER', status: 'EXPIRED' }));
     assert.equal(changed.roles, 'EXTENDED_USER');
     assert.equal(changed.status, 'EXPIRED');
+    assert.deepEqual(h.accessChanges.changes.at(-1), { userId: u.userId, change: 'ROLE_OR_STATUS' });
     const self = await h.uc.changeRoleAndStatus.changeRoleAndStatus(admin, { userId: admin.userId, role: 'GUEST' });
     assert.ok(!self.ok && self.error.kind === 'forbidden');
     const notAdmin = await h.uc.changeRoleAndStatus.changeRoleAndStatus(u, { userId: u.userId, role: 'ADMIN' });
@@ -124,6 +125,7 @@ describe('users: bootstrap, creation, queries (real database)', () => {
     assert.ok(!missing.ok && missing.error.kind === 'not-found');
     const bad = await h.uc.changeRoleAndStatus.changeRoleAndStatus(admin, { userId: u.userId, status: 'GONE' });
     assert.ok(!bad.ok && bad.error.kind === 'validation' && bad.error.field === 'status');
+    assert.equal(h.accessChanges.changes.filter((c) => c.userId === u.userId).length, 1, 'refused changes publish nothing');
   });
 
   it('answers getMe with the account, and getUser to POWER_USER and above or oneself', async () => {
