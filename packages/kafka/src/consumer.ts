@@ -4,8 +4,8 @@ import { deadLetterMessage } from './dead-letter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outcome.js';
 import type { Publisher } from './publisher.js';
 import { runKeyWindow } from './key-window.js';
+import { DEFAULT_COMMIT_POLICY, OffsetCommits, type CommitPolicy, type CommitSender } from './offset-commits.js';
 import { processMessage, type Handler, type RecordCoordinates } from './record-processor.js';
-import { nextOffset } from './record.js';
 import { topicNamer } from './topic-namer.js';
 import { DEAD_LETTER_TOPIC, type TopicName } from './topics.js';
 
@@ -51,7 +51,7 @@ export interface ConsumerOptions {
   partitionsConsumedConcurrently?: number;
   /**
    * Records of one partition handled at once when their keys differ; records sharing a key keep
-   * their order (see key-window.ts). Default 1: strictly one after another, committing each. Only for
+   * their order (see key-window.ts). Default 1: strictly one after another. Only for
    * handlers that need no order across keys.
    */
   recordsInFlight?: number;
@@ -67,6 +67,13 @@ export interface ConsumerOptions {
   restartAfterMs?: number;
   /** Called when the consumer is consuming again after `onFatal`. */
   onRecovered?: () => void;
+  /**
+   * How often finished work is committed per partition (default 1 s or 1,000 records, whichever
+   * first); also on revoke, stop and before a restart. A crash re-delivers at most about that much.
+   */
+  commit?: Partial<CommitPolicy>;
+  /** Called after each group join with the partitions this member now owns (caches keyed by partition). */
+  onAssignment?: (assignment: Partial<Record<TopicName, number[]>>) => void;
 }
 
 export type ConsumerExit = { kind: 'stopped' } | { kind: 'fatal'; error: Error };
@@ -75,7 +82,7 @@ export interface EventConsumer {
   readonly groupId: string;
   /** Connects, subscribes and joins the group; resolves once the first assignment is in. */
   start(): Promise<void>;
-  /** Finishes the record in flight, commits it, leaves the group and disconnects. Idempotent. */
+  /** Finishes the records in flight, commits the finished prefix, leaves the group and disconnects. Idempotent. */
   stop(): Promise<void>;
   /** Resolves (never rejects) when the consumer has ended, saying why. */
   readonly done: Promise<ConsumerExit>;
@@ -104,6 +111,32 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   if (!Number.isInteger(recordsInFlight) || recordsInFlight < 1) throw new Error('recordsInFlight must be a positive integer');
   let consumer = opts.kafka.consumer({ groupId, ...tuning, allowAutoTopicCreation: false });
   let restartTimer: NodeJS.Timeout | undefined;
+  const commitPolicy: CommitPolicy = { ...DEFAULT_COMMIT_POLICY, ...opts.commit };
+  const commits = new OffsetCommits(commitPolicy);
+  /** Commits through the running client, outside a batch (idle partitions, revoke, stop). */
+  const sendOutsideBatch: CommitSender = async (offsets) => {
+    await consumer.commitOffsets(offsets.map((o) => ({ ...o })));
+  };
+  const commitQuietly = async (send: CommitSender, what: 'due' | 'all', why: string): Promise<void> => {
+    try {
+      await (what === 'all' ? commits.commitAll(send) : commits.commitDue(send));
+    } catch (error) {
+      // Not committed means read again: duplicates at worst, never loss.
+      logger.warn({ err: error, why }, 'offset commit failed; the records stay uncommitted');
+    }
+  };
+  // Finished records of a partition that went quiet are committed within about everyMs.
+  let commitTimer: NodeJS.Timeout | undefined;
+  const startCommitTimer = (): void => {
+    commitTimer ??= setInterval(() => {
+      if (shutdown === undefined && fatal === undefined && commits.isDue()) void commitQuietly(sendOutsideBatch, 'due', 'interval');
+    }, commitPolicy.everyMs);
+    commitTimer.unref();
+  };
+  const stopCommitTimer = (): void => {
+    if (commitTimer) clearInterval(commitTimer);
+    commitTimer = undefined;
+  };
 
   const stopping = new AbortController();
   let started = false;
@@ -119,6 +152,9 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     shutdown ??= (async () => {
       stopping.abort();
       if (restartTimer) clearTimeout(restartTimer);
+      stopCommitTimer();
+      // Idle partitions now, while the client still runs; the batch in flight commits its own at its end.
+      await commitQuietly(sendOutsideBatch, 'all', 'stop');
       try {
         // kafkajs waits for the batch in flight, then the member leaves the group (no session-timeout wait for the others).
         await consumer.disconnect();
@@ -126,7 +162,8 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
         logger.error({ err: error }, 'error while disconnecting consumer');
       }
       owned = {};
-      logger.info({ exit: exit.kind }, 'consumer stopped');
+      commits.clear();
+      logger.info({ exit: exit.kind, commitRequests: commits.requests }, 'consumer stopped');
       resolveDone(exit);
     })();
     return shutdown;
@@ -154,12 +191,16 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
 
   /** Leaves the group, waits, and joins again with a fresh client from the last committed offsets. */
   const restartLater = async (): Promise<void> => {
+    stopCommitTimer();
+    // What finished before the failure is committed, so the rejoin re-reads only from the failed record.
+    await commitQuietly(sendOutsideBatch, 'all', 'restart');
     try {
       await consumer.disconnect();
     } catch (error) {
       logger.error({ err: error }, 'error while disconnecting consumer');
     }
     owned = {};
+    commits.clear();
     if (shutdown !== undefined) return;
     logger.warn({ restartAfterMs }, 'consumer down; it joins again from the last committed offset after a pause');
     restartTimer = setTimeout(() => {
@@ -186,7 +227,20 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
         if (topic !== undefined) next[topic] = [...partitions].sort((a, b) => a - b);
       }
       owned = next;
+      const mine = new Set(Object.entries(payload.memberAssignment).flatMap(([t, ps]) => ps.map((p) => `${t}\u0000${p}`)));
+      commits.retain((t, p) => mine.has(`${t}\u0000${p}`));
       logger.info({ assignment: next, memberId: payload.memberId }, 'joined consumer group');
+      try {
+        opts.onAssignment?.(structuredClone(next));
+      } catch (callbackError) {
+        logger.error({ err: callbackError }, 'onAssignment callback threw');
+      }
+    });
+    // kafkajs found the group rebalancing while fetching and is about to rejoin: commit what is
+    // finished first. The request goes out on the coordinator connection ahead of the join, and the
+    // broker still takes commits of the current generation while the group prepares to rebalance.
+    current.on(current.events.REBALANCING, () => {
+      void commitQuietly(sendOutsideBatch, 'all', 'rebalance');
     });
     current.on(current.events.CRASH, ({ payload }) => {
       if (payload.restart) logger.warn({ err: payload.error }, 'consumer crashed; kafkajs restarts it');
@@ -207,35 +261,57 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     const at: RecordCoordinates = { topic, physicalTopic: batch.topic, partition: batch.partition };
     const deps = { groupId, handler: opts.handler, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
     const stop = () => fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale();
-    const commit = async (offset: string): Promise<void> => {
-      // Commit only once the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
+    // Inside a batch, commits go through the batch's own call, which works while the client stops too.
+    const sendInBatch: CommitSender = async (offsets) => {
+      const byTopic = new Map<string, Array<{ partition: number; offset: string }>>();
+      for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }]);
+      await commitOffsetsIfNecessary({ topics: [...byTopic].map(([t, partitions]) => ({ topic: t, partitions })) });
+    };
+    const finished = async (offset: string): Promise<void> => {
+      // Only once the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
       resolveOffset(offset);
-      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: nextOffset(offset) }] }] });
+      commits.finished(batch.topic, batch.partition, offset);
+      if (commits.isDue()) await commitQuietly(sendInBatch, 'due', 'batch');
+    };
+    const beat = async (): Promise<void> => {
+      try {
+        await heartbeat();
+      } catch (error) {
+        // A rebalance took effect: hand over the finished prefix before kafkajs rejoins.
+        await commitQuietly(sendInBatch, 'all', 'revoke');
+        throw error;
+      }
     };
 
-    if (recordsInFlight > 1) {
-      const exit = await runKeyWindow(batch.messages, {
-        limit: recordsInFlight,
-        process: (message) => processMessage(deps, at, message, heartbeat),
-        commit,
-        shouldStop: stop,
-        canCommit: () => isRunning() && !isStale(),
-        heartbeat,
-      });
-      if (exit.kind === 'fatal') failFatal(exit.error);
-      return;
-    }
-
-    for (const message of batch.messages) {
-      if (stop()) return;
-      const result = await processMessage(deps, at, message, heartbeat);
-      if (result.kind === 'abandoned') return;
-      if (result.kind === 'fatal') {
-        failFatal(result.error);
+    try {
+      if (recordsInFlight > 1) {
+        const exit = await runKeyWindow(batch.messages, {
+          limit: recordsInFlight,
+          process: (message) => processMessage(deps, at, message, beat),
+          commit: finished,
+          shouldStop: stop,
+          canCommit: () => isRunning() && !isStale(),
+          heartbeat: beat,
+          commitEvery: 1,
+        });
+        if (exit.kind === 'fatal') failFatal(exit.error);
         return;
       }
-      await commit(message.offset);
-      await heartbeat();
+
+      for (const message of batch.messages) {
+        if (stop()) return;
+        const result = await processMessage(deps, at, message, beat);
+        if (result.kind === 'abandoned') return;
+        if (result.kind === 'fatal') {
+          failFatal(result.error);
+          return;
+        }
+        await finished(message.offset);
+        await beat();
+      }
+    } finally {
+      // Stopping or giving up: the finished prefix goes now, not at the next interval that never comes.
+      if (stopping.signal.aborted || fatal !== undefined || !isRunning()) await commitQuietly(sendInBatch, 'all', 'batch end while stopping');
     }
   };
 
@@ -250,6 +326,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
       partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
       eachBatch,
     });
+    startCommitTimer();
   };
 
   return {

@@ -58,3 +58,4 @@ export {
   type ConsumerTuning,
   type EventConsumer,
 } from './consumer.js';
+export { DEFAULT_COMMIT_POLICY, type CommitPolicy } from './offset-commits.js';
