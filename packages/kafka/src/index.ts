@@ -43,6 +43,8 @@ export {
 } from './admin.js';
 export {
   createPublisher,
+  DEFAULT_PUBLISH_BATCHING,
+  type PublishBatching,
   type EventToPublish,
   type PublishResult,
   type Publisher,
