@@ -113,9 +113,23 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   let restartTimer: NodeJS.Timeout | undefined;
   const commitPolicy: CommitPolicy = { ...DEFAULT_COMMIT_POLICY, ...opts.commit };
   const commits = new OffsetCommits(commitPolicy);
-  /** Commits through the running client, outside a batch (idle partitions, revoke, stop). */
+  /**
+   * The group's own commit call, as kafkajs hands it to each batch. Outside a batch (idle partitions,
+   * a rebalance, stop) the last one is used: unlike consumer.commitOffsets it neither retries for
+   * seconds (holding up the commits queued behind) nor skips silently once the client is stopping.
+   */
+  let groupCommit: EachBatchPayload['commitOffsetsIfNecessary'] | undefined;
+  const sendVia =
+    (commit: EachBatchPayload['commitOffsetsIfNecessary']): CommitSender =>
+    async (offsets) => {
+      const byTopic = new Map<string, Array<{ partition: number; offset: string }>>();
+      for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }]);
+      await commit({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+    };
   const sendOutsideBatch: CommitSender = async (offsets) => {
-    await consumer.commitOffsets(offsets.map((o) => ({ ...o })));
+    // No batch yet means nothing finished yet.
+    if (groupCommit === undefined) throw new Error('no batch handled yet');
+    await sendVia(groupCommit)(offsets);
   };
   const commitQuietly = async (send: CommitSender, what: 'due' | 'all', why: string): Promise<void> => {
     try {
@@ -201,6 +215,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     }
     owned = {};
     commits.clear();
+    groupCommit = undefined;
     if (shutdown !== undefined) return;
     logger.warn({ restartAfterMs }, 'consumer down; it joins again from the last committed offset after a pause');
     restartTimer = setTimeout(() => {
@@ -261,12 +276,8 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     const at: RecordCoordinates = { topic, physicalTopic: batch.topic, partition: batch.partition };
     const deps = { groupId, handler: opts.handler, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
     const stop = () => fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale();
-    // Inside a batch, commits go through the batch's own call, which works while the client stops too.
-    const sendInBatch: CommitSender = async (offsets) => {
-      const byTopic = new Map<string, Array<{ partition: number; offset: string }>>();
-      for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }]);
-      await commitOffsetsIfNecessary({ topics: [...byTopic].map(([t, partitions]) => ({ topic: t, partitions })) });
-    };
+    groupCommit = commitOffsetsIfNecessary;
+    const sendInBatch = sendVia(commitOffsetsIfNecessary);
     const finished = async (offset: string): Promise<void> => {
       // Only once the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
       resolveOffset(offset);

@@ -23,7 +23,7 @@ const spec = {
     description: 'feed partitions processed in parallel (the four feed topics have 12 together); each waits on the database and the broker most of the time',
   }),
   INGEST_RECORDS_IN_FLIGHT: int({
-    default: 256,
+    default: 1_000,
     min: 1,
     max: 2_000,
     description: 'records of one feed partition processed at once when their keys (source ids) differ; one source id is always processed in order. The records in flight share the seen-store and broker round trips, so this is also the batch size ingest can reach',

@@ -3,7 +3,7 @@
  * feed topics to the weather topics, through an ingest service started in this process.
  *
  *   KAFKA_BROKERS=127.0.0.1:9092 MONGO_URL=mongodb://127.0.0.1:27017 \
- *     node services/ingest/dist/bench/ingest-bench.js [--records 10000] [--concurrency 12] [--in-flight 256]
+ *     node services/ingest/dist/bench/ingest-bench.js [--records 20000] [--concurrency 12] [--in-flight 1000]
  *
  * Phase 1 publishes a backlog (80 % lightning, 15 % precipitation, 5 % thunderstorm) as fast as the
  * producer takes it and reports records per second (and lightning strikes per second), first publish
@@ -25,9 +25,9 @@ import { TopicTap, waitFor } from '../test-support/topic-tap.js';
 import { newCounters } from '../transport/feed-handler.js';
 
 const { values } = parseArgs({ options: { records: { type: 'string' }, concurrency: { type: 'string' }, 'in-flight': { type: 'string' } } });
-const total = Number(values.records ?? 10_000);
+const total = Number(values.records ?? 20_000);
 const concurrency = values.concurrency ?? '12';
-const inFlight = values['in-flight'] ?? '256';
+const inFlight = values['in-flight'] ?? '1000';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
