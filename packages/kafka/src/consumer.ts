@@ -3,6 +3,7 @@ import type { Logger } from '@stormhook/logger';
 import { deadLetterMessage } from './dead-letter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outcome.js';
 import type { Publisher } from './publisher.js';
+import { processChunk, type BatchHandler } from './batch-processor.js';
 import { runKeyWindow } from './key-window.js';
 import { DEFAULT_COMMIT_POLICY, OffsetCommits, type CommitPolicy, type CommitSender } from './offset-commits.js';
 import { processMessage, type Handler, type RecordCoordinates } from './record-processor.js';
@@ -32,7 +33,16 @@ export interface ConsumerOptions {
   kafka: Kafka;
   groupId: string;
   topics: readonly TopicName[];
-  handler: Handler;
+  /** Handles one record at a time (see recordsInFlight). Give this or batchHandler. */
+  handler?: Handler;
+  /**
+   * Handles the records of one partition together, in offset order, up to maxBatchRecords at a time,
+   * answering one outcome per record (see BatchHandler). Give this or handler. recordsInFlight does
+   * not apply: the batch is the unit of work, and the next batch of a partition waits for it.
+   */
+  batchHandler?: BatchHandler;
+  /** Records per batchHandler call at most (default 500). */
+  maxBatchRecords?: number;
   /** Writes dead letters; its topic prefix must equal this consumer's. */
   publisher: Publisher;
   logger: Logger;
@@ -109,6 +119,9 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   const restartAfterMs = opts.restartAfterMs ?? 15_000;
   const recordsInFlight = opts.recordsInFlight ?? 1;
   if (!Number.isInteger(recordsInFlight) || recordsInFlight < 1) throw new Error('recordsInFlight must be a positive integer');
+  if ((opts.handler === undefined) === (opts.batchHandler === undefined)) throw new Error('give exactly one of handler and batchHandler');
+  const maxBatchRecords = opts.maxBatchRecords ?? 500;
+  if (!Number.isInteger(maxBatchRecords) || maxBatchRecords < 1) throw new Error('maxBatchRecords must be a positive integer');
   let consumer = opts.kafka.consumer({ groupId, ...tuning, allowAutoTopicCreation: false });
   let restartTimer: NodeJS.Timeout | undefined;
   const commitPolicy: CommitPolicy = { ...DEFAULT_COMMIT_POLICY, ...opts.commit };
@@ -274,7 +287,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     const topic = namer.logical(batch.topic);
     if (topic === undefined) throw new Error(`received a batch of unexpected topic ${batch.topic}`);
     const at: RecordCoordinates = { topic, physicalTopic: batch.topic, partition: batch.partition };
-    const deps = { groupId, handler: opts.handler, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
+    const common = { groupId, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
     const stop = () => fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale();
     groupCommit = commitOffsetsIfNecessary;
     const sendInBatch = sendVia(commitOffsetsIfNecessary);
@@ -295,6 +308,23 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     };
 
     try {
+      if (opts.batchHandler !== undefined) {
+        const deps = { ...common, handler: opts.batchHandler };
+        for (let from = 0; from < batch.messages.length; from += maxBatchRecords) {
+          if (stop()) return;
+          const chunk = batch.messages.slice(from, from + maxBatchRecords);
+          const result = await processChunk(deps, at, chunk, beat);
+          if (result.finished > 0) await finished(chunk[result.finished - 1]!.offset);
+          if (result.kind === 'abandoned') return;
+          if (result.kind === 'fatal') {
+            failFatal(result.error);
+            return;
+          }
+          await beat();
+        }
+        return;
+      }
+      const deps = { ...common, handler: opts.handler! };
       if (recordsInFlight > 1) {
         const exit = await runKeyWindow(batch.messages, {
           limit: recordsInFlight,

@@ -52,6 +52,7 @@ export {
   type RawRecord,
 } from './publisher.js';
 export type { Handler } from './record-processor.js';
+export type { BatchHandler } from './batch-processor.js';
 export {
   createConsumer,
   DEFAULT_CONSUMER_TUNING,
