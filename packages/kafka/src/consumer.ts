@@ -3,9 +3,10 @@ import type { Logger } from '@stormhook/logger';
 import { deadLetterMessage } from './dead-letter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outcome.js';
 import type { Publisher } from './publisher.js';
+import { processChunk, type BatchHandler } from './batch-processor.js';
 import { runKeyWindow } from './key-window.js';
+import { DEFAULT_COMMIT_POLICY, OffsetCommits, type CommitPolicy, type CommitSender } from './offset-commits.js';
 import { processMessage, type Handler, type RecordCoordinates } from './record-processor.js';
-import { nextOffset } from './record.js';
 import { topicNamer } from './topic-namer.js';
 import { DEAD_LETTER_TOPIC, type TopicName } from './topics.js';
 
@@ -32,7 +33,16 @@ export interface ConsumerOptions {
   kafka: Kafka;
   groupId: string;
   topics: readonly TopicName[];
-  handler: Handler;
+  /** Handles one record at a time (see recordsInFlight). Give this or batchHandler. */
+  handler?: Handler;
+  /**
+   * Handles the records of one partition together, in offset order, up to maxBatchRecords at a time,
+   * answering one outcome per record (see BatchHandler). Give this or handler. recordsInFlight does
+   * not apply: the batch is the unit of work, and the next batch of a partition waits for it.
+   */
+  batchHandler?: BatchHandler;
+  /** Records per batchHandler call at most (default 500). */
+  maxBatchRecords?: number;
   /** Writes dead letters; its topic prefix must equal this consumer's. */
   publisher: Publisher;
   logger: Logger;
@@ -51,7 +61,7 @@ export interface ConsumerOptions {
   partitionsConsumedConcurrently?: number;
   /**
    * Records of one partition handled at once when their keys differ; records sharing a key keep
-   * their order (see key-window.ts). Default 1: strictly one after another, committing each. Only for
+   * their order (see key-window.ts). Default 1: strictly one after another. Only for
    * handlers that need no order across keys.
    */
   recordsInFlight?: number;
@@ -67,6 +77,13 @@ export interface ConsumerOptions {
   restartAfterMs?: number;
   /** Called when the consumer is consuming again after `onFatal`. */
   onRecovered?: () => void;
+  /**
+   * How often finished work is committed per partition (default 1 s or 1,000 records, whichever
+   * first); also on revoke, stop and before a restart. A crash re-delivers at most about that much.
+   */
+  commit?: Partial<CommitPolicy>;
+  /** Called after each group join with the partitions this member now owns (caches keyed by partition). */
+  onAssignment?: (assignment: Partial<Record<TopicName, number[]>>) => void;
 }
 
 export type ConsumerExit = { kind: 'stopped' } | { kind: 'fatal'; error: Error };
@@ -75,7 +92,7 @@ export interface EventConsumer {
   readonly groupId: string;
   /** Connects, subscribes and joins the group; resolves once the first assignment is in. */
   start(): Promise<void>;
-  /** Finishes the record in flight, commits it, leaves the group and disconnects. Idempotent. */
+  /** Finishes the records in flight, commits the finished prefix, leaves the group and disconnects. Idempotent. */
   stop(): Promise<void>;
   /** Resolves (never rejects) when the consumer has ended, saying why. */
   readonly done: Promise<ConsumerExit>;
@@ -102,8 +119,51 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
   const restartAfterMs = opts.restartAfterMs ?? 15_000;
   const recordsInFlight = opts.recordsInFlight ?? 1;
   if (!Number.isInteger(recordsInFlight) || recordsInFlight < 1) throw new Error('recordsInFlight must be a positive integer');
+  if ((opts.handler === undefined) === (opts.batchHandler === undefined)) throw new Error('give exactly one of handler and batchHandler');
+  const maxBatchRecords = opts.maxBatchRecords ?? 500;
+  if (!Number.isInteger(maxBatchRecords) || maxBatchRecords < 1) throw new Error('maxBatchRecords must be a positive integer');
   let consumer = opts.kafka.consumer({ groupId, ...tuning, allowAutoTopicCreation: false });
   let restartTimer: NodeJS.Timeout | undefined;
+  const commitPolicy: CommitPolicy = { ...DEFAULT_COMMIT_POLICY, ...opts.commit };
+  const commits = new OffsetCommits(commitPolicy);
+  /**
+   * The group's own commit call, as kafkajs hands it to each batch. Outside a batch (idle partitions,
+   * a rebalance, stop) the last one is used: unlike consumer.commitOffsets it neither retries for
+   * seconds (holding up the commits queued behind) nor skips silently once the client is stopping.
+   */
+  let groupCommit: EachBatchPayload['commitOffsetsIfNecessary'] | undefined;
+  const sendVia =
+    (commit: EachBatchPayload['commitOffsetsIfNecessary']): CommitSender =>
+    async (offsets) => {
+      const byTopic = new Map<string, Array<{ partition: number; offset: string }>>();
+      for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }]);
+      await commit({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+    };
+  const sendOutsideBatch: CommitSender = async (offsets) => {
+    // No batch yet means nothing finished yet.
+    if (groupCommit === undefined) throw new Error('no batch handled yet');
+    await sendVia(groupCommit)(offsets);
+  };
+  const commitQuietly = async (send: CommitSender, what: 'due' | 'all', why: string): Promise<void> => {
+    try {
+      await (what === 'all' ? commits.commitAll(send) : commits.commitDue(send));
+    } catch (error) {
+      // Not committed means read again: duplicates at worst, never loss.
+      logger.warn({ err: error, why }, 'offset commit failed; the records stay uncommitted');
+    }
+  };
+  // Finished records of a partition that went quiet are committed within about everyMs.
+  let commitTimer: NodeJS.Timeout | undefined;
+  const startCommitTimer = (): void => {
+    commitTimer ??= setInterval(() => {
+      if (shutdown === undefined && fatal === undefined && commits.isDue()) void commitQuietly(sendOutsideBatch, 'due', 'interval');
+    }, commitPolicy.everyMs);
+    commitTimer.unref();
+  };
+  const stopCommitTimer = (): void => {
+    if (commitTimer) clearInterval(commitTimer);
+    commitTimer = undefined;
+  };
 
   const stopping = new AbortController();
   let started = false;
@@ -119,6 +179,9 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     shutdown ??= (async () => {
       stopping.abort();
       if (restartTimer) clearTimeout(restartTimer);
+      stopCommitTimer();
+      // Idle partitions now, while the client still runs; the batch in flight commits its own at its end.
+      await commitQuietly(sendOutsideBatch, 'all', 'stop');
       try {
         // kafkajs waits for the batch in flight, then the member leaves the group (no session-timeout wait for the others).
         await consumer.disconnect();
@@ -126,7 +189,8 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
         logger.error({ err: error }, 'error while disconnecting consumer');
       }
       owned = {};
-      logger.info({ exit: exit.kind }, 'consumer stopped');
+      commits.clear();
+      logger.info({ exit: exit.kind, commitRequests: commits.requests }, 'consumer stopped');
       resolveDone(exit);
     })();
     return shutdown;
@@ -154,12 +218,17 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
 
   /** Leaves the group, waits, and joins again with a fresh client from the last committed offsets. */
   const restartLater = async (): Promise<void> => {
+    stopCommitTimer();
+    // What finished before the failure is committed, so the rejoin re-reads only from the failed record.
+    await commitQuietly(sendOutsideBatch, 'all', 'restart');
     try {
       await consumer.disconnect();
     } catch (error) {
       logger.error({ err: error }, 'error while disconnecting consumer');
     }
     owned = {};
+    commits.clear();
+    groupCommit = undefined;
     if (shutdown !== undefined) return;
     logger.warn({ restartAfterMs }, 'consumer down; it joins again from the last committed offset after a pause');
     restartTimer = setTimeout(() => {
@@ -186,7 +255,20 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
         if (topic !== undefined) next[topic] = [...partitions].sort((a, b) => a - b);
       }
       owned = next;
+      const mine = new Set(Object.entries(payload.memberAssignment).flatMap(([t, ps]) => ps.map((p) => `${t}\u0000${p}`)));
+      commits.retain((t, p) => mine.has(`${t}\u0000${p}`));
       logger.info({ assignment: next, memberId: payload.memberId }, 'joined consumer group');
+      try {
+        opts.onAssignment?.(structuredClone(next));
+      } catch (callbackError) {
+        logger.error({ err: callbackError }, 'onAssignment callback threw');
+      }
+    });
+    // kafkajs found the group rebalancing while fetching and is about to rejoin: commit what is
+    // finished first. The request goes out on the coordinator connection ahead of the join, and the
+    // broker still takes commits of the current generation while the group prepares to rebalance.
+    current.on(current.events.REBALANCING, () => {
+      void commitQuietly(sendOutsideBatch, 'all', 'rebalance');
     });
     current.on(current.events.CRASH, ({ payload }) => {
       if (payload.restart) logger.warn({ err: payload.error }, 'consumer crashed; kafkajs restarts it');
@@ -205,37 +287,72 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     const topic = namer.logical(batch.topic);
     if (topic === undefined) throw new Error(`received a batch of unexpected topic ${batch.topic}`);
     const at: RecordCoordinates = { topic, physicalTopic: batch.topic, partition: batch.partition };
-    const deps = { groupId, handler: opts.handler, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
+    const common = { groupId, policy, logger, signal: stopping.signal, heartbeatIntervalMs: tuning.heartbeatInterval, deadLetter };
     const stop = () => fatal !== undefined || stopping.signal.aborted || !isRunning() || isStale();
-    const commit = async (offset: string): Promise<void> => {
-      // Commit only once the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
+    groupCommit = commitOffsetsIfNecessary;
+    const sendInBatch = sendVia(commitOffsetsIfNecessary);
+    const finished = async (offset: string): Promise<void> => {
+      // Only once the handler's work (or the dead letter) is done: at-least-once, never at-most-once.
       resolveOffset(offset);
-      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: nextOffset(offset) }] }] });
+      commits.finished(batch.topic, batch.partition, offset);
+      if (commits.isDue()) await commitQuietly(sendInBatch, 'due', 'batch');
+    };
+    const beat = async (): Promise<void> => {
+      try {
+        await heartbeat();
+      } catch (error) {
+        // A rebalance took effect: hand over the finished prefix before kafkajs rejoins.
+        await commitQuietly(sendInBatch, 'all', 'revoke');
+        throw error;
+      }
     };
 
-    if (recordsInFlight > 1) {
-      const exit = await runKeyWindow(batch.messages, {
-        limit: recordsInFlight,
-        process: (message) => processMessage(deps, at, message, heartbeat),
-        commit,
-        shouldStop: stop,
-        canCommit: () => isRunning() && !isStale(),
-        heartbeat,
-      });
-      if (exit.kind === 'fatal') failFatal(exit.error);
-      return;
-    }
-
-    for (const message of batch.messages) {
-      if (stop()) return;
-      const result = await processMessage(deps, at, message, heartbeat);
-      if (result.kind === 'abandoned') return;
-      if (result.kind === 'fatal') {
-        failFatal(result.error);
+    try {
+      if (opts.batchHandler !== undefined) {
+        const deps = { ...common, handler: opts.batchHandler };
+        for (let from = 0; from < batch.messages.length; from += maxBatchRecords) {
+          if (stop()) return;
+          const chunk = batch.messages.slice(from, from + maxBatchRecords);
+          const result = await processChunk(deps, at, chunk, beat);
+          if (result.finished > 0) await finished(chunk[result.finished - 1]!.offset);
+          if (result.kind === 'abandoned') return;
+          if (result.kind === 'fatal') {
+            failFatal(result.error);
+            return;
+          }
+          await beat();
+        }
         return;
       }
-      await commit(message.offset);
-      await heartbeat();
+      const deps = { ...common, handler: opts.handler! };
+      if (recordsInFlight > 1) {
+        const exit = await runKeyWindow(batch.messages, {
+          limit: recordsInFlight,
+          process: (message) => processMessage(deps, at, message, beat),
+          commit: finished,
+          shouldStop: stop,
+          canCommit: () => isRunning() && !isStale(),
+          heartbeat: beat,
+          commitEvery: 1,
+        });
+        if (exit.kind === 'fatal') failFatal(exit.error);
+        return;
+      }
+
+      for (const message of batch.messages) {
+        if (stop()) return;
+        const result = await processMessage(deps, at, message, beat);
+        if (result.kind === 'abandoned') return;
+        if (result.kind === 'fatal') {
+          failFatal(result.error);
+          return;
+        }
+        await finished(message.offset);
+        await beat();
+      }
+    } finally {
+      // Stopping or giving up: the finished prefix goes now, not at the next interval that never comes.
+      if (stopping.signal.aborted || fatal !== undefined || !isRunning()) await commitQuietly(sendInBatch, 'all', 'batch end while stopping');
     }
   };
 
@@ -250,6 +367,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
       partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
       eachBatch,
     });
+    startCommitTimer();
   };
 
   return {

@@ -43,6 +43,8 @@ export {
 } from './admin.js';
 export {
   createPublisher,
+  DEFAULT_PUBLISH_BATCHING,
+  type PublishBatching,
   type EventToPublish,
   type PublishResult,
   type Publisher,
@@ -50,6 +52,7 @@ export {
   type RawRecord,
 } from './publisher.js';
 export type { Handler } from './record-processor.js';
+export type { BatchHandler } from './batch-processor.js';
 export {
   createConsumer,
   DEFAULT_CONSUMER_TUNING,
@@ -58,3 +61,4 @@ export {
   type ConsumerTuning,
   type EventConsumer,
 } from './consumer.js';
+export { DEFAULT_COMMIT_POLICY, type CommitPolicy } from './offset-commits.js';

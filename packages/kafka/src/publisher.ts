@@ -1,5 +1,6 @@
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { MicroBatcher } from '@stormhook/batch';
 import type { Logger } from '@stormhook/logger';
 import { injectTraceContext } from '@stormhook/telemetry';
 import type { EventType } from './event-types.js';
@@ -52,6 +53,39 @@ export interface PublisherOptions {
   clientId: string;
   /** Topic prefix; see {@link topicNamer}. */
   prefix?: string;
+  /** How concurrent publish calls share produce requests; see {@link PublishBatching}. */
+  batching?: Partial<PublishBatching>;
+}
+
+/**
+ * With one request in flight (idempotence), every publish call used to wait for all the calls queued
+ * before it, one broker round trip each. Now the calls that arrive while a request is out go
+ * together in the next one (one request across topics), like the Java producer's batching: a lone
+ * call waits at most `lingerMs`, a busy producer sends a request per round trip, not per call.
+ */
+export interface PublishBatching {
+  /** Publish calls per produce request at most (each call's events stay together and in order). */
+  maxCalls: number;
+  /** How long the first call of a request waits for company when nothing is in flight. */
+  lingerMs: number;
+}
+
+export const DEFAULT_PUBLISH_BATCHING: PublishBatching = { maxCalls: 500, lingerMs: 0 };
+
+interface PendingSend {
+  topic: string;
+  messages: Message[];
+}
+
+/** One request for many calls: messages grouped by topic, each topic's in call order. */
+function topicMessages(sends: readonly PendingSend[]): Array<{ topic: string; messages: Message[] }> {
+  const byTopic = new Map<string, Message[]>();
+  for (const { topic, messages } of sends) {
+    const list = byTopic.get(topic);
+    if (list) list.push(...messages);
+    else byTopic.set(topic, [...messages]);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }
 
 function checkEventType(topic: TopicName, eventType: EventType): void {
@@ -87,6 +121,18 @@ export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher
     // acks -1: the broker answers only once every in-sync replica has the records.
     await producer.send({ topic, messages, acks: -1 });
   };
+
+  const batching: PublishBatching = { ...DEFAULT_PUBLISH_BATCHING, ...opts.batching };
+  const sends = new MicroBatcher<PendingSend, void>({
+    maxItems: batching.maxCalls,
+    maxDelayMs: batching.lingerMs,
+    // One request at a time, as the idempotent producer allows; a failed request fails its calls only.
+    flush: async (items) => {
+      await connect();
+      await producer.sendBatch({ topicMessages: topicMessages(items), acks: -1 });
+      return items.map(() => undefined);
+    },
+  });
 
   return {
     clientId: opts.clientId,
@@ -126,7 +172,7 @@ export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher
             }));
             const eventIds = prepared.map((p) => p.eventId);
             if (eventIds.length === 1) span.setAttribute('messaging.message.id', eventIds.join());
-            await send(physical, messages);
+            await sends.add({ topic: physical, messages });
             return { eventIds };
           } catch (error) {
             span.recordException(error as Error);
@@ -150,6 +196,7 @@ export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher
 
     async disconnect() {
       if (connecting === undefined) return;
+      await sends.drain();
       connecting = undefined;
       await producer.disconnect();
     },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Kafka } from 'kafkajs';
 import { deleteTopics, ensureTopics } from './admin.js';
-import { createConsumer, type EventConsumer } from './consumer.js';
+import { createConsumer, type ConsumerOptions, type EventConsumer } from './consumer.js';
 import { EventTypes } from './event-types.js';
 import { committedOffsets, deleteGroups, endOffsets, testKafka, testLogger, uniqueName, waitFor } from './int-support.js';
 import { Outcomes } from './outcome.js';
@@ -17,6 +17,7 @@ describe('consumer group rebalance (real broker)', () => {
   let publisher: Publisher;
   const prefix = uniqueName('kafka-rebalance');
   const groupId = uniqueName('kafka-rebalance-group');
+  const quietGroupId = uniqueName('kafka-rebalance-quiet');
   const physical = `${prefix}.${TOPIC}`;
   const consumers: EventConsumer[] = [];
 
@@ -29,12 +30,12 @@ describe('consumer group rebalance (real broker)', () => {
   after(async () => {
     await Promise.all(consumers.map((c) => c.stop()));
     await publisher.disconnect();
-    await deleteGroups(kafka, [groupId]);
+    await deleteGroups(kafka, [groupId, quietGroupId]);
     await deleteTopics(kafka, [TOPIC, 'deadletter.records.v1'], { prefix });
   });
 
   /** Processed event ids by member; a little work per record keeps A busy while B joins. */
-  function member(name: string, seen: Map<string, string[]>): EventConsumer {
+  function member(name: string, seen: Map<string, string[]>, extra: Partial<ConsumerOptions> = {}): EventConsumer {
     const consumer = createConsumer({
       kafka,
       groupId,
@@ -47,6 +48,7 @@ describe('consumer group rebalance (real broker)', () => {
         seen.set(record.headers.eventId, [...(seen.get(record.headers.eventId) ?? []), name]);
         return Outcomes.ok();
       },
+      ...extra,
     });
     consumers.push(consumer);
     return consumer;
@@ -99,5 +101,23 @@ describe('consumer group rebalance (real broker)', () => {
       const [ends, committed] = await Promise.all([endOffsets(kafka, physical), committedOffsets(kafka, groupId, physical)]);
       return [...ends].every(([partition, end]) => end === '0' || committed.get(partition) === end);
     }, 'the group to commit to the end of every partition');
+  });
+
+  it('commits the finished work of revoked partitions at the rebalance, so the new owner re-reads almost nothing', async () => {
+    const seen = new Map<string, string[]>();
+    // No periodic commit during the test: only the first record, the revoke and the stop commit.
+    const quiet = { groupId: quietGroupId, commit: { everyMs: 600_000, everyRecords: 1_000_000 } };
+    const a = member('A', seen, quiet);
+    await a.start();
+    await waitFor(() => partitionsOf(a).length === 4, 'A alone to own all 4 partitions');
+    const published = await publish(1_000, 1_300);
+    await waitFor(() => seen.size >= 150, 'A to be half way');
+    const b = member('B', seen, quiet);
+    await b.start();
+    await waitFor(() => published.every((id) => seen.has(id)), 'all 300 records');
+    assert.ok(partitionsOf(b).length > 0, 'B took partitions over');
+    const twice = [...seen.values()].filter((names) => names.length > 1).length;
+    // Without the revoke commit B would re-read everything A handled on B's partitions (about 75).
+    assert.ok(twice <= 12, `${twice} records handled twice: only those in flight at the rebalance`);
   });
 });

@@ -42,7 +42,7 @@ export type ProcessResult =
  * Waits out a backoff while keeping the group membership alive. Heartbeat errors (a rebalance took the
  * partition away) propagate on purpose: kafkajs then rejoins and the record goes to its new owner.
  */
-async function backoff(ms: number, signal: AbortSignal, heartbeat: () => Promise<void>, intervalMs: number): Promise<boolean> {
+export async function backoff(ms: number, signal: AbortSignal, heartbeat: () => Promise<void>, intervalMs: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (let left = ms; left > 0; left = until - Date.now()) {
     try {

@@ -23,10 +23,34 @@ const spec = {
     description: 'feed partitions processed in parallel (the four feed topics have 12 together); each waits on the database and the broker most of the time',
   }),
   INGEST_RECORDS_IN_FLIGHT: int({
-    default: 16,
+    default: 1_000,
     min: 1,
-    max: 256,
-    description: 'records of one feed partition processed at once when their keys (source ids) differ; one source id is always processed in order',
+    max: 2_000,
+    description: 'records of one feed partition processed at once when their keys (source ids) differ; one source id is always processed in order. The records in flight share the seen-store and broker round trips, so this is also the batch size ingest can reach',
+  }),
+  INGEST_BATCH_MAX_ITEMS: int({
+    default: 500,
+    min: 1,
+    max: 5_000,
+    description: 'seen-store look-ups or inserts per database round trip at most',
+  }),
+  INGEST_BATCH_MAX_DELAY_MS: int({
+    default: 5,
+    min: 0,
+    max: 1_000,
+    description: 'how long the first record of a seen-store batch waits for others, in milliseconds (the latency a lone record pays)',
+  }),
+  INGEST_SEEN_VIEW_SIZE: int({
+    default: 100_000,
+    min: 0,
+    max: 10_000_000,
+    description: 'de-duplication entries kept in memory per feed (the most recent ones), so most look-ups need no database round trip; 0 turns the views off',
+  }),
+  INGEST_SEEN_VIEW_WINDOW_MS: int({
+    default: 10 * MINUTE,
+    min: 0,
+    max: DAY,
+    description: 'how far back (by event time) a feed\'s in-memory view is read from the database at start and after a rebalance, in milliseconds',
   }),
   INGEST_MAX_FUTURE_SKEW_MS: int({
     default: DEFAULT_RULES.maxFutureSkewMs,

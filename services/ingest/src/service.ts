@@ -1,6 +1,7 @@
 import { createConsumer, ensureTopics, topicSpec, DEAD_LETTER_TOPIC, type TopicName } from '@stormhook/kafka';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import { rulesFromConfig, type Config } from './config.js';
+import { BatchingSeenStore } from './dedup/batching-seen-store.js';
 import { MongoSeenStore } from './persistence/mongo-seen-store.js';
 import { createFeedHandler, FEED_TOPIC_NAMES, newCounters, type IngestCounters } from './transport/feed-handler.js';
 import { IngestRecord } from './usecase/ingest-record.js';
@@ -37,7 +38,12 @@ export function start(config: Config, opts: IngestOptions = {}): Promise<Running
       const logger = platform.logger;
       await ensureTopics(platform.kafka, ingestTopics().map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
       const rules = rulesFromConfig(config);
-      const store = MongoSeenStore.open(platform.mongo.db);
+      const store = new BatchingSeenStore(MongoSeenStore.open(platform.mongo.db), {
+        maxItems: config.INGEST_BATCH_MAX_ITEMS,
+        maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
+        viewCapacity: config.INGEST_SEEN_VIEW_SIZE,
+        viewWindowMs: config.INGEST_SEEN_VIEW_WINDOW_MS,
+      });
       const ingest = new IngestRecord({ store, sink: platform.publisher, rules });
       const counters = opts.counters ?? newCounters();
       let consumerAlive = true;
@@ -51,7 +57,10 @@ export function start(config: Config, opts: IngestOptions = {}): Promise<Running
         ...(prefix ? { prefix } : {}),
         partitionsConsumedConcurrently: config.INGEST_PARTITIONS_CONCURRENTLY,
         // Safe for ingest: a source id is its record key, and its seen-store writes are conditional.
+        // Many records in flight is what lets them share seen-store batches and produce requests.
         recordsInFlight: config.INGEST_RECORDS_IN_FLIGHT,
+        // Source ids of partitions that moved may have been written by their other owner since.
+        onAssignment: () => store.forget(),
         onFatal: (error) => {
           consumerAlive = false;
           logger.error({ err: error }, 'feed consumer down; ingest reports NOT_SERVING until it rejoins');
@@ -68,6 +77,7 @@ export function start(config: Config, opts: IngestOptions = {}): Promise<Running
         async stop() {
           purge.stop();
           await consumer.stop();
+          await store.drain();
         },
       };
     },

@@ -1,7 +1,7 @@
-import type { Collection, Db } from 'mongodb';
+import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import { isDuplicateKeyError } from '@stormhook/mongo';
 import type { FeedKind } from '../domain/normalised.js';
-import type { SeenKey, SeenRecord, SeenStore } from '../dedup/seen-store.js';
+import { seenKeyId, type BatchSeenStore, type SeenKey, type SeenRecord } from '../dedup/seen-store.js';
 
 /**
  * One document per source record ingest has published. The key is the `_id`, `<feed>:<source id>`:
@@ -20,8 +20,19 @@ export interface SeenDocument extends SeenRecord {
 
 export const SEEN_COLLECTION = 'seen_records';
 
-export function seenId(key: SeenKey): string {
-  return `${key.feed}:${key.sourceId}`;
+export const seenId = seenKeyId;
+
+/** At most this many look-ups of a batch are out at once (the driver's pool stays free for the rest). */
+const FIND_PARALLELISM = 64;
+
+function toRecord(doc: SeenDocument): SeenRecord {
+  return {
+    revision: doc.revision,
+    contentHash: doc.contentHash,
+    sourceVersion: doc.sourceVersion,
+    sourceUpdatedEpochMs: doc.sourceUpdatedEpochMs,
+    eventTimeEpochMs: doc.eventTimeEpochMs,
+  };
 }
 
 /**
@@ -29,7 +40,7 @@ export function seenId(key: SeenKey): string {
  * database has no transactions): an insert that the `_id` index refuses when the key exists, or a
  * replace conditional on the revision it read.
  */
-export class MongoSeenStore implements SeenStore {
+export class MongoSeenStore implements BatchSeenStore {
   constructor(
     private readonly collection: Collection<SeenDocument>,
     private readonly clock: () => number = Date.now,
@@ -41,14 +52,48 @@ export class MongoSeenStore implements SeenStore {
 
   async find(key: SeenKey): Promise<SeenRecord | null> {
     const doc = await this.collection.findOne({ _id: seenId(key) });
-    if (!doc) return null;
-    return {
-      revision: doc.revision,
-      contentHash: doc.contentHash,
-      sourceVersion: doc.sourceVersion,
-      sourceUpdatedEpochMs: doc.sourceUpdatedEpochMs,
-      eventTimeEpochMs: doc.eventTimeEpochMs,
+    return doc ? toRecord(doc) : null;
+  }
+
+  /**
+   * `_id` equality look-ups, several at once. Not one `$in` query: FerretDB does not push `$in` down
+   * to SQLite and would scan the collection, while an `_id` equality uses its index.
+   */
+  async findMany(keys: readonly SeenKey[]): Promise<Array<SeenRecord | null>> {
+    const results: Array<SeenRecord | null> = new Array<SeenRecord | null>(keys.length).fill(null);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < keys.length; i = next++) {
+        const doc = await this.collection.findOne({ _id: seenId(keys[i]!) });
+        results[i] = doc ? toRecord(doc) : null;
+      }
     };
+    await Promise.all(Array.from({ length: Math.min(FIND_PARALLELISM, keys.length) }, worker));
+    return results;
+  }
+
+  /** A scan (there is no index but `_id`, see above); used once per start or rebalance. */
+  async findSince(feed: FeedKind, epochMs: number): Promise<Array<{ key: SeenKey; record: SeenRecord }>> {
+    const docs = await this.collection.find({ feed, eventTimeEpochMs: { $gte: epochMs } }).toArray();
+    return docs.map((doc) => ({ key: { feed: doc.feed, sourceId: doc.sourceId }, record: toRecord(doc) }));
+  }
+
+  /** One unordered `insertMany`: the `_id` index refuses keys that exist, the rest are written. */
+  async insertMany(items: ReadonlyArray<{ key: SeenKey; record: SeenRecord }>): Promise<boolean[]> {
+    if (items.length === 0) return [];
+    const now = new Date(this.clock());
+    const docs = items.map(({ key, record }): SeenDocument => ({ _id: seenId(key), feed: key.feed, sourceId: key.sourceId, ...record, firstSeenAt: now, updatedAt: now }));
+    const created = new Array<boolean>(items.length).fill(true);
+    try {
+      await this.collection.insertMany(docs, { ordered: false });
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+      // Anything but "exists" (or an error without per-document detail) fails the whole batch: retried.
+      if (writeErrors.length === 0 || writeErrors.some((e) => e.code !== 11000)) throw error;
+      for (const e of writeErrors) created[e.index] = false;
+    }
+    return created;
   }
 
   async insert(key: SeenKey, record: SeenRecord): Promise<boolean> {

@@ -55,7 +55,7 @@ export class IngestRecord {
     };
 
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const stored = await this.deps.store.find(key);
+      const stored = await this.deps.store.find(key, entry.eventTimeEpochMs);
       const decision = decide(stored, entry);
       switch (decision.kind) {
         case 'duplicate':
