@@ -12,6 +12,11 @@ export interface CellForecast {
   days: DailyValues[];
 }
 
+/** Whether `a` supersedes `b` for one cell: a later issue, or the same issue of a later run id (a stable answer). */
+export function supersedes(a: Pick<CellForecast, 'issueMs' | 'runId'>, b: Pick<CellForecast, 'issueMs' | 'runId'>): boolean {
+  return a.issueMs > b.issueMs || (a.issueMs === b.issueMs && a.runId > b.runId);
+}
+
 /**
  * The stored grid cells of one evaluation, filed on a coarse grid for nearest-cell and in-area
  * searches (a forecast grid has thousands of cells; registrations number up to hundreds of

@@ -6,7 +6,8 @@ import { isDuplicateKeyError } from '@stormhook/mongo';
 /**
  * Two kinds of documents, both written only by unique inserts and read only by _id (the one lookup
  * FerretDB on SQLite answers from its index; updates and other filters scan the collection):
- * `<notification id>` is the claim, `<notification id>#published` records that it went out.
+ * `<notification id>` is the claim, `<notification id>#published` records that it went out, and
+ * `<notification id>#retake@<period>` is the takeover of a claim abandoned by a crash.
  */
 interface ClaimDocument {
   _id: string;
@@ -17,6 +18,7 @@ interface ClaimDocument {
 }
 
 const PUBLISHED = '#published';
+const RETAKE = '#retake@';
 
 /**
  * A claim not published after this long is taken for abandoned (its claimer died between claim and
@@ -68,14 +70,20 @@ export class MongoNotificationLedger implements NotificationLedger {
     const duplicates = await this.insertNew(docs);
     const fresh = docs.filter((_, i) => !duplicates.has(i)).map((doc) => doc._id);
     const seen = docs.filter((_, i) => duplicates.has(i)).map((doc) => doc._id);
-    const again = await Promise.all(
+    const stale = await Promise.all(
       seen.map(async (id) => {
         if (await this.collection.findOne({ _id: `${id}${PUBLISHED}` }, { projection: { _id: 1 } })) return undefined;
         const claim = await this.collection.findOne({ _id: id }, { projection: { claimedAtMs: 1 } });
         return !claim || claim.claimedAtMs <= nowMs - this.staleMs ? id : undefined;
       }),
     );
-    return [...fresh, ...again.filter((id): id is string => id !== undefined)];
+    // Several claimers may find the same claim abandoned at once (a replay on two instances during a
+    // rebalance): the takeover is itself a unique insert, one per stale period, so one of them wins.
+    const retakes = stale.filter((id): id is string => id !== undefined);
+    const period = Math.floor(nowMs / this.staleMs);
+    const retakeDocs = retakes.map((id) => ({ _id: `${id}${RETAKE}${period}`, registrationId: '', eventId: '', stage: 'retake', claimedAtMs: nowMs }));
+    const lost = await this.insertNew(retakeDocs);
+    return [...fresh, ...retakes.filter((_, i) => !lost.has(i))];
   }
 
   async markPublished(notificationIds: readonly string[], nowMs: number): Promise<void> {

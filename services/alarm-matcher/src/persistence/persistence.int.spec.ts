@@ -58,6 +58,20 @@ describe('alarm-matcher persistence (real database)', function () {
     assert.equal(await ledger.purgeClaimedBefore(3_500), 2, 'only ntf_a and its published mark are old enough');
   });
 
+  it('lets one of several claimers that find a claim abandoned at once take it over', async () => {
+    const ledger = new MongoNotificationLedger(db, 5_000);
+    const claim = (id: string) => ({ notificationId: id, registrationId: 'r', eventId: 'e', stage: 'start' });
+    assert.deepEqual(await ledger.claim([claim('ntf_x'), claim('ntf_y')], 10_000), ['ntf_x', 'ntf_y']);
+    // Both claims were never published (their claimer died); eight replays find them stale together.
+    const results = await Promise.all(Array.from({ length: 8 }, () => ledger.claim([claim('ntf_x'), claim('ntf_y')], 16_000)));
+    assert.deepEqual(
+      results.flat().sort(),
+      ['ntf_x', 'ntf_y'],
+      'one takeover of each',
+    );
+    assert.deepEqual(await ledger.claim([claim('ntf_x')], 17_000), [], 'the takeover is fresh');
+  });
+
   it('lets one instance take a job window and a slot claim', async () => {
     const locks = [new MongoJobLock(db, 'one'), new MongoJobLock(db, 'two')];
     const taken = await Promise.all([...locks, ...locks].map((lock) => lock.acquire('sweep', 30_000, 61_000)));
