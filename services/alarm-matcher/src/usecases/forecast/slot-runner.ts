@@ -146,6 +146,7 @@ export class ForecastSlotRunner {
     // chunks in flight into full ledger and broker batches. A failed chunk fails the evaluation.
     const inFlight = new Set<Promise<unknown>>();
     let failure: { error: unknown } | undefined;
+    let dispatchWaitMs = 0;
     const flush = async (): Promise<void> => {
       const chunk = batch;
       batch = [];
@@ -156,11 +157,14 @@ export class ForecastSlotRunner {
       );
       inFlight.add(sending);
       void sending.finally(() => inFlight.delete(sending));
+      const waitStart = performance.now();
       while (inFlight.size >= DISPATCH_CHUNKS_IN_FLIGHT) await Promise.race(inFlight);
+      dispatchWaitMs += performance.now() - waitStart;
       if (failure) throw failure.error;
     };
     // Many alarms share a district: its cells are looked up once per slot.
     const districtCells = new Map<number, Evaluated | undefined>();
+    const daysOf = new Map<number, number[]>();
     for (const registration of registrations) {
       const boundary = registration.boundary;
       let evaluated: Evaluated | undefined;
@@ -174,7 +178,9 @@ export class ForecastSlotRunner {
         logger.warn({ registrationId: registration.registrationId }, 'no forecast grid cell for the registration; skipped in this slot');
         continue;
       }
-      const violations = violationsOf(registration.filter, evaluated.cells, evaluatedDays(slot, registration.forecastDays));
+      let days = daysOf.get(registration.forecastDays);
+      if (!days) daysOf.set(registration.forecastDays, (days = evaluatedDays(slot, registration.forecastDays)));
+      const violations = violationsOf(registration.filter, evaluated.cells, days);
       if (violations.length === 0) continue;
       const run = evaluated.cells.reduce<{ runId: string; issueMs: number } | undefined>(
         (best, cell) => (!best || cell.issueMs > best.issueMs ? { runId: cell.runId, issueMs: cell.issueMs } : best),
@@ -205,8 +211,11 @@ export class ForecastSlotRunner {
       if (batch.length >= DISPATCH_CHUNK) await flush();
     }
     await flush();
+    const tailStart = performance.now();
     await Promise.all(inFlight);
     if (failure) throw failure.error;
+    // Where a slow slot spent its time: evaluating, or waiting for claims and publishes.
+    logger.info({ slotId: slot.id, dispatchWaitMs: Math.round(dispatchWaitMs), dispatchTailMs: Math.round(performance.now() - tailStart) }, 'forecast slot dispatch timings');
     return { registrations: registrations.length, notifications, ...(newestRun ? { forecastRunId: newestRun.runId } : {}) };
   }
 }
