@@ -82,10 +82,16 @@ export class NotificationDispatcher {
     const mine = new Set(unique.filter((n) => this.held.delete(n.notificationId)).map((n) => n.notificationId));
     const toClaim = unique.filter((n) => !mine.has(n.notificationId));
     const now = this.clock.now();
-    const claimed = await this.ledger.claim(
-      toClaim.map((n) => ({ notificationId: n.notificationId, registrationId: n.addressee.registrationId, eventId: n.eventId, stage: n.stage })),
-      now,
-    );
+    let claimed: string[];
+    try {
+      claimed = await this.ledger.claim(
+        toClaim.map((n) => ({ notificationId: n.notificationId, registrationId: n.addressee.registrationId, eventId: n.eventId, stage: n.stage })),
+        now,
+      );
+    } catch (error) {
+      for (const id of mine) this.held.add(id);
+      throw error;
+    }
     const toSend = new Set([...mine, ...claimed]);
     const selected = unique.filter((n) => toSend.has(n.notificationId));
     if (selected.length > 0) {
