@@ -48,7 +48,7 @@ async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
  * by the alarm.registration-changed.v1 broadcast that each instance reads with a group of its own;
  * forecast alarms and the latest forecast cells likewise, the cells from weather.forecast.v1),
  * real-time matching of the weather topics (one shared group, partitions by area), and the forecast
- * slots at 04:00 and 16:00 UTC. Health is SERVING while Kafka, the database and both consumers are up.
+ * slots at 04:00 and 16:00 UTC. Health is SERVING while Kafka, the database and the three consumers are up.
  */
 export async function start(config: Config, opts: AlarmMatcherOptions = {}): Promise<RunningAlarmMatcher> {
   let parts: AlarmMatcherParts | undefined;
