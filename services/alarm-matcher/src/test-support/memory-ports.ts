@@ -1,28 +1,29 @@
 import type { MultiPolygon } from '../geometry/types.js';
 import type { AlarmPublisher } from '../ports/alarm-publisher.js';
 import { areaRefKey, type AreaRef, type GeoPort } from '../ports/geo-port.js';
-import type { NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
+import type { ClaimResult, NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
 import type { SlotClaim, SlotLedger } from '../ports/slot-ledger.js';
 import type { Notification } from '../payloads/notification.js';
 
 /** In-memory fakes of the matcher's own ports, for unit tests of the use cases. */
 export class MemoryLedger implements NotificationLedger {
-  readonly claims = new Map<string, number>();
+  /** Claimed notification id -> the batch it was claimed in. */
+  readonly claims = new Map<string, string>();
+  /** Marked batch and notification ids. */
   readonly published = new Set<string>();
   /** How many claim calls (round trips) were made, and with how many claims each. */
   readonly claimCalls: number[] = [];
   failRelease = false;
 
-  async claim(claims: readonly NotificationClaim[], nowMs: number): Promise<string[]> {
+  async claim(claims: readonly NotificationClaim[], _nowMs: number, batchId: string): Promise<ClaimResult> {
     this.claimCalls.push(claims.length);
-    const out: string[] = [];
+    const fresh: string[] = [];
     for (const c of claims) {
-      if (this.published.has(c.notificationId)) continue;
-      if (!this.claims.has(c.notificationId)) this.claims.set(c.notificationId, nowMs);
-      else continue;
-      out.push(c.notificationId);
+      if (this.claims.has(c.notificationId)) continue;
+      this.claims.set(c.notificationId, batchId);
+      fresh.push(c.notificationId);
     }
-    return out;
+    return { fresh, retaken: [] };
   }
   async markPublished(ids: readonly string[]): Promise<void> {
     for (const id of ids) this.published.add(id);
@@ -32,7 +33,8 @@ export class MemoryLedger implements NotificationLedger {
     for (const id of ids) this.claims.delete(id);
   }
   async isPublished(id: string): Promise<boolean> {
-    return this.published.has(id);
+    const batch = this.claims.get(id);
+    return this.published.has(id) || (batch !== undefined && this.published.has(batch));
   }
 }
 

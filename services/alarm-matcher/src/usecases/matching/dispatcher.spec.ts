@@ -46,6 +46,9 @@ describe('NotificationDispatcher', () => {
     assert.deepEqual(results.map((sent) => sent.length), new Array<number>(30).fill(2));
     assert.deepEqual(ledger.claimCalls, [60], 'one ledger round trip for the 30 callers');
     assert.deepEqual(publisher.calls, [60], 'one publish for the 30 callers');
+    await dispatcher.drain();
+    assert.equal(ledger.published.size, 1, 'one published mark for the whole batch');
+    assert.equal(await ledger.isPublished('m29'), true);
   });
 
   it('bounds a batch by maxItems', async () => {

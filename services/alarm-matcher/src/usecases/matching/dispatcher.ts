@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { MicroBatcher } from '@stormhook/batch';
 import type { Logger } from '@stormhook/logger';
 import type { AlarmPublisher } from '../../ports/alarm-publisher.js';
 import type { Clock } from '../../ports/clock.js';
-import type { NotificationLedger } from '../../ports/notification-ledger.js';
+import type { ClaimResult, NotificationLedger } from '../../ports/notification-ledger.js';
 import type { Notification } from '../../payloads/notification.js';
 
 /** Bounds of the batches the dispatcher forms out of concurrent callers. */
@@ -29,9 +30,10 @@ const MAX_HELD = 100_000;
  * claims and Kafka one send per batch instead of a round trip per record.
  *
  * A notification already claimed (a replay, another instance, a second caller in the same batch)
- * is not published again. The "published" mark, which only serves to hand out claims abandoned by
- * a crash between claim and publish, is written in the background: if it is lost the claim looks
- * abandoned after CLAIM_STALE_MS and a replay publishes it once more, which the notifier drops by id.
+ * is not published again. The "published" mark (one per batch), which only serves to hand out
+ * claims abandoned by a crash between claim and publish, is written in the background: if it is
+ * lost the claims look abandoned after CLAIM_STALE_MS and a replay publishes them once more, which
+ * the notifier drops by id.
  */
 export class NotificationDispatcher {
   private readonly claims: MicroBatcher<Notification, boolean>;
@@ -42,6 +44,9 @@ export class NotificationDispatcher {
    * not, the ledger would call them taken for CLAIM_STALE_MS and the retry would drop them).
    */
   private readonly held = new Set<string>();
+  /** Batch ids: unique per process start (random tag) and per flush (counter). */
+  private readonly instanceTag = randomBytes(6).toString('hex');
+  private batches = 0;
 
   constructor(
     private readonly ledger: NotificationLedger,
@@ -82,17 +87,19 @@ export class NotificationDispatcher {
     const mine = new Set(unique.filter((n) => this.held.delete(n.notificationId)).map((n) => n.notificationId));
     const toClaim = unique.filter((n) => !mine.has(n.notificationId));
     const now = this.clock.now();
-    let claimed: string[];
+    const batchId = `bat_${this.instanceTag}_${(this.batches += 1).toString(36)}`;
+    let claimed: ClaimResult;
     try {
       claimed = await this.ledger.claim(
         toClaim.map((n) => ({ notificationId: n.notificationId, registrationId: n.addressee.registrationId, eventId: n.eventId, stage: n.stage })),
         now,
+        batchId,
       );
     } catch (error) {
       for (const id of mine) this.held.add(id);
       throw error;
     }
-    const toSend = new Set([...mine, ...claimed]);
+    const toSend = new Set([...mine, ...claimed.fresh, ...claimed.retaken]);
     const selected = unique.filter((n) => toSend.has(n.notificationId));
     if (selected.length > 0) {
       try {
@@ -102,7 +109,9 @@ export class NotificationDispatcher {
         await this.ledger.release([...toSend]).catch(() => undefined);
         throw error;
       }
-      for (const n of selected) void this.marks.add(n.notificationId);
+      // One mark for the batch's own claims; notifications claimed in another batch (taken over,
+      // or resent after a failed publish) are marked one by one.
+      for (const id of [...(claimed.fresh.length > 0 ? [batchId] : []), ...claimed.retaken, ...mine]) void this.marks.add(id);
     }
     return items.map((n, i) => first.get(n.notificationId) === i && toSend.has(n.notificationId));
   }
