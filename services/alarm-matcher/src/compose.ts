@@ -9,6 +9,8 @@ import { GrpcWebhookStore } from './adapters/grpc-webhook-store.js';
 import { KafkaAlarmPublisher } from './adapters/kafka-alarm-publisher.js';
 import { KafkaRegistrationEvents } from './adapters/kafka-registration-events.js';
 import type { Config } from './config.js';
+import { ForecastRegistrations } from './forecast/forecast-registrations.js';
+import { LatestForecastCells } from './forecast/latest-cells.js';
 import { Grid } from './geometry/grid.js';
 import { RegistrationIndex } from './matching/registration-index.js';
 import { ensureAlarmIndexes } from './persistence/collections.js';
@@ -30,7 +32,7 @@ import { Housekeeping } from './usecases/housekeeping.js';
 import { AreaShapes } from './usecases/index/area-shapes.js';
 import { PropagatingChangeSink } from './usecases/index/change-propagation.js';
 import { RegistrationIndexer } from './usecases/index/registration-indexer.js';
-import { NotificationDispatcher } from './usecases/matching/dispatcher.js';
+import { DEFAULT_DISPATCH_BATCHING, NotificationDispatcher } from './usecases/matching/dispatcher.js';
 import { LightningEpisodes } from './usecases/matching/lightning-episodes.js';
 import { LightningMatcher } from './usecases/matching/lightning-matcher.js';
 import { LifecycleSweeper } from './usecases/matching/sweeper.js';
@@ -53,7 +55,13 @@ export interface AlarmMatcherParts {
   clock: Clock;
   logger: Logger;
   index: RegistrationIndex;
+  /** The forecast alarms, held in memory beside the real-time index. */
+  forecastAlarms: ForecastRegistrations;
+  /** The latest forecast of every grid cell, held in memory for the slots. */
+  forecastCells: LatestForecastCells;
   indexer: RegistrationIndexer;
+  /** Claims and publishes every notification; drained at stop. */
+  dispatcher: NotificationDispatcher;
   commands: RegistrationCommands;
   queries: RegistrationQueries;
   lightning: LightningMatcher;
@@ -89,16 +97,22 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const grid = new Grid();
   const index = new RegistrationIndex(grid);
   const shapes = new AreaShapes(geo, grid);
-  const indexer = new RegistrationIndexer(index, shapes, repo, logger);
+  const forecastAlarms = new ForecastRegistrations();
+  const forecastCells = new LatestForecastCells();
+  const indexer = new RegistrationIndexer(index, forecastAlarms, shapes, repo, logger);
   const changes = new PropagatingChangeSink(indexer, new KafkaRegistrationEvents(platform.publisher), logger);
-  const dispatcher = new NotificationDispatcher(ledger, new KafkaAlarmPublisher(platform.publisher), clock);
+  const dispatcher = new NotificationDispatcher(ledger, new KafkaAlarmPublisher(platform.publisher), clock, logger, {
+    maxItems: config.ALARM_DISPATCH_BATCH_MAX,
+    maxDelayMs: config.ALARM_DISPATCH_BATCH_DELAY_MS,
+    maxConcurrentFlushes: DEFAULT_DISPATCH_BATCHING.maxConcurrentFlushes,
+  });
 
   const registrationDeps = { repo, geo, webhooks, forecasts, changes, clock, newId: randomUUID, maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M };
   const quietMs = config.ALARM_LIGHTNING_QUIET_PERIOD_MS;
   const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const slots = new ForecastSlotRunner({
-    repo,
-    forecasts,
+    registrations: forecastAlarms,
+    cells: forecastCells,
     slots: new MongoSlotLedger(db),
     shapes,
     dispatcher,
@@ -114,7 +128,10 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     clock,
     logger,
     index,
+    forecastAlarms,
+    forecastCells,
     indexer,
+    dispatcher,
     commands: new RegistrationCommands(registrationDeps),
     queries: new RegistrationQueries(registrationDeps),
     lightning: new LightningMatcher({ index, episodes, dispatcher, clock, quietMs, maxAgeMs: config.ALARM_MAX_EVENT_AGE_MS }),
@@ -136,6 +153,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
       locks,
       states,
       forecasts,
+      cells: forecastCells,
       clock,
       logger,
       notificationRetentionMs: config.ALARM_NOTIFICATION_RETENTION_MS,

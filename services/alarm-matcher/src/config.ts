@@ -24,6 +24,19 @@ const spec = {
     description: 'names this instance in slot claims and its registration broadcast group; default hostname-pid-random',
   }),
   ALARM_PARTITIONS_CONCURRENTLY: int({ default: 3, min: 1, max: 64, description: 'weather partitions processed in parallel' }),
+  ALARM_RECORDS_IN_FLIGHT: int({
+    default: 32,
+    min: 1,
+    max: 1_000,
+    description: 'weather records of one partition handled at once when their keys (areas) differ; records of one key keep their order',
+  }),
+  ALARM_DISPATCH_BATCH_MAX: int({ default: 500, min: 1, max: 5_000, description: 'notifications per ledger claim (one insertMany) and per publish on alarm.triggered.v1' }),
+  ALARM_DISPATCH_BATCH_DELAY_MS: int({
+    default: 2,
+    min: 0,
+    max: 1_000,
+    description: 'how long the first notification of a partial batch waits for others before it is claimed and published, in milliseconds',
+  }),
   ALARM_LIGHTNING_QUIET_PERIOD_MS: int({ default: 30 * MINUTE, min: SECOND, max: DAY, description: 'lightning all-clear after this long without a matching strike, in milliseconds' }),
   ALARM_MAX_EVENT_AGE_MS: int({
     default: 2 * HOUR,

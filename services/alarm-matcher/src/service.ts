@@ -8,8 +8,9 @@ import { composeAlarmMatcher, type AlarmMatcherParts, type CompositionOptions } 
 import type { Config } from './config.js';
 import { repeat, type Repeating } from './repeat.js';
 import { alarmMatcherHandlers } from './transport/grpc-handlers.js';
+import { forecastCellsHandler } from './transport/forecast-cells-consumer.js';
 import { registrationChangeHandler } from './transport/registration-consumer.js';
-import { WEATHER_TOPICS, weatherHandler } from './transport/weather-consumer.js';
+import { FORECAST_TOPIC, WEATHER_TOPICS, weatherHandler } from './transport/weather-consumer.js';
 
 export interface AlarmMatcherOptions extends PlatformOptions, CompositionOptions {
   /**
@@ -44,9 +45,10 @@ async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
 /**
  * Starts the alarm-matcher: the registration API (stormhook.alarm.v1.AlarmMatcherService), the
  * in-memory index of every geometry and point registration (loaded from the database, kept current
- * by the alarm.registration-changed.v1 broadcast that each instance reads with a group of its own),
+ * by the alarm.registration-changed.v1 broadcast that each instance reads with a group of its own;
+ * forecast alarms and the latest forecast cells likewise, the cells from weather.forecast.v1),
  * real-time matching of the weather topics (one shared group, partitions by area), and the forecast
- * slots at 04:00 and 16:00 UTC. Health is SERVING while Kafka, the database and both consumers are up.
+ * slots at 04:00 and 16:00 UTC. Health is SERVING while Kafka, the database and the three consumers are up.
  */
 export async function start(config: Config, opts: AlarmMatcherOptions = {}): Promise<RunningAlarmMatcher> {
   let parts: AlarmMatcherParts | undefined;
@@ -61,7 +63,7 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       const matcher = await composeAlarmMatcher(platform, config, opts);
       parts = matcher;
 
-      const alive = { registrations: true, weather: true };
+      const alive = { registrations: true, forecastCells: true, weather: true };
       const consumer = (name: keyof typeof alive, groupId: string, topics: readonly TopicName[], handler: Parameters<typeof createConsumer>[0]['handler'], extra: object): EventConsumer =>
         createConsumer({
           kafka,
@@ -83,10 +85,18 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       // A group per instance: every instance must see every change (a broadcast, not a work queue).
       const broadcastGroup = `${weatherConsumerGroup(config)}.registrations.${matcher.instanceId}`;
       const registrations = consumer('registrations', broadcastGroup, [REGISTRATION_TOPIC], registrationChangeHandler(matcher.indexer), { fromBeginning: false });
+      // Likewise every forecast chunk, so each instance holds every cell a slot may need.
+      const cellsGroup = `${weatherConsumerGroup(config)}.forecast-cells.${matcher.instanceId}`;
+      const forecastCells = consumer('forecastCells', cellsGroup, [FORECAST_TOPIC], forecastCellsHandler(matcher.forecastCells), { fromBeginning: false });
       const weather = consumer('weather', weatherConsumerGroup(config), WEATHER_TOPICS, weatherHandler(matcher), {
         partitionsConsumedConcurrently: config.ALARM_PARTITIONS_CONCURRENTLY,
+        // Records of different areas run at once so their claims and publishes share batches; one
+        // area's records keep their order (lightning needs none; storm revisions are also serialised
+        // per event by the tracked matcher).
+        recordsInFlight: config.ALARM_RECORDS_IN_FLIGHT,
       });
       platform.checks['registration-consumer'] = async () => alive.registrations;
+      platform.checks['forecast-cells-consumer'] = async () => alive.forecastCells;
       platform.checks['weather-consumer'] = async () => alive.weather;
 
       const jobs: Repeating[] = [];
@@ -94,15 +104,22 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         await Promise.all(jobs.map((job) => job.stop()));
         await matcher.scheduler.stop();
         await weather.stop();
-        await registrations.stop();
-        await deleteGroup(kafka, broadcastGroup).catch((error: unknown) => logger.debug({ err: error, broadcastGroup }, 'broadcast group not deleted'));
+        await matcher.dispatcher.drain();
+        await Promise.all([registrations.stop(), forecastCells.stop()]);
+        for (const group of [broadcastGroup, cellsGroup]) {
+          await deleteGroup(kafka, group).catch((error: unknown) => logger.debug({ err: error, group }, 'broadcast group not deleted'));
+        }
         matcher.close();
       };
       try {
-        // Join the broadcast first, then load: a change made while loading is then consumed, not lost.
-        await registrations.start();
-        const loaded = await matcher.indexer.reconcile();
-        logger.info({ registrations: matcher.index.size, areas: matcher.index.areaCount, loaded: loaded.loaded }, 'registration index loaded');
+        // Join the broadcasts first, then load: a change made while loading is then consumed, not lost.
+        await Promise.all([registrations.start(), forecastCells.start()]);
+        const [loaded, cells] = await Promise.all([matcher.indexer.reconcile(), matcher.forecasts.all()]);
+        matcher.forecastCells.apply(cells);
+        logger.info(
+          { registrations: matcher.index.size, areas: matcher.index.areaCount, forecastAlarms: matcher.forecastAlarms.size, forecastCells: matcher.forecastCells.size, loaded: loaded.loaded },
+          'registration index loaded',
+        );
         await weather.start();
       } catch (error) {
         await stop();

@@ -1,7 +1,7 @@
 /**
  * Forecast-slot benchmark (not a test): how long one delivery slot takes with 100,000 forecast
- * alarms, through the real slot runner of a running matcher on the real broker and database: load
- * the slot's registrations and the latest forecast of every grid cell from the database, find each
+ * alarms, through the real slot runner of a running matcher on the real broker and database: take
+ * the slot's registrations and the latest forecast of every grid cell from memory, find each
  * registration's cells, compare against its thresholds, claim one notification per breaching
  * registration in the ledger and publish it on alarm.triggered.v1 (read back from the topic).
  *
@@ -113,13 +113,17 @@ async function main(): Promise<void> {
     for (let i = 0; i < registrations.length; i += 1_000) await repository.insertMany(registrations.slice(i, i + 1_000));
     const seedMs = performance.now() - t;
 
-    // The two reads the slot starts with, timed on their own.
+    // Seeded behind the running matcher's back: it takes them in as at start (or at its periodic
+    // reconciliation), not during the slot, which evaluates from memory.
     t = performance.now();
-    let loaded = 0;
-    for await (const _ of repository.forecastsFor('MORNING')) loaded++;
+    await parts.indexer.reconcile();
+    const loaded = parts.forecastAlarms.forDelivery('MORNING').length;
     const readRegistrationsMs = performance.now() - t;
+    // Stored behind the running matcher's back too: read into memory as at start (afterwards the
+    // weather.forecast.v1 broadcast keeps them current).
     t = performance.now();
     const stored = await parts.forecasts.all();
+    parts.forecastCells.apply(stored);
     const readCellsMs = performance.now() - t;
     if (loaded !== count || stored.length !== cells.length) throw new Error(`read back ${loaded} registrations and ${stored.length} cells`);
 
@@ -140,12 +144,12 @@ async function main(): Promise<void> {
     console.log('forecast slot benchmark: one delivery slot through the real slot runner (real Kafka, real database)');
     console.log(`machine: ${machineDescription()}`);
     console.log(`setup: ${cells.length} cells stored in ${(cellsMs / 1000).toFixed(1)} s, ${count} registrations inserted in ${(seedMs / 1000).toFixed(1)} s`);
-    console.log(`reads alone: registrations of the slot ${(readRegistrationsMs / 1000).toFixed(1)} s, latest forecast of every cell ${(readCellsMs / 1000).toFixed(1)} s`);
+    console.log(`loading into memory (at start, not in the slot): the registrations ${(readRegistrationsMs / 1000).toFixed(1)} s, the latest forecast of every cell ${(readCellsMs / 1000).toFixed(1)} s`);
     console.log(`slot run: ${(slotMs / 1000).toFixed(1)} s in all (${note}); heap grew ${Math.round((heapAfter - heapBefore) / 1024 / 1024)} MB during the run; last notification on the topic ${Math.round(tailMs)} ms after the run returned`);
     const bench = `forecast slot (${count.toLocaleString('en')} alarms)`;
     reportBench({ bench, metric: 'slot evaluation, end to end', value: Number((slotMs / 1000).toFixed(1)), unit: 's', note });
-    reportBench({ bench, metric: 'of which reading the registrations', value: Number((readRegistrationsMs / 1000).toFixed(1)), unit: 's', note: 'measured on its own before the run' });
-    reportBench({ bench, metric: 'of which reading the forecast cells', value: Number((readCellsMs / 1000).toFixed(1)), unit: 's', note: 'measured on its own before the run' });
+    reportBench({ bench, metric: 'loading the registrations into memory (at start)', value: Number((readRegistrationsMs / 1000).toFixed(1)), unit: 's', note: 'not part of the slot: the slot evaluates the alarms held in memory' });
+    reportBench({ bench, metric: 'loading the forecast cells into memory (at start)', value: Number((readCellsMs / 1000).toFixed(1)), unit: 's', note: 'not part of the slot: the slot evaluates the cells held in memory' });
   } finally {
     await mongo.close();
     await h.stop();

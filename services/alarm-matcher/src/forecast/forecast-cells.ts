@@ -1,5 +1,5 @@
 import { Grid } from '../geometry/grid.js';
-import { distanceM } from '../geometry/planar.js';
+import { distanceM, metresPerDegreeLat, metresPerDegreeLng } from '../geometry/planar.js';
 import type { BBox, Position } from '../geometry/types.js';
 import type { DailyValues } from './daily.js';
 
@@ -10,6 +10,11 @@ export interface CellForecast {
   runId: string;
   issueMs: number;
   days: DailyValues[];
+}
+
+/** Whether `a` supersedes `b` for one cell: a later issue, or the same issue of a later run id (a stable answer). */
+export function supersedes(a: Pick<CellForecast, 'issueMs' | 'runId'>, b: Pick<CellForecast, 'issueMs' | 'runId'>): boolean {
+  return a.issueMs > b.issueMs || (a.issueMs === b.issueMs && a.runId > b.runId);
 }
 
 /**
@@ -38,21 +43,35 @@ export class CellLocator {
     // A ring of buckets is at least (ring - 1) bucket widths away; 0.25° of longitude is >= 19 km inside the coverage.
     const bucketM = 19_000;
     const maxRing = Math.ceil(maxDistanceM / bucketM) + 1;
-    let best: { cell: CellForecast; distanceM: number } | undefined;
+    // A slot asks this for up to 100,000 points: candidates are compared by squared distance in the
+    // projection at the point's latitude (no cosine or root per candidate); the winner's distance is
+    // then measured as everywhere else.
+    const kx = metresPerDegreeLng(point[1]);
+    const ky = metresPerDegreeLat();
+    const maxSquared = maxDistanceM * maxDistanceM;
+    let best: CellForecast | undefined;
+    let bestSquared = Infinity;
     for (let ring = 0; ring <= maxRing; ring++) {
-      if (best && (ring - 1) * bucketM > best.distanceM) break;
+      if (best && ring > 1 && ((ring - 1) * bucketM) ** 2 > bestSquared) break;
       for (let r = row - ring; r <= row + ring; r++) {
         for (let c = col - ring; c <= col + ring; c++) {
           if (Math.max(Math.abs(r - row), Math.abs(c - col)) !== ring) continue;
           if (r < 0 || c < 0 || r >= this.grid.rows || c >= this.grid.cols) continue;
           for (const cell of this.buckets.get(this.grid.cell(r, c)) ?? []) {
-            const d = distanceM(point, cell.location);
-            if (d <= maxDistanceM && (!best || d < best.distanceM)) best = { cell, distanceM: d };
+            const dx = (cell.location[0] - point[0]) * kx;
+            const dy = (cell.location[1] - point[1]) * ky;
+            const squared = dx * dx + dy * dy;
+            if (squared <= maxSquared && squared < bestSquared) {
+              best = cell;
+              bestSquared = squared;
+            }
           }
         }
       }
     }
-    return best;
+    if (!best) return undefined;
+    const d = distanceM(point, best.location);
+    return d <= maxDistanceM ? { cell: best, distanceM: d } : undefined;
   }
 
   /** Cells inside the box (candidates for an area test). */

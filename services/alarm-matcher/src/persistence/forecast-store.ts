@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from '@stormhook/mongo';
 import type { DailyValues } from '../forecast/daily.js';
-import type { CellForecast } from '../forecast/forecast-cells.js';
+import { supersedes, type CellForecast } from '../forecast/forecast-cells.js';
 import type { Position } from '../geometry/types.js';
 import type { ForecastStore } from '../ports/forecast-store.js';
 import { COLLECTIONS } from './collections.js';
@@ -35,7 +35,7 @@ function latestPerCell(docs: readonly CellDocument[]): CellForecast[] {
   const latest = new Map<string, CellDocument>();
   for (const doc of docs) {
     const held = latest.get(doc.cellId);
-    if (!held || doc.issueMs > held.issueMs || (doc.issueMs === held.issueMs && doc.runId > held.runId)) latest.set(doc.cellId, doc);
+    if (!held || supersedes(doc, held)) latest.set(doc.cellId, doc);
   }
   return [...latest.values()].map(fromDocument);
 }

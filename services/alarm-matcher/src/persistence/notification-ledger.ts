@@ -1,12 +1,15 @@
 import type { Collection, Db } from 'mongodb';
-import type { NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
+import type { ClaimResult, NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
 import { COLLECTIONS } from './collections.js';
 import { isDuplicateKeyError } from '@stormhook/mongo';
 
 /**
- * Two kinds of documents, both written only by unique inserts and read only by _id (the one lookup
- * FerretDB on SQLite answers from its index; updates and other filters scan the collection):
- * `<notification id>` is the claim, `<notification id>#published` records that it went out.
+ * Documents written only by unique inserts and read only by _id (the one lookup FerretDB on SQLite
+ * answers from its index; updates and other filters scan the collection): `<notification id>` is
+ * the claim, naming the batch it was claimed in; `<batch id>#published` records that a whole batch
+ * went out (one document per batch rather than per notification halves the documents written);
+ * `<notification id>#published` that a notification sent outside its claim's batch went out; and
+ * `<notification id>#retake@<period>` is the takeover of a claim abandoned by a crash.
  */
 interface ClaimDocument {
   _id: string;
@@ -14,9 +17,12 @@ interface ClaimDocument {
   eventId: string;
   stage: string;
   claimedAtMs: number;
+  /** Absent on claims written before batches had ids: only their own mark counts. */
+  batch?: string;
 }
 
 const PUBLISHED = '#published';
+const RETAKE = '#retake@';
 
 /**
  * A claim not published after this long is taken for abandoned (its claimer died between claim and
@@ -62,24 +68,43 @@ export class MongoNotificationLedger implements NotificationLedger {
     }
   }
 
-  async claim(claims: readonly NotificationClaim[], nowMs: number): Promise<string[]> {
-    if (claims.length === 0) return [];
-    const docs: ClaimDocument[] = claims.map((c) => ({ _id: c.notificationId, registrationId: c.registrationId, eventId: c.eventId, stage: c.stage, claimedAtMs: nowMs }));
+  /** Whether a mark exists for any of `ids` (batch or notification ids). */
+  private async anyPublished(ids: readonly string[]): Promise<boolean> {
+    const found = await Promise.all(ids.map((id) => this.collection.findOne({ _id: `${id}${PUBLISHED}` }, { projection: { _id: 1 } })));
+    return found.some((doc) => doc !== null);
+  }
+
+  async claim(claims: readonly NotificationClaim[], nowMs: number, batchId: string): Promise<ClaimResult> {
+    if (claims.length === 0) return { fresh: [], retaken: [] };
+    const docs: ClaimDocument[] = claims.map((c) => ({
+      _id: c.notificationId,
+      registrationId: c.registrationId,
+      eventId: c.eventId,
+      stage: c.stage,
+      claimedAtMs: nowMs,
+      batch: batchId,
+    }));
     const duplicates = await this.insertNew(docs);
     const fresh = docs.filter((_, i) => !duplicates.has(i)).map((doc) => doc._id);
     const seen = docs.filter((_, i) => duplicates.has(i)).map((doc) => doc._id);
-    const again = await Promise.all(
+    const stale = await Promise.all(
       seen.map(async (id) => {
-        if (await this.collection.findOne({ _id: `${id}${PUBLISHED}` }, { projection: { _id: 1 } })) return undefined;
-        const claim = await this.collection.findOne({ _id: id }, { projection: { claimedAtMs: 1 } });
+        const claim = await this.collection.findOne({ _id: id }, { projection: { claimedAtMs: 1, batch: 1 } });
+        if (await this.anyPublished(claim?.batch ? [id, claim.batch] : [id])) return undefined;
         return !claim || claim.claimedAtMs <= nowMs - this.staleMs ? id : undefined;
       }),
     );
-    return [...fresh, ...again.filter((id): id is string => id !== undefined)];
+    // Several claimers may find the same claim abandoned at once (a replay on two instances during a
+    // rebalance): the takeover is itself a unique insert, one per stale period, so one of them wins.
+    const retakes = stale.filter((id): id is string => id !== undefined);
+    const period = Math.floor(nowMs / this.staleMs);
+    const retakeDocs = retakes.map((id) => ({ _id: `${id}${RETAKE}${period}`, registrationId: '', eventId: '', stage: 'retake', claimedAtMs: nowMs }));
+    const lost = await this.insertNew(retakeDocs);
+    return { fresh, retaken: retakes.filter((_, i) => !lost.has(i)) };
   }
 
-  async markPublished(notificationIds: readonly string[], nowMs: number): Promise<void> {
-    await this.insertNew(notificationIds.map((id) => ({ _id: `${id}${PUBLISHED}`, registrationId: '', eventId: '', stage: 'published', claimedAtMs: nowMs })));
+  async markPublished(ids: readonly string[], nowMs: number): Promise<void> {
+    await this.insertNew(ids.map((id) => ({ _id: `${id}${PUBLISHED}`, registrationId: '', eventId: '', stage: 'published', claimedAtMs: nowMs })));
   }
 
   async release(notificationIds: readonly string[]): Promise<void> {
@@ -89,7 +114,8 @@ export class MongoNotificationLedger implements NotificationLedger {
   }
 
   async isPublished(notificationId: string): Promise<boolean> {
-    return (await this.collection.findOne({ _id: `${notificationId}${PUBLISHED}` }, { projection: { _id: 1 } })) !== null;
+    const claim = await this.collection.findOne({ _id: notificationId }, { projection: { batch: 1 } });
+    return this.anyPublished(claim?.batch ? [notificationId, claim.batch] : [notificationId]);
   }
 
   /** Claims older than the retention (longer than any replay window of the weather topics). */

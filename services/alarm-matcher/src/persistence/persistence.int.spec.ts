@@ -47,15 +47,41 @@ describe('alarm-matcher persistence (real database)', function () {
   it('hands each notification to one claimer; a claim never published is handed out again once stale', async () => {
     const ledger = new MongoNotificationLedger(db, 5_000);
     const claim = (id: string) => ({ notificationId: id, registrationId: 'r', eventId: 'e', stage: 'start' });
-    const results = await Promise.all(Array.from({ length: 5 }, () => ledger.claim([claim('ntf_a'), claim('ntf_b')], 1_000)));
-    assert.deepEqual(results.map((ids) => ids.length).sort(), [0, 0, 0, 0, 2]);
+    const all = (result: { fresh: string[]; retaken: string[] }) => [...result.fresh, ...result.retaken];
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => ledger.claim([claim('ntf_a'), claim('ntf_b')], 1_000, `bat_t_${i}`)));
+    assert.deepEqual(results.map((r) => all(r).length).sort(), [0, 0, 0, 0, 2]);
     await ledger.markPublished(['ntf_a'], 2_000);
-    assert.deepEqual(await ledger.claim([claim('ntf_a'), claim('ntf_b'), claim('ntf_c')], 3_000), ['ntf_c'], 'b may still be in flight');
-    assert.deepEqual(await ledger.claim([claim('ntf_a'), claim('ntf_b')], 6_000), ['ntf_b'], 'b was abandoned: hand it out again');
+    assert.deepEqual(all(await ledger.claim([claim('ntf_a'), claim('ntf_b'), claim('ntf_c')], 3_000, 'bat_t_5')), ['ntf_c'], 'b may still be in flight');
+    assert.deepEqual(await ledger.claim([claim('ntf_a'), claim('ntf_b')], 6_000, 'bat_t_6'), { fresh: [], retaken: ['ntf_b'] }, 'b was abandoned: hand it out again');
     await ledger.release(['ntf_b', 'ntf_c']);
     assert.equal(await ledger.isPublished('ntf_a'), true);
-    assert.deepEqual(await ledger.claim([claim('ntf_b')], 7_000), ['ntf_b'], 'released claims are claimed afresh');
+    assert.deepEqual(all(await ledger.claim([claim('ntf_b')], 7_000, 'bat_t_7')), ['ntf_b'], 'released claims are claimed afresh');
     assert.equal(await ledger.purgeClaimedBefore(3_500), 2, 'only ntf_a and its published mark are old enough');
+  });
+
+  it('marks a whole batch published with one document', async () => {
+    const ledger = new MongoNotificationLedger(db, 5_000);
+    const claim = (id: string) => ({ notificationId: id, registrationId: 'r', eventId: 'e', stage: 'start' });
+    const ids = Array.from({ length: 50 }, (_, i) => `ntf_batch_${i}`);
+    assert.equal((await ledger.claim(ids.map(claim), 40_000, 'bat_t_b1')).fresh.length, 50);
+    await ledger.markPublished(['bat_t_b1'], 40_010);
+    assert.equal(await ledger.isPublished('ntf_batch_7'), true);
+    assert.deepEqual(await ledger.claim(ids.map(claim), 90_000, 'bat_t_b2'), { fresh: [], retaken: [] }, 'published long ago: never handed out again');
+    assert.equal(await db.collection('notifications').countDocuments({ _id: { $regex: /^(ntf_batch_|bat_t_b1)/ } as never }), 51);
+  });
+
+  it('lets one of several claimers that find a claim abandoned at once take it over', async () => {
+    const ledger = new MongoNotificationLedger(db, 5_000);
+    const claim = (id: string) => ({ notificationId: id, registrationId: 'r', eventId: 'e', stage: 'start' });
+    assert.deepEqual((await ledger.claim([claim('ntf_x'), claim('ntf_y')], 10_000, 'bat_t_x')).fresh, ['ntf_x', 'ntf_y']);
+    // Both claims were never published (their claimer died); eight replays find them stale together.
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => ledger.claim([claim('ntf_x'), claim('ntf_y')], 16_000, `bat_t_r${i}`)));
+    assert.deepEqual(results.flatMap((r) => r.fresh), []);
+    assert.deepEqual(results.flatMap((r) => r.retaken).sort(), ['ntf_x', 'ntf_y'], 'one takeover of each');
+    assert.deepEqual(await ledger.claim([claim('ntf_x')], 17_000, 'bat_t_r8'), { fresh: [], retaken: [] }, 'taken over in this period already');
+    // The taker published them and marked them one by one (their claim names the dead batch).
+    await ledger.markPublished(['ntf_x', 'ntf_y'], 17_000);
+    assert.deepEqual(await ledger.claim([claim('ntf_x'), claim('ntf_y')], 60_000, 'bat_t_r9'), { fresh: [], retaken: [] }, 'published by the taker: not again');
   });
 
   it('lets one instance take a job window and a slot claim', async () => {

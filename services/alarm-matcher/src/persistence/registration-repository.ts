@@ -1,6 +1,6 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { isDuplicateKeyError } from '@stormhook/mongo';
-import { areaKeyOf, type Delivery, type ForecastRegistration, type Registration, type RegistrationKind } from '../domain/registration.js';
+import { areaKeyOf, type Delivery, type Registration, type RegistrationKind } from '../domain/registration.js';
 import type { Page, RegistrationQuery, RegistrationRepository } from '../ports/registration-repository.js';
 import { COLLECTIONS } from './collections.js';
 
@@ -103,10 +103,4 @@ export class MongoRegistrationRepository implements RegistrationRepository {
     for await (const doc of this.collection.find({})) yield fromDocument(doc);
   }
 
-  async *forecastsFor(delivery: Delivery): AsyncIterable<ForecastRegistration> {
-    for await (const doc of this.collection.find({ kind: 'FORECAST', delivery })) {
-      const registration = fromDocument(doc);
-      if (registration.kind === 'FORECAST') yield registration;
-    }
-  }
 }

@@ -1,4 +1,4 @@
-import type { Delivery, ForecastRegistration, Registration, RegistrationKind } from '../domain/registration.js';
+import type { Registration, RegistrationKind } from '../domain/registration.js';
 
 export interface RegistrationQuery {
   kind: RegistrationKind;
@@ -26,8 +26,6 @@ export interface RegistrationRepository {
   page(query: RegistrationQuery, pageNumber: number, pageSize: number): Promise<Page<Registration>>;
   /** Every match, oldest first (for filters computed in memory). */
   list(query: RegistrationQuery): Promise<Registration[]>;
-  /** Every registration (index load and reconciliation). */
+  /** Every registration (index load and reconciliation; forecast slots evaluate what it loaded). */
   all(): AsyncIterable<Registration>;
-  /** Forecast registrations delivered in the slot. */
-  forecastsFor(delivery: Delivery): AsyncIterable<ForecastRegistration>;
 }

@@ -5,6 +5,8 @@ import type { LightningMatcher } from '../usecases/matching/lightning-matcher.js
 import type { TrackedEventMatcher } from '../usecases/matching/tracked-matcher.js';
 import { decodeForecast, decodeLightning, decodePrecipitation, decodeThunderstorm, type Decoded } from './weather-decoding.js';
 
+export const FORECAST_TOPIC = 'weather.forecast.v1' as const satisfies TopicName;
+
 /** The weather topics one consumer group reads; their partitions (by area) are spread over the instances. */
 export const WEATHER_TOPICS = ['weather.lightning.v1', 'weather.thunderstorm.v1', 'weather.precipitation.v1', 'weather.forecast.v1'] as const satisfies readonly TopicName[];
 

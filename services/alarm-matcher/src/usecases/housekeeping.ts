@@ -1,4 +1,5 @@
 import type { Logger } from '@stormhook/logger';
+import type { LatestForecastCells } from '../forecast/latest-cells.js';
 import type { Clock } from '../ports/clock.js';
 import type { ForecastStore } from '../ports/forecast-store.js';
 import type { TrackedStateStore } from '../ports/tracked-state-store.js';
@@ -11,6 +12,8 @@ export class Housekeeping {
       locks: { purgeBefore(ms: number): Promise<number> };
       states: TrackedStateStore;
       forecasts: ForecastStore;
+      /** This instance's cells in memory, pruned by the same rule as the stored ones. */
+      cells: LatestForecastCells;
       clock: Clock;
       logger: Logger;
       notificationRetentionMs: number;
@@ -27,6 +30,8 @@ export class Housekeeping {
     const purgedStates = await states.purgeEndedBefore(now - notificationRetentionMs);
     const newest = await forecasts.newestIssueMs();
     const purgedCells = newest === undefined ? 0 : await forecasts.purgeIssuedBefore(newest - forecastRetentionMs);
+    const newestHeld = this.deps.cells.newestIssueMs();
+    if (newestHeld !== undefined) this.deps.cells.pruneIssuedBefore(newestHeld - forecastRetentionMs);
     const result = { claims: purgedClaims, states: purgedStates, cells: purgedCells };
     this.deps.logger.debug(result, 'alarm-matcher housekeeping done');
     return result;

@@ -41,6 +41,7 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
       ]),
     ]);
     await until(async () => (await h.matchers[0]!.matcher.forecasts.all()).length === 3, 'the forecast cells to be stored');
+    await until(() => h.matchers.every((m) => m.matcher.forecastCells.size === 3), 'both instances to hold the forecast cells');
     await register(
       'district',
       { forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastFilter: { precipitationThreshold: 'MODERATE' }, forecastDays: 2, forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING'] },
@@ -55,6 +56,8 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
     assert.equal(point.resolvedForecastCell?.cellId, 'c3');
     await register('point-calm', { forecastBoundary: { point: { lng: 32.25, lat: 40.25 } }, forecastFilter: { hotTemperatureThreshold: 'WARM' }, forecastDays: 3, forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING'] });
     await register('evening-only', { forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastFilter: { precipitationThreshold: 'LIGHT' }, forecastDays: 1, forecastAlarmDelivery: ['FORECAST_DELIVERY_EVENING'] });
+    // Slots evaluate the alarms each instance holds in memory; the other instance learns of them by the broadcast.
+    await until(() => h.matchers.every((m) => Object.values(ids).every((id) => m.matcher.forecastAlarms.get(id) !== undefined)), 'both instances to hold the forecast alarms');
   });
 
   after(async () => {

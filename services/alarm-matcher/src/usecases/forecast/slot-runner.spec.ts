@@ -4,7 +4,9 @@ import type { ForecastRegistration } from '../../domain/registration.js';
 import { slotOn } from '../../forecast/slots.js';
 import { Grid } from '../../geometry/grid.js';
 import { ManualClock } from '../../test-support/manual-clock.js';
-import { MemoryForecasts, MemoryLedger, MemoryRegistrations, MemorySlotLedger, PolygonGeo, RecordingPublisher } from '../../test-support/memory-ports.js';
+import { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
+import { LatestForecastCells } from '../../forecast/latest-cells.js';
+import { MemoryLedger, MemorySlotLedger, PolygonGeo, RecordingPublisher } from '../../test-support/memory-ports.js';
 import { square } from '../../test-support/shapes.js';
 import { AreaShapes } from '../index/area-shapes.js';
 import { NotificationDispatcher } from '../matching/dispatcher.js';
@@ -36,19 +38,19 @@ function forecastRegistration(id: string, overrides: Partial<ForecastRegistratio
 describe('ForecastSlotRunner', () => {
   function setup() {
     const clock = new ManualClock(DAY + 4 * HOUR);
-    const repo = new MemoryRegistrations();
-    const forecasts = new MemoryForecasts();
-    forecasts.cells = [
+    const alarms = new ForecastRegistrations();
+    const forecasts = new LatestForecastCells();
+    forecasts.apply([
       { cellId: 'in', location: [32.7, 39.7], runId: 'run', issueMs: DAY - HOUR, days: [{ dayMs: DAY, windGustMaxKmh: 70 }] },
       { cellId: 'near', location: [32.0, 39.0], runId: 'run', issueMs: DAY - HOUR, days: [{ dayMs: DAY, windGustMaxKmh: 55 }] },
-    ];
+    ]);
     const geo = new PolygonGeo(new Map([['DISTRICT:1231', square(32.5, 39.5, 0.5)]]));
     const slots = new MemorySlotLedger();
     const publisher = new RecordingPublisher();
     const runner = (instanceId: string) =>
       new ForecastSlotRunner({
-        repo,
-        forecasts,
+        registrations: alarms,
+        cells: forecasts,
         slots,
         shapes: new AreaShapes(geo, new Grid()),
         dispatcher: new NotificationDispatcher(new MemoryLedger(), publisher, clock),
@@ -59,14 +61,14 @@ describe('ForecastSlotRunner', () => {
         lateAfterMs: 10 * 60_000,
         maxCellDistanceM: 50_000,
       });
-    return { clock, repo, forecasts, slots, publisher, runner };
+    return { clock, alarms, forecasts, slots, publisher, runner };
   }
 
   it('reports the worst cell inside the district, and the nearest cell for a point', async () => {
-    const { repo, publisher, runner } = setup();
-    await repo.insert(forecastRegistration('district'));
-    await repo.insert(forecastRegistration('point', { boundary: { type: 'POINT', point: { lng: 32.01, lat: 39.01 } } }));
-    await repo.insert(forecastRegistration('evening', { delivery: ['EVENING'] }));
+    const { alarms, publisher, runner } = setup();
+    alarms.upsert(forecastRegistration('district'));
+    alarms.upsert(forecastRegistration('point', { boundary: { type: 'POINT', point: { lng: 32.01, lat: 39.01 } } }));
+    alarms.upsert(forecastRegistration('evening', { delivery: ['EVENING'] }));
     const outcome = await runner('a').run(slotOn('MORNING', DAY));
     assert.deepEqual([outcome.evaluated, outcome.late, outcome.registrations, outcome.notifications], [true, false, 2, 2]);
     const cells = publisher.sent.map((n) => [n.addressee.registrationId, (n.payload['violations'] as Array<{ forecasts: Array<{ cellId: string }> }>)[0]!.forecasts[0]!.cellId]);
@@ -77,8 +79,8 @@ describe('ForecastSlotRunner', () => {
   });
 
   it('leaves a slot alone while its claim is held, and takes it over once the lease ran out', async () => {
-    const { clock, repo, slots, publisher, runner } = setup();
-    await repo.insert(forecastRegistration('district'));
+    const { clock, alarms, slots, publisher, runner } = setup();
+    alarms.upsert(forecastRegistration('district'));
     const slot = slotOn('MORNING', DAY);
     // An instance claimed the slot and died before finishing.
     await slots.claim({ claimId: slot.id, slotId: slot.id, delivery: 'MORNING', slotTimeMs: slot.timeMs, attempt: 1, late: false, owner: 'dead', claimedAtMs: clock.now(), leaseUntilMs: clock.now() + LEASE, status: 'running' });

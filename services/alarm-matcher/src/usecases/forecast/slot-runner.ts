@@ -1,6 +1,8 @@
 import type { Logger } from '@stormhook/logger';
 import type { ForecastRegistration } from '../../domain/registration.js';
 import { CellLocator, type CellForecast } from '../../forecast/forecast-cells.js';
+import type { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
+import type { LatestForecastCells } from '../../forecast/latest-cells.js';
 import { evaluatedDays, type Slot } from '../../forecast/slots.js';
 import { violationsOf } from '../../forecast/violations.js';
 import type { Position } from '../../geometry/types.js';
@@ -8,16 +10,16 @@ import { notificationId } from '../../lifecycle/notification-id.js';
 import { forecastPayload } from '../../payloads/forecast-payload.js';
 import type { Notification } from '../../payloads/notification.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ForecastStore } from '../../ports/forecast-store.js';
-import type { RegistrationRepository } from '../../ports/registration-repository.js';
 import type { SlotClaim, SlotLedger } from '../../ports/slot-ledger.js';
 import type { AreaShapes } from '../index/area-shapes.js';
 import { addresseeOf } from '../matching/addressee.js';
 import type { NotificationDispatcher } from '../matching/dispatcher.js';
 
 export interface SlotRunnerDeps {
-  repo: RegistrationRepository;
-  forecasts: ForecastStore;
+  /** The forecast alarms held in memory (kept current by the registration broadcast). */
+  registrations: ForecastRegistrations;
+  /** The latest forecast of every grid cell, held in memory (kept current by weather.forecast.v1). */
+  cells: Pick<LatestForecastCells, 'all'>;
   slots: SlotLedger;
   shapes: AreaShapes;
   dispatcher: NotificationDispatcher;
@@ -46,7 +48,9 @@ export interface SlotOutcome {
 
 /** Takeovers of a crashed evaluation are bounded; a slot failing this often needs a human. */
 const MAX_ATTEMPTS = 5;
-const DISPATCH_BATCH = 200;
+/** Notifications handed to the dispatcher at once, and how many such chunks may be on their way. */
+const DISPATCH_CHUNK = 1_000;
+const DISPATCH_CHUNKS_IN_FLIGHT = 4;
 
 /** The cells evaluated for one registration and the reference point of its payload. */
 interface Evaluated {
@@ -110,7 +114,7 @@ export class ForecastSlotRunner {
     return { slotId: claimId, evaluated: true, late, ...result };
   }
 
-  private async cellsFor(registration: ForecastRegistration, locator: CellLocator): Promise<Evaluated | undefined> {
+  private cellsFor(registration: ForecastRegistration, locator: CellLocator): Evaluated | undefined {
     const boundary = registration.boundary;
     const max = this.deps.maxCellDistanceM;
     if (boundary.type === 'POINT') {
@@ -128,28 +132,55 @@ export class ForecastSlotRunner {
   }
 
   private async evaluate(slot: Slot, idScope: string, late: boolean): Promise<{ registrations: number; notifications: number; forecastRunId?: string }> {
-    const { repo, forecasts, shapes, dispatcher, clock, logger } = this.deps;
-    const registrations: ForecastRegistration[] = [];
-    for await (const registration of repo.forecastsFor(slot.delivery)) registrations.push(registration);
+    const { cells, shapes, dispatcher, clock, logger } = this.deps;
+    const registrations = this.deps.registrations.forDelivery(slot.delivery);
     const districts = registrations.flatMap((r) => (r.boundary.type === 'ADMINISTRATIVE' ? [{ level: 'DISTRICT' as const, id: r.boundary.districtId }] : []));
     // Throws while geo is down: the claim's lease then runs out and a later attempt takes over.
     await shapes.ensure(districts);
-    const locator = new CellLocator(await forecasts.all());
+    const locator = new CellLocator(cells.all());
     const eventId = `forecast:${idScope}`;
     let batch: Notification[] = [];
     let notifications = 0;
     let newestRun: { runId: string; issueMs: number } | undefined;
-    const flush = async () => {
-      notifications += (await dispatcher.dispatch(batch)).length;
+    // Evaluation goes on while earlier chunks are claimed and published; the dispatcher turns the
+    // chunks in flight into full ledger and broker batches. A failed chunk fails the evaluation.
+    const inFlight = new Set<Promise<unknown>>();
+    let failure: { error: unknown } | undefined;
+    let dispatchWaitMs = 0;
+    const flush = async (): Promise<void> => {
+      const chunk = batch;
       batch = [];
+      if (chunk.length === 0) return;
+      const sending: Promise<unknown> = dispatcher.dispatch(chunk).then(
+        (sent) => (notifications += sent.length),
+        (error: unknown) => (failure ??= { error }),
+      );
+      inFlight.add(sending);
+      void sending.finally(() => inFlight.delete(sending));
+      const waitStart = performance.now();
+      while (inFlight.size >= DISPATCH_CHUNKS_IN_FLIGHT) await Promise.race(inFlight);
+      dispatchWaitMs += performance.now() - waitStart;
+      if (failure) throw failure.error;
     };
+    // Many alarms share a district: its cells are looked up once per slot.
+    const districtCells = new Map<number, Evaluated | undefined>();
+    const daysOf = new Map<number, number[]>();
     for (const registration of registrations) {
-      const evaluated = await this.cellsFor(registration, locator);
+      const boundary = registration.boundary;
+      let evaluated: Evaluated | undefined;
+      if (boundary.type === 'ADMINISTRATIVE') {
+        if (!districtCells.has(boundary.districtId)) districtCells.set(boundary.districtId, this.cellsFor(registration, locator));
+        evaluated = districtCells.get(boundary.districtId);
+      } else {
+        evaluated = this.cellsFor(registration, locator);
+      }
       if (!evaluated) {
         logger.warn({ registrationId: registration.registrationId }, 'no forecast grid cell for the registration; skipped in this slot');
         continue;
       }
-      const violations = violationsOf(registration.filter, evaluated.cells, evaluatedDays(slot, registration.forecastDays));
+      let days = daysOf.get(registration.forecastDays);
+      if (!days) daysOf.set(registration.forecastDays, (days = evaluatedDays(slot, registration.forecastDays)));
+      const violations = violationsOf(registration.filter, evaluated.cells, days);
       if (violations.length === 0) continue;
       const run = evaluated.cells.reduce<{ runId: string; issueMs: number } | undefined>(
         (best, cell) => (!best || cell.issueMs > best.issueMs ? { runId: cell.runId, issueMs: cell.issueMs } : best),
@@ -177,9 +208,14 @@ export class ForecastSlotRunner {
           violations,
         }),
       });
-      if (batch.length >= DISPATCH_BATCH) await flush();
+      if (batch.length >= DISPATCH_CHUNK) await flush();
     }
     await flush();
+    const tailStart = performance.now();
+    await Promise.all(inFlight);
+    if (failure) throw failure.error;
+    // Where a slow slot spent its time: evaluating, or waiting for claims and publishes.
+    logger.info({ slotId: slot.id, dispatchWaitMs: Math.round(dispatchWaitMs), dispatchTailMs: Math.round(performance.now() - tailStart) }, 'forecast slot dispatch timings');
     return { registrations: registrations.length, notifications, ...(newestRun ? { forecastRunId: newestRun.runId } : {}) };
   }
 }

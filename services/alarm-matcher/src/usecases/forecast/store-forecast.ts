@@ -12,6 +12,17 @@ export interface ForecastChunk {
   cells: Array<{ cellId: string; location: Position; series: HourlySeries[] }>;
 }
 
+/** The cells of one chunk as daily values (what forecast alarms compare with their thresholds). */
+export function cellsOfChunk(chunk: ForecastChunk): CellForecast[] {
+  return chunk.cells.map((cell) => ({
+    cellId: cell.cellId,
+    location: cell.location,
+    runId: chunk.runId,
+    issueMs: chunk.issueMs,
+    days: dailyValues(chunk.firstHourMs, cell.series),
+  }));
+}
+
 /**
  * Keeps the latest forecast of every grid cell as daily values (what forecast alarms compare with
  * their thresholds). Runs arrive in several events per area; each cell is replaced by a later run.
@@ -23,13 +34,7 @@ export class StoreForecast {
   ) {}
 
   async handle(chunk: ForecastChunk): Promise<number> {
-    const cells: CellForecast[] = chunk.cells.map((cell) => ({
-      cellId: cell.cellId,
-      location: cell.location,
-      runId: chunk.runId,
-      issueMs: chunk.issueMs,
-      days: dailyValues(chunk.firstHourMs, cell.series),
-    }));
+    const cells = cellsOfChunk(chunk);
     await this.store.save(cells, this.clock.now());
     return cells.length;
   }

@@ -1,14 +1,16 @@
 import type { Logger } from '@stormhook/logger';
 import { isRealtime, type RealtimeRegistration, type Registration } from '../../domain/registration.js';
+import type { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
 import type { RegistrationIndex } from '../../matching/registration-index.js';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
 import type { RegistrationRepository } from '../../ports/registration-repository.js';
 import { areaRefOf, type AreaShapes } from './area-shapes.js';
 
 /**
- * Keeps this instance's {@link RegistrationIndex} equal to the database: a full load at start, then
- * the broadcast changes (applied only when newer than what is held), and a periodic reconciliation
- * that repairs anything a lost broadcast left behind. Changes are applied one at a time, in order.
+ * Keeps this instance's {@link RegistrationIndex} (geometry and point alarms) and its
+ * {@link ForecastRegistrations} equal to the database: a full load at start, then the broadcast
+ * changes (applied only when newer than what is held), and a periodic reconciliation that repairs
+ * anything a lost broadcast left behind. Changes are applied one at a time, in order.
  */
 export class RegistrationIndexer {
   private readonly versions = new Map<string, number>();
@@ -20,8 +22,9 @@ export class RegistrationIndexer {
 
   constructor(
     private readonly index: RegistrationIndex,
+    private readonly forecasts: ForecastRegistrations,
     private readonly shapes: AreaShapes,
-    private readonly repo: RegistrationRepository,
+    private readonly repo: Pick<RegistrationRepository, 'all'>,
     private readonly logger: Logger,
   ) {}
 
@@ -66,7 +69,10 @@ export class RegistrationIndexer {
       const id = registration.registrationId;
       if ((this.versions.get(id) ?? 0) >= registration.version || (this.tombstones.get(id) ?? 0) >= registration.version) return;
       this.versions.set(id, registration.version);
-      if (!isRealtime(registration)) return;
+      if (!isRealtime(registration)) {
+        this.forecasts.upsert(registration);
+        return;
+      }
       await this.load([registration]);
     });
   }
@@ -78,6 +84,7 @@ export class RegistrationIndexer {
       this.versions.delete(registrationId);
       this.pending.delete(registrationId);
       this.index.remove(registrationId);
+      this.forecasts.remove(registrationId);
     });
   }
 
@@ -90,7 +97,11 @@ export class RegistrationIndexer {
         seen.add(registration.registrationId);
         const held = this.versions.get(registration.registrationId);
         this.versions.set(registration.registrationId, Math.max(held ?? 0, registration.version));
-        if (!isRealtime(registration)) continue;
+        if (!isRealtime(registration)) {
+          const current = this.forecasts.get(registration.registrationId);
+          if (!current || current.version < registration.version) this.forecasts.upsert(registration);
+          continue;
+        }
         const current = this.index.get(registration.registrationId);
         if (!current || current.version < registration.version || this.pending.has(registration.registrationId)) realtime.push(registration);
       }
@@ -100,7 +111,7 @@ export class RegistrationIndexer {
         if (seen.has(id)) continue;
         this.versions.delete(id);
         this.pending.delete(id);
-        if (this.index.remove(id)) removed++;
+        if (this.index.remove(id) || this.forecasts.remove(id)) removed++;
       }
       // Tombstones are a few bytes per removal; a long-lived instance forgets them in bulk now and then.
       if (this.tombstones.size > 100_000) this.tombstones.clear();

@@ -1,3 +1,4 @@
+import { MicroBatcher } from '@stormhook/batch';
 import { decideStrike, type LightningActivity } from '../../lifecycle/lightning-episode.js';
 import type { LightningActivityStore } from '../../ports/lightning-activity-store.js';
 
@@ -16,12 +17,32 @@ interface Cached {
  */
 export class LightningEpisodes {
   private readonly cache = new Map<string, Cached>();
+  /** Reads of stored episodes in progress, by registration. */
+  private readonly loading = new Map<string, Promise<void>>();
+
+  /** Episode writes of the strikes in flight, gathered into one bulk write. */
+  private readonly saves: MicroBatcher<LightningActivity, void>;
 
   constructor(
     private readonly store: LightningActivityStore,
     private readonly quietMs: number,
     private readonly persistEveryMs: number,
-  ) {}
+  ) {
+    this.saves = new MicroBatcher({
+      maxItems: 500,
+      maxDelayMs: 2,
+      flush: async (activities) => {
+        // Two strikes of one batch may carry the same registration: its latest state is written.
+        const latest = new Map<string, LightningActivity>();
+        for (const activity of activities) {
+          const held = latest.get(activity.registrationId);
+          if (!held || activity.lastStrikeMs >= held.lastStrikeMs) latest.set(activity.registrationId, activity);
+        }
+        await this.store.save([...latest.values()]);
+        return activities.map(() => undefined);
+      },
+    });
+  }
 
   /** Extra wait of the sweeper beyond the quiet period, covering strikes not written yet. */
   get allClearMarginMs(): number {
@@ -33,11 +54,9 @@ export class LightningEpisodes {
    * period: the previous episode needs its all-clear before the new one starts).
    */
   async strike(registrationIds: readonly string[], strikeMs: number): Promise<LightningActivity[]> {
-    const missing = registrationIds.filter((id) => !this.cache.has(id));
-    if (missing.length > 0) {
-      const stored = await this.store.get(missing);
-      for (const [id, activity] of stored) this.cache.set(id, { activity, persistedLastMs: activity.lastStrikeMs });
-    }
+    await this.loadMissing(registrationIds);
+    // From here to the cache writes nothing awaits, so strikes handled concurrently (records of
+    // several keys and partitions in flight) each see the episode as the one before left it.
     const ended: LightningActivity[] = [];
     const toSave: LightningActivity[] = [];
     for (const id of registrationIds) {
@@ -53,8 +72,37 @@ export class LightningEpisodes {
         this.cache.set(id, { activity: decision.next, persistedLastMs });
       }
     }
-    await this.store.save(toSave);
+    // Awaited: an episode must be stored before its strike's record counts as done, or a crash
+    // would leave it without its all-clear.
+    await Promise.all(toSave.map((activity) => this.saves.add(activity)));
     return ended;
+  }
+
+  /**
+   * Reads the stored episodes of registrations not held yet. Concurrent strikes on one registration
+   * share one read, and a read never overwrites what a strike decided in the meantime.
+   */
+  private async loadMissing(registrationIds: readonly string[]): Promise<void> {
+    const waits: Array<Promise<void>> = [];
+    const missing: string[] = [];
+    for (const id of registrationIds) {
+      if (this.cache.has(id)) continue;
+      const pending = this.loading.get(id);
+      if (pending) waits.push(pending);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const read = this.store.get(missing).then((stored) => {
+        for (const [id, activity] of stored) if (!this.cache.has(id)) this.cache.set(id, { activity, persistedLastMs: activity.lastStrikeMs });
+      });
+      // A failed read fails every strike waiting on it: none may open an episode the store already holds.
+      const settled: Promise<void> = read.finally(() => {
+        for (const id of missing) if (this.loading.get(id) === settled) this.loading.delete(id);
+      });
+      for (const id of missing) this.loading.set(id, settled);
+      waits.push(settled);
+    }
+    await Promise.all(waits);
   }
 
   /** The sweeper cleared this episode: forget it, unless a newer one is held already. */

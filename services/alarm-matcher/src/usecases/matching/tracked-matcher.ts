@@ -12,6 +12,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../../ports/tracked-state-store.js';
 import { addresseeOf } from './addressee.js';
 import type { NotificationDispatcher } from './dispatcher.js';
+import { KeyedSerial } from './keyed-serial.js';
 
 export interface TrackedMatcherDeps {
   index: RegistrationIndex;
@@ -48,6 +49,9 @@ interface Tracked {
  * when it stops affecting a registration); the states are stored per (event, registration).
  */
 export class TrackedEventMatcher {
+  /** One revision of an event at a time: each reads the states the one before it wrote. */
+  private readonly perEvent = new KeyedSerial();
+
   constructor(private readonly deps: TrackedMatcherDeps) {}
 
   handleStorm(storm: Storm): Promise<Notification[]> {
@@ -108,7 +112,11 @@ export class TrackedEventMatcher {
     });
   }
 
-  private async process(event: Tracked): Promise<Notification[]> {
+  private process(event: Tracked): Promise<Notification[]> {
+    return this.perEvent.run(event.eventId, () => this.processRevision(event));
+  }
+
+  private async processRevision(event: Tracked): Promise<Notification[]> {
     const { index, states, dispatcher, clock } = this.deps;
     // Over before it arrived (a backlog, a first start reading the topic history): the sweeper ends
     // whatever it had started; nothing new starts.

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { createLogger } from '@stormhook/logger';
+import type { ForecastRegistration, Registration } from '../../domain/registration.js';
+import { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
+import { Grid } from '../../geometry/grid.js';
+import { RegistrationIndex } from '../../matching/registration-index.js';
+import { pointRegistration } from '../../test-support/fixtures.js';
+import { PolygonGeo } from '../../test-support/memory-ports.js';
+import { AreaShapes } from './area-shapes.js';
+import { RegistrationIndexer } from './registration-indexer.js';
+
+function forecast(id: string, version: number, delivery: ForecastRegistration['delivery'] = ['MORNING']): ForecastRegistration {
+  return {
+    registrationId: id,
+    accountId: 'acc',
+    recipientId: `rcp-${id}`,
+    createdAtMs: 0,
+    updatedAtMs: version,
+    version,
+    warnings: [],
+    kind: 'FORECAST',
+    boundary: { type: 'POINT', point: { lng: 32.5, lat: 39.9 } },
+    filter: { windGustThreshold: version > 1 ? 'STORM' : 'STRONG_WIND' },
+    forecastDays: 1,
+    delivery,
+    resolved: { cityId: 6, cityName: 'Ankara', districtId: 1231, districtName: 'Çankaya' },
+  };
+}
+
+describe('RegistrationIndexer with forecast alarms', () => {
+  function setup(stored: Registration[]) {
+    const grid = new Grid();
+    const index = new RegistrationIndex(grid);
+    const forecasts = new ForecastRegistrations();
+    let reads = 0;
+    const repo = {
+      async *all(): AsyncIterable<Registration> {
+        reads += 1;
+        yield* stored;
+      },
+    };
+    const indexer = new RegistrationIndexer(index, forecasts, new AreaShapes(new PolygonGeo(new Map()), grid), repo, createLogger({ service: 'spec', level: 'silent' }));
+    return { index, forecasts, indexer, reads: () => reads };
+  }
+
+  it('loads forecast alarms beside the real-time ones, and follows broadcasts without reading the database', async () => {
+    const { index, forecasts, indexer, reads } = setup([forecast('f1', 1), forecast('f2', 1, ['EVENING']), pointRegistration(32.8, 39.9, 5_000, { lightning: {} }, { registrationId: 'p1' })]);
+    await indexer.reconcile();
+    assert.equal(reads(), 1);
+    assert.deepEqual([index.size, forecasts.size], [1, 2]);
+    assert.deepEqual(forecasts.forDelivery('MORNING').map((r) => r.registrationId), ['f1']);
+
+    await indexer.apply(forecast('f3', 1));
+    await indexer.apply(forecast('f1', 2, ['MORNING', 'EVENING']));
+    await indexer.apply(forecast('f1', 1)); // a late, older broadcast
+    assert.equal(forecasts.get('f1')?.version, 2);
+    assert.deepEqual(forecasts.forDelivery('EVENING').map((r) => r.registrationId).sort(), ['f1', 'f2']);
+    await indexer.remove('f2', 2);
+    await indexer.apply(forecast('f2', 1)); // older than its removal: stays removed
+    assert.deepEqual(forecasts.forDelivery('EVENING').map((r) => r.registrationId), ['f1']);
+    assert.deepEqual(forecasts.forDelivery('MORNING').map((r) => r.registrationId).sort(), ['f1', 'f3']);
+    assert.equal(reads(), 1, 'broadcasts are applied from the event alone');
+  });
+
+  it('drops at reconciliation a forecast alarm the database no longer holds (a lost broadcast)', async () => {
+    const stored: Registration[] = [forecast('f1', 1), forecast('f2', 1)];
+    const { forecasts, indexer } = setup(stored);
+    await indexer.reconcile();
+    stored.pop();
+    const result = await indexer.reconcile();
+    assert.equal(result.removed, 1);
+    assert.deepEqual(forecasts.forDelivery('MORNING').map((r) => r.registrationId), ['f1']);
+  });
+});

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { MongoClient, type Db } from 'mongodb';
+import { testInfra, uniqueName } from '@stormhook/testing';
+import type { Notification } from '../../payloads/notification.js';
+import { ensureAlarmIndexes } from '../../persistence/collections.js';
+import { MongoNotificationLedger } from '../../persistence/notification-ledger.js';
+import { systemClock } from '../../ports/clock.js';
+import { RecordingPublisher } from '../../test-support/memory-ports.js';
+import { seeded } from '../../test-support/shapes.js';
+import { NotificationDispatcher } from './dispatcher.js';
+
+function notification(id: string): Notification {
+  return {
+    notificationId: id,
+    addressee: { registrationId: `r-${id}`, accountId: 'a', kind: 'POINT', recipientId: 'x' },
+    eventKind: 'LIGHTNING',
+    phase: 'START',
+    eventId: 'e',
+    stage: 'strike',
+    occurredAtMs: 0,
+    payload: { id },
+  };
+}
+
+/**
+ * Batched claims on the real database (FerretDB here, where only unique inserts are atomic): several
+ * dispatchers, as on several instances or a replay during a rebalance, race over the same
+ * notifications in batches of their own.
+ */
+describe('NotificationDispatcher on the real database', function () {
+  this.timeout(60_000);
+  let client: MongoClient;
+  let db: Db;
+
+  before(async () => {
+    client = new MongoClient(testInfra().mongoUrl);
+    await client.connect();
+    db = client.db(uniqueName('am_dispatch').replace(/-/g, '_'));
+    await ensureAlarmIndexes(db);
+  });
+
+  after(async () => {
+    await db?.dropDatabase();
+    await client?.close();
+  });
+
+  it('publishes each of 1,000 notifications exactly once when four claimers race over all of them in batches', async () => {
+    const ids = Array.from({ length: 1_000 }, (_, i) => `ntf_race_${i}`);
+    const claimers = Array.from({ length: 4 }, () => {
+      const publisher = new RecordingPublisher();
+      const dispatcher = new NotificationDispatcher(new MongoNotificationLedger(db), publisher, systemClock, undefined, { maxItems: 200, maxDelayMs: 2, maxConcurrentFlushes: 2 });
+      return { publisher, dispatcher };
+    });
+    const random = seeded(7);
+    await Promise.all(
+      claimers.map(async ({ dispatcher }) => {
+        // Each claimer brings every notification, in its own order and its own chunks (records in flight).
+        const order = [...ids].sort(() => random() - 0.5);
+        const chunks: string[][] = [];
+        for (let i = 0; i < order.length; i += 37) chunks.push(order.slice(i, i + 37));
+        await Promise.all(chunks.map((chunk) => dispatcher.dispatch(chunk.map(notification))));
+      }),
+    );
+    await Promise.all(claimers.map(({ dispatcher }) => dispatcher.drain()));
+    const sent = claimers.flatMap(({ publisher }) => publisher.sent.map((n) => n.notificationId));
+    assert.equal(sent.length, 1_000, 'no notification published twice');
+    assert.deepEqual([...new Set(sent)].sort(), [...ids].sort(), 'none lost');
+    assert.ok(
+      claimers.every(({ publisher }) => publisher.calls.length < 40),
+      `batched: ${claimers.map(({ publisher }) => publisher.calls.length).join(', ')} publishes for 1,000 notifications`,
+    );
+    // A replay after the race: everything is published and marked, nothing goes out again.
+    const replay = new NotificationDispatcher(new MongoNotificationLedger(db), new RecordingPublisher(), systemClock);
+    assert.equal((await replay.dispatch(ids.slice(0, 100).map(notification))).length, 0);
+  });
+});
