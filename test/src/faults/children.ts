@@ -56,7 +56,7 @@ export async function spawnService(name: string, service: string, env: Record<st
   };
   const keep = (line: string) => {
     if (line.startsWith(STATS_PREFIX)) running.stats = JSON.parse(line.slice(STATS_PREFIX.length)) as Stats;
-    else if (lines.push(line) > 200) lines.shift();
+    else if (lines.push(line) > 5_000) lines.shift();
   };
   createInterface({ input: child.stderr! }).on('line', keep);
   let ready = false;
