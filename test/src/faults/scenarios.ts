@@ -6,6 +6,7 @@ import { createLogger } from '@stormhook/logger';
 import { testInfra } from '@stormhook/testing';
 import { describeLag, LagMonitor, type LagSample } from '../bench/consumer-lag.js';
 import { whereLost } from './diagnose.js';
+import { diedByItself } from './children.js';
 import { infraControl } from './infra-control.js';
 import { seedStormAlarms, type StormAlarm } from './storm-alarms.js';
 import { describeStorm, feedStrike, Storm, STORM_BOX, uniformIn, type StormStats } from './storm.js';
@@ -138,6 +139,9 @@ async function stormScenario(
       `${world.receiver.acknowledged - countArrivals(world, due)} other webhooks (strikes at one alarm's centre inside a neighbour's circle), ${world.receiver.failed} attempts failed on purpose`,
       `lag: ${lagNotes.join('; ')}`,
     ];
+    // "Recovers without a restart" (reliability.md): a service that exited by itself fails the scenario.
+    const died = world.children().filter(diedByItself);
+    if (died.length > 0) notes.push(`EXITED BY ITSELF: ${died.map((c) => `${c.name} (${String(c.child.exitCode ?? c.child.signalCode)}): ${c.lines.slice(-3).join(' | ').slice(0, 600)}`).join('; ')}`);
     if (tally.lost > 0) {
       const lostAt = due.filter((p) => !arrived(p)).map((p) => ((storm.publishedAt.get(p.strikeId) ?? Number.NaN) - outcome.atMs) / 1000).sort((a, b) => a - b);
       notes.push(`lost strikes were published ${lostAt[0]?.toFixed(1)} to ${lostAt.at(-1)?.toFixed(1)} s after the fault`);
@@ -146,7 +150,7 @@ async function stormScenario(
       dumpLogs(world);
     }
     if (tally.lost > 0) notes.push(`children: ${world.children().map((c) => `${c.name} ${c.child.exitCode === null && c.child.signalCode === null ? 'alive' : `exited ${String(c.child.exitCode ?? c.child.signalCode)}`}`).join(', ')}`);
-    return verdict(title, tally, notes, outcome.ok && stats.published === stats.offered);
+    return verdict(title, tally, notes, outcome.ok && stats.published === stats.offered && died.length === 0);
   } finally {
     await lag?.stop();
     await world.stop();
@@ -239,10 +243,11 @@ export function matcherKill(settings: StormSettings): Promise<ScenarioResult> {
  * the notifier while many are, and start a new one at the same address.
  */
 export function notifierKill(settings: StormSettings): Promise<ScenarioResult> {
-  return stormScenario('notifier-kill', `notifier kill -9 mid-retry at ${settings.rate}/s`, settings, { failFirst: 1 }, async ({ world }) => {
+  return stormScenario('notifier-kill', `notifier kill -9 mid-retry at ${settings.rate}/s`, settings, { failFirst: 1 }, async ({ world, alarms }) => {
     const inRetry = () => [...world.receiver.attempts.entries()].filter(([id, n]) => n >= 1 && !world.receiver.delivered.has(id)).length;
-    const until = Date.now() + 30_000;
-    while (inRetry() < 50 && Date.now() < until) await sleep(100);
+    // Deliveries start only once strikes got through ingest and the matcher: wait for enough of them in retry.
+    const until = Date.now() + 120_000;
+    while (inRetry() < Math.min(50, alarms.length / 4) && Date.now() < until) await sleep(100);
     const retrying = inRetry();
     const killed = await world.notifier!.kill('SIGKILL');
     const atMs = Date.now();
