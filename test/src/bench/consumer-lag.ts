@@ -21,7 +21,7 @@ export interface LagSummary {
   last: number | undefined;
   /** Least-squares slope over the window, records per second (positive = the backlog grows). */
   slopePerSecond: number;
-  /** The backlog grew over the window: see {@link LagMonitor.summary}. */
+  /** The backlog grew over the window: see {@link summarizeLag}. */
   grows: boolean;
 }
 
@@ -78,15 +78,8 @@ export class LagMonitor {
    * `growthPerSecond` AND the last sample is above `floor` records: a flat backlog of in-flight
    * work (periodic commits) is not growth, a backlog that climbs for the whole load is.
    */
-  summary(name: string, window: { fromMs?: number; toMs?: number; growthPerSecond: number; floor: number }): LagSummary {
-    const points = this.samples
-      .filter((s) => s.atMs >= (window.fromMs ?? 0) && s.atMs <= (window.toMs ?? Infinity))
-      .map((s) => ({ t: s.atMs / 1000, lag: s.lags[name] }))
-      .filter((p): p is { t: number; lag: number } => p.lag !== undefined);
-    const max = points.reduce((m, p) => Math.max(m, p.lag), 0);
-    const last = points.at(-1)?.lag;
-    const slopePerSecond = slope(points);
-    return { name, samples: points.length, max, last, slopePerSecond, grows: slopePerSecond > window.growthPerSecond && (last ?? 0) > window.floor };
+  summary(name: string, window: LagWindow): LagSummary {
+    return summarizeLag(this.samples, name, window);
   }
 
   async stop(): Promise<void> {
@@ -94,6 +87,31 @@ export class LagMonitor {
     await this.sampling;
     await this.admin?.disconnect().catch(() => undefined);
   }
+}
+
+export interface LagWindow {
+  fromMs?: number;
+  toMs?: number;
+  /** Slope above which the backlog counts as growing, records per second. */
+  growthPerSecond: number;
+  /** ... and only when the last sample holds more than this many records. */
+  floor: number;
+}
+
+/**
+ * The lag of `name` over samples taken in [fromMs, toMs]. It "grows" when its least-squares slope
+ * exceeds `growthPerSecond` AND the last sample is above `floor` records: a flat backlog of
+ * in-flight work (periodic commits) is not growth, a backlog that climbs for the whole load is.
+ */
+export function summarizeLag(samples: readonly LagSample[], name: string, window: LagWindow): LagSummary {
+  const points = samples
+    .filter((s) => s.atMs >= (window.fromMs ?? 0) && s.atMs <= (window.toMs ?? Infinity))
+    .map((s) => ({ t: s.atMs / 1000, lag: s.lags[name] }))
+    .filter((p): p is { t: number; lag: number } => p.lag !== undefined);
+  const max = points.reduce((m, p) => Math.max(m, p.lag), 0);
+  const last = points.at(-1)?.lag;
+  const slopePerSecond = slope(points);
+  return { name, samples: points.length, max, last, slopePerSecond, grows: slopePerSecond > window.growthPerSecond && (last ?? 0) > window.floor };
 }
 
 function slope(points: ReadonlyArray<{ t: number; lag: number }>): number {
