@@ -65,6 +65,12 @@ export class LagMonitor {
     return sample;
   }
 
+  /** Records a (physical) topic holds: the sum of its partitions' end offsets, for topics that started empty. */
+  async records(topic: string): Promise<number> {
+    const ends = await this.admin!.fetchTopicOffsets(topic);
+    return ends.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
+  }
+
   private async lag(g: LagGroup): Promise<number> {
     const admin = this.admin!;
     const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(g.topic), admin.fetchOffsets({ groupId: g.groupId, topics: [g.topic] })]);

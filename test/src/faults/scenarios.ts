@@ -131,11 +131,13 @@ async function stormScenario(
     const drainedS = (Date.now() - stormStart) / 1000;
     await sleep(3_000); // room for late duplicates
     const tally = stormTally(world, due, outcome, seeded.alarms.length);
+    const republished = await republishedNote(world, lag, stats.published + (outcome.extraDue?.length ?? 0));
     const lagNotes = world.lagGroups().map((g) => describeLag(lag!.summary(g.name, { fromMs: stormStart, growthPerSecond: Infinity, floor: 0 })));
     const notes = [
       ...outcome.notes,
       describeStorm(stats),
       `${tally.due} due, ${tally.delivered} delivered within ${drainedS.toFixed(0)} s of the storm's start; ${duplicateNote(world, due, outcome.atMs)}`,
+      republished,
       `${world.receiver.acknowledged - countArrivals(world, due)} other webhooks (strikes at one alarm's centre inside a neighbour's circle), ${world.receiver.failed} attempts failed on purpose`,
       `lag: ${lagNotes.join('; ')}`,
     ];
@@ -154,6 +156,24 @@ async function stormScenario(
   } finally {
     await lag?.stop();
     await world.stop();
+  }
+}
+
+/**
+ * At-least-once upstream of the webhook: records a stage published twice (it was killed, or lost its
+ * broker, after publishing and before committing its input). Each strike makes exactly one weather
+ * event and each notification one alarm.triggered record, so whatever the topics hold beyond that
+ * was published again; the next stage's de-duplication (ingest's event ids, the matcher's ledger,
+ * the notifier's delivery ids) absorbs it, and it never shows as a duplicate webhook.
+ */
+async function republishedNote(world: World, lag: LagMonitor, strikes: number): Promise<string> {
+  const topics = Object.fromEntries(world.lagGroups().map((g) => [g.name, g.topic]));
+  try {
+    const weather = await lag.records(topics['matcher']!);
+    const triggered = await lag.records(topics['notifier']!);
+    return `published again upstream and de-duplicated downstream: ${weather - strikes} lightning events by ingest (${weather} for ${strikes} strikes), ${triggered - world.receiver.delivered.size} alarm.triggered records by the matcher (${triggered} for ${world.receiver.delivered.size} notifications)`;
+  } catch (error) {
+    return `re-published records unknown (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
