@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { summarizeLag, type LagSample } from './consumer-lag.js';
+import { longestStall, summarizeLag, type LagSample } from './consumer-lag.js';
 
 /** One sample every 5 s from t = 0 with the given ingest lags. */
 const series = (lags: Array<number | undefined>): LagSample[] => lags.map((lag, i) => ({ atMs: i * 5_000, lags: { ingest: lag } }));
@@ -29,5 +29,17 @@ describe('summarizeLag', () => {
     assert.equal(s.samples, 3);
     assert.equal(s.max, 100);
     assert.equal(s.slopePerSecond, 0);
+  });
+});
+
+describe('longestStall', () => {
+  it('finds the longest stretch with records waiting and the lag never going down', () => {
+    // 0 s: 0, 5: 100, 10: 50 (progress), 15: 60, 20: 60, 25: 70, 30: 0
+    const stall = longestStall(series([0, 100, 50, 60, 60, 70, 0]), 'ingest');
+    assert.deepEqual(stall, { seconds: 15, waiting: 70 });
+  });
+
+  it('is zero for a consumer that keeps draining', () => {
+    assert.deepEqual(longestStall(series([300, 200, 100, 0]), 'ingest'), { seconds: 0, waiting: 0 });
   });
 });

@@ -137,3 +137,23 @@ function slope(points: ReadonlyArray<{ t: number; lag: number }>): number {
 export function describeLag(s: LagSummary): string {
   return `${s.name} max ${s.max.toLocaleString('en')}, last ${s.last === undefined ? '-' : s.last.toLocaleString('en')}, slope ${s.slopePerSecond >= 0 ? '+' : ''}${Math.round(s.slopePerSecond)}/s${s.grows ? ' (GROWING)' : ''}`;
 }
+
+/**
+ * The longest stretch in which `name` had records waiting and its lag never went down: the group
+ * committed nothing (or less than arrived) for that long. Minutes of it while the process is idle
+ * mean a stuck consumer, not a slow one.
+ */
+export function longestStall(samples: readonly LagSample[], name: string): { seconds: number; waiting: number } {
+  let best = { seconds: 0, waiting: 0 };
+  let since: LagSample | undefined;
+  let previous: number | undefined;
+  for (const s of samples) {
+    const lag = s.lags[name];
+    if (lag === undefined) continue;
+    if (lag === 0 || (previous !== undefined && lag < previous)) since = lag === 0 ? undefined : s;
+    else since ??= s;
+    previous = lag;
+    if (since && (s.atMs - since.atMs) / 1000 > best.seconds) best = { seconds: (s.atMs - since.atMs) / 1000, waiting: lag };
+  }
+  return best;
+}

@@ -4,7 +4,7 @@ import type { Kafka } from 'kafkajs';
 import { createKafkaClient } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { testInfra } from '@stormhook/testing';
-import { describeLag, LagMonitor, type LagSample } from '../bench/consumer-lag.js';
+import { describeLag, LagMonitor, longestStall, type LagSample } from '../bench/consumer-lag.js';
 import { whereLost } from './diagnose.js';
 import { diedByItself } from './children.js';
 import { infraControl } from './infra-control.js';
@@ -141,6 +141,10 @@ async function stormScenario(
       `${world.receiver.acknowledged - countArrivals(world, due)} other webhooks (strikes at one alarm's centre inside a neighbour's circle), ${world.receiver.failed} attempts failed on purpose`,
       `lag: ${lagNotes.join('; ')}`,
     ];
+    for (const g of world.lagGroups()) {
+      const stall = longestStall(lag.samples, g.name);
+      if (stall.seconds >= 60) notes.push(`${g.name} group made no net progress for ${stall.seconds.toFixed(0)} s with ${stall.waiting.toLocaleString('en')} records waiting`);
+    }
     // "Recovers without a restart" (reliability.md): a service that exited by itself fails the scenario.
     const died = world.children().filter(diedByItself);
     if (died.length > 0) notes.push(`EXITED BY ITSELF: ${died.map((c) => `${c.name} (${String(c.child.exitCode ?? c.child.signalCode)}): ${c.lines.slice(-3).join(' | ').slice(0, 600)}`).join('; ')}`);
