@@ -19,7 +19,14 @@ export interface ServiceChild {
   /** The latest figures the stats preload printed (every 2 s). */
   stats: Stats | undefined;
   exited: Promise<number | string | null>;
+  /** The signal a scenario (or the world's stop) sent it; unset while nobody tried to stop it. */
+  killedWith: NodeJS.Signals | undefined;
   kill(signal: NodeJS.Signals): Promise<number | string | null>;
+}
+
+/** A child that is gone although nobody stopped it: it crashed or gave up by itself. */
+export function diedByItself(c: ServiceChild): boolean {
+  return c.killedWith === undefined && (c.child.exitCode !== null || c.child.signalCode !== null);
 }
 
 export const STATS_PREFIX = 'FAULTS_STATS ';
@@ -49,14 +56,16 @@ export async function spawnService(name: string, service: string, env: Record<st
     lines,
     stats: undefined,
     exited,
+    killedWith: undefined,
     async kill(signal) {
+      running.killedWith ??= signal;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
   const keep = (line: string) => {
     if (line.startsWith(STATS_PREFIX)) running.stats = JSON.parse(line.slice(STATS_PREFIX.length)) as Stats;
-    else if (lines.push(line) > 200) lines.shift();
+    else if (lines.push(line) > 5_000) lines.shift();
   };
   createInterface({ input: child.stderr! }).on('line', keep);
   let ready = false;

@@ -1,9 +1,16 @@
 // `npm run faults`: the fault scenarios and the soak against the private Kafka and FerretDB the
 // devstack `faults` command starts (it passes KAFKA_BROKERS / MONGO_URL and serves stop/start
-// requests over IPC). Options: --soak-minutes N (default SOAK_MINUTES or 10), --only a,b (scenario
-// keys: notifier, kafka, db, matcher, soak).
+// requests over IPC). Every scenario runs under a storm on the raw feed topic (see scenarios.ts).
+// Options (each also an environment variable):
+//   --only a,b          scenario keys: ingest, matcher, notifier, kafka, db, soak (default: these),
+//                       baseline (the same storm without a fault: a control, only when named)
+//   --rate N            FAULTS_RATE, offered strikes/s of the storm (default 500)
+//   --seconds N         FAULTS_SECONDS, how long the storm lasts (default 40)
+//   --due N             FAULTS_DUE, seeded alarms struck once each: the due deliveries (default 2000)
+//   --drain-seconds N   FAULTS_DRAIN_SECONDS, wait for the last delivery after the storm (default 300)
+//   --soak-minutes N    SOAK_MINUTES, length of the soak (default 3)
 import { infraControlAvailable } from './infra-control.js';
-import { databaseStop, kafkaRestart, matcherKill, notifierKill, type ScenarioResult } from './scenarios.js';
+import { baseline, databaseStop, DEFAULT_STORM, ingestKill, kafkaRestart, matcherKill, notifierKill, type ScenarioResult, type StormSettings } from './scenarios.js';
 import { soak, type SoakResult } from './soak.js';
 
 function option(name: string): string | undefined {
@@ -11,9 +18,27 @@ function option(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const soakMinutes = Number(option('soak-minutes') ?? process.env['SOAK_MINUTES'] ?? 10);
+/** A positive number from `--name` or the environment, or the default; anything else stops the run naming the option. */
+function positive(name: string, env: string, fallback: number): number {
+  const raw = option(name) ?? process.env[env];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!(value > 0)) throw new Error(`--${name} (${env}) must be a positive number, got "${raw}"`);
+  return value;
+}
+
+const soakMinutes = positive('soak-minutes', 'SOAK_MINUTES', 3);
+const settings: StormSettings = {
+  ...DEFAULT_STORM,
+  rate: positive('rate', 'FAULTS_RATE', DEFAULT_STORM.rate),
+  seconds: positive('seconds', 'FAULTS_SECONDS', DEFAULT_STORM.seconds),
+  due: Math.round(positive('due', 'FAULTS_DUE', DEFAULT_STORM.due)),
+  drainSeconds: positive('drain-seconds', 'FAULTS_DRAIN_SECONDS', DEFAULT_STORM.drainSeconds),
+};
+const KEYS = ['baseline', 'ingest', 'matcher', 'notifier', 'kafka', 'db', 'soak'];
 const only = option('only')?.split(',');
-const wanted = (key: string) => !only || only.includes(key);
+for (const key of only ?? []) if (!KEYS.includes(key)) throw new Error(`--only: unknown scenario "${key}" (one of ${KEYS.join(', ')})`);
+const wanted = (key: string) => (only ? only.includes(key) : key !== 'baseline');
 
 function table(results: ScenarioResult[]): string {
   const head = ['scenario', 'accepted', 'due', 'delivered', 'duplicates', 'lost', 'missing regs', '5xx (503)', 'result'];
@@ -35,11 +60,13 @@ async function main(): Promise<number> {
     process.stderr.write('run the fault tests with `npm run faults`: they stop and start a private broker and database\n');
     return 2;
   }
-  const scenarios: Array<[string, () => Promise<ScenarioResult>]> = [
+  const scenarios: Array<[string, (s: StormSettings) => Promise<ScenarioResult>]> = [
+    ['baseline', baseline],
+    ['ingest', ingestKill],
+    ['matcher', matcherKill],
     ['notifier', notifierKill],
     ['kafka', kafkaRestart],
     ['db', databaseStop],
-    ['matcher', matcherKill],
   ];
   const results: ScenarioResult[] = [];
   let soakResult: SoakResult | undefined;
@@ -49,8 +76,10 @@ async function main(): Promise<number> {
   });
   for (const [key, run] of scenarios) {
     if (!wanted(key)) continue;
-    process.stdout.write(`[faults] ${key} ...\n`);
-    const result = await run().catch((error: unknown) => failed(key, error));
+    process.stdout.write(`[faults] ${key}: storm of ${settings.rate} strikes/s for ${settings.seconds} s with ${settings.due} due deliveries ...\n`);
+    const began = Date.now();
+    const result = await run(settings).catch((error: unknown) => failed(key, error));
+    result.notes.push(`wall time ${((Date.now() - began) / 1000).toFixed(0)} s`);
     process.stdout.write(`[faults] ${result.scenario}: ${result.pass ? 'PASS' : 'FAIL'}; ${result.notes.join('; ')}\n`);
     results.push(result);
   }

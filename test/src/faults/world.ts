@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import * as alarmMatcher from '@stormhook/alarm-matcher';
 import * as gateway from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
+import { createClient } from '@stormhook/grpc';
 import * as identity from '@stormhook/identity';
-import { EventTypes, createKafkaClient, createPublisher, type EventToPublish, type Publisher, type TopicName } from '@stormhook/kafka';
+import * as ingest from '@stormhook/ingest';
+import { EventTypes, createKafkaClient, createPublisher, topicNamer, type EventToPublish, type Publisher, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
-import { weatherV1 } from '@stormhook/proto';
+import * as notifier from '@stormhook/notifier';
+import { notificationV1, weatherV1 } from '@stormhook/proto';
+import type { LagGroup } from '../bench/consumer-lag.js';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import { ADMIN, type Answer } from '../support/api-session.js';
 import { identityTestEnv } from '../support/test-env.js';
@@ -56,7 +61,7 @@ export class World {
 
   constructor(
     readonly name: string,
-    options: { matcherEnv?: Record<string, string> } = {},
+    options: { matcherEnv?: Record<string, string>; notifierEnv?: Record<string, string> } = {},
   ) {
     const infra = testInfra();
     this.env = {
@@ -68,7 +73,7 @@ export class World {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
     };
-    this.notifierEnv = { CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32', NOTIFIER_POLL_INTERVAL_MS: '100' };
+    this.notifierEnv = { CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32', NOTIFIER_POLL_INTERVAL_MS: '100', ...options.notifierEnv };
     this.matcherEnv = { ALARM_MAX_EVENT_AGE_MS: String(60 * 60_000), ...options.matcherEnv };
   }
 
@@ -100,7 +105,7 @@ export class World {
     const identityService = await identity.start(identity.loadConfig({ ...this.env, ...identityTestEnv() }), { logger });
     this.stops.push(() => identityService.stop());
     this.env['IDENTITY_GRPC_ADDRESS'] = `127.0.0.1:${identityService.port}`;
-    if (options.ingest) this.ingest = await spawnService('ingest', 'ingest', this.env, await freePort());
+    if (options.ingest) await this.startIngest();
     await options.beforeMatchers?.();
     for (let i = 0; i < matcherCount; i++) await this.startMatcher(i === 0 ? this.ports.matcher : await freePort(), options.matcherStartTimeoutMs);
     this.env['ALARM_MATCHER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.matcher}`;
@@ -120,6 +125,48 @@ export class World {
   async startNotifier(): Promise<ServiceChild> {
     this.notifier = await spawnService('notifier', 'notifier', { ...this.env, ...this.notifierEnv }, this.ports.notifier);
     return this.notifier;
+  }
+
+  /** Starts ingest (again, after a kill) on a fresh port. */
+  async startIngest(): Promise<ServiceChild> {
+    this.ingest = await spawnService('ingest', 'ingest', this.env, await freePort());
+    return this.ingest;
+  }
+
+  /**
+   * Creates a webhook endpoint pointing at the receiver for each account, straight on the notifier
+   * (accounts whose registrations were seeded into the matcher's database rather than registered
+   * through the API). `concurrency` calls at a time.
+   */
+  async createEndpoints(accountIds: readonly string[], policy: { timeoutMs: number; maxRetries: number; retryDelaySeconds: number }, concurrency = 16): Promise<void> {
+    const client = createClient(notificationV1.NotifierService, this.env['NOTIFIER_GRPC_ADDRESS']!, { deadlineMs: 15_000 });
+    try {
+      const queue = [...accountIds];
+      const worker = async () => {
+        for (let accountId = queue.shift(); accountId !== undefined; accountId = queue.shift()) {
+          await client.createWebhookEndpoint({
+            accountId,
+            ownerEmail: '',
+            config: { url: this.receiver.url('/hook'), httpMethod: 'POST', contentType: 'application/json', requestHeaders: {}, deliveryPolicy: policy },
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    } finally {
+      client.close();
+    }
+  }
+
+  /** The consumer groups of the lightning path and the topics they read, as the services name them. */
+  lagGroups(): LagGroup[] {
+    const topics = topicNamer(this.topicPrefix);
+    const notifierConfig = notifier.loadConfig({ ...this.env, ...this.notifierEnv });
+    return [
+      { name: 'ingest', groupId: ingest.consumerGroup(ingest.loadConfig(this.env)), topic: topics.physical('feed.lightning.v1') },
+      { name: 'matcher', groupId: alarmMatcher.weatherConsumerGroup(alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv })), topic: topics.physical('weather.lightning.v1') },
+      // The notifier's group is prefixed like every other (services/notifier consumerGroups).
+      { name: 'notifier', groupId: `${this.topicPrefix}.${notifierConfig.NOTIFIER_CONSUMER_GROUP}`, topic: topics.physical('alarm.triggered.v1') },
+    ];
   }
 
   async startMatcher(port: number, timeoutMs?: number): Promise<ServiceChild> {
