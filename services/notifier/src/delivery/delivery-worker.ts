@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@stormhook/logger';
-import { classifyAttempt, nextRetryDelayMs } from '../domain/attempt-outcome.js';
-import type { Delivery, DeliveryAttempt, DeliveryStatus, FailureReason } from '../domain/delivery.js';
+import type { Delivery } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryStore, QueueEntry } from '../ports/delivery-store.js';
+import { OUTBOX_DUE_AT, type DeliveryStore, type Hold, type QueueEntry } from '../ports/delivery-store.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
-import type { HttpSender, SendOutcome } from '../ports/http-sender.js';
+import type { HttpSender } from '../ports/http-sender.js';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
-import { buildRequest } from './build-request.js';
+import { AttemptRunner, type AttemptResult, type ClaimSource } from './attempt-runner.js';
 import type { EndpointCache } from './endpoint-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
-import { deliveryFailedEvent } from './failure-event.js';
+import { HoldTracker } from './hold-tracker.js';
+import { WorkSchedule } from './work-schedule.js';
 
 export interface DeliveryWorkerOptions {
   /** Lease owner name; unique per process (e.g. host name + pid + random). */
@@ -22,22 +22,29 @@ export interface DeliveryWorkerOptions {
   perEndpointConcurrency: number;
   /** How long a claim holds a delivery; must exceed the largest attempt timeout. Another instance takes it over after. */
   leaseMs: number;
-  /** Wait between two looks at the queue when there is no work. */
+  /** How often the queue is read for work this instance did not queue itself (other instances, redeliveries). */
   pollIntervalMs: number;
   /** Period of the outbox sweep that publishes owed DeliveryFailed events. */
   outboxIntervalMs: number;
+  /** Period of the look for holds of dead instances. */
+  recoveryIntervalMs: number;
 }
 
 export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> = {
   concurrency: 256,
   perEndpointConcurrency: 32,
   leaseMs: 60_000,
-  pollIntervalMs: 250,
+  pollIntervalMs: 1_000,
   outboxIntervalMs: 5_000,
+  recoveryIntervalMs: 1_000,
 };
 
-/** Entries claimed per round (the loop claims again at once while work is due). */
-export const MAX_CLAIM_BATCH = 50;
+/** Entries claimed per round: one insertMany of lease documents. */
+export const MAX_CLAIM_BATCH = 200;
+/** Queue entries read per look at the queue. */
+const SCAN_LIMIT = 1_000;
+/** Expired holds recovered per sweep. */
+const RECOVERY_LIMIT = 20;
 
 export interface DeliveryWorkerDeps {
   store: DeliveryStore;
@@ -50,36 +57,50 @@ export interface DeliveryWorkerDeps {
   metrics?: DeliveryMetrics;
 }
 
-interface Decision {
-  status: DeliveryStatus;
-  nextAttemptAt: Date | null;
-  failureReason: FailureReason | null;
-  publishFailure: boolean;
+interface Job {
+  entry: QueueEntry;
+  source: ClaimSource;
+  delivery?: Delivery;
+  endpoint?: WebhookEndpoint;
+  holdId?: string;
 }
 
 /**
- * The delivery scheduler of one notifier instance. Work lives in the database (queue entries with a
- * due time and a lease), never in memory: any instance claims due entries, a crashed instance's leases
- * expire and its work is taken over, and a retry survives restarts. Fresh deliveries accepted on this
- * instance are handed over in memory, already leased, to skip a round trip through the queue.
+ * The delivery scheduler of one notifier instance. Fresh deliveries accepted here are sent at once
+ * from memory: the hold written with them (one document per batch) is their claim and their safety
+ * net. Everything else (retries, overflow past an endpoint's limit, redeliveries, work of dead
+ * instances) is a queue entry in the database, known here from what this instance queued and from a
+ * periodic read, and claimed attempt by attempt with a unique insert (LeaseClaims), so no two
+ * instances ever make the same attempt. Slots: `concurrency` in flight, at most
+ * `perEndpointConcurrency` per endpoint, so a dead endpoint cannot take the others' slots.
  */
 export class DeliveryWorker {
   private readonly options: DeliveryWorkerOptions;
+  private readonly runner: AttemptRunner;
+  private readonly work = new WorkSchedule();
+  private readonly holds: HoldTracker;
   private running = false;
   private abandoned = false;
   private loopDone: Promise<void> = Promise.resolve();
   private readonly hardStop = new AbortController();
   private wakeUp: (() => void) | undefined;
+  private scanRequested = true;
   private active = 0;
   private readonly perEndpoint = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Acceptances waiting for a free slot (all slots busy): back-pressure on the consumer instead of overflow. */
+  private readonly slotWaiters: (() => void)[] = [];
   private lastOutboxSweep = 0;
+  private lastRecovery = 0;
+  private lastScan = 0;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
     options: Partial<DeliveryWorkerOptions> & { instanceId: string },
   ) {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
+    this.runner = new AttemptRunner(deps);
+    this.holds = new HoldTracker(deps.store, deps.logger);
   }
 
   get instanceId(): string {
@@ -98,10 +119,11 @@ export class DeliveryWorker {
 
   /**
    * Stops claiming, lets attempts in flight finish for up to `graceMs`, then abandons the rest without
-   * recording them: their leases expire and another instance makes those attempts again (at least once).
+   * recording them: their claims expire and another instance makes those attempts again (at least once).
    */
   async stop({ graceMs = 10_000 }: { graceMs?: number } = {}): Promise<void> {
     this.running = false;
+    for (const wake of this.slotWaiters.splice(0)) wake();
     this.wakeUp?.();
     await this.loopDone;
     const drained = Promise.allSettled([...this.inFlight]).then(() => true);
@@ -113,25 +135,42 @@ export class DeliveryWorker {
     }
   }
 
-  /** Asks the loop to look at the queue now (new work was queued). */
+  /** Asks the loop to read the queue now (work was queued that this instance did not queue itself). */
   wake(): void {
+    this.scanRequested = true;
     this.wakeUp?.();
   }
 
-  /** Takes a slot for a fresh delivery of `endpointId`; false when this instance has none to give. */
-  tryReserve(endpointId: string): boolean {
-    if (!this.running || this.active >= this.options.concurrency) return false;
-    if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) return false;
-    this.reserve(endpointId);
-    return true;
+  /** Remembers a queue entry this instance wrote (overflow), to claim it when due without a read. */
+  schedule(entry: QueueEntry): void {
+    this.work.put(entry);
+    this.wakeUp?.();
   }
 
-  /** Runs a delivery whose slot was reserved and whose queue entry is leased to this instance. */
-  dispatchReserved(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint): void {
-    this.track(entry, delivery, endpoint);
+  /**
+   * Takes a slot for a fresh delivery of `endpointId`. Waits while every slot of the instance is busy
+   * (back-pressure: the consumer slows down rather than queueing everything); false at once when the
+   * endpoint itself is at its limit (a slow endpoint's work goes to the queue) or the worker stops.
+   */
+  async reserveSlot(endpointId: string): Promise<boolean> {
+    for (;;) {
+      if (!this.running) return false;
+      if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) return false;
+      if (this.active < this.options.concurrency) {
+        this.reserve(endpointId);
+        return true;
+      }
+      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    }
   }
 
-  /** Gives back a slot reserved with tryReserve that will not be used. */
+  /** Runs a fresh delivery whose slot was reserved and whose first attempt `holdId` holds. */
+  dispatchHeld(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, hold: { holdId: string; size: number }): void {
+    this.holds.attach(hold.holdId, hold.size);
+    this.track({ entry, source: 'hold', delivery, endpoint, holdId: hold.holdId });
+  }
+
+  /** Gives back a slot reserved with reserveSlot that will not be used. */
   cancelReservation(endpointId: string): void {
     this.unreserve(endpointId);
   }
@@ -140,7 +179,7 @@ export class DeliveryWorker {
   async publishOwedFailures(limit = 100): Promise<number> {
     const owed = await this.deps.store.pendingFailureEvents(limit);
     let sent = 0;
-    for (const delivery of owed) if (await this.publishFailure(delivery)) sent++;
+    for (const delivery of owed) if (await this.runner.publishFailure(delivery)) sent++;
     return sent;
   }
 
@@ -154,24 +193,31 @@ export class DeliveryWorker {
     const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
     if (left <= 0) this.perEndpoint.delete(endpointId);
     else this.perEndpoint.set(endpointId, left);
+    this.slotWaiters.shift()?.();
     this.wakeUp?.();
   }
 
-  private track(entry: QueueEntry, delivery?: Delivery, endpoint?: WebhookEndpoint): void {
-    const run = this.run(entry, delivery, endpoint).finally(() => {
+  private room(endpointId: string): number {
+    return this.options.perEndpointConcurrency - (this.perEndpoint.get(endpointId) ?? 0);
+  }
+
+  private track(job: Job): void {
+    const run = this.run(job).finally(() => {
       this.inFlight.delete(run);
-      this.unreserve(entry.endpointId);
+      this.unreserve(job.entry.endpointId);
     });
     this.inFlight.add(run);
   }
 
   private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (): void => {
         clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = undefined;
         resolve();
-      }
+      };
+      timer = setTimeout(done, Math.max(1, ms));
       this.wakeUp = done;
     });
   }
@@ -179,12 +225,22 @@ export class DeliveryWorker {
   private async loop(): Promise<void> {
     while (this.running) {
       try {
-        if (Date.now() - this.lastOutboxSweep >= this.options.outboxIntervalMs) {
-          this.lastOutboxSweep = Date.now();
+        const now = Date.now();
+        if (now - this.lastOutboxSweep >= this.options.outboxIntervalMs) {
+          this.lastOutboxSweep = now;
           await this.publishOwedFailures();
         }
-        const claimed = await this.claimBatch();
-        if (claimed === 0) await this.idle(this.options.pollIntervalMs);
+        if (now - this.lastRecovery >= this.options.recoveryIntervalMs) {
+          this.lastRecovery = now;
+          await this.recoverHolds();
+        }
+        if (this.scanRequested || now - this.lastScan >= this.options.pollIntervalMs) {
+          this.scanRequested = false;
+          this.lastScan = now;
+          await this.scan();
+        }
+        const claimed = await this.claimRound();
+        if (claimed === 0 && this.running) await this.idle(this.untilNextWork());
       } catch (error) {
         this.deps.logger.error({ err: error }, 'delivery loop failed; retrying');
         await this.idle(this.options.pollIntervalMs);
@@ -192,166 +248,111 @@ export class DeliveryWorker {
     }
   }
 
-  /** Claims what this instance has room for, fairly across endpoints; returns how many it got. */
-  private async claimBatch(): Promise<number> {
-    // One claim is one multi-document update; FerretDB applies it document by document (about 4 ms
-    // each) and stalls on very large ones, so a round claims at most MAX_CLAIM_BATCH entries.
-    const free = Math.min(this.options.concurrency - this.active, MAX_CLAIM_BATCH);
-    if (free <= 0) return 0;
-    const now = this.deps.clock.now();
+  /** How long the loop may sleep: until the next scan, sweep or due entry (a freed slot wakes it earlier). */
+  private untilNextWork(): number {
+    const now = Date.now();
+    const next = [this.lastScan + this.options.pollIntervalMs, this.lastRecovery + this.options.recoveryIntervalMs, this.lastOutboxSweep + this.options.outboxIntervalMs];
+    const due = this.work.nextDueAt(now);
+    if (due !== null) next.push(due);
+    return Math.min(...next) - now;
+  }
+
+  /** Reads due queue entries into the schedule (one read of the small queue, not per delivery). */
+  private async scan(): Promise<void> {
     const saturated = [...this.perEndpoint].filter(([, n]) => n >= this.options.perEndpointConcurrency).map(([id]) => id);
-    const due = await this.deps.store.findDue({ now, limit: Math.min(free * 2, 500), excludeEndpoints: saturated });
-    const chosen: QueueEntry[] = [];
-    const planned = new Map<string, number>();
-    for (const entry of due) {
-      if (chosen.length >= free) break;
-      const used = (this.perEndpoint.get(entry.endpointId) ?? 0) + (planned.get(entry.endpointId) ?? 0);
-      if (used >= this.options.perEndpointConcurrency) continue;
-      planned.set(entry.endpointId, (planned.get(entry.endpointId) ?? 0) + 1);
-      chosen.push(entry);
-    }
+    const due = await this.deps.store.findDue({ now: this.deps.clock.now(), limit: SCAN_LIMIT, excludeEndpoints: saturated });
+    for (const entry of due) this.work.put(entry);
+  }
+
+  /** Claims due work from the schedule that this instance has room for; returns how many it got. */
+  private async claimRound(): Promise<number> {
+    const free = Math.min(this.options.concurrency - this.active, MAX_CLAIM_BATCH);
+    const chosen = this.work.take(this.deps.clock.now().getTime(), free, (id) => this.room(id));
     if (chosen.length === 0) return 0;
     for (const entry of chosen) this.reserve(entry.endpointId);
+    const now = this.deps.clock.now();
     let claimed: QueueEntry[] = [];
     try {
-      claimed = await this.deps.store.claim({
-        ids: chosen.map((e) => e.deliveryId),
-        owner: this.options.instanceId,
-        now,
-        leaseUntil: new Date(now.getTime() + this.options.leaseMs),
-      });
+      claimed = await this.deps.store.claim({ entries: chosen, owner: this.options.instanceId, now, leaseUntil: new Date(now.getTime() + this.options.leaseMs) });
     } finally {
+      // Entries lost to another claimer are that claimer's now; a later read brings back what is left.
       const got = new Set(claimed.map((e) => e.deliveryId));
       for (const entry of chosen) if (!got.has(entry.deliveryId)) this.unreserve(entry.endpointId);
     }
-    for (const entry of claimed) this.track(entry);
+    for (const entry of claimed) this.track({ entry, source: 'queue' });
     return claimed.length;
   }
 
-  private async run(entry: QueueEntry, given?: Delivery, givenEndpoint?: WebhookEndpoint): Promise<void> {
-    const { store, logger } = this.deps;
+  private async run(job: Job): Promise<void> {
+    const { entry } = job;
+    let settled = false;
     try {
-      const delivery = given ?? (await store.get(entry.deliveryId));
-      if (!delivery || delivery.status !== 'pending') {
-        await store.dequeue([entry.deliveryId]); // finished elsewhere, or a stale entry
-        return;
-      }
-      const endpoint = givenEndpoint ?? (await this.deps.endpoints.get(entry.endpointId));
-      if (!endpoint) return await this.kill(delivery, 'no-endpoint', 'the account has no webhook endpoint');
-      if (endpoint.status === 'disabled') return await this.kill(delivery, 'endpoint-disabled', `endpoint disabled: ${endpoint.disabledReason ?? ''}`);
-      const scheduledUsed = entry.attempt - entry.manualAttempts;
-      if (!entry.single && entry.trigger === 'scheduled' && scheduledUsed > 1 + endpoint.deliveryPolicy.maxRetries) {
-        // Attempts were claimed but never recorded (crashed instances): the budget is spent anyway.
-        return await this.kill(delivery, 'retries-exhausted', 'attempts exhausted (some were lost in restarts)');
-      }
-      await this.attempt(entry, delivery, endpoint, scheduledUsed);
+      const result = job.source === 'hold' ? await this.runHeld(job) : await this.runQueued(job);
+      if (result.kind === 'retry') this.work.put(result.entry);
+      settled = result.kind !== 'abandoned';
     } catch (error) {
-      // Nothing recorded: the lease expires and the attempt is made again, here or elsewhere.
-      if (!this.abandoned) logger.error({ err: error, deliveryId: entry.deliveryId }, 'delivery attempt failed unexpectedly');
-    }
-  }
-
-  private async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, scheduledUsed: number): Promise<void> {
-    const { clock, metrics, logger } = this.deps;
-    const startedAt = clock.now();
-    const { request, loggedUrl } = buildRequest(endpoint, delivery, startedAt);
-    const labels = { endpoint_id: endpoint.id };
-    metrics?.attempted.inc(labels);
-    metrics?.inFlight.inc(labels);
-    let outcome: SendOutcome;
-    try {
-      outcome = await this.deps.sender.send(request, this.hardStop.signal);
+      // Nothing recorded: the claim expires and the attempt is made again, here or elsewhere.
+      if (!this.abandoned) this.deps.logger.error({ err: error, deliveryId: entry.deliveryId }, 'delivery attempt failed unexpectedly');
     } finally {
-      metrics?.inFlight.dec(labels);
+      if (job.holdId) this.holds.settle(job.holdId, settled);
     }
-    if (this.abandoned) return; // as if the process had died mid-attempt: nothing is recorded
-    metrics?.attemptDuration.observe(labels, outcome.durationMs / 1000);
-    const finishedAt = clock.now();
-    const verdict = classifyAttempt(
-      outcome.kind === 'response' ? { kind: 'response', statusCode: outcome.statusCode, headers: outcome.headers, body: outcome.body } : { kind: 'error', message: outcome.message },
-      delivery.ackId,
-      finishedAt.getTime(),
-    );
-    if (outcome.kind === 'error' && outcome.blocked) {
-      logger.warn({ deliveryId: delivery.id, endpointId: endpoint.id, accountId: delivery.accountId, url: loggedUrl, reason: outcome.message }, 'webhook callback refused by SSRF policy');
-    }
-    const decided = this.decide(entry, endpoint, verdict, scheduledUsed, finishedAt);
-    // A DeliveryFailed still owed from an earlier death (before a manual redelivery) stays owed.
-    const decision = { ...decided, publishFailure: decided.publishFailure || (delivery.failureEventPending && decided.status !== 'pending') };
-    const attempt: DeliveryAttempt = {
-      attemptNumber: entry.attempt,
-      trigger: entry.trigger,
-      url: loggedUrl,
-      startedAt,
-      durationMs: outcome.durationMs,
-      responseStatus: outcome.kind === 'response' ? outcome.statusCode : null,
-      responseBody: outcome.kind === 'response' ? outcome.body : '',
-      responseBodyTruncated: outcome.kind === 'response' && outcome.bodyTruncated,
-      succeeded: verdict.succeeded,
-      error: verdict.error,
-      nextAttemptAt: decision.nextAttemptAt,
-    };
-    await this.deps.store.recordAttempt(delivery.id, {
-      attempt,
-      status: decision.status,
-      nextAttemptAt: decision.nextAttemptAt,
-      finishedAt: decision.status === 'pending' ? null : finishedAt,
-      failureReason: decision.failureReason,
-      publishFailure: decision.publishFailure,
-      endpointId: endpoint.id,
-    });
-    if (decision.status === 'pending' && decision.nextAttemptAt) await this.deps.store.reschedule(delivery.id, decision.nextAttemptAt);
-    else if (decision.publishFailure) await this.deps.store.parkForOutbox(delivery.id);
-    else await this.deps.store.dequeue([delivery.id]);
+  }
 
-    if (verdict.succeeded) {
-      metrics?.succeeded.inc(labels);
-      metrics?.deliveryLatency.observe(labels, Math.max(0, finishedAt.getTime() - delivery.triggeredAt.getTime()) / 1000);
-      await this.deps.health.onSuccess(endpoint);
-    } else {
-      metrics?.failed.inc(labels);
-      await this.deps.health.onFailure(endpoint, verdict.gone);
+  private runHeld(job: Job): Promise<AttemptResult> {
+    return this.runner.attempt(job.entry, job.delivery as Delivery, job.endpoint as WebhookEndpoint, 'hold', this.hardStop.signal, () => this.abandoned);
+  }
+
+  private async runQueued({ entry }: Job): Promise<AttemptResult> {
+    const { store, endpoints } = this.deps;
+    const delivery = await store.get(entry.deliveryId);
+    if (!delivery || delivery.status !== 'pending') {
+      await store.dequeue([entry.deliveryId]); // finished elsewhere, or a stale entry
+      return { kind: 'settled' };
     }
-    if (decision.status === 'dead') {
-      metrics?.dead.inc(labels);
-      logger.warn({ deliveryId: delivery.id, endpointId: endpoint.id, attempts: entry.attempt, error: verdict.error }, 'webhook delivery is dead');
-      if (decision.publishFailure) {
-        await this.publishFailure({ ...delivery, status: 'dead', attemptCount: entry.attempt, finishedAt, lastResponseStatus: attempt.responseStatus, lastError: verdict.error, failureReason: decision.failureReason, endpointId: endpoint.id, failureEventPending: true });
+    const endpoint = await endpoints.get(entry.endpointId);
+    if (!endpoint) return this.killed(entry, delivery, 'no-endpoint', 'the account has no webhook endpoint');
+    if (endpoint.status === 'disabled') return this.killed(entry, delivery, 'endpoint-disabled', `endpoint disabled: ${endpoint.disabledReason ?? ''}`);
+    const scheduledUsed = entry.attempt - entry.manualAttempts;
+    if (!entry.single && entry.trigger === 'scheduled' && scheduledUsed > 1 + endpoint.deliveryPolicy.maxRetries) {
+      // Attempts were claimed but never recorded (crashed instances): the budget is spent anyway.
+      return this.killed(entry, delivery, 'retries-exhausted', 'attempts exhausted (some were lost in restarts)');
+    }
+    return this.runner.attempt(entry, delivery, endpoint, 'queue', this.hardStop.signal, () => this.abandoned);
+  }
+
+  private async killed(entry: QueueEntry, delivery: Delivery, reason: Parameters<AttemptRunner['kill']>[2], error: string): Promise<AttemptResult> {
+    await this.runner.kill(entry, delivery, reason, error);
+    return { kind: 'settled' };
+  }
+
+  /**
+   * Holds whose lease ran out belong to instances that died mid-attempt. What they left unfinished
+   * is queued: the held attempt 1 counts as made (it may have been sent), so a delivery without a
+   * recorded attempt goes on with attempt 2. Only inserts, so two instances recovering the same hold
+   * at once queue each delivery once.
+   */
+  private async recoverHolds(): Promise<void> {
+    const { store, clock, logger } = this.deps;
+    const expired = await store.expiredHolds(clock.now(), RECOVERY_LIMIT);
+    for (const hold of expired) await this.recover(hold);
+    if (expired.length > 0) logger.warn({ holds: expired.map((h) => ({ id: h.id, owner: h.owner, deliveries: h.deliveries.length })) }, 'took over the fresh deliveries of a stopped notifier instance');
+  }
+
+  private async recover(hold: Hold): Promise<void> {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    for (const held of hold.deliveries) {
+      const delivery = await store.get(held.deliveryId);
+      if (!delivery) continue;
+      const base: QueueEntry = { deliveryId: delivery.id, accountId: delivery.accountId, endpointId: held.endpointId, dueAt: now, trigger: 'scheduled', single: false, attempt: Math.max(delivery.attemptCount, 1) + 1, manualAttempts: 0, outbox: false, leaseOwner: null, leaseUntil: null };
+      if (delivery.status === 'pending') {
+        const entry = { ...base, dueAt: delivery.attemptCount > 0 && delivery.nextAttemptAt ? delivery.nextAttemptAt : now };
+        await store.enqueue(entry);
+        this.work.put(entry);
+      } else if (delivery.status === 'dead' && delivery.failureEventPending) {
+        await store.enqueue({ ...base, outbox: true, dueAt: OUTBOX_DUE_AT });
       }
     }
-  }
-
-  private decide(entry: QueueEntry, endpoint: WebhookEndpoint, verdict: ReturnType<typeof classifyAttempt>, scheduledUsed: number, now: Date): Decision {
-    if (verdict.succeeded) return { status: 'succeeded', nextAttemptAt: null, failureReason: null, publishFailure: false };
-    if (verdict.gone) return { status: 'dead', nextAttemptAt: null, failureReason: 'endpoint-gone', publishFailure: !entry.single };
-    // A manual redelivery of a finished delivery is one try: its failure was seen by the person who asked.
-    if (entry.single) return { status: 'dead', nextAttemptAt: null, failureReason: 'retries-exhausted', publishFailure: false };
-    const policy = endpoint.deliveryPolicy;
-    if (scheduledUsed < 1 + policy.maxRetries) {
-      const delay = nextRetryDelayMs(policy.retryDelaySeconds, verdict.retryAfterMs);
-      return { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), failureReason: null, publishFailure: false };
-    }
-    return { status: 'dead', nextAttemptAt: null, failureReason: 'retries-exhausted', publishFailure: true };
-  }
-
-  /** Marks a delivery dead without an attempt and owes its DeliveryFailed event. */
-  private async kill(delivery: Delivery, reason: FailureReason, error: string): Promise<void> {
-    const at = this.deps.clock.now();
-    await this.deps.store.markDead(delivery.id, reason, error, at);
-    await this.deps.store.parkForOutbox(delivery.id);
-    this.deps.metrics?.dead.inc({ endpoint_id: delivery.endpointId ?? 'none' });
-    await this.publishFailure({ ...delivery, status: 'dead', failureReason: reason, lastError: error, finishedAt: at, failureEventPending: true });
-  }
-
-  /** Publishes one owed DeliveryFailed; on failure the outbox sweep tries again later. */
-  private async publishFailure(delivery: Delivery): Promise<boolean> {
-    try {
-      await this.deps.publisher.deliveryFailed(deliveryFailedEvent(delivery));
-      await this.deps.store.markFailureEventPublished(delivery.id);
-      return true;
-    } catch (error) {
-      this.deps.logger.warn({ err: error, deliveryId: delivery.id }, 'DeliveryFailed not published yet; the outbox sweep will retry');
-      return false;
-    }
+    await store.releaseHold(hold.id);
   }
 }
