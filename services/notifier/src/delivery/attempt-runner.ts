@@ -32,7 +32,7 @@ interface Decision {
 }
 
 /** What became of an attempt, for the scheduler: a retry to remember, or nothing left to do. */
-export type AttemptResult = { kind: 'settled' } | { kind: 'retry'; entry: QueueEntry } | { kind: 'abandoned' };
+export type AttemptResult = { kind: 'settled' } | { kind: 'retry'; entry: QueueEntry; delivery: Delivery } | { kind: 'abandoned' };
 
 /**
  * Makes one claimed attempt and records it: send, judge the answer, append the attempt and the state
@@ -43,7 +43,11 @@ export type AttemptResult = { kind: 'settled' } | { kind: 'retry'; entry: QueueE
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
-  async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, signal: AbortSignal, abandoned: () => boolean): Promise<AttemptResult> {
+  /**
+   * `control.sent` is called once the request is over (the endpoint's slot may go to the next one
+   * while this attempt is recorded); `control.abandoned` says the instance is stopping hard.
+   */
+  async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, control: { abort: AbortSignal; abandoned: () => boolean; sent: () => void }): Promise<AttemptResult> {
     const { clock, metrics, logger, store } = this.deps;
     const scheduledUsed = entry.attempt - entry.manualAttempts;
     const startedAt = clock.now();
@@ -53,11 +57,12 @@ export class AttemptRunner {
     metrics?.inFlight.inc(labels);
     let outcome: SendOutcome;
     try {
-      outcome = await this.deps.sender.send(request, signal);
+      outcome = await this.deps.sender.send(request, control.abort);
     } finally {
       metrics?.inFlight.dec(labels);
+      control.sent();
     }
-    if (abandoned()) return { kind: 'abandoned' }; // as if the process had died mid-attempt: nothing is recorded
+    if (control.abandoned()) return { kind: 'abandoned' }; // as if the process had died mid-attempt: nothing is recorded
     metrics?.attemptDuration.observe(labels, outcome.durationMs / 1000);
     const finishedAt = clock.now();
     const verdict = classifyAttempt(
@@ -93,7 +98,7 @@ export class AttemptRunner {
       const retry: QueueEntry = { ...entry, dueAt: decision.nextAttemptAt, attempt: entry.attempt + 1, trigger: 'scheduled', leaseOwner: null, leaseUntil: null };
       if (source === 'queue') await store.reschedule(delivery.id, decision.nextAttemptAt, entry.attempt + 1);
       else await store.enqueue(retry);
-      result = { kind: 'retry', entry: retry };
+      result = { kind: 'retry', entry: retry, delivery: { ...delivery, attemptCount: entry.attempt, nextAttemptAt: decision.nextAttemptAt } };
     } else if (decision.publishFailure) {
       if (source === 'queue') await store.parkForOutbox(delivery.id);
       else await store.enqueue({ ...entry, outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null });

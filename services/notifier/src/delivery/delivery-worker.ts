@@ -28,15 +28,26 @@ export interface DeliveryWorkerOptions {
   outboxIntervalMs: number;
   /** Period of the look for holds of dead instances. */
   recoveryIntervalMs: number;
+  /**
+   * How long a fresh delivery waits for a slot of its endpoint before it goes to the queue. A busy
+   * but healthy endpoint frees a slot within milliseconds, and sending from memory is many times
+   * cheaper than a round trip through the queue. An endpoint whose recent requests took longer than
+   * `slowEndpointMs` (or timed out) is not waited for: its work is queued at once, so a dead endpoint
+   * holds no acceptance (and no Kafka record) at all.
+   */
+  slotWaitMs: number;
+  slowEndpointMs: number;
 }
 
 export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> = {
-  concurrency: 256,
+  concurrency: 512,
   perEndpointConcurrency: 32,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
   outboxIntervalMs: 5_000,
   recoveryIntervalMs: 1_000,
+  slotWaitMs: 1_000,
+  slowEndpointMs: 500,
 };
 
 /** Entries claimed per round: one insertMany of lease documents. */
@@ -80,16 +91,24 @@ export class DeliveryWorker {
   private readonly work = new WorkSchedule();
   private readonly holds: HoldTracker;
   private running = false;
+  /** Deliveries with an attempt running here: a read of the queue must not schedule them again. */
+  private readonly attempting = new Set<string>();
   private abandoned = false;
   private loopDone: Promise<void> = Promise.resolve();
   private readonly hardStop = new AbortController();
   private wakeUp: (() => void) | undefined;
+  private poked = false;
+  private readonly backgroundTasks = new Map<string, Promise<unknown>>();
   private scanRequested = true;
   private active = 0;
   private readonly perEndpoint = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Acceptances waiting for a free slot (all slots busy): back-pressure on the consumer instead of overflow. */
+  /** Acceptances waiting for a slot: of any endpoint (all busy: back-pressure on the consumer), or of their own. */
   private readonly slotWaiters: (() => void)[] = [];
+  private readonly endpointWaiters = new Map<string, (() => void)[]>();
+  /** Recent request duration per endpoint (moving average, ms): tells a busy endpoint from a slow one. */
+  private readonly requestMs = new Map<string, number>();
+  private readonly lastFreed = new Map<string, number>();
   private lastOutboxSweep = 0;
   private lastRecovery = 0;
   private lastScan = 0;
@@ -124,8 +143,10 @@ export class DeliveryWorker {
   async stop({ graceMs = 10_000 }: { graceMs?: number } = {}): Promise<void> {
     this.running = false;
     for (const wake of this.slotWaiters.splice(0)) wake();
-    this.wakeUp?.();
+    for (const waiters of this.endpointWaiters.values()) for (const wake of waiters.splice(0)) wake();
+    this.poke();
     await this.loopDone;
+    await Promise.allSettled([...this.backgroundTasks.values()]);
     const drained = Promise.allSettled([...this.inFlight]).then(() => true);
     const inTime = await Promise.race([drained, sleep(graceMs).then(() => false)]);
     if (!inTime) {
@@ -138,30 +159,65 @@ export class DeliveryWorker {
   /** Asks the loop to read the queue now (work was queued that this instance did not queue itself). */
   wake(): void {
     this.scanRequested = true;
-    this.wakeUp?.();
+    this.poke();
   }
 
-  /** Remembers a queue entry this instance wrote (overflow), to claim it when due without a read. */
-  schedule(entry: QueueEntry): void {
-    this.work.put(entry);
-    this.wakeUp?.();
+  /**
+   * Remembers a queue entry this instance wrote (overflow), to claim it when due without a read; the
+   * delivery it has in hand then needs no read either.
+   */
+  schedule(entry: QueueEntry, delivery?: Delivery): void {
+    this.work.put(entry, delivery);
+    this.poke();
   }
 
   /**
    * Takes a slot for a fresh delivery of `endpointId`. Waits while every slot of the instance is busy
-   * (back-pressure: the consumer slows down rather than queueing everything); false at once when the
-   * endpoint itself is at its limit (a slow endpoint's work goes to the queue) or the worker stops.
+   * (back-pressure: the consumer slows down rather than queueing everything), and up to `slotWaitMs`
+   * while its endpoint is at its limit; false then (a slow endpoint's work goes to the queue), or
+   * when the worker stops.
    */
   async reserveSlot(endpointId: string): Promise<boolean> {
+    const deadline = Date.now() + this.options.slotWaitMs;
     for (;;) {
       if (!this.running) return false;
-      if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) return false;
+      if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) {
+        if (!this.turningOver(endpointId)) return false;
+        const left = deadline - Date.now();
+        if (left <= 0 || !(await this.waitForEndpoint(endpointId, left))) return false;
+        continue;
+      }
       if (this.active < this.options.concurrency) {
         this.reserve(endpointId);
         return true;
       }
       await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
     }
+  }
+
+  /** The endpoint frees slots quickly (a busy, healthy receiver): worth waiting for. */
+  private turningOver(endpointId: string): boolean {
+    const freed = this.lastFreed.get(endpointId);
+    return freed !== undefined && Date.now() - freed < this.options.slowEndpointMs && (this.requestMs.get(endpointId) ?? 0) <= this.options.slowEndpointMs;
+  }
+
+  /** True when a slot of the endpoint was freed within `ms`. */
+  private waitForEndpoint(endpointId: string, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiters = this.endpointWaiters.get(endpointId) ?? [];
+      this.endpointWaiters.set(endpointId, waiters);
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const at = waiters.indexOf(wake);
+        if (at >= 0) waiters.splice(at, 1);
+        if (waiters.length === 0 && this.endpointWaiters.get(endpointId) === waiters) this.endpointWaiters.delete(endpointId);
+        resolve(false);
+      }, ms);
+      waiters.push(wake);
+    });
   }
 
   /** Runs a fresh delivery whose slot was reserved and whose first attempt `holdId` holds. */
@@ -189,12 +245,26 @@ export class DeliveryWorker {
   }
 
   private unreserve(endpointId: string): void {
+    this.releaseEndpoint(endpointId);
+    this.releaseGlobal();
+  }
+
+  /** The instance's slot: held until the attempt is recorded, so a slow database slows acceptance. */
+  private releaseGlobal(): void {
     this.active--;
+    this.slotWaiters.shift()?.();
+    this.poke();
+  }
+
+  /** The endpoint's slot: held while its request is out, given back before the (batched) recording. */
+  private releaseEndpoint(endpointId: string): void {
     const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
     if (left <= 0) this.perEndpoint.delete(endpointId);
     else this.perEndpoint.set(endpointId, left);
-    this.slotWaiters.shift()?.();
-    this.wakeUp?.();
+    const waiters = this.endpointWaiters.get(endpointId);
+    waiters?.shift()?.();
+    if (waiters && waiters.length === 0) this.endpointWaiters.delete(endpointId);
+    this.poke();
   }
 
   private room(endpointId: string): number {
@@ -202,17 +272,41 @@ export class DeliveryWorker {
   }
 
   private track(job: Job): void {
-    const run = this.run(job).finally(() => {
+    let endpointHeld = true;
+    const started = Date.now();
+    const sent = (): void => {
+      if (!endpointHeld) return;
+      endpointHeld = false;
+      const { endpointId } = job.entry;
+      this.requestMs.set(endpointId, 0.7 * (this.requestMs.get(endpointId) ?? 0) + 0.3 * (Date.now() - started));
+      this.lastFreed.set(endpointId, Date.now());
+      this.releaseEndpoint(endpointId);
+    };
+    this.attempting.add(job.entry.deliveryId);
+    const run = this.run(job, sent).finally(() => {
       this.inFlight.delete(run);
-      this.unreserve(job.entry.endpointId);
+      this.attempting.delete(job.entry.deliveryId);
+      sent();
+      this.releaseGlobal();
     });
     this.inFlight.add(run);
   }
 
+  /** Wakes the loop, or makes its next idle return at once when it is busy (a wake is never lost). */
+  private poke(): void {
+    this.poked = true;
+    this.wakeUp?.();
+  }
+
   private idle(ms: number): Promise<void> {
+    if (this.poked) {
+      this.poked = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const done = (): void => {
+        this.poked = false;
         clearTimeout(timer);
         if (this.wakeUp === done) this.wakeUp = undefined;
         resolve();
@@ -222,22 +316,37 @@ export class DeliveryWorker {
     });
   }
 
+  /**
+   * Runs a periodic read or sweep beside the claim loop, one of each kind at a time: a read that
+   * scans a large queue on FerretDB must never keep due work waiting.
+   */
+  private background(kind: string, task: () => Promise<unknown>): void {
+    if (this.backgroundTasks.has(kind)) return;
+    const run = task()
+      .catch((error: unknown) => this.deps.logger.error({ err: error, task: kind }, 'delivery background task failed; retrying'))
+      .finally(() => {
+        this.backgroundTasks.delete(kind);
+        this.poke();
+      });
+    this.backgroundTasks.set(kind, run);
+  }
+
   private async loop(): Promise<void> {
     while (this.running) {
       try {
         const now = Date.now();
         if (now - this.lastOutboxSweep >= this.options.outboxIntervalMs) {
           this.lastOutboxSweep = now;
-          await this.publishOwedFailures();
+          this.background('outbox', () => this.publishOwedFailures());
         }
         if (now - this.lastRecovery >= this.options.recoveryIntervalMs) {
           this.lastRecovery = now;
-          await this.recoverHolds();
+          this.background('recovery', () => this.recoverHolds());
         }
         if (this.scanRequested || now - this.lastScan >= this.options.pollIntervalMs) {
           this.scanRequested = false;
           this.lastScan = now;
-          await this.scan();
+          this.background('scan', () => this.scan());
         }
         const claimed = await this.claimRound();
         if (claimed === 0 && this.running) await this.idle(this.untilNextWork());
@@ -261,7 +370,7 @@ export class DeliveryWorker {
   private async scan(): Promise<void> {
     const saturated = [...this.perEndpoint].filter(([, n]) => n >= this.options.perEndpointConcurrency).map(([id]) => id);
     const due = await this.deps.store.findDue({ now: this.deps.clock.now(), limit: SCAN_LIMIT, excludeEndpoints: saturated });
-    for (const entry of due) this.work.put(entry);
+    for (const entry of due) if (!this.attempting.has(entry.deliveryId)) this.work.merge(entry);
   }
 
   /** Claims due work from the schedule that this instance has room for; returns how many it got. */
@@ -269,26 +378,30 @@ export class DeliveryWorker {
     const free = Math.min(this.options.concurrency - this.active, MAX_CLAIM_BATCH);
     const chosen = this.work.take(this.deps.clock.now().getTime(), free, (id) => this.room(id));
     if (chosen.length === 0) return 0;
-    for (const entry of chosen) this.reserve(entry.endpointId);
+    for (const { entry } of chosen) this.reserve(entry.endpointId);
     const now = this.deps.clock.now();
     let claimed: QueueEntry[] = [];
     try {
-      claimed = await this.deps.store.claim({ entries: chosen, owner: this.options.instanceId, now, leaseUntil: new Date(now.getTime() + this.options.leaseMs) });
+      claimed = await this.deps.store.claim({ entries: chosen.map((c) => c.entry), owner: this.options.instanceId, now, leaseUntil: new Date(now.getTime() + this.options.leaseMs) });
     } finally {
       // Entries lost to another claimer are that claimer's now; a later read brings back what is left.
       const got = new Set(claimed.map((e) => e.deliveryId));
-      for (const entry of chosen) if (!got.has(entry.deliveryId)) this.unreserve(entry.endpointId);
+      for (const { entry } of chosen) if (!got.has(entry.deliveryId)) this.unreserve(entry.endpointId);
     }
-    for (const entry of claimed) this.track({ entry, source: 'queue' });
+    const known = new Map(chosen.map((c) => [c.entry.deliveryId, c.delivery]));
+    for (const entry of claimed) {
+      const delivery = known.get(entry.deliveryId);
+      this.track({ entry, source: 'queue', ...(delivery ? { delivery } : {}) });
+    }
     return claimed.length;
   }
 
-  private async run(job: Job): Promise<void> {
+  private async run(job: Job, sent: () => void): Promise<void> {
     const { entry } = job;
     let settled = false;
     try {
-      const result = job.source === 'hold' ? await this.runHeld(job) : await this.runQueued(job);
-      if (result.kind === 'retry') this.work.put(result.entry);
+      const result = job.source === 'hold' ? await this.runHeld(job, sent) : await this.runQueued(job, sent);
+      if (result.kind === 'retry') this.work.put(result.entry, result.delivery);
       settled = result.kind !== 'abandoned';
     } catch (error) {
       // Nothing recorded: the claim expires and the attempt is made again, here or elsewhere.
@@ -298,13 +411,20 @@ export class DeliveryWorker {
     }
   }
 
-  private runHeld(job: Job): Promise<AttemptResult> {
-    return this.runner.attempt(job.entry, job.delivery as Delivery, job.endpoint as WebhookEndpoint, 'hold', this.hardStop.signal, () => this.abandoned);
+  private runHeld(job: Job, sent: () => void): Promise<AttemptResult> {
+    return this.runner.attempt(job.entry, job.delivery as Delivery, job.endpoint as WebhookEndpoint, 'hold', this.signals(sent));
   }
 
-  private async runQueued({ entry }: Job): Promise<AttemptResult> {
+  private signals(sent: () => void): { abort: AbortSignal; abandoned: () => boolean; sent: () => void } {
+    return { abort: this.hardStop.signal, abandoned: () => this.abandoned, sent };
+  }
+
+  private async runQueued({ entry, delivery: known }: Job, sent: () => void): Promise<AttemptResult> {
     const { store, endpoints } = this.deps;
-    const delivery = await store.get(entry.deliveryId);
+    // Every change to a pending delivery is made by whoever claims its next attempt number, and this
+    // instance holds that number: the copy it queued itself is current. Entries found by a read are
+    // read in full.
+    const delivery = known ?? (await store.get(entry.deliveryId));
     if (!delivery || delivery.status !== 'pending') {
       await store.dequeue([entry.deliveryId]); // finished elsewhere, or a stale entry
       return { kind: 'settled' };
@@ -317,7 +437,7 @@ export class DeliveryWorker {
       // Attempts were claimed but never recorded (crashed instances): the budget is spent anyway.
       return this.killed(entry, delivery, 'retries-exhausted', 'attempts exhausted (some were lost in restarts)');
     }
-    return this.runner.attempt(entry, delivery, endpoint, 'queue', this.hardStop.signal, () => this.abandoned);
+    return this.runner.attempt(entry, delivery, endpoint, 'queue', this.signals(sent));
   }
 
   private async killed(entry: QueueEntry, delivery: Delivery, reason: Parameters<AttemptRunner['kill']>[2], error: string): Promise<AttemptResult> {

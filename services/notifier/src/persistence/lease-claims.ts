@@ -56,10 +56,13 @@ export class LeaseClaims {
         if (results[i] === 'inserted') won.push({ entry: { ...t.entry, attempt: t.attempt, leaseOwner: owner, leaseUntil }, takeover: t.takeover });
         else lost.push(t);
       });
-      if (lost.length === 0 || step === MAX_TAKEOVER_STEPS) break;
-      // Rare path (a race lost, or a holder that died): look at each holder by key.
-      const holders = await Promise.all(lost.map((t) => this.leases.findOne({ _id: attemptKey(t.entry.deliveryId, t.attempt) })));
-      tries = lost.filter((_, i) => {
+      // A holder claimed its number after the entry fell due, so it cannot have run out of lease while
+      // the entry has been due for less than a lease: a lost race, nothing to look up.
+      const suspects = lost.filter((t) => now.getTime() - Math.max(t.entry.dueAt.getTime(), t.entry.leaseUntil?.getTime() ?? 0) >= leaseUntil.getTime() - now.getTime());
+      if (suspects.length === 0 || step === MAX_TAKEOVER_STEPS) break;
+      // Rare path (a holder that may have died): look at each holder by key.
+      const holders = await Promise.all(suspects.map((t) => this.leases.findOne({ _id: attemptKey(t.entry.deliveryId, t.attempt) })));
+      tries = suspects.filter((_, i) => {
         const holder = holders[i];
         return holder !== null && holder !== undefined && holder.leaseUntil <= now;
       }).map((t) => ({ ...t, attempt: t.attempt + 1, takeover: true }));

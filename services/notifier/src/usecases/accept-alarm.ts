@@ -101,7 +101,7 @@ export class AcceptAlarm {
     // The endpoint is at its limit here (slow or dead): its work waits in the queue.
     const entry = queueEntry(delivery, live.id, now, {});
     await store.enqueue(entry);
-    worker?.schedule(entry);
+    worker?.schedule(entry, delivery);
     return 'accepted';
   }
 }
