@@ -47,13 +47,15 @@ export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> =
   outboxIntervalMs: 5_000,
   recoveryIntervalMs: 1_000,
   slotWaitMs: 1_000,
-  slowEndpointMs: 500,
+  slowEndpointMs: 1_000,
 };
 
 /** Entries claimed per round: one insertMany of lease documents. */
 export const MAX_CLAIM_BATCH = 200;
 /** Queue entries read per look at the queue. */
 const SCAN_LIMIT = 1_000;
+/** Wait for a slot of a full endpoint none of whose requests has ended yet. */
+const UNKNOWN_ENDPOINT_WAIT_MS = 100;
 /** Expired holds recovered per sweep. */
 const RECOVERY_LIMIT = 20;
 
@@ -178,12 +180,14 @@ export class DeliveryWorker {
    * when the worker stops.
    */
   async reserveSlot(endpointId: string): Promise<boolean> {
-    const deadline = Date.now() + this.options.slotWaitMs;
+    const started = Date.now();
+    const deadline = started + this.options.slotWaitMs;
     for (;;) {
       if (!this.running) return false;
       if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) {
-        if (!this.turningOver(endpointId)) return false;
-        const left = deadline - Date.now();
+        const patience = this.patience(endpointId);
+        if (patience === 0) return false;
+        const left = Math.min(deadline, started + patience) - Date.now();
         if (left <= 0 || !(await this.waitForEndpoint(endpointId, left))) return false;
         continue;
       }
@@ -195,10 +199,16 @@ export class DeliveryWorker {
     }
   }
 
-  /** The endpoint frees slots quickly (a busy, healthy receiver): worth waiting for. */
-  private turningOver(endpointId: string): boolean {
+  /**
+   * How long to wait for a slot of a full endpoint: `slotWaitMs` when it frees slots quickly (a busy,
+   * healthy receiver), nothing when its requests are slow or none ended lately (dead), and a little
+   * while none has ended yet (unknown: a first burst).
+   */
+  private patience(endpointId: string): number {
     const freed = this.lastFreed.get(endpointId);
-    return freed !== undefined && Date.now() - freed < this.options.slowEndpointMs && (this.requestMs.get(endpointId) ?? 0) <= this.options.slowEndpointMs;
+    if (freed === undefined) return UNKNOWN_ENDPOINT_WAIT_MS;
+    const quick = Date.now() - freed < this.options.slowEndpointMs && (this.requestMs.get(endpointId) ?? 0) <= this.options.slowEndpointMs;
+    return quick ? this.options.slotWaitMs : 0;
   }
 
   /** True when a slot of the endpoint was freed within `ms`. */
