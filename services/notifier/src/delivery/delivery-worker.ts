@@ -111,6 +111,7 @@ export class DeliveryWorker {
   /** Recent request duration per endpoint (moving average, ms): tells a busy endpoint from a slow one. */
   private readonly requestMs = new Map<string, number>();
   private readonly lastFreed = new Map<string, number>();
+  private readonly busySince = new Map<string, number>();
   private lastOutboxSweep = 0;
   private lastRecovery = 0;
   private lastScan = 0;
@@ -180,14 +181,13 @@ export class DeliveryWorker {
    * when the worker stops.
    */
   async reserveSlot(endpointId: string): Promise<boolean> {
-    const started = Date.now();
-    const deadline = started + this.options.slotWaitMs;
+    const deadline = Date.now() + this.options.slotWaitMs;
     for (;;) {
       if (!this.running) return false;
       if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) {
         const patience = this.patience(endpointId);
         if (patience === 0) return false;
-        const left = Math.min(deadline, started + patience) - Date.now();
+        const left = Math.min(deadline - Date.now(), patience);
         if (left <= 0 || !(await this.waitForEndpoint(endpointId, left))) return false;
         continue;
       }
@@ -201,12 +201,12 @@ export class DeliveryWorker {
 
   /**
    * How long to wait for a slot of a full endpoint: `slotWaitMs` when it frees slots quickly (a busy,
-   * healthy receiver), nothing when its requests are slow or none ended lately (dead), and a little
-   * while none has ended yet (unknown: a first burst).
+   * healthy receiver), nothing when its requests are slow or none ended lately (dead), and while
+   * none has ended yet, until its first requests have been out for UNKNOWN_ENDPOINT_WAIT_MS.
    */
   private patience(endpointId: string): number {
     const freed = this.lastFreed.get(endpointId);
-    if (freed === undefined) return UNKNOWN_ENDPOINT_WAIT_MS;
+    if (freed === undefined) return Math.max(0, (this.busySince.get(endpointId) ?? Date.now()) + UNKNOWN_ENDPOINT_WAIT_MS - Date.now());
     const quick = Date.now() - freed < this.options.slowEndpointMs && (this.requestMs.get(endpointId) ?? 0) <= this.options.slowEndpointMs;
     return quick ? this.options.slotWaitMs : 0;
   }
@@ -251,7 +251,9 @@ export class DeliveryWorker {
 
   private reserve(endpointId: string): void {
     this.active++;
-    this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    const used = this.perEndpoint.get(endpointId) ?? 0;
+    if (used === 0 && !this.busySince.has(endpointId)) this.busySince.set(endpointId, Date.now());
+    this.perEndpoint.set(endpointId, used + 1);
   }
 
   private unreserve(endpointId: string): void {
