@@ -31,12 +31,11 @@ export interface DeliveryWorkerOptions {
   /**
    * How long a fresh delivery waits for a slot of its endpoint before it goes to the queue. A busy
    * but healthy endpoint frees a slot within milliseconds, and sending from memory is many times
-   * cheaper than a round trip through the queue. An endpoint whose recent requests took longer than
-   * `slowEndpointMs` (or timed out) is not waited for: its work is queued at once, so a dead endpoint
-   * holds no acceptance (and no Kafka record) at all.
+   * cheaper than a round trip through the queue. An endpoint whose recent requests ran into half its
+   * timeout is not waited for: its work is queued at once, so a dead endpoint holds no acceptance
+   * (and no Kafka record).
    */
   slotWaitMs: number;
-  slowEndpointMs: number;
 }
 
 export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> = {
@@ -47,7 +46,6 @@ export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> =
   outboxIntervalMs: 5_000,
   recoveryIntervalMs: 1_000,
   slotWaitMs: 1_000,
-  slowEndpointMs: 1_000,
 };
 
 /** Entries claimed per round: one insertMany of lease documents. */
@@ -110,7 +108,6 @@ export class DeliveryWorker {
   private readonly endpointWaiters = new Map<string, (() => void)[]>();
   /** Recent request duration per endpoint (moving average, ms): tells a busy endpoint from a slow one. */
   private readonly requestMs = new Map<string, number>();
-  private readonly lastFreed = new Map<string, number>();
   private readonly busySince = new Map<string, number>();
   private lastOutboxSweep = 0;
   private lastRecovery = 0;
@@ -180,12 +177,12 @@ export class DeliveryWorker {
    * while its endpoint is at its limit; false then (a slow endpoint's work goes to the queue), or
    * when the worker stops.
    */
-  async reserveSlot(endpointId: string): Promise<boolean> {
+  async reserveSlot(endpointId: string, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + this.options.slotWaitMs;
     for (;;) {
       if (!this.running) return false;
       if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) {
-        const patience = this.patience(endpointId);
+        const patience = this.patience(endpointId, timeoutMs);
         if (patience === 0) return false;
         const left = Math.min(deadline - Date.now(), patience);
         if (left <= 0 || !(await this.waitForEndpoint(endpointId, left))) return false;
@@ -200,15 +197,15 @@ export class DeliveryWorker {
   }
 
   /**
-   * How long to wait for a slot of a full endpoint: `slotWaitMs` when it frees slots quickly (a busy,
-   * healthy receiver), nothing when its requests are slow or none ended lately (dead), and while
-   * none has ended yet, until its first requests have been out for UNKNOWN_ENDPOINT_WAIT_MS.
+   * How long to wait for a slot of a full endpoint: `slotWaitMs` while its requests end well inside
+   * their timeout (a busy, healthy receiver, however slow the machine), nothing once they run into
+   * half of it (dead or dying), and while none has ended yet, until its first requests have been out
+   * for UNKNOWN_ENDPOINT_WAIT_MS.
    */
-  private patience(endpointId: string): number {
-    const freed = this.lastFreed.get(endpointId);
-    if (freed === undefined) return Math.max(0, (this.busySince.get(endpointId) ?? Date.now()) + UNKNOWN_ENDPOINT_WAIT_MS - Date.now());
-    const quick = Date.now() - freed < this.options.slowEndpointMs && (this.requestMs.get(endpointId) ?? 0) <= this.options.slowEndpointMs;
-    return quick ? this.options.slotWaitMs : 0;
+  private patience(endpointId: string, timeoutMs: number): number {
+    const took = this.requestMs.get(endpointId);
+    if (took === undefined) return Math.max(0, (this.busySince.get(endpointId) ?? Date.now()) + UNKNOWN_ENDPOINT_WAIT_MS - Date.now());
+    return took < timeoutMs / 2 ? this.options.slotWaitMs : 0;
   }
 
   /** True when a slot of the endpoint was freed within `ms`. */
@@ -290,8 +287,9 @@ export class DeliveryWorker {
       if (!endpointHeld) return;
       endpointHeld = false;
       const { endpointId } = job.entry;
-      this.requestMs.set(endpointId, 0.7 * (this.requestMs.get(endpointId) ?? 0) + 0.3 * (Date.now() - started));
-      this.lastFreed.set(endpointId, Date.now());
+      const took = Date.now() - started;
+      const before = this.requestMs.get(endpointId);
+      this.requestMs.set(endpointId, before === undefined ? took : 0.7 * before + 0.3 * took);
       this.releaseEndpoint(endpointId);
     };
     this.attempting.add(job.entry.deliveryId);

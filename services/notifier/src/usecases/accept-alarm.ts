@@ -84,7 +84,7 @@ export class AcceptAlarm {
       return 'duplicate';
     }
     const worker = this.deps.worker;
-    const heldHere = worker ? await worker.reserveSlot(live.id) : false;
+    const heldHere = worker ? await worker.reserveSlot(live.id, live.deliveryPolicy.timeoutMs) : false;
     if (worker && heldHere) {
       // A slot is free here: send from memory. The hold (one document per batch) is the claim of
       // attempt 1 and the safety net if this instance dies before the attempt is recorded.
