@@ -53,7 +53,7 @@ export const MAX_CLAIM_BATCH = 200;
 /** Queue entries read per look at the queue. */
 const SCAN_LIMIT = 1_000;
 /** Wait for a slot of a full endpoint none of whose requests has ended yet. */
-const UNKNOWN_ENDPOINT_WAIT_MS = 100;
+const UNKNOWN_ENDPOINT_WAIT_MS = 500;
 /** Expired holds recovered per sweep. */
 const RECOVERY_LIMIT = 20;
 
