@@ -3,13 +3,14 @@ import type { Logger } from '@stormhook/logger';
 import type { Delivery } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
-import { OUTBOX_DUE_AT, type DeliveryStore, type Hold, type QueueEntry } from '../ports/delivery-store.js';
+import type { DeliveryStore, QueueEntry } from '../ports/delivery-store.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import type { HttpSender } from '../ports/http-sender.js';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { AttemptRunner, type AttemptResult, type ClaimSource } from './attempt-runner.js';
 import type { EndpointCache } from './endpoint-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
+import { recoverHold } from './hold-recovery.js';
 import { HoldTracker } from './hold-tracker.js';
 import { WorkSchedule } from './work-schedule.js';
 
@@ -455,34 +456,10 @@ export class DeliveryWorker {
     return { kind: 'settled' };
   }
 
-  /**
-   * Holds whose lease ran out belong to instances that died mid-attempt. What they left unfinished
-   * is queued: the held attempt 1 counts as made (it may have been sent), so a delivery without a
-   * recorded attempt goes on with attempt 2. Only inserts, so two instances recovering the same hold
-   * at once queue each delivery once.
-   */
   private async recoverHolds(): Promise<void> {
     const { store, clock, logger } = this.deps;
     const expired = await store.expiredHolds(clock.now(), RECOVERY_LIMIT);
-    for (const hold of expired) await this.recover(hold);
+    for (const hold of expired) for (const entry of await recoverHold(store, hold, clock.now())) this.work.put(entry);
     if (expired.length > 0) logger.warn({ holds: expired.map((h) => ({ id: h.id, owner: h.owner, deliveries: h.deliveries.length })) }, 'took over the fresh deliveries of a stopped notifier instance');
-  }
-
-  private async recover(hold: Hold): Promise<void> {
-    const { store, clock } = this.deps;
-    const now = clock.now();
-    for (const held of hold.deliveries) {
-      const delivery = await store.get(held.deliveryId);
-      if (!delivery) continue;
-      const base: QueueEntry = { deliveryId: delivery.id, accountId: delivery.accountId, endpointId: held.endpointId, dueAt: now, trigger: 'scheduled', single: false, attempt: Math.max(delivery.attemptCount, 1) + 1, manualAttempts: 0, outbox: false, leaseOwner: null, leaseUntil: null };
-      if (delivery.status === 'pending') {
-        const entry = { ...base, dueAt: delivery.attemptCount > 0 && delivery.nextAttemptAt ? delivery.nextAttemptAt : now };
-        await store.enqueue(entry);
-        this.work.put(entry);
-      } else if (delivery.status === 'dead' && delivery.failureEventPending) {
-        await store.enqueue({ ...base, outbox: true, dueAt: OUTBOX_DUE_AT });
-      }
-    }
-    await store.releaseHold(hold.id);
   }
 }
