@@ -38,8 +38,15 @@ const spec = {
     description: 'consumer group of alarm.triggered.v1 and notification.message-requested.v1; the topic prefix, when set, is put in front',
   }),
   NOTIFIER_PARTITIONS_CONCURRENTLY: int({ default: 6, min: 1, max: 64, description: 'partitions handled in parallel per consumer' }),
+  /**
+   * AlarmTriggered records of one partition accepted at once (records sharing a key keep their order).
+   * Acceptance is one batched insert, so many records in flight are what fill a batch.
+   */
+  NOTIFIER_RECORDS_IN_FLIGHT: int({ default: 256, min: 1, max: 10_000, description: 'alarm.triggered.v1 records of one partition accepted at once' }),
+  NOTIFIER_BATCH_MAX_ITEMS: int({ default: 500, min: 1, max: 5_000, description: 'documents per batched database write (acceptance, attempt log, queue removals)' }),
+  NOTIFIER_BATCH_MAX_DELAY_MS: int({ default: 5, min: 0, max: 1_000, description: 'how long the first write of a batch waits for others, in milliseconds' }),
   NOTIFIER_INSTANCE_ID: str({ optional: true, pattern: '^[A-Za-z0-9._:-]{1,100}$', description: 'lease owner name of this process; default host-pid-random' }),
-  NOTIFIER_CONCURRENCY: int({ default: 256, min: 1, max: 10_000, description: 'webhook attempts in flight at once per process' }),
+  NOTIFIER_CONCURRENCY: int({ default: 512, min: 1, max: 10_000, description: 'webhook attempts in flight or being recorded at once per process' }),
   NOTIFIER_ENDPOINT_CONCURRENCY: int({ default: 32, min: 1, max: 1_000, description: 'webhook attempts in flight at once per endpoint and process' }),
   /** Must exceed the largest attempt timeout, or a slow attempt could be taken over while it runs. */
   NOTIFIER_LEASE_MS: int({
@@ -48,7 +55,12 @@ const spec = {
     max: 3_600_000,
     description: 'how long an attempt holds its delivery before another instance may take it over, in milliseconds',
   }),
-  NOTIFIER_POLL_INTERVAL_MS: int({ default: 250, min: 10, max: 60_000, description: 'wait between two looks at the delivery queue when idle, in milliseconds' }),
+  /**
+   * Work this instance queues itself (retries, overflow) it knows at once; the periodic read finds the
+   * rest (other instances' retries, redeliveries made through another instance). Each read scans the
+   * queue on FerretDB, so not too often.
+   */
+  NOTIFIER_POLL_INTERVAL_MS: int({ default: 1_000, min: 10, max: 60_000, description: 'interval between two reads of the delivery queue, in milliseconds' }),
   NOTIFIER_AUTO_DISABLE_AFTER_MS: int({
     default: 5 * DAY_MS,
     min: 60_000,

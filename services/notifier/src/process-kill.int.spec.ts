@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createClient } from '@stormhook/grpc';
 import { notificationV1 } from '@stormhook/proto';
-import type { DeliveryDocument, QueueDocument } from './persistence/delivery-document.js';
+import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
 import { alarmEvent } from './test-support/harness.js';
 import { createKafkaTestEnv, type KafkaTestEnv } from './test-support/kafka-env.js';
 import { spawnNotifier, type NotifierProcess } from './test-support/notifier-process.js';
@@ -41,12 +41,12 @@ describe('notifier process killed with SIGKILL mid-retry (real processes, broker
 
     const event = alarmEvent(account);
     await world.publishAlarm(event);
-    const deliveries = world.mongo.db.collection<DeliveryDocument>('deliveries');
-    const queue = world.mongo.db.collection<QueueDocument>('delivery_queue');
+    // Read through the store: the delivery's state is its document folded with its attempt log.
+    const store = new MongoDeliveryStore(world.mongo.db);
     // Mid-retry: the first failure is recorded and the retry is scheduled (lease given back), due in 2 s.
     await until(async () => {
-      const [delivery, entry] = await Promise.all([deliveries.findOne({ _id: event.notificationId }), queue.findOne({ _id: event.notificationId })]);
-      return delivery?.attempts.length === 1 && entry?.leaseOwner === null && entry.dueAt > new Date();
+      const [delivery, entry] = await Promise.all([store.get(event.notificationId), store.getQueueEntry(event.notificationId)]);
+      return delivery?.attempts.length === 1 && entry?.leaseOwner === null && entry.attempt === 2 && entry.dueAt > new Date();
     }, 'first attempt recorded and the retry scheduled', 20_000);
     first.child.kill('SIGKILL');
     assert.equal(await first.exited, 'SIGKILL');
@@ -55,7 +55,7 @@ describe('notifier process killed with SIGKILL mid-retry (real processes, broker
     const second = await spawnNotifier(world.env);
     started.push(second);
     const done = await until(async () => {
-      const delivery = await deliveries.findOne({ _id: event.notificationId });
+      const delivery = await store.get(event.notificationId);
       return delivery?.status === 'succeeded' ? delivery : undefined;
     }, 'the delivery completed by the new process', 30_000);
 
@@ -65,7 +65,7 @@ describe('notifier process killed with SIGKILL mid-retry (real processes, broker
     assert.ok(received.every((r) => r.headers['webhook-id'] === event.notificationId), 'every attempt carries the same webhook-id');
     const gaps = received.slice(1).map((r, i) => r.at - (received[i]?.at ?? 0));
     assert.ok(gaps.every((gap) => gap >= 1_900), `attempts at least retryDelay apart, got ${gaps.join(', ')} ms`);
-    assert.equal(await queue.countDocuments({ _id: event.notificationId }), 0, 'the finished delivery left the work queue');
+    assert.equal(await until(async () => ((await store.getQueueEntry(event.notificationId)) === null ? true : undefined), 'the finished delivery left the work queue'), true);
 
     second.child.kill('SIGTERM');
     assert.equal(await second.exited, 0, second.lines.slice(-5).join('\n'));

@@ -76,7 +76,11 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const policy = new SsrfPolicy(config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []);
       if (policy.allowList.length > 0) logger.warn({ allow: policy.allowList.map((c) => c.text) }, 'SSRF allow-list set: callbacks may reach these private addresses');
       const repository = new MongoEndpointRepository(mongo.db, cipher);
-      const store = new MongoDeliveryStore(mongo.db, { maxConcurrentWrites: config.NOTIFIER_DB_MAX_CONCURRENT_WRITES });
+      const store = new MongoDeliveryStore(mongo.db, {
+        maxConcurrentWrites: config.NOTIFIER_DB_MAX_CONCURRENT_WRITES,
+        batchMaxItems: config.NOTIFIER_BATCH_MAX_ITEMS,
+        batchMaxDelayMs: config.NOTIFIER_BATCH_MAX_DELAY_MS,
+      });
       const cache = new EndpointCache(repository);
       const publisher = new KafkaNotifierEventPublisher(platform.publisher);
       const metrics = new DeliveryMetrics(platform.metrics);
@@ -109,7 +113,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       // Two groups: an SMS or mail provider outage stalls messages only, never webhook acceptance.
       const groups = consumerGroups(config);
       const alive = { alarms: true, messages: true };
-      const consumer = (group: keyof typeof groups, topic: TopicName, handler: ReturnType<typeof alarmTriggeredHandler>, partitions: number): EventConsumer =>
+      const consumer = (group: keyof typeof groups, topic: TopicName, handler: ReturnType<typeof alarmTriggeredHandler>, partitions: number, recordsInFlight: number): EventConsumer =>
         createConsumer({
           kafka: platform.kafka,
           groupId: groups[group],
@@ -119,6 +123,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
           logger,
           ...(prefix ? { prefix } : {}),
           partitionsConsumedConcurrently: partitions,
+          recordsInFlight,
           onFatal: (error) => {
             alive[group] = false;
             logger.error({ err: error, topic }, 'notifier consumer down; health reports NOT_SERVING until it rejoins');
@@ -128,8 +133,8 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
           },
         });
       const consumers = [
-        consumer('alarms', 'alarm.triggered.v1', alarmTriggeredHandler(accept, logger), config.NOTIFIER_PARTITIONS_CONCURRENTLY),
-        consumer('messages', 'notification.message-requested.v1', messageRequestedHandler(sendMessage, logger), 1),
+        consumer('alarms', 'alarm.triggered.v1', alarmTriggeredHandler(accept, logger), config.NOTIFIER_PARTITIONS_CONCURRENTLY, config.NOTIFIER_RECORDS_IN_FLIGHT),
+        consumer('messages', 'notification.message-requested.v1', messageRequestedHandler(sendMessage, logger), 1, 1),
       ];
       platform.checks['alarm-consumer'] = async () => alive.alarms;
       platform.checks['message-consumer'] = async () => alive.messages;

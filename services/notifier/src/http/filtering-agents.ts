@@ -25,7 +25,9 @@ export function createFilteringAgents(policy: SsrfPolicy, maxSocketsPerHost = 50
   const options = {
     keepAlive: true,
     maxSockets: maxSocketsPerHost,
-    maxFreeSockets: 10,
+    // As many idle sockets kept as may be busy: with fewer, a busy endpoint's sockets beyond the idle
+    // limit are closed between two requests and every next request pays a new connection.
+    maxFreeSockets: maxSocketsPerHost,
     allowPrivateIPAddress: false,
     allowMetaIPAddress: false,
     allowIPAddressList: agentAllowList(policy),

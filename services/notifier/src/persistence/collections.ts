@@ -6,6 +6,12 @@ export const COLLECTIONS = {
   endpoints: 'webhook_endpoints',
   deliveries: 'deliveries',
   queue: 'delivery_queue',
+  /** Append-only: one document per attempt (`<deliveryId>#<attemptNumber>`) with the state it left. */
+  attempts: 'delivery_attempts',
+  /** One document per batch of fresh deliveries whose first attempt an instance holds in memory. */
+  holds: 'delivery_holds',
+  /** Append-only claims: one document per attempt number taken (`<deliveryId>#<attemptNumber>`). */
+  leases: 'delivery_leases',
   messages: 'messages',
   /** Development-only settings generated at first start (the credential key when none is configured). */
   devSettings: 'dev_settings',
@@ -24,6 +30,12 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
     { name: 'failure_outbox', key: { failureEventPending: 1 } },
   ],
   queue: [{ name: 'due', key: { dueAt: 1 } }],
+  attempts: [
+    { name: 'delivery', key: { deliveryId: 1 } },
+    { name: 'account', key: { accountId: 1 } },
+  ],
+  leases: [],
+  holds: [],
   messages: [],
   devSettings: [],
 };

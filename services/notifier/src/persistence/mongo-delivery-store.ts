@@ -1,50 +1,126 @@
-import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
+import { MicroBatcher } from '@stormhook/batch';
 import type { Delivery, FailureReason } from '../domain/delivery.js';
-import type { AttemptRecord, ClaimRequest, DeliveryListFilter, DeliveryStore, DueQuery, QueueEntry } from '../ports/delivery-store.js';
+import { foldDelivery, type LoggedAttempt } from '../domain/delivery-state.js';
+import { OUTBOX_DUE_AT, type ClaimRequest, type DeliveryListFilter, type DeliveryStore, type DueQuery, type HeldDelivery, type Hold, type QueueEntry } from '../ports/delivery-store.js';
+import { attemptKey, fromAttemptDocument, toAttemptDocument, type AttemptDocument } from './attempt-document.js';
 import { COLLECTIONS } from './collections.js';
-import { fromDeliveryDocument, fromQueueDocument, toDeliveryDocument, toQueueDocument, type DeliveryDocument, type QueueDocument } from './delivery-document.js';
-import { InsertBatcher } from './insert-batcher.js';
+import { fromQueueDocument, storedDelivery, toDeliveryDocument, toQueueDocument, type DeliveryDocument, type QueueDocument } from './delivery-document.js';
+import { fromHoldDocument, type HoldDocument } from './hold-document.js';
+import { insertEach, type InsertResult } from './insert-each.js';
+import { LeaseClaims } from './lease-claims.js';
 import { WriteGate } from './write-gate.js';
 
 /** The list view leaves out the two big fields. */
 const LIST_PROJECTION = { attempts: 0, payload: 0 } as const;
 
-/** Where outbox markers are parked, so that no due-work query ever returns them. */
-const FAR_FUTURE = new Date('9999-12-31T00:00:00Z');
+
+/** Attempt keys read at once when a delivery's log is read back by key (see attemptsOf). */
+const PROBE_WINDOW = 8;
+/** Keys missing in a row after which the log is taken to end (a gap is an attempt lost in a crash). */
+const PROBE_GAP = 4;
 
 const leaseFree = (now: Date): Filter<QueueDocument> => ({ $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] });
 
+export interface DeliveryStoreOptions {
+  /** 1 for the embedded FerretDB (SQLite has one writer); more on MongoDB. */
+  maxConcurrentWrites?: number;
+  /** Documents per batched write (insertMany / deleteMany). */
+  batchMaxItems?: number;
+  /** How long the first item of a batch waits for others, in milliseconds. */
+  batchMaxDelayMs?: number;
+}
+
 /**
- * Deliveries and their work queue in MongoDB (or FerretDB). Every write to a delivery document is by
- * `_id` only (see collections.ts); conditional writes (claims) touch the small queue collection.
+ * Deliveries, their work queue, the append-only attempt log and the attempt claims, in MongoDB or
+ * FerretDB. The hot path writes only batched inserts and deletes: acceptance inserts the delivery
+ * and its queue entry, an attempt appends its log entry (with the state it left), a finished delivery
+ * leaves the queue. Updates, which cost a whole read-modify-write each on FerretDB, are left to the
+ * rare paths (a retry rescheduled, a death, a manual redelivery). Reads use `_id` only wherever
+ * they are frequent: that is the one filter FerretDB on SQLite answers from an index.
  */
 export class MongoDeliveryStore implements DeliveryStore {
   private readonly deliveries: Collection<DeliveryDocument>;
   private readonly queue: Collection<QueueDocument>;
-  private readonly deliveryInserts: InsertBatcher<DeliveryDocument>;
-  private readonly queueInserts: InsertBatcher<QueueDocument>;
+  private readonly attempts: Collection<AttemptDocument>;
+  private readonly gate: WriteGate;
+  private readonly claims: LeaseClaims;
+  private readonly deliveryInserts: MicroBatcher<DeliveryDocument, InsertResult>;
+  private readonly queueInserts: MicroBatcher<QueueDocument, InsertResult>;
+  private readonly attemptInserts: MicroBatcher<AttemptDocument, InsertResult>;
+  private readonly dequeues: MicroBatcher<string, void>;
+  private readonly holds: Collection<HoldDocument>;
+  private readonly holdInserts: MicroBatcher<{ delivery: HeldDelivery; owner: string; leaseUntil: Date }, { holdId: string; size: number }>;
+  private holdSeq = 0;
   private readonly writing = new Map<string, Promise<unknown>>();
 
-  private readonly gate: WriteGate;
-  private dequeueIds: string[] = [];
-  private dequeueFlush: Promise<void> | undefined;
-
-  /** `maxConcurrentWrites`: 1 for the embedded FerretDB (SQLite has one writer); more on MongoDB. */
-  constructor(db: Db, { maxConcurrentWrites = 1 }: { maxConcurrentWrites?: number } = {}) {
+  constructor(db: Db, { maxConcurrentWrites = 1, batchMaxItems = 500, batchMaxDelayMs = 5 }: DeliveryStoreOptions = {}) {
     this.deliveries = db.collection<DeliveryDocument>(COLLECTIONS.deliveries);
     this.queue = db.collection<QueueDocument>(COLLECTIONS.queue);
+    this.attempts = db.collection<AttemptDocument>(COLLECTIONS.attempts);
     this.gate = new WriteGate(maxConcurrentWrites);
-    this.deliveryInserts = new InsertBatcher(this.deliveries, this.gate);
-    this.queueInserts = new InsertBatcher(this.queue, this.gate);
+    this.claims = new LeaseClaims(db, this.gate);
+    const batch = { maxItems: batchMaxItems, maxDelayMs: batchMaxDelayMs };
+    const inserts = <T extends { _id: string }>(collection: Collection<T>) => new MicroBatcher<T, InsertResult>({ ...batch, flush: (docs) => this.gate.run(() => insertEach(collection, docs)) });
+    this.deliveryInserts = inserts(this.deliveries);
+    this.queueInserts = inserts(this.queue);
+    this.attemptInserts = inserts(this.attempts);
+    // Queue entries are removed by key, one statement each: a deleteMany on `_id $in` scans the whole
+    // queue on FerretDB (its cost grows with a dead endpoint's backlog). Only slow-path work (retries,
+    // overflow, manual) has queue entries, so these are few; chunks stay far below the statement
+    // count that stalled FerretDB.
+    this.dequeues = new MicroBatcher<string, void>({
+      maxItems: Math.min(batchMaxItems, 50),
+      maxDelayMs: batchMaxDelayMs,
+      flush: async (ids) => {
+        const unique = [...new Set(ids)];
+        await this.gate.run(() => this.queue.bulkWrite(unique.map((id) => ({ deleteOne: { filter: { _id: id } } })), { ordered: false }));
+        return ids.map(() => undefined);
+      },
+    });
+    this.holds = db.collection<HoldDocument>(COLLECTIONS.holds);
+    this.holdInserts = new MicroBatcher({
+      ...batch,
+      flush: async (items) => {
+        // One hold per owner and batch (instances sharing a store in tests have one each).
+        const byOwner = new Map<string, HoldDocument>();
+        const ids = items.map((item) => {
+          let doc = byOwner.get(item.owner);
+          if (!doc) {
+            doc = { _id: `${item.owner}#${Date.now().toString(36)}#${(this.holdSeq++).toString(36)}`, owner: item.owner, leaseUntil: item.leaseUntil, deliveries: [] };
+            byOwner.set(item.owner, doc);
+          }
+          if (item.leaseUntil > doc.leaseUntil) doc.leaseUntil = item.leaseUntil;
+          doc.deliveries.push(item.delivery);
+          return doc._id;
+        });
+        await this.gate.run(() => this.holds.insertMany([...byOwner.values()]));
+        const sizes = new Map([...byOwner.values()].map((doc) => [doc._id, doc.deliveries.length]));
+        return ids.map((holdId) => ({ holdId, size: sizes.get(holdId) ?? 0 }));
+      },
+    });
   }
 
-  insert(delivery: Delivery): Promise<'inserted' | 'duplicate'> {
-    return this.deliveryInserts.insert(toDeliveryDocument(delivery));
+  hold(delivery: HeldDelivery, owner: string, leaseUntil: Date): Promise<{ holdId: string; size: number }> {
+    return this.holdInserts.add({ delivery, owner, leaseUntil });
   }
 
-  async enqueue(entry: QueueEntry): Promise<void> {
-    await this.queueInserts.insert(toQueueDocument(entry)); // a duplicate means it is queued already
+  async releaseHold(holdId: string): Promise<void> {
+    await this.gate.run(() => this.holds.deleteOne({ _id: holdId }));
+  }
+
+  async expiredHolds(now: Date, limit: number): Promise<Hold[]> {
+    const docs = await this.holds.find({ leaseUntil: { $lt: now } }).limit(limit).toArray();
+    return docs.map(fromHoldDocument);
+  }
+
+
+  insert(delivery: Delivery): Promise<InsertResult> {
+    return this.deliveryInserts.add(toDeliveryDocument(delivery));
+  }
+
+  enqueue(entry: QueueEntry): Promise<InsertResult> {
+    return this.queueInserts.add(toQueueDocument(entry));
   }
 
   async replaceQueueEntry(entry: QueueEntry): Promise<void> {
@@ -54,12 +130,18 @@ export class MongoDeliveryStore implements DeliveryStore {
 
   async get(deliveryId: string): Promise<Delivery | null> {
     const doc = await this.deliveries.findOne({ _id: deliveryId });
-    return doc ? fromDeliveryDocument(doc) : null;
+    if (!doc) return null;
+    const stored = storedDelivery(doc);
+    return foldDelivery(stored, await this.attemptsOf(deliveryId, stored.stateAttempt));
   }
 
   async getQueueEntry(deliveryId: string): Promise<QueueEntry | null> {
     const doc = await this.queue.findOne({ _id: deliveryId });
-    return doc ? fromQueueDocument(doc) : null;
+    if (!doc) return null;
+    const entry = fromQueueDocument(doc);
+    if (entry.leaseUntil || entry.outbox) return entry;
+    const lease = await this.claims.live(deliveryId, entry.attempt, new Date());
+    return lease ? { ...entry, leaseOwner: lease.owner, leaseUntil: lease.leaseUntil } : entry;
   }
 
   async findDue({ now, limit, excludeEndpoints }: DueQuery): Promise<QueueEntry[]> {
@@ -69,72 +151,37 @@ export class MongoDeliveryStore implements DeliveryStore {
     return docs.map(fromQueueDocument);
   }
 
-  async claim({ ids, owner, now, leaseUntil }: ClaimRequest): Promise<QueueEntry[]> {
-    if (ids.length === 0) return [];
-    // The token tells which entries THIS call leased: on a store without atomic conditional updates
-    // (FerretDB) the last writer wins, and only the winner reads its own token back.
-    const claimToken = randomUUID();
-    await this.gate.run(() =>
-      this.queue.updateMany({ _id: { $in: [...ids] }, ...leaseFree(now) }, { $set: { leaseOwner: owner, leaseUntil, claimToken }, $inc: { attempt: 1 } }),
+  async claim({ entries, owner, now, leaseUntil }: ClaimRequest): Promise<QueueEntry[]> {
+    if (entries.length === 0) return [];
+    const won = await this.claims.claim(entries, owner, now, leaseUntil);
+    // A takeover trusts a read that may be old: make sure the delivery was not finished or rescheduled
+    // meanwhile by a holder that was only slow (rare path: one read by key per takeover).
+    const checked = await Promise.all(
+      won.map(async ({ entry, takeover }) => {
+        if (!takeover) return entry;
+        const current = await this.queue.findOne({ _id: entry.deliveryId });
+        const fresh = current ? fromQueueDocument(current) : null;
+        return fresh && !fresh.outbox && fresh.dueAt <= now && fresh.attempt <= entry.attempt ? { ...entry, trigger: fresh.trigger, single: fresh.single, manualAttempts: fresh.manualAttempts } : null;
+      }),
     );
-    const docs = await this.queue.find({ claimToken }).toArray();
-    return docs.map(fromQueueDocument);
+    return checked.filter((e): e is QueueEntry => e !== null);
   }
 
-  async recordAttempt(deliveryId: string, record: AttemptRecord): Promise<void> {
-    await this.serial(deliveryId, () => this.deliveries.updateOne(
-      { _id: deliveryId },
-      {
-        $push: { attempts: record.attempt },
-        $set: {
-          status: record.status,
-          attemptCount: record.attempt.attemptNumber,
-          nextAttemptAt: record.nextAttemptAt,
-          finishedAt: record.finishedAt,
-          lastResponseStatus: record.attempt.responseStatus,
-          lastError: record.attempt.error,
-          failureReason: record.failureReason,
-          failureEventPending: record.publishFailure,
-          endpointId: record.endpointId,
-          updatedAt: record.attempt.startedAt,
-        },
-      },
-    ));
+  async recordAttempt(deliveryId: string, accountId: string, logged: LoggedAttempt): Promise<void> {
+    // A duplicate is this very attempt written by an earlier try of the same batch.
+    await this.attemptInserts.add(toAttemptDocument(deliveryId, accountId, logged));
   }
 
-  async reschedule(deliveryId: string, dueAt: Date): Promise<void> {
-    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId }, { $set: { dueAt, leaseOwner: null, leaseUntil: null, claimToken: null, trigger: 'scheduled' } }));
+  async reschedule(deliveryId: string, dueAt: Date, nextAttempt: number): Promise<void> {
+    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId }, { $set: { dueAt, nextAttempt, leaseOwner: null, leaseUntil: null, trigger: 'scheduled' } }));
   }
 
-  /** Coalesced: ids that arrive while a delete runs are removed together by the next deleteMany. */
   async dequeue(deliveryIds: readonly string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    this.dequeueIds.push(...deliveryIds);
-    while (this.dequeueIds.some((id) => deliveryIds.includes(id))) {
-      if (!this.dequeueFlush) {
-        const ids = this.dequeueIds;
-        this.dequeueIds = [];
-        this.dequeueFlush = this.gate
-          .run(async () => {
-            if (ids.length === 1) await this.queue.deleteOne({ _id: ids[0] as string });
-            else await this.queue.deleteMany({ _id: { $in: ids } });
-          })
-          .finally(() => (this.dequeueFlush = undefined));
-        await this.dequeueFlush;
-        return;
-      }
-      await this.dequeueFlush.catch(() => undefined);
-    }
-  }
-
-  async release(deliveryIds: readonly string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    // The attempt number taken at claim time is given back: nothing was sent.
-    await this.gate.run(() => this.queue.updateMany({ _id: { $in: [...deliveryIds] } }, { $set: { leaseOwner: null, leaseUntil: null, claimToken: null }, $inc: { attempt: -1 } }));
+    await Promise.all(deliveryIds.map((id) => this.dequeues.add(id)));
   }
 
   async parkForOutbox(deliveryId: string): Promise<void> {
-    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId }, { $set: { outbox: true, dueAt: FAR_FUTURE, leaseOwner: null, leaseUntil: null, claimToken: null } }));
+    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId }, { $set: { outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null } }));
   }
 
   async pendingFailureEvents(limit: number): Promise<Delivery[]> {
@@ -149,7 +196,7 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   async markFailureEventPublished(deliveryId: string): Promise<void> {
-    await this.serial(deliveryId, () => this.deliveries.updateOne({ _id: deliveryId }, { $set: { failureEventPending: false } }));
+    await this.writeState(deliveryId, () => ({ failureEventPending: false }));
     await this.gate.run(() => this.queue.deleteOne({ _id: deliveryId, outbox: true }));
   }
 
@@ -158,52 +205,121 @@ export class MongoDeliveryStore implements DeliveryStore {
     return result.matchedCount > 0;
   }
 
-  async markDead(deliveryId: string, reason: FailureReason, error: string, at: Date): Promise<void> {
-    await this.serial(deliveryId, () =>
-      this.deliveries.updateOne(
-        { _id: deliveryId },
-        { $set: { status: 'dead', failureReason: reason, lastError: error, finishedAt: at, updatedAt: at, nextAttemptAt: null, failureEventPending: true } },
-      ),
-    );
+  async markDead(deliveryId: string, reason: FailureReason, error: string, at: Date, claimedAttempt: number): Promise<void> {
+    await this.writeState(deliveryId, () => ({ status: 'dead', failureReason: reason, lastError: error, finishedAt: at, updatedAt: at, nextAttemptAt: null, failureEventPending: true }), claimedAttempt);
   }
 
   async reopen(deliveryId: string, at: Date): Promise<void> {
-    await this.serial(deliveryId, () => this.deliveries.updateOne({ _id: deliveryId }, { $set: { status: 'pending', nextAttemptAt: at, finishedAt: null, updatedAt: at } }));
-  }
-
-  /**
-   * Runs writes to one delivery one after the other. MongoDB applies each update atomically anyway;
-   * FerretDB 1.x rewrites the whole document from a read taken before, so two concurrent `$set`s on
-   * different fields can lose one. Within a process this closes that gap.
-   */
-  private serial<T>(deliveryId: string, write: () => Promise<T>): Promise<T> {
-    const previous = this.writing.get(deliveryId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.gate.run(write));
-    this.writing.set(deliveryId, next);
-    void next.finally(() => {
-      if (this.writing.get(deliveryId) === next) this.writing.delete(deliveryId);
-    }).catch(() => undefined);
-    return next;
+    await this.writeState(deliveryId, () => ({ status: 'pending', nextAttemptAt: at, finishedAt: null, updatedAt: at }));
   }
 
   async list(filter: DeliveryListFilter): Promise<{ items: Delivery[]; total: number }> {
     const query: Filter<DeliveryDocument> = { accountId: filter.accountId };
     if (filter.registrationId) query.registrationId = filter.registrationId;
-    if (filter.status === 'in-flight') query.status = 'pending';
-    else if (filter.status) query.status = filter.status;
     if (filter.from || filter.to) {
       query.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lt: filter.to } : {}) };
     }
-    const [docs, total] = await Promise.all([
-      this.deliveries
-        .find(query, { projection: LIST_PROJECTION })
-        .sort({ createdAt: -1, _id: -1 })
-        .skip(filter.pageNumber * filter.pageSize)
-        .limit(filter.pageSize)
-        .toArray(),
-      this.deliveries.countDocuments(query),
-    ]);
-    return { items: docs.map((doc) => fromDeliveryDocument({ ...doc, attempts: [], payload: '' } as DeliveryDocument)), total };
+    const newestFirst = { createdAt: -1, _id: -1 } as const;
+    const skip = filter.pageNumber * filter.pageSize;
+    if (!filter.status) {
+      const [docs, total] = await Promise.all([
+        this.deliveries.find(query, { projection: LIST_PROJECTION }).sort(newestFirst).skip(skip).limit(filter.pageSize).toArray(),
+        this.deliveries.countDocuments(query),
+      ]);
+      const logs = await this.loggedFor({ deliveryId: { $in: docs.map((d) => d._id) } });
+      return { items: docs.map((doc) => this.listItem(doc, logs)), total };
+    }
+    // The status lives in the attempt log as much as in the delivery document, so a status filter is
+    // applied after folding the two. Costs a read of the account's log (MongoDB: its accountId index).
+    const [docs, logs] = await Promise.all([this.deliveries.find(query, { projection: LIST_PROJECTION }).sort(newestFirst).toArray(), this.loggedFor({ accountId: filter.accountId })]);
+    const wanted = filter.status === 'in-flight' ? 'pending' : filter.status;
+    const matching = docs.map((doc) => this.listItem(doc, logs)).filter((d) => d.status === wanted);
+    return { items: matching.slice(skip, skip + filter.pageSize), total: matching.length };
+  }
+
+  private listItem(doc: DeliveryDocument, logs: Map<string, LoggedAttempt[]>): Delivery {
+    const folded = foldDelivery(storedDelivery({ ...doc, attempts: [], payload: '' } as DeliveryDocument), logs.get(doc._id) ?? []);
+    return { ...folded, attempts: [] };
+  }
+
+  private async loggedFor(filter: Filter<AttemptDocument>): Promise<Map<string, LoggedAttempt[]>> {
+    const docs = await this.attempts.find(filter, { projection: { responseBody: 0 } }).toArray();
+    const byDelivery = new Map<string, LoggedAttempt[]>();
+    for (const doc of docs) {
+      const list = byDelivery.get(doc.deliveryId) ?? [];
+      list.push(fromAttemptDocument({ ...doc, responseBody: '' }));
+      byDelivery.set(doc.deliveryId, list);
+    }
+    return byDelivery;
+  }
+
+  /**
+   * A delivery's attempt log, read by key (`<id>#1`, `<id>#2`, ...) a window at a time, because
+   * FerretDB answers nothing but `_id` equality from an index (a find by deliveryId scans the whole
+   * log). It ends after PROBE_GAP missing numbers in a row past `atLeast`; a gap inside is an attempt
+   * claimed by an instance that died before recording it.
+   */
+  private async attemptsOf(deliveryId: string, atLeast: number): Promise<LoggedAttempt[]> {
+    const found: LoggedAttempt[] = [];
+    let lastHit = 0;
+    for (let start = 1; ; start += PROBE_WINDOW) {
+      const numbers = Array.from({ length: PROBE_WINDOW }, (_, i) => start + i);
+      const docs = await Promise.all(numbers.map((n) => this.attempts.findOne({ _id: attemptKey(deliveryId, n) })));
+      docs.forEach((doc, i) => {
+        if (!doc) return;
+        found.push(fromAttemptDocument(doc));
+        lastHit = numbers[i] as number;
+      });
+      const end = start + PROBE_WINDOW - 1;
+      if (end >= atLeast && end - lastHit >= PROBE_GAP) return found;
+    }
+  }
+
+  /**
+   * Writes the delivery document's own state (rare paths only), as of the latest attempt or
+   * `afterAttempt` (an attempt claimed but not made), whichever is later.
+   */
+  private async writeState(deliveryId: string, change: (current: Delivery) => Partial<Delivery>, afterAttempt = 0): Promise<void> {
+    await this.serial(deliveryId, async () => {
+      const current = await this.get(deliveryId);
+      if (!current) return;
+      const next = { ...current, ...change(current) };
+      await this.gate.run(() =>
+        this.deliveries.updateOne(
+          { _id: deliveryId },
+          {
+            $set: {
+              status: next.status,
+              attemptCount: next.attemptCount,
+              nextAttemptAt: next.nextAttemptAt,
+              finishedAt: next.finishedAt,
+              lastResponseStatus: next.lastResponseStatus,
+              lastError: next.lastError,
+              failureReason: next.failureReason,
+              failureEventPending: next.failureEventPending,
+              endpointId: next.endpointId,
+              updatedAt: next.updatedAt,
+              stateAttempt: Math.max(current.attemptCount, afterAttempt),
+            },
+          },
+        ),
+      );
+    });
+  }
+
+  /**
+   * Runs state writes to one delivery one after the other: FerretDB 1.x rewrites the whole document
+   * from a read taken before, so two concurrent writes can lose one. Within a process this closes it.
+   */
+  private serial<T>(deliveryId: string, write: () => Promise<T>): Promise<T> {
+    const previous = this.writing.get(deliveryId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(write);
+    this.writing.set(deliveryId, next);
+    void next
+      .finally(() => {
+        if (this.writing.get(deliveryId) === next) this.writing.delete(deliveryId);
+      })
+      .catch(() => undefined);
+    return next;
   }
 }
-

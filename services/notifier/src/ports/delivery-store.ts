@@ -1,4 +1,5 @@
-import type { AttemptTrigger, Delivery, DeliveryAttempt, DeliveryStatus, FailureReason } from '../domain/delivery.js';
+import type { AttemptTrigger, Delivery, DeliveryStatus, FailureReason } from '../domain/delivery.js';
+import type { LoggedAttempt } from '../domain/delivery-state.js';
 
 /**
  * The work index: one small entry per unfinished delivery, holding its schedule and lease. Finished
@@ -12,14 +13,44 @@ export interface QueueEntry {
   trigger: AttemptTrigger;
   /** A manual redelivery of a finished delivery: one attempt, no automatic retries after it. */
   single: boolean;
-  /** Number given to the most recent claimed attempt (attempt numbers survive crashes). */
+  /**
+   * Stored: the number the next attempt will carry. Claimed: the number this claim took (attempt
+   * numbers survive crashes, and each is claimed by inserting its unique lease document).
+   */
   attempt: number;
   /** Manual attempts asked for while the delivery was pending; `attempt - manualAttempts` is the scheduled count. */
   manualAttempts: number;
   /** Dead with its DeliveryFailed not yet published: kept here so the outbox sweep never scans history. */
   outbox: boolean;
+  /**
+   * Set on a fresh delivery's entry by the instance that accepted it: inserting the entry is its claim
+   * of attempt `attempt`, held until `leaseUntil`; after that, claimers take the next number.
+   */
   leaseOwner: string | null;
   leaseUntil: Date | null;
+}
+
+/** Where outbox markers are parked, so that no due-work query ever returns them. */
+export const OUTBOX_DUE_AT = new Date('9999-12-31T00:00:00Z');
+
+/** A freshly accepted delivery whose first attempt an instance holds in memory. */
+export interface HeldDelivery {
+  deliveryId: string;
+  accountId: string;
+  endpointId: string;
+}
+
+/**
+ * The claim of attempt 1 of a batch of freshly accepted deliveries by the instance that accepted
+ * them, and their safety net: one document per batch, removed (by key) once every delivery in it has
+ * its attempt recorded or its retry queued. A hold whose lease ran out belongs to an instance that
+ * died; another instance takes it over and queues what is unfinished.
+ */
+export interface Hold {
+  id: string;
+  owner: string;
+  leaseUntil: Date;
+  deliveries: HeldDelivery[];
 }
 
 export interface DueQuery {
@@ -30,22 +61,11 @@ export interface DueQuery {
 }
 
 export interface ClaimRequest {
-  ids: readonly string[];
+  /** Due entries as found (their `attempt` is the next number). */
+  entries: readonly QueueEntry[];
   owner: string;
   now: Date;
   leaseUntil: Date;
-}
-
-/** What one finished attempt changes on its delivery. */
-export interface AttemptRecord {
-  attempt: DeliveryAttempt;
-  status: DeliveryStatus;
-  nextAttemptAt: Date | null;
-  finishedAt: Date | null;
-  failureReason: FailureReason | null;
-  /** Also sets the outbox flag: a DeliveryFailed event must be published. */
-  publishFailure: boolean;
-  endpointId: string | null;
 }
 
 export interface DeliveryListFilter {
@@ -61,23 +81,36 @@ export interface DeliveryListFilter {
 export interface DeliveryStore {
   /** Durable once resolved; 'duplicate' when the notification id is known (its chain exists). */
   insert(delivery: Delivery): Promise<'inserted' | 'duplicate'>;
-  /** Adds a queue entry; an existing entry for the delivery is left as it is. */
-  enqueue(entry: QueueEntry): Promise<void>;
+  /** Adds a queue entry; 'duplicate' (and the existing entry left as it is) when the delivery has one. */
+  enqueue(entry: QueueEntry): Promise<'inserted' | 'duplicate'>;
   /** Writes the queue entry of a delivery whatever was there (a manual redelivery of a finished one). */
   replaceQueueEntry(entry: QueueEntry): Promise<void>;
+  /** The delivery with its attempt log and its state after the latest attempt. */
   get(deliveryId: string): Promise<Delivery | null>;
+  /** The entry, with the owner and end of a live claim of its next attempt when there is one. */
   getQueueEntry(deliveryId: string): Promise<QueueEntry | null>;
 
+  /**
+   * Holds attempt 1 of a fresh delivery for `owner`, batched into one hold per batch; resolves with
+   * the hold's id and how many deliveries it holds (it may be released once all of them are settled).
+   */
+  hold(delivery: HeldDelivery, owner: string, leaseUntil: Date): Promise<{ holdId: string; size: number }>;
+  releaseHold(holdId: string): Promise<void>;
+  /** Holds whose lease ran out: their owner died. Recovering one is idempotent (inserts only). */
+  expiredHolds(now: Date, limit: number): Promise<Hold[]>;
+
   findDue(query: DueQuery): Promise<QueueEntry[]>;
-  /** Leases the entries whose lease is free or expired; returns those this owner now holds. */
+  /**
+   * Claims the next attempt of each entry with a unique insert; returns the entries this owner won,
+   * each with the attempt number it holds. Correct where only unique inserts are atomic.
+   */
   claim(request: ClaimRequest): Promise<QueueEntry[]>;
-  recordAttempt(deliveryId: string, record: AttemptRecord): Promise<void>;
-  /** Releases the lease and sets the next due time. */
-  reschedule(deliveryId: string, dueAt: Date): Promise<void>;
-  /** Removes finished deliveries from the work index. */
+  /** Appends an attempt and the state it left to the attempt log (batched; durable once resolved). */
+  recordAttempt(deliveryId: string, accountId: string, logged: LoggedAttempt): Promise<void>;
+  /** Gives the entry back for its next attempt, due at `dueAt`. */
+  reschedule(deliveryId: string, dueAt: Date, nextAttempt: number): Promise<void>;
+  /** Removes finished deliveries from the work index (batched). */
   dequeue(deliveryIds: readonly string[]): Promise<void>;
-  /** Gives a delivery back without an attempt (shutdown, endpoint busy). */
-  release(deliveryIds: readonly string[]): Promise<void>;
 
   /** Turns the entry into an outbox marker: the delivery is dead and DeliveryFailed is owed. */
   parkForOutbox(deliveryId: string): Promise<void>;
@@ -87,8 +120,8 @@ export interface DeliveryStore {
   markFailureEventPublished(deliveryId: string): Promise<void>;
   /** A manual attempt now for a delivery that is still pending (counts as manual, not against retries). */
   expedite(deliveryId: string, at: Date): Promise<boolean>;
-  /** Marks a delivery dead without an attempt (no endpoint, endpoint disabled). */
-  markDead(deliveryId: string, reason: FailureReason, error: string, at: Date): Promise<void>;
+  /** Marks a delivery dead without an attempt (no endpoint, endpoint disabled) after claiming `claimedAttempt`. */
+  markDead(deliveryId: string, reason: FailureReason, error: string, at: Date, claimedAttempt: number): Promise<void>;
   /** Reopens a finished delivery for one manual attempt (its status goes back to pending). */
   reopen(deliveryId: string, at: Date): Promise<void>;
 

@@ -72,7 +72,7 @@ export async function startHarness(): Promise<NotifierHarness> {
       const health = new EndpointHealth({ repository: endpointRepo, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 60 * 60 * 1000 });
       const worker = new DeliveryWorker(
         { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics },
-        { instanceId: newId('ep').replace('ep_', 'w_'), pollIntervalMs: 50, outboxIntervalMs: 500, ...options },
+        { instanceId: newId('ep').replace('ep_', 'w_'), pollIntervalMs: 50, outboxIntervalMs: 500, recoveryIntervalMs: 100, ...options },
       );
       workers.push(worker);
       worker.start();

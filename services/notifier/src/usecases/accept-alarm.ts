@@ -2,9 +2,9 @@ import type { alarmV1 } from '@stormhook/proto';
 import { acknowledgementId, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryStore, QueueEntry } from '../ports/delivery-store.js';
+import { OUTBOX_DUE_AT, type DeliveryStore, type QueueEntry } from '../ports/delivery-store.js';
 import type { EndpointCache } from '../delivery/endpoint-cache.js';
-import type { DeliveryWorker } from '../delivery/delivery-worker.js';
+import { DEFAULT_WORKER_OPTIONS, type DeliveryWorker } from '../delivery/delivery-worker.js';
 
 export type AcceptResult = 'accepted' | 'duplicate' | 'dead-on-arrival';
 
@@ -12,7 +12,7 @@ export interface AcceptAlarmDeps {
   store: DeliveryStore;
   endpoints: EndpointCache;
   clock: Clock;
-  /** This instance's worker: fresh deliveries go to it in memory, already leased. Optional. */
+  /** This instance's worker: fresh deliveries go to it in memory, held for it. Optional. */
   worker?: DeliveryWorker;
 }
 
@@ -67,28 +67,41 @@ export class AcceptAlarm {
       // Kept for the delivery log and a later manual redelivery; DeliveryFailed is owed (outbox).
       const dead: Delivery = { ...delivery, status: 'dead', nextAttemptAt: null, finishedAt: now, failureReason: deadReason, failureEventPending: true, lastError: deadReason === 'no-endpoint' ? 'the account has no webhook endpoint' : 'the webhook endpoint is disabled' };
       const inserted = await store.insert(dead);
-      await store.enqueue(queueEntry(dead, endpoint?.id ?? '', now, { outbox: true }));
-      this.deps.worker?.wake();
+      await store.enqueue(queueEntry(dead, endpoint?.id ?? '', now, { outbox: true, dueAt: OUTBOX_DUE_AT }));
       return inserted === 'duplicate' ? 'duplicate' : 'dead-on-arrival';
     }
     const live = endpoint as WebhookEndpoint;
     if ((await store.insert(delivery)) === 'duplicate') {
-      // A crash may have come between the two inserts: make sure an unfinished chain is queued.
+      // A crash may have come after the delivery was stored but before its hold or queue entry. The
+      // replay cannot tell that from an attempt 1 still held by a live instance, so it queues the
+      // attempt after it, due once any such hold has expired: a duplicate key when an entry exists, a
+      // finished delivery by then is dropped unsent, and an orphan is sent.
       const existing = await store.get(delivery.id);
-      if (existing?.status === 'pending') await store.enqueue(queueEntry(existing, existing.endpointId ?? live.id, now, {}));
+      if (existing?.status === 'pending') {
+        const after = new Date(now.getTime() + (this.deps.worker?.leaseMs ?? DEFAULT_WORKER_OPTIONS.leaseMs));
+        await store.enqueue(queueEntry(existing, existing.endpointId ?? live.id, after, { attempt: Math.max(existing.attemptCount, 1) + 1 }));
+      }
       return 'duplicate';
     }
     const worker = this.deps.worker;
-    const reserved = worker?.tryReserve(live.id) ?? false;
-    const entry = queueEntry(delivery, live.id, now, reserved && worker ? { leaseOwner: worker.instanceId, leaseUntil: new Date(now.getTime() + worker.leaseMs), attempt: 1 } : {});
-    try {
-      await store.enqueue(entry);
-    } catch (error) {
-      if (reserved) worker?.cancelReservation(live.id);
-      throw error;
+    const heldHere = worker ? await worker.reserveSlot(live.id, live.deliveryPolicy.timeoutMs) : false;
+    if (worker && heldHere) {
+      // A slot is free here: send from memory. The hold (one document per batch) is the claim of
+      // attempt 1 and the safety net if this instance dies before the attempt is recorded.
+      let hold: { holdId: string; size: number };
+      try {
+        hold = await store.hold({ deliveryId: delivery.id, accountId: delivery.accountId, endpointId: live.id }, worker.instanceId, new Date(now.getTime() + worker.leaseMs));
+      } catch (error) {
+        worker.cancelReservation(live.id);
+        throw error;
+      }
+      worker.dispatchHeld(queueEntry(delivery, live.id, now, {}), delivery, live, hold);
+      return 'accepted';
     }
-    if (reserved && worker) worker.dispatchReserved(entry, delivery, live);
-    else worker?.wake();
+    // The endpoint is at its limit here (slow or dead): its work waits in the queue.
+    const entry = queueEntry(delivery, live.id, now, {});
+    await store.enqueue(entry);
+    worker?.schedule(entry, delivery);
     return 'accepted';
   }
 }
@@ -101,7 +114,7 @@ export function queueEntry(delivery: Delivery, endpointId: string, now: Date, ov
     dueAt: now,
     trigger: 'scheduled',
     single: false,
-    attempt: 0,
+    attempt: 1,
     manualAttempts: 0,
     outbox: false,
     leaseOwner: null,

@@ -72,7 +72,7 @@ export class DeliveryLog {
       await this.deps.store.reopen(delivery.id, now);
       // This replaces an outbox marker too: the delivery keeps its owed-event flag and the worker parks
       // it again after the manual attempt.
-      await this.deps.store.replaceQueueEntry(queueEntry(delivery, endpoint.id, now, { trigger: 'manual', single: true, attempt: delivery.attemptCount }));
+      await this.deps.store.replaceQueueEntry(queueEntry(delivery, endpoint.id, now, { trigger: 'manual', single: true, attempt: delivery.attemptCount + 1 }));
     }
     this.deps.worker?.wake();
     return this.get(accountId, deliveryId);
@@ -105,7 +105,9 @@ export class DeliveryLog {
   private async view(delivery: Delivery): Promise<DeliveryView> {
     if (delivery.status !== 'pending') return delivery;
     const entry = await this.deps.store.getQueueEntry(delivery.id);
-    const leased = entry?.leaseUntil && entry.leaseUntil > this.deps.clock.now();
+    // A pending delivery without a queue entry is a fresh one whose first attempt an instance holds in
+    // memory (or one being moved into the queue by a retry or a takeover): in flight either way.
+    const leased = !entry || (entry.leaseUntil && entry.leaseUntil > this.deps.clock.now());
     return { ...delivery, status: leased ? 'in-flight' : 'pending', nextAttemptAt: entry && !leased ? entry.dueAt : delivery.nextAttemptAt };
   }
 }
