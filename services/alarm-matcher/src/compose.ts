@@ -60,6 +60,12 @@ export interface AlarmMatcherParts {
   /** The latest forecast of every grid cell, held in memory for the slots. */
   forecastCells: LatestForecastCells;
   indexer: RegistrationIndexer;
+  /**
+   * Loads what matching and the slots decide from (registrations, forecast alarms, forecast cells)
+   * from the database into memory, as a start does; the service calls it after joining the change
+   * broadcasts, the operator's slot command before running its slot.
+   */
+  loadMemory(): Promise<{ loaded: number }>;
   /** Claims and publishes every notification; drained at stop. */
   dispatcher: NotificationDispatcher;
   commands: RegistrationCommands;
@@ -131,6 +137,11 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     forecastAlarms,
     forecastCells,
     indexer,
+    async loadMemory() {
+      const [loaded, cells] = await Promise.all([indexer.reconcile(), forecasts.all()]);
+      forecastCells.apply(cells);
+      return { loaded: loaded.loaded };
+    },
     dispatcher,
     commands: new RegistrationCommands(registrationDeps),
     queries: new RegistrationQueries(registrationDeps),

@@ -39,6 +39,8 @@ async function main(): Promise<number> {
   try {
     const parts = await composeAlarmMatcher(platform, config);
     try {
+      // Slots evaluate from memory, as in the service: load what a start loads first.
+      await parts.loadMemory();
       const slot = dayMs === undefined ? latestDueSlot(delivery as Delivery, parts.clock.now()) : slotOn(delivery as Delivery, dayMs);
       const outcome = await parts.slots.run(slot, { rerun: values.rerun });
       process.stdout.write(`${JSON.stringify(outcome)}\n`);

@@ -114,8 +114,7 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       try {
         // Join the broadcasts first, then load: a change made while loading is then consumed, not lost.
         await Promise.all([registrations.start(), forecastCells.start()]);
-        const [loaded, cells] = await Promise.all([matcher.indexer.reconcile(), matcher.forecasts.all()]);
-        matcher.forecastCells.apply(cells);
+        const loaded = await matcher.loadMemory();
         logger.info(
           { registrations: matcher.index.size, areas: matcher.index.areaCount, forecastAlarms: matcher.forecastAlarms.size, forecastCells: matcher.forecastCells.size, loaded: loaded.loaded },
           'registration index loaded',
