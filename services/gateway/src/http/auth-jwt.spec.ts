@@ -47,6 +47,19 @@ describe('AccessTokenVerifier', () => {
     assert.deepEqual(verifier.verify(token({ role: 7 }), now), { ok: false, reason: 'claims' });
   });
 
+  it('remembers a verified token but checks its times on every use', () => {
+    const fresh = new AccessTokenVerifier({ issuer: 'iss', audience: 'aud', keys: [{ kid: 'k1', publicKeyPem }] });
+    const good = token({ exp: t + 60 });
+    assert.equal(fresh.verify(good, now).ok, true);
+    assert.equal(fresh.verify(good, now).ok, true, 'again, from memory');
+    assert.deepEqual(fresh.verify(good, new Date(now.getTime() + 91_000)), { ok: false, reason: 'expired' });
+    // A refused token is not remembered as good, and a tampered copy of a good one is its own string.
+    const [h, p, sig] = good.split('.');
+    const flipped = `${h}.${p}.${sig!.slice(0, -2)}${sig!.endsWith('AA') ? 'BA' : 'AA'}`;
+    assert.deepEqual(fresh.verify(flipped, now), { ok: false, reason: 'signature' });
+    assert.deepEqual(fresh.verify(flipped, now), { ok: false, reason: 'signature' });
+  });
+
   it('refuses keys that are not Ed25519', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
     assert.throws(() => new AccessTokenVerifier({ issuer: 'i', audience: 'a', keys: [{ kid: 'r', publicKeyPem: rsa }] }), /Ed25519/);

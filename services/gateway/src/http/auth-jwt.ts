@@ -42,8 +42,24 @@ function decodeJson(part: string): Record<string, unknown> | undefined {
 
 const isNumericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
+/** A token whose signature and static claims passed; only its time claims are checked again. */
+interface VerifiedToken {
+  principal: AccessTokenPrincipal;
+  exp: number;
+  nbf: number;
+  iat: number;
+}
+
+/**
+ * Verified tokens remembered per verifier (so per key set: a key rotation starts afresh). A client
+ * sends the same access token for up to its 15 minutes; an Ed25519 verification per request was the
+ * JWT caller's largest cost beside the API key caller's. Bounded; forgotten wholesale when full.
+ */
+const MAX_VERIFIED_TOKENS = 10_000;
+
 export class AccessTokenVerifier {
   private readonly keys: ReadonlyMap<string, KeyObject>;
+  private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(
     private readonly source: TokenKeys,
@@ -70,6 +86,24 @@ export class AccessTokenVerifier {
   }
 
   verify(token: string, now: Date): TokenCheck {
+    const known = this.verified.get(token);
+    if (known) return this.checkTimes(known, now);
+    const checked = this.verifyFully(token);
+    if (!checked.ok) return checked;
+    if (this.verified.size >= MAX_VERIFIED_TOKENS) this.verified.clear();
+    this.verified.set(token, checked.token);
+    return this.checkTimes(checked.token, now);
+  }
+
+  private checkTimes(token: VerifiedToken, now: Date): TokenCheck {
+    const nowSeconds = now.getTime() / 1000;
+    if (token.exp <= nowSeconds - this.toleranceSeconds) return { ok: false, reason: 'expired' };
+    if (token.nbf > nowSeconds + this.toleranceSeconds || token.iat > nowSeconds + this.toleranceSeconds) return { ok: false, reason: 'not-yet-valid' };
+    return { ok: true, principal: token.principal };
+  }
+
+  /** Signature and every claim but the times. */
+  private verifyFully(token: string): { ok: true; token: VerifiedToken } | Extract<TokenCheck, { ok: false }> {
     const parts = token.split('.');
     if (parts.length !== 3 || token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
     const [headerPart = '', payloadPart = '', signaturePart = ''] = parts;
@@ -92,12 +126,9 @@ export class AccessTokenVerifier {
     if (!(Array.isArray(aud) ? aud : [aud]).includes(this.source.audience)) return { ok: false, reason: 'audience' };
     const { exp, nbf, iat } = claims;
     if (!isNumericDate(exp) || !isNumericDate(nbf) || !isNumericDate(iat)) return { ok: false, reason: 'claims' };
-    const nowSeconds = now.getTime() / 1000;
-    if (exp <= nowSeconds - this.toleranceSeconds) return { ok: false, reason: 'expired' };
-    if (nbf > nowSeconds + this.toleranceSeconds || iat > nowSeconds + this.toleranceSeconds) return { ok: false, reason: 'not-yet-valid' };
     const { sub, role, usr, acc } = claims;
     if (typeof sub !== 'string' || typeof role !== 'string' || typeof usr !== 'string') return { ok: false, reason: 'claims' };
     if (acc !== undefined && typeof acc !== 'string') return { ok: false, reason: 'claims' };
-    return { ok: true, principal: { userId: sub, role, username: usr, ...(acc ? { accountId: acc } : {}) } };
+    return { ok: true, token: { principal: { userId: sub, role, username: usr, ...(acc ? { accountId: acc } : {}) }, exp, nbf, iat } };
   }
 }
