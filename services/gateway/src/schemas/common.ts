@@ -1,4 +1,5 @@
 import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } from './json-schema.js';
+import { ROLES, SUBSCRIPTION_PLANS, USER_STATUSES } from '@stormhook/access';
 
 export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
 export const nonEmptyString = (maxLength = 256): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
@@ -59,17 +60,8 @@ export const Geometry = named(
 export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
 export const Intensity = named('PrecipitationIntensity', enumOf(INTENSITIES));
 
-export const ROLES = ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN'] as const;
-export const USER_STATUSES = ['INACTIVE', 'ACTIVE', 'EXPIRED', 'BLOCKED', 'DELETED'] as const;
-export const SUBSCRIPTION_PLANS = [
-  'NONE',
-  'TRIAL',
-  'BASIC_MONTHLY',
-  'BASIC_YEARLY',
-  'PREMIUM_MONTHLY',
-  'PREMIUM_YEARLY',
-  'CUSTOM',
-] as const;
+// Roles, user statuses and plans have one home, the access rules the gateway decides with.
+export { ROLES, USER_STATUSES, SUBSCRIPTION_PLANS };
 export const ACCOUNT_TYPES = ['INDIVIDUAL', 'ORGANIZATION'] as const;
 
 export const Role = named('Role', enumOf(ROLES));
