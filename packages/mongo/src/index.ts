@@ -2,3 +2,4 @@ export { connectMongo, redactUrl, type MongoHandle, type MongoOptions } from './
 export { ensureIndexes, IndexConflictError, type IndexSpec, type EnsureIndexesResult } from './indexes.js';
 export { isDuplicateKeyError } from './duplicate-key.js';
 export { databaseName } from './names.js';
+export { bulkWriteInChunks, MAX_STATEMENTS_PER_COMMAND } from './bulk-write.js';

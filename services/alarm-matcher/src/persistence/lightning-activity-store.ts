@@ -1,3 +1,4 @@
+import { bulkWriteInChunks } from '@stormhook/mongo';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { LightningActivity } from '../lifecycle/lightning-episode.js';
 import type { LightningActivityStore } from '../ports/lightning-activity-store.js';
@@ -37,7 +38,7 @@ export class MongoLightningActivityStore implements LightningActivityStore {
         upsert: true,
       },
     }));
-    await this.collection.bulkWrite(operations, { ordered: false });
+    await bulkWriteInChunks(this.collection, operations);
   }
 
   async quietSince(lastStrikeAtOrBeforeMs: number, limit: number): Promise<LightningActivity[]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ensureIndexes } from '@stormhook/mongo';
+import { bulkWriteInChunks, ensureIndexes } from '@stormhook/mongo';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { QuotaShares, ShareRead, ShareWrite } from './quota-shares.js';
 
@@ -73,7 +73,7 @@ export class QuotaStore implements QuotaShares {
         upsert: true,
       },
     }));
-    await this.shares.bulkWrite(operations, { ordered: false });
+    await bulkWriteInChunks(this.shares, operations);
   }
 
   async sharesOf(key: string): Promise<ShareRead[]> {
