@@ -333,6 +333,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
           shouldStop: stop,
           canCommit: () => isRunning() && !isStale(),
           heartbeat: beat,
+          heartbeatEveryMs: tuning.heartbeatInterval,
           commitEvery: 1,
         });
         if (exit.kind === 'fatal') failFatal(exit.error);

@@ -90,4 +90,25 @@ describe('runKeyWindow', () => {
     await h.run();
     assert.equal(h.peak(), 3);
   });
+
+  it('keeps heartbeating while it waits for records in flight', async () => {
+    let beats = 0;
+    const deps: KeyWindowDeps = {
+      limit: 2,
+      heartbeatEveryMs: 10,
+      process: async () => {
+        await tick(120);
+        return { kind: 'done', via: 'ok' };
+      },
+      commit: async () => undefined,
+      shouldStop: () => false,
+      canCommit: () => true,
+      heartbeat: async () => {
+        beats++;
+      },
+    };
+    await runKeyWindow([message(0, 'a'), message(1, 'b'), message(2, 'c')], deps);
+    // 3 beats come from starting the records; the rest from the ~240 ms of waiting (two rounds of 120 ms).
+    assert.ok(beats >= 3 + 10, `only ${beats} heartbeats while records ran for about 240 ms`);
+  });
 });

@@ -15,6 +15,8 @@ export interface KeyWindowDeps {
   heartbeat(): Promise<void>;
   /** Commit once this many records past the last commit are done (default 100). */
   commitEvery?: number;
+  /** How often to heartbeat while waiting for records in flight (default 1,000 ms). */
+  heartbeatEveryMs?: number;
 }
 
 export type KeyWindowExit = { kind: 'done' } | { kind: 'abandoned' } | { kind: 'fatal'; error: Error };
@@ -52,8 +54,29 @@ export async function runKeyWindow(messages: readonly KafkaMessage[], deps: KeyW
     else if (result.kind === 'abandoned' && exit.kind === 'done') exit = result;
   };
 
+  /**
+   * Waits for `work`, heartbeating meanwhile. Records in flight may take longer than the session
+   * timeout together (a handler under back-pressure, a slow database): without heartbeats the member
+   * is dropped from the group mid-batch, its partitions move, and every record in flight is read
+   * again (seen under storm load: the notifier's group stalled for 95 s).
+   */
+  const heartbeatEveryMs = deps.heartbeatEveryMs ?? 1_000;
+  const waitBeating = async (work: Promise<unknown>): Promise<void> => {
+    let settled = false;
+    const done = work.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    while (!settled) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, heartbeatEveryMs)))]);
+      clearTimeout(timer);
+      if (!settled) await deps.heartbeat();
+    }
+  };
+
   for (let i = 0; i < messages.length; i++) {
-    while (inFlight.size >= deps.limit) await Promise.race(inFlight);
+    while (inFlight.size >= deps.limit) await waitBeating(Promise.race(inFlight));
     if (exit.kind !== 'done' || deps.shouldStop()) break;
     if (donePrefix() - committed >= commitEvery) await commitPrefix();
     const message = messages[i]!;
@@ -73,7 +96,7 @@ export async function runKeyWindow(messages: readonly KafkaMessage[], deps: KeyW
     inFlight.add(tracked);
     await deps.heartbeat();
   }
-  await Promise.all(inFlight);
+  await waitBeating(Promise.all(inFlight));
   if (deps.canCommit()) await commitPrefix();
   return exit;
 }
