@@ -4,7 +4,7 @@ export { loadConfig, type Config } from './config.js';
 // Domain and use cases of identity (transport-free; the gRPC handlers translate to and from these).
 export { ok, fail, type Result } from './result.js';
 export { HTTP_STATUS_OF, type IdentityError, type IdentityErrorKind, type IdentityEntity } from './errors.js';
-export { ROLES, isRole, atLeast, compareRoles, type Role } from './domain/roles.js';
+export { ROLES, isRole, atLeast, compareRoles, type Role } from '@stormhook/access';
 export { USER_STATUSES, isUserStatus, canSignIn, type User, type UserStatus } from './domain/user.js';
 export { ACCOUNT_TYPES, type Account, type AccountType, type AccountProfile } from './domain/account.js';
 export {
@@ -18,11 +18,11 @@ export {
   type LimitRecurrence,
 } from './domain/subscription.js';
 export { DEFAULT_PLAN_TABLE, defaultSubscription, planTableWithOverrides, type PlanTable, type PlanDefaults } from './domain/plan-defaults.js';
-export { COUNTRIES, type CountryCode, type GeoBoundary, type ResolvedLocation } from './domain/geography.js';
-export { METERED_SERVICES, parseServiceName, type MeteredService } from './domain/metered-services.js';
-export { OPERATION_RULES, operationRule, type OperationRule } from './domain/operations.js';
+export { COUNTRIES, type CountryCode, type GeoBoundary, type ResolvedLocation } from '@stormhook/access';
+export { METERED_SERVICES, parseServiceName, type MeteredService } from '@stormhook/access';
+export { OPERATION_RULES, operationRule, type OperationRule } from '@stormhook/access';
 export { parseBracketList } from './domain/bracket-filter.js';
-export type { Principal } from './domain/principal.js';
+export type { Principal } from '@stormhook/access';
 export type { MessageRequest, MessageTemplate } from './domain/message-request.js';
 
 export { systemClock, type Clock } from './ports/clock.js';
@@ -78,7 +78,7 @@ export { Housekeeping } from './usecases/housekeeping.js';
 export { LinkPolicy } from './usecases/links.js';
 export type { UserView, AccountView } from './usecases/views.js';
 
-export { quotaWindow, NEVER, type QuotaWindow } from './domain/quota-window.js';
+export { quotaWindow, NEVER, type QuotaWindow } from '@stormhook/access';
 export { parseSettings, type IdentitySettings } from './settings.js';
 export { identityHandlers } from './transport/grpc-handlers.js';
 export { toGrpcError, IDENTITY_REASONS } from './transport/errors.js';

@@ -1,8 +1,7 @@
-import { resolvedLocation } from '@stormhook/access';
+import { resolvedLocation, type ResolvedLocation } from '@stormhook/access';
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
 import { ErrorMessages } from '@stormhook/errors';
 import { commonV1, type geoV1 } from '@stormhook/proto';
-import type { ResolvedLocation } from '../domain/geography.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseBracketList } from './bracket-filter.js';
-import { ROLES } from './roles.js';
+import { ROLES } from '@stormhook/access';
 import { USER_STATUSES } from './user.js';
 
 describe('parseBracketList', () => {

@@ -1,7 +1,6 @@
 import { validation } from '../errors.js';
 import { fail, ok, type Result } from '../result.js';
-import type { GeoBoundary } from './geography.js';
-import type { MeteredService } from './metered-services.js';
+import { type GeoBoundary, type MeteredService } from '@stormhook/access';
 import {
   isSubscriptionPlan,
   parseBoundaries,

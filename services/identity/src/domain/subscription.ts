@@ -9,11 +9,9 @@ export {
   type ServiceLimits,
   type Subscription,
 } from '@stormhook/access';
-import { LIMIT_RECURRENCES, type GeoBoundary, type LimitRecurrence, type ServiceLimit, type ServiceLimits } from '@stormhook/access';
+import { COUNTRY_CODES, type GeoBoundary, isCountryCode, isMeteredService, LIMIT_RECURRENCES, type LimitRecurrence, METERED_SERVICES, type ServiceLimit, type ServiceLimits } from '@stormhook/access';
 import { validation } from '../errors.js';
 import { fail, ok, type Result } from '../result.js';
-import { isCountryCode, COUNTRY_CODES } from './geography.js';
-import { isMeteredService, METERED_SERVICES } from './metered-services.js';
 
 /** Upper bound of a limit: far above any plan, low enough that counters never lose integer precision. */
 export const MAX_LIMIT = 1_000_000_000;

@@ -1,7 +1,7 @@
 import { isDuplicateKeyError } from '@stormhook/mongo';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
 import type { Account, PhoneActivation } from '../domain/account.js';
-import { isCountryCode } from '../domain/geography.js';
+import { isCountryCode } from '@stormhook/access';
 import type { Subscription } from '../domain/subscription.js';
 import type { AccountProfilePatch, AccountRepository, InsertOutcome } from '../ports/repositories.js';
 import { compact, type AccountDoc, type SubscriptionDoc } from './documents.js';

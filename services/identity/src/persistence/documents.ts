@@ -1,5 +1,5 @@
 import type { AccountType, PhoneActivation } from '../domain/account.js';
-import type { Role } from '../domain/roles.js';
+import type { Role } from '@stormhook/access';
 import type { Subscription, SubscriptionPlan } from '../domain/subscription.js';
 import type { UserStatus } from '../domain/user.js';
 import type { OneTimeTokenPurpose } from '../ports/repositories.js';

@@ -1,4 +1,4 @@
-import type { ResolvedLocation } from '../domain/geography.js';
+import type { ResolvedLocation } from '@stormhook/access';
 
 /** Resolves a point to its country and region (the geo service). Undefined: outside every known area. */
 export interface GeoResolver {

@@ -1,5 +1,5 @@
 import type { Account, AccountProfile, PhoneActivation } from '../domain/account.js';
-import type { Role } from '../domain/roles.js';
+import type { Role } from '@stormhook/access';
 import type { Subscription } from '../domain/subscription.js';
 import type { User, UserStatus } from '../domain/user.js';
 

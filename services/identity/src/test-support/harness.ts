@@ -1,9 +1,7 @@
 import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
 import { testInfra, uniqueName } from '@stormhook/testing';
-import type { ResolvedLocation } from '../domain/geography.js';
+import { type Principal, type ResolvedLocation, type Role } from '@stormhook/access';
 import type { MessageRequest } from '../domain/message-request.js';
-import type { Principal } from '../domain/principal.js';
-import type { Role } from '../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { AccessChange, AccessChangePublisher } from '../ports/access-changes.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';

@@ -1,8 +1,7 @@
 import { GrpcError, GrpcStatus } from '@stormhook/grpc';
 import { commonV1, type identityV1 } from '@stormhook/proto';
-import { currentPrincipal as principalFrom, SESSION_ENDED } from '@stormhook/access';
+import { currentPrincipal as principalFrom, type Principal, SESSION_ENDED } from '@stormhook/access';
 import { ErrorMessages } from '@stormhook/errors';
-import type { Principal } from '../domain/principal.js';
 import type { UserRepository } from '../ports/repositories.js';
 
 export function unauthenticated(message: string = ErrorMessages.unauthorized): GrpcError {

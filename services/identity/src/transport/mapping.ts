@@ -1,6 +1,5 @@
 import type { identityV1 } from '@stormhook/proto';
-import type { GeoBoundary } from '../domain/geography.js';
-import type { Principal } from '../domain/principal.js';
+import { type GeoBoundary, type Principal } from '@stormhook/access';
 import type { ServiceLimits } from '../domain/subscription.js';
 import type { ApiKeyView, CreatedApiKey } from '../usecases/api-keys.js';
 import type { SubscriptionView } from '../usecases/accounts/subscriptions.js';

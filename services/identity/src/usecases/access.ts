@@ -1,5 +1,4 @@
-import type { Principal } from '../domain/principal.js';
-import { atLeast } from '../domain/roles.js';
+import { atLeast, type Principal } from '@stormhook/access';
 
 export function isAdmin(actor: Principal): boolean {
   return actor.role === 'ADMIN';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Principal } from '../domain/principal.js';
+import type { Principal } from '@stormhook/access';
 import { must, startHarness, type Harness } from '../test-support/harness.js';
 
 describe('API keys (real database)', () => {

@@ -1,6 +1,6 @@
 import { conflict, forbidden, invalidCredentials, notFound, validation } from '../errors.js';
 import { text, uuid } from '../domain/fields.js';
-import type { Principal } from '../domain/principal.js';
+import type { Principal } from '@stormhook/access';
 import { canSignIn } from '../domain/user.js';
 import type { AccessChangePublisher } from '../ports/access-changes.js';
 import type { Clock } from '../ports/clock.js';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Account } from '../domain/account.js';
-import type { ResolvedLocation } from '../domain/geography.js';
+import { type Principal, type ResolvedLocation } from '@stormhook/access';
 import { defaultSubscription } from '../domain/plan-defaults.js';
-import type { Principal } from '../domain/principal.js';
 import type { Subscription } from '../domain/subscription.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
 import { CheckAccess } from './check-access.js';

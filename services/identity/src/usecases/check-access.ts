@@ -1,6 +1,5 @@
-import { decideAccess, type AccessDecision, type AccessSnapshot, type GeoPoint } from '@stormhook/access';
+import { type AccessDecision, type AccessSnapshot, decideAccess, type GeoPoint, type Principal } from '@stormhook/access';
 import type { Account } from '../domain/account.js';
-import type { Principal } from '../domain/principal.js';
 import type { Clock } from '../ports/clock.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
 import type { UserRepository } from '../ports/repositories.js';

@@ -3,7 +3,7 @@ import { conflict, forbidden, notFound, validation } from '../../errors.js';
 import type { Account, AccountProfile } from '../../domain/account.js';
 import { uuid } from '../../domain/fields.js';
 import { DEFAULT_PLAN_TABLE, defaultSubscription, type PlanTable } from '../../domain/plan-defaults.js';
-import type { Principal } from '../../domain/principal.js';
+import type { Principal } from '@stormhook/access';
 import { isSubscriptionPlan, SUBSCRIPTION_PLANS, type SubscriptionPlan } from '../../domain/subscription.js';
 import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';

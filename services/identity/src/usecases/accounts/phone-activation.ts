@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, expired, notFound, rateLimited, validation } from '../../errors.js';
 import { uuid } from '../../domain/fields.js';
-import type { Principal } from '../../domain/principal.js';
+import type { Principal } from '@stormhook/access';
 import type { Clock } from '../../ports/clock.js';
 import type { MessagePublisher } from '../../ports/message-publisher.js';
 import type { AccountRepository, UserRepository } from '../../ports/repositories.js';

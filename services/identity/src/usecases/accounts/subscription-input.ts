@@ -1,5 +1,5 @@
 import { validation } from '../../errors.js';
-import { parseServiceName, METERED_SERVICES } from '../../domain/metered-services.js';
+import { type GeoBoundary, METERED_SERVICES, parseServiceName } from '@stormhook/access';
 import {
   LIMIT_RECURRENCES,
   MAX_INTERVAL,
@@ -8,7 +8,6 @@ import {
   type LimitRecurrence,
   type ServiceLimits,
 } from '../../domain/subscription.js';
-import type { GeoBoundary } from '../../domain/geography.js';
 import { fail, ok, type Result } from '../../result.js';
 
 /**

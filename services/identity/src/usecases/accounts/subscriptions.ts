@@ -1,8 +1,7 @@
 import { forbidden, notFound, validation } from '../../errors.js';
 import { uuid } from '../../domain/fields.js';
-import type { GeoBoundary } from '../../domain/geography.js';
+import { type GeoBoundary, type Principal } from '@stormhook/access';
 import { DEFAULT_PLAN_TABLE, defaultSubscription, type PlanTable } from '../../domain/plan-defaults.js';
-import type { Principal } from '../../domain/principal.js';
 import {
   isSubscriptionActive,
   isSubscriptionPlan,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { invalidCredentials } from '../../errors.js';
-import type { Principal } from '../../domain/principal.js';
-import { isRole } from '../../domain/roles.js';
+import { isRole, type Principal } from '@stormhook/access';
 import { canSignIn, type User } from '../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AccountRepository, RefreshTokenRepository, UserRepository } from '../../ports/repositories.js';

@@ -1,7 +1,6 @@
 import { forbidden, notFound, validation } from '../../errors.js';
 import { uuid } from '../../domain/fields.js';
-import type { Principal } from '../../domain/principal.js';
-import { isRole, ROLES, type Role } from '../../domain/roles.js';
+import { isRole, type Principal, type Role, ROLES } from '@stormhook/access';
 import { canSignIn, isUserStatus, USER_STATUSES, type UserStatus } from '../../domain/user.js';
 import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';

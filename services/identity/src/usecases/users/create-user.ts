@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, forbidden, validation } from '../../errors.js';
-import type { Principal } from '../../domain/principal.js';
+import type { Principal } from '@stormhook/access';
 import type { User } from '../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { MessagePublisher } from '../../ports/message-publisher.js';

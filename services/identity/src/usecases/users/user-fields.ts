@@ -1,6 +1,6 @@
 import { validation } from '../../errors.js';
 import * as fields from '../../domain/fields.js';
-import { isRole, ROLES, type Role } from '../../domain/roles.js';
+import { isRole, ROLES, type Role } from '@stormhook/access';
 import { DEFAULT_LOCALE, DEFAULT_TIMEZONE } from '../../domain/user.js';
 import { fail, ok, type Result } from '../../result.js';
 

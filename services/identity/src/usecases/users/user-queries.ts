@@ -1,8 +1,7 @@
 import { forbidden, notFound, validation } from '../../errors.js';
 import { parseBracketList } from '../../domain/bracket-filter.js';
 import { uuid } from '../../domain/fields.js';
-import type { Principal } from '../../domain/principal.js';
-import { ROLES } from '../../domain/roles.js';
+import { type Principal, ROLES } from '@stormhook/access';
 import { USER_STATUSES } from '../../domain/user.js';
 import {
   USER_SORT_FIELDS,

@@ -1,2 +1,0 @@
-// Shared with the gateway, which decides access from the same rules: one home, in @stormhook/access.
-export type { Principal } from '@stormhook/access';
