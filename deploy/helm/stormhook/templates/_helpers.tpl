@@ -93,6 +93,15 @@ Deep-merges .src into .dst in place. Unlike sprig's mergeOverwrite it keeps expl
 {{- $text -}}
 {{- end -}}
 
+{{/* Which service calls which over gRPC, rendered from packages/grpc/src/edges.ts (use fromJson). */}}
+{{- define "stormhook.grpcEdges" -}}
+{{- $text := .Files.Get "files/grpc-edges.json" -}}
+{{- if not $text -}}
+{{- fail "files/grpc-edges.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js grpc-edges`" -}}
+{{- end -}}
+{{- $text -}}
+{{- end -}}
+
 {{/* A topic's name on the broker, with global.topicPrefix (packages/kafka/src/topic-namer.ts). */}}
 {{- define "stormhook.physicalTopic" -}}
 {{- if .root.Values.global.topicPrefix -}}{{ printf "%s.%s" .root.Values.global.topicPrefix .topic }}{{- else -}}{{ .topic }}{{- end -}}
