@@ -162,6 +162,8 @@ the secrets (never overridable by plain values).
 {{- if eq .name "gateway" -}}
 {{- $_ := set $plain "HTTP_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "HTTP_PORT" .svc.port -}}
+{{- /* Behind the ingress every request comes from the controller: let its X-Forwarded-For name the client. */ -}}
+{{- if $root.Values.ingress.enabled }}{{ $_ := set $plain "HTTP_TRUST_PROXY" $root.Values.ingress.trustProxy }}{{ end -}}
 {{- else -}}
 {{- $_ := set $plain "GRPC_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "GRPC_PORT" .svc.port -}}

@@ -42,6 +42,17 @@ function networkPolicySteps(root: string, rendered: ReadonlyMap<string, string>)
   return steps;
 }
 
+/** With the ingress on (production) the gateway trusts it to name the client; without (dev), nobody. */
+function trustProxyStep(rendered: ReadonlyMap<string, string>): StepResult {
+  const production = rendered.get('production') ?? '';
+  const dev = rendered.get('dev') ?? '';
+  const problems = [
+    ...(/name: HTTP_TRUST_PROXY\n\s+value: "[^"]+"/.test(production) ? [] : ['production (ingress enabled) does not set HTTP_TRUST_PROXY']),
+    ...(dev.includes('HTTP_TRUST_PROXY') ? ['dev (no ingress) sets HTTP_TRUST_PROXY'] : []),
+  ];
+  return { name: 'the gateway trusts X-Forwarded-For exactly when the ingress is enabled', ok: problems.length === 0, detail: problems.join('; ') };
+}
+
 function dockerfileSteps(root: string): StepResult[] {
   const files = [
     { dockerfile: 'Dockerfile', ignore: '.dockerignore', requireHealthcheck: true },
@@ -82,7 +93,7 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   steps.push(...(await helmLint(helm, root)));
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
-  steps.push(...networkPolicySteps(root, texts));
+  steps.push(...networkPolicySteps(root, texts), trustProxyStep(texts));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));

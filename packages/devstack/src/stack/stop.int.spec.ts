@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isListening, sleep } from '../infra/net.js';
@@ -18,23 +17,16 @@ import { allServices } from '../services.js';
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const HOST = '127.0.0.1';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** A base port with the six consecutive gRPC ports after it free. */
-async function freeRange(count: number): Promise<number> {
+/**
+ * Ten consecutive free ports below the kernel's ephemeral range (32768 and up), so no port handed out
+ * meanwhile to a client socket takes one: the six gRPC services, then Kafka (two), FerretDB, the gateway.
+ */
+async function freePorts(): Promise<number[]> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 30_000 + Math.floor(Math.random() * 20_000);
-    const taken = await Promise.all(Array.from({ length: count }, (_, i) => isListening(HOST, base + i, 200)));
-    if (!taken.some(Boolean)) return base;
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const ports = Array.from({ length: 10 }, (_, i) => base + i);
+    const taken = await Promise.all(ports.map((port) => isListening(HOST, port, 200)));
+    if (!taken.some(Boolean)) return ports;
   }
   throw new Error('no free port range');
 }
@@ -66,7 +58,7 @@ interface RunningStack {
 }
 
 async function startStack(instance: string): Promise<RunningStack> {
-  const [kafkaPort, controllerPort, ferretPort, gatewayPort, grpcBase] = [await freePort(), await freePort(), await freePort(), await freePort(), await freeRange(6)];
+  const [grpcBase, , , , , , kafkaPort, controllerPort, ferretPort, gatewayPort] = await freePorts();
   // Never an external broker or database: the run must start (and stop) its own.
   const { KAFKA_BROKERS: _kafka, MONGO_URL: _mongo, ...env } = process.env;
   const npm = spawn('npm', ['start'], {
@@ -169,4 +161,30 @@ describe('stopping the local stack (npm start) with a signal to its process grou
       });
     }
   }
+
+  it('SIGKILL to the supervisor alone: its watchdog stops the services, then Kafka and FerretDB', async () => {
+    const instance = `stop-sigkill-${process.pid}`;
+    instances.push(instance);
+    const stack = await startStack(instance);
+    try {
+      const supervisor = processesOf(instance).find((p) => p.command.includes(join('devstack', 'dist', 'cli.js')));
+      assert.ok(supervisor, 'the supervisor runs');
+      process.kill(supervisor.pid, 'SIGKILL');
+      let left = processesOf(instance);
+      for (let i = 0; i < 150 && left.length > 0; i++) {
+        await sleep(200);
+        left = processesOf(instance);
+      }
+      assert.deepEqual(left, [], 'no process of the stack is left');
+      assert.match(readFileSync(join(paths.logs, instance, 'watchdog.log'), 'utf8'), /the supervisor is gone/);
+    } finally {
+      for (const p of processesOf(instance)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }
+  });
 });
