@@ -107,6 +107,9 @@ function main() {
   const flags = ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning'];
   const child = spawn(node, [...flags, cli, command, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root, env });
   // The terminal's Ctrl-C reaches the whole foreground group; the CLI does the orderly shutdown.
+  // package.json runs us with `exec`, so npm's own forwarding reaches us directly: a `sh -c` between
+  // npm and us died at once on SIGTERM, npm followed half a second later, and whoever waited for npm
+  // took the stack for stopped while it was still stopping.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 0 : 1)));
 }

@@ -14,6 +14,11 @@ import { createTopics } from './stack/topics.js';
 
 const log = (message: string) => process.stderr.write(`[stormhook] ${message}\n`);
 
+// The console may go away before we do (the terminal closed, or a harness that read npm's output
+// stopped reading once npm exited). A write to it then fails with EPIPE, and an unhandled stream
+// error would end the supervisor in the middle of stopping the stack: ignore it and finish the stop.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 /** Runs Kafka and the database alone in the foreground, for running services from an editor. */
 async function infraOnly(): Promise<number> {
   const infra = await ensureInfra(loadDevstackConfig(), log);

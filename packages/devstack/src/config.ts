@@ -17,6 +17,10 @@ const loadEnv = defineEnv({
   STORMHOOK_FAULTS_FERRETDB_PORT: port({ default: 27117, description: 'the fault tests\' private database' }),
   STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
   STORMHOOK_INSTANCE: str({ optional: true, description: 'names a second stack from the same checkout (own logs, pid files and lock)' }),
+  STORMHOOK_PRIVATE_INFRA: str({
+    optional: true,
+    description: 'folder under .stack/data: start a private Kafka and FerretDB there (wiped first) on the configured ports instead of reusing the shared ones',
+  }),
   STORMHOOK_TOPIC_PREFIX: str({ optional: true, description: 'prefix of every topic this stack creates and uses' }),
   STORMHOOK_FEED_SIM: bool({ default: false, description: 'run the feed simulator beside the stack, so live weather flows at once' }),
   STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8"' }),
@@ -41,11 +45,16 @@ export interface DevstackConfig {
   externalMongo: string | undefined;
   feedSimulator: { args: string[] } | undefined;
   instance: string | undefined;
+  /** `npm start` only: a private, fresh broker and database under .stack/data/<folder> (the stop tests). */
+  privateInfraDir: string | undefined;
   topicPrefix: string | undefined;
 }
 
 export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
   const c = loadEnv(env);
+  if (c.STORMHOOK_PRIVATE_INFRA !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(c.STORMHOOK_PRIVATE_INFRA)) {
+    throw new Error(`STORMHOOK_PRIVATE_INFRA must be a folder name of lower-case letters, digits and dashes, got "${c.STORMHOOK_PRIVATE_INFRA}"`);
+  }
   return {
     host: c.STORMHOOK_HOST,
     gatewayPort: c.STORMHOOK_GATEWAY_PORT,
@@ -60,6 +69,7 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     externalKafka: c.KAFKA_BROKERS,
     externalMongo: c.MONGO_URL,
     instance: c.STORMHOOK_INSTANCE,
+    privateInfraDir: c.STORMHOOK_PRIVATE_INFRA,
     topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
     feedSimulator: c.STORMHOOK_FEED_SIM ? { args: (c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean) } : undefined,
   };

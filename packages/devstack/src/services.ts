@@ -1,19 +1,16 @@
+import { GRPC_SERVICES, grpcAddressVariable, type GrpcServiceName } from '@stormhook/grpc';
+
 /**
  * The seven services as the stack runs them: where each listens and what it is told about the
  * others. Ports follow the README; gRPC services take consecutive ports from the base.
  */
-export const grpcServices = ['identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'] as const;
-export type GrpcServiceName = (typeof grpcServices)[number];
+export const grpcServices = GRPC_SERVICES;
+export { grpcAddressVariable, type GrpcServiceName };
 export const allServices = ['gateway', ...grpcServices] as const;
 export type ServiceName = (typeof allServices)[number];
 
 export function grpcPort(base: number, service: GrpcServiceName): number {
   return base + grpcServices.indexOf(service);
-}
-
-/** Environment variable naming a service's gRPC address, as the gateway's config reads it. */
-export function grpcAddressVariable(service: GrpcServiceName): string {
-  return `${service.toUpperCase().replace(/-/g, '_')}_GRPC_ADDRESS`;
 }
 
 export interface ServiceEnvInput {

@@ -7,3 +7,4 @@ export type { Health, SettableStatus } from './health.js';
 export type { HandlerOf, HandlersOf } from './handlers.js';
 export type { ServerCall } from './server-call.js';
 export { isDependencyOutage } from './outage.js';
+export { GRPC_EDGES, GRPC_SERVICES, callersOf, grpcAddressVariable, grpcEdges, type GrpcCaller, type GrpcEdge, type GrpcServiceName } from './edges.js';

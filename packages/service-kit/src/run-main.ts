@@ -44,8 +44,10 @@ export function runMain(service: string, start: () => Promise<Stoppable>, opts: 
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // `on`, not `once`: a second signal (Ctrl-C in the terminal and the supervisor's SIGTERM) must not
+  // end the process by default action halfway through its graceful stop.
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   start().then(
     (service) => {
       running = service;

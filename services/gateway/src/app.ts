@@ -5,6 +5,7 @@ import { healthHandlers } from './health/handlers.js';
 import type { HealthPort } from './health/health-port.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { tracing } from './http/tracing.js';
+import type { TrustProxy } from './http/trust-proxy.js';
 import { createSchemaCompiler } from './http/validate.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { mountRoutes, type Handlers } from './routes/mount.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Default: the global tracer provider's `@stormhook/gateway` tracer. */
   tracer?: Tracer;
+  /** express `trust proxy` (HTTP_TRUST_PROXY): who may name the client address in X-Forwarded-For. Default: nobody. */
+  trustProxy?: TrustProxy;
 }
 
 const HEALTH_PATHS = ['/v1/health', '/v1/health/live', '/v1/health/ready'];
@@ -43,6 +46,8 @@ export function createApp(deps: AppDeps): Application {
   // unchanged resources: our answers are per caller and mostly POSTs (which never answer 304), and a
   // conditional GET would still be metered. The hash cost a few per cent of a request's CPU.
   app.set('etag', false);
+  // req.ip, which per-address limits key on, is the client behind the trusted proxies, not the proxy.
+  app.set('trust proxy', deps.trustProxy ?? false);
   app.use(securityHeaders);
   app.use(tracing({ tracer: deps.tracer ?? trace.getTracer('@stormhook/gateway'), ignorePaths: HEALTH_PATHS }));
 

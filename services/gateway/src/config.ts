@@ -26,10 +26,11 @@ const spec = {
       "neighbourhoods: Who's On First (CC0); Northern Cyprus outline: Made with Natural Earth",
   }),
   /**
-   * How many proxies in front of the gateway append to X-Forwarded-For; their entries name the
-   * client address used for per-address login limits. 0: the socket's peer address.
+   * express `trust proxy`: which peers' X-Forwarded-For entries name the client address used for
+   * per-address limits (http/trust-proxy.ts). false: the socket's peer; a hop count; or a list of
+   * addresses, CIDRs and the names loopback, linklocal, uniquelocal. The chart sets it with the ingress.
    */
-  HTTP_TRUSTED_PROXY_HOPS: int({ default: 0, min: 0, max: 10 }),
+  HTTP_TRUST_PROXY: str({ default: 'false', maxLength: 1000 }),
   /** How long a verified X-API-Key is trusted before identity is asked again (a revoked key works this long). */
   API_KEY_CACHE_TTL_MS: int({ default: 30_000, min: 0, max: 600_000 }),
   /**

@@ -5,6 +5,7 @@ import { DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
+import { parseTrustProxy } from './http/trust-proxy.js';
 import { alarmHandlers } from './handlers/alarms.js';
 import { areaHandlers } from './handlers/areas.js';
 import { identityHandlers } from './handlers/identity.js';
@@ -104,9 +105,10 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const app = createApp({
     logger: platform.logger,
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(config.HTTP_TRUST_PROXY),
     handlers: {
       ...areaHandlers({ geo, attribution: config.GEO_DATA_ATTRIBUTION }),
-      ...identityHandlers({ identity, trustedProxyHops: config.HTTP_TRUSTED_PROXY_HOPS }),
+      ...identityHandlers({ identity }),
       ...weatherHandlers({ query }),
       ...webhookHandlers({ notifier, identity }),
       ...deliveryHandlers({ notifier, identity }),

@@ -93,6 +93,15 @@ Deep-merges .src into .dst in place. Unlike sprig's mergeOverwrite it keeps expl
 {{- $text -}}
 {{- end -}}
 
+{{/* Which service calls which over gRPC, rendered from packages/grpc/src/edges.ts (use fromJson). */}}
+{{- define "stormhook.grpcEdges" -}}
+{{- $text := .Files.Get "files/grpc-edges.json" -}}
+{{- if not $text -}}
+{{- fail "files/grpc-edges.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js grpc-edges`" -}}
+{{- end -}}
+{{- $text -}}
+{{- end -}}
+
 {{/* A topic's name on the broker, with global.topicPrefix (packages/kafka/src/topic-namer.ts). */}}
 {{- define "stormhook.physicalTopic" -}}
 {{- if .root.Values.global.topicPrefix -}}{{ printf "%s.%s" .root.Values.global.topicPrefix .topic }}{{- else -}}{{ .topic }}{{- end -}}
@@ -153,6 +162,8 @@ the secrets (never overridable by plain values).
 {{- if eq .name "gateway" -}}
 {{- $_ := set $plain "HTTP_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "HTTP_PORT" .svc.port -}}
+{{- /* Behind the ingress every request comes from the controller: let its X-Forwarded-For name the client. */ -}}
+{{- if $root.Values.ingress.enabled }}{{ $_ := set $plain "HTTP_TRUST_PROXY" $root.Values.ingress.trustProxy }}{{ end -}}
 {{- else -}}
 {{- $_ := set $plain "GRPC_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "GRPC_PORT" .svc.port -}}

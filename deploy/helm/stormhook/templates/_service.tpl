@@ -294,6 +294,7 @@ spec:
 {{- define "stormhook.networkPolicy" -}}
 {{- $root := .root -}}
 {{- $np := $root.Values.networkPolicy -}}
+{{- $edges := (include "stormhook.grpcEdges" $root | fromJson).services -}}
 ---
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -318,12 +319,17 @@ spec:
               {{- include "stormhook.selectorLabels" (dict "root" $root "name" "test") | nindent 14 }}
       {{- end }}
     {{- else }}
-    # Only the gateway calls the gRPC services.
+    {{- $callers := (index $edges .name).calledBy }}
+    {{- if $callers }}
+    # Only the services that call this one (files/grpc-edges.json, from packages/grpc/src/edges.ts).
     - ports: [{ protocol: TCP, port: grpc }]
       from:
+        {{- range $caller := $callers }}
         - podSelector:
             matchLabels:
-              {{- include "stormhook.selectorLabels" (dict "root" $root "name" "gateway") | nindent 14 }}
+              {{- include "stormhook.selectorLabels" (dict "root" $root "name" $caller) | nindent 14 }}
+        {{- end }}
+    {{- end }}
     {{- end }}
     {{- if $root.Values.metrics.enabled }}
     - ports: [{ protocol: TCP, port: metrics }]
@@ -340,22 +346,28 @@ spec:
     {{- if $root.Values.otel.endpoint }}
     {{- include "stormhook.egressRule" $np.otel | nindent 4 }}
     {{- end }}
-    {{- if eq .name "gateway" }}
-    {{- range $other := list "identity" "geo" "ingest" "query" "alarm-matcher" "notifier" }}
-    {{- $otherSvc := include "stormhook.serviceValues" (dict "root" $root "name" $other) | fromYaml }}
-    - ports: [{ protocol: TCP, port: {{ $otherSvc.port }} }]
+    {{- range $callee := (index $edges .name).calls }}
+    {{- $calleeSvc := include "stormhook.serviceValues" (dict "root" $root "name" $callee) | fromYaml }}
+    - ports: [{ protocol: TCP, port: {{ $calleeSvc.port }} }]
       to:
         - podSelector:
             matchLabels:
-              {{- include "stormhook.selectorLabels" (dict "root" $root "name" $other) | nindent 14 }}
-    {{- end }}
+              {{- include "stormhook.selectorLabels" (dict "root" $root "name" $callee) | nindent 14 }}
     {{- end }}
     {{- if and (eq .name "notifier") $np.webhookEgress.enabled }}
-    # Customer webhooks: the public internet only.
+    # Customer webhooks: public addresses of either family only.
     - to:
         - ipBlock:
             cidr: 0.0.0.0/0
+            {{- with $np.webhookEgress.except }}
             except:
-              {{- toYaml $np.webhookEgress.except | nindent 14 }}
+              {{- toYaml . | nindent 14 }}
+            {{- end }}
+        - ipBlock:
+            cidr: ::/0
+            {{- with $np.webhookEgress.exceptIPv6 }}
+            except:
+              {{- toYaml . | nindent 14 }}
+            {{- end }}
     {{- end }}
 {{- end -}}

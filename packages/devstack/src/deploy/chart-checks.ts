@@ -92,9 +92,11 @@ export async function helmLint(helm: string, root: string): Promise<StepResult[]
 }
 
 /** `helm template | kubeconform -strict -summary` for every variant and Kubernetes version. */
-export async function templateAndValidate(helm: string, kubeconform: string, root: string, schemas: string): Promise<{ results: StepResult[]; renders: Map<string, ManifestSummary[]> }> {
+export async function templateAndValidate(helm: string, kubeconform: string, root: string, schemas: string): Promise<{ results: StepResult[]; renders: Map<string, ManifestSummary[]>; texts: Map<string, string> }> {
   const results: StepResult[] = [];
   const renders = new Map<string, ManifestSummary[]>();
+  /** The rendered YAML of each variant (for the newest Kubernetes version rendered). */
+  const texts = new Map<string, string>();
   for (const variant of VARIANTS) {
     for (const version of KUBERNETES_VERSIONS) {
       const name = `helm template ${variant.name} (Kubernetes ${version}) | kubeconform -strict`;
@@ -104,6 +106,7 @@ export async function templateAndValidate(helm: string, kubeconform: string, roo
         continue;
       }
       renders.set(variant.name, summarizeAll(rendered.stdout));
+      texts.set(variant.name, rendered.stdout);
       const validated = await runTool(
         kubeconform,
         ['-strict', '-summary', '-kubernetes-version', version, '-schema-location', schemaLocation(schemas), '-skip', SKIPPED_KINDS.join(','), '-'],
@@ -116,7 +119,7 @@ export async function templateAndValidate(helm: string, kubeconform: string, roo
       results.push({ name, ok, detail: ok ? summary : tail(validated) });
     }
   }
-  return { results, renders };
+  return { results, renders, texts };
 }
 
 export async function negativeCases(helm: string, root: string): Promise<StepResult[]> {

@@ -2,10 +2,12 @@
 import { allTopics } from '@stormhook/kafka';
 import { runDeployChecks } from './run-checks.js';
 import { renderTopicsFile, writeTopicsFile } from './topics-file.js';
+import { renderGrpcEdgesFile, writeGrpcEdgesFile } from './grpc-edges-file.js';
 
 /**
  * node packages/devstack/dist/deploy/cli.js check    all deployment checks (what CI runs)
  * node packages/devstack/dist/deploy/cli.js topics   regenerate the chart's files/topics.json
+ * node packages/devstack/dist/deploy/cli.js grpc-edges   regenerate the chart's files/grpc-edges.json
  */
 const log = (message: string) => process.stderr.write(`[deploy] ${message}\n`);
 
@@ -15,8 +17,12 @@ async function main(): Promise<number> {
     log(`wrote ${writeTopicsFile(renderTopicsFile(allTopics()))}`);
     return 0;
   }
+  if (command === 'grpc-edges') {
+    log(`wrote ${writeGrpcEdgesFile(renderGrpcEdgesFile())}`);
+    return 0;
+  }
   if (command === 'check') return (await runDeployChecks(log)) === 0 ? 0 : 1;
-  log(`unknown command ${command}; expected check or topics`);
+  log(`unknown command ${command}; expected check, topics or grpc-edges`);
   return 2;
 }
 

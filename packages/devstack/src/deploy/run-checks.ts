@@ -10,6 +10,8 @@ import { ensureSchemas } from './schemas.js';
 import { checkTiltfile } from './tiltfile-check.js';
 import { ensureGoTool, HELM, KUBECONFORM, STARLARK } from './tools.js';
 import { renderTopicsFile, TOPICS_FILE, topicsFileState } from './topics-file.js';
+import { GRPC_EDGES_FILE, grpcEdgesFileState, renderGrpcEdgesFile } from './grpc-edges-file.js';
+import { checkGrpcEdges, checkWebhookEgress, codeGrpcEdges, grpcPorts } from './network-policy-check.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/feed-simulator.yaml'];
 
@@ -20,6 +22,35 @@ function topicsStep(root: string): StepResult {
     ok: state === 'fresh',
     detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js topics\` and commit the result`,
   };
+}
+
+function grpcEdgesStep(root: string): StepResult {
+  const state = grpcEdgesFileState(renderGrpcEdgesFile(), root);
+  return {
+    name: `${GRPC_EDGES_FILE} matches packages/grpc/src/edges.ts`,
+    ok: state === 'fresh',
+    detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js grpc-edges\` and commit the result`,
+  };
+}
+
+/** Every render's NetworkPolicies allow exactly the gRPC edges the code dials; production's webhook egress is closed to non-public ranges. */
+function networkPolicySteps(root: string, rendered: ReadonlyMap<string, string>): StepResult[] {
+  const codeEdges = codeGrpcEdges(root);
+  const steps = [...rendered].map(([variant, yaml]) => checkGrpcEdges(yaml, grpcPorts(yaml), codeEdges, variant));
+  const production = rendered.get('production');
+  if (production) steps.push(checkWebhookEgress(production));
+  return steps;
+}
+
+/** With the ingress on (production) the gateway trusts it to name the client; without (dev), nobody. */
+function trustProxyStep(rendered: ReadonlyMap<string, string>): StepResult {
+  const production = rendered.get('production') ?? '';
+  const dev = rendered.get('dev') ?? '';
+  const problems = [
+    ...(/name: HTTP_TRUST_PROXY\n\s+value: "[^"]+"/.test(production) ? [] : ['production (ingress enabled) does not set HTTP_TRUST_PROXY']),
+    ...(dev.includes('HTTP_TRUST_PROXY') ? ['dev (no ingress) sets HTTP_TRUST_PROXY'] : []),
+  ];
+  return { name: 'the gateway trusts X-Forwarded-For exactly when the ingress is enabled', ok: problems.length === 0, detail: problems.join('; ') };
 }
 
 function dockerfileSteps(root: string): StepResult[] {
@@ -58,10 +89,11 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const schemas = await ensureSchemas(log);
   const toolsReady = Date.now();
 
-  const steps: StepResult[] = [topicsStep(root), ...dockerfileSteps(root)];
+  const steps: StepResult[] = [topicsStep(root), grpcEdgesStep(root), ...dockerfileSteps(root)];
   steps.push(...(await helmLint(helm, root)));
-  const { results, renders } = await templateAndValidate(helm, kubeconform, root, schemas);
+  const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
+  steps.push(...networkPolicySteps(root, texts), trustProxyStep(texts));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));

@@ -84,6 +84,7 @@ export async function startFerretDb(binary: string, options: FerretOptions): Pro
   mkdirSync(dataDir, { recursive: true });
   const proc = new ManagedProcess({
     name: options.dataDir ? `${options.dataDir}-ferretdb` : 'ferretdb',
+    role: 'infra',
     command: binary,
     args: [
       '--handler=sqlite',

@@ -87,6 +87,7 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
   }
   const proc = new ManagedProcess({
     name: options.dataDir ? `${options.dataDir}-kafka` : 'kafka',
+    role: 'infra',
     command: 'java',
     args: [...jvm, '-cp', classpath, 'kafka.Kafka', configFile],
   });

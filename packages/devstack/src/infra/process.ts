@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { paths } from '../paths.js';
 
 export interface ProcessSpec {
@@ -12,6 +13,40 @@ export interface ProcessSpec {
   env?: NodeJS.ProcessEnv;
   /** Called with every output line, e.g. to echo a service's log to the console. */
   onLine?: (line: string) => void;
+  /** Infrastructure stops after every service (default 'service'). */
+  role?: 'service' | 'infra';
+}
+
+/** Every process started here and not yet exited, in start order. */
+const live = new Set<ManagedProcess>();
+let watchdog: ChildProcess | undefined;
+
+/**
+ * The watchdog (watchdog.ts) of this supervisor, started with the first managed process: it stops
+ * what is left when the supervisor dies without stopping it (a SIGKILL, a crash).
+ */
+function watch(message: { op: 'watch'; pgid: number; role: 'service' | 'infra'; name: string } | { op: 'unwatch'; pgid: number }): void {
+  if (!watchdog) {
+    mkdirSync(paths.logs, { recursive: true });
+    watchdog = spawn(process.execPath, [fileURLToPath(new URL('./watchdog.js', import.meta.url)), join(paths.logs, 'watchdog.log')], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    // Neither the process nor its channel may keep the supervisor alive.
+    watchdog.unref();
+    watchdog.channel?.unref();
+  }
+  if (watchdog.connected) watchdog.send(message);
+}
+
+/**
+ * Stops every managed process still running: the services together, then the infrastructure one by
+ * one, newest first (the same order the watchdog keeps when the supervisor is gone).
+ */
+export async function stopAllManaged(serviceGraceMs = 15_000): Promise<void> {
+  const running = [...live];
+  await Promise.all(running.filter((p) => p.role === 'service').map((p) => p.stop(serviceGraceMs)));
+  for (const proc of running.filter((p) => p.role === 'infra').reverse()) await proc.stop();
 }
 
 /**
@@ -26,7 +61,10 @@ export class ManagedProcess {
   private exited = false;
   private readonly exitPromise: Promise<number | null>;
 
+  readonly role: 'service' | 'infra';
+
   constructor(readonly spec: ProcessSpec) {
+    this.role = spec.role ?? 'service';
     mkdirSync(paths.logs, { recursive: true });
     mkdirSync(paths.run, { recursive: true });
     this.logFile = join(paths.logs, `${spec.name}.log`);
@@ -45,6 +83,8 @@ export class ManagedProcess {
     this.exitPromise = new Promise((resolve) => {
       this.child.on('exit', (code) => {
         this.exited = true;
+        live.delete(this);
+        if (this.child.pid) watch({ op: 'unwatch', pgid: this.child.pid });
         rmSync(this.pidFile, { force: true });
         log.end();
         resolve(code);
@@ -52,10 +92,15 @@ export class ManagedProcess {
       this.child.on('error', (error) => {
         log.write(`spawn failed: ${error.message}\n`);
         this.exited = true;
+        live.delete(this);
         resolve(-1);
       });
     });
-    if (this.child.pid) writeFileSync(this.pidFile, `${this.child.pid}\n${spec.command}\n`);
+    if (this.child.pid) {
+      writeFileSync(this.pidFile, `${this.child.pid}\n${spec.command}\n`);
+      live.add(this);
+      watch({ op: 'watch', pgid: this.child.pid, role: this.role, name: spec.name });
+    }
   }
 
   private get pidFile(): string {

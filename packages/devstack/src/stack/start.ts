@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
-import { ManagedProcess, reapOrphans } from '../infra/process.js';
+import { ManagedProcess, reapOrphans, stopAllManaged } from '../infra/process.js';
 import { repoRoot, useInstance } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
 import { consoleLine } from './console.js';
@@ -21,28 +21,40 @@ interface HealthBody {
 /**
  * `npm start`: Kafka and the database, the topics of the catalogue, then all seven services;
  * waits until the gateway reports every component up, prints the address and stays in the
- * foreground until Ctrl-C or SIGTERM, then stops services before the infrastructure under them.
+ * foreground until Ctrl-C, SIGTERM or SIGHUP - also one that arrives during the start - then
+ * stops services before the infrastructure under them. If the supervisor itself is killed, its
+ * watchdog (infra/watchdog.ts) does that stop.
  */
 export async function startStack(config: DevstackConfig, log: Log): Promise<number> {
   useInstance(config.instance);
   const lock = acquireSupervisorLock();
   reapOrphans(log);
-  const infra = await ensureInfra(config, log);
-  const services: ManagedProcess[] = [];
+
+  // Handlers first: a signal during the start must stop what has started so far, not kill the
+  // supervisor and leave Kafka behind. `on`, not `once`: Ctrl-C reaches us from the terminal and
+  // again forwarded by npm and the bootstrap, and a second signal without a handler would kill the
+  // supervisor halfway through the stop.
+  let requestStop: (reason: { reason: string; code: number }) => void = () => undefined;
+  const stopRequested = new Promise<{ reason: string; code: number }>((resolve) => (requestStop = resolve));
+  const signals = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM', SIGHUP: 'SIGHUP' } as const;
+  for (const [signal, reason] of Object.entries(signals)) process.on(signal, () => requestStop({ reason, code: 0 }));
+
   let stopping = false;
   const shutdown = async (reason: string) => {
-    if (stopping) return;
     stopping = true;
     log(`stopping (${reason})`);
-    await Promise.all(services.map((s) => s.stop(15_000)));
-    await infra.stop();
+    // Services together, then the broker and the database (whatever of them this run started).
+    await stopAllManaged(15_000);
     lock.release();
     log('stopped; no process left behind');
   };
 
-  const admin = devAdmin();
-  try {
+  const services: ManagedProcess[] = [];
+  const start = async (): Promise<void> => {
+    const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});
     await createTopics(infra.kafkaBrokers, log, config.topicPrefix);
+    if (stopping) return;
+    const admin = devAdmin();
     for (const name of allServices) {
       services.push(
         new ManagedProcess({
@@ -66,7 +78,8 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
       );
     }
     const gateway = `http://${config.host}:${config.gatewayPort}`;
-    await waitUntilHealthy(gateway, services, config.startTimeoutMs);
+    await waitUntilHealthy(gateway, services, config.startTimeoutMs, () => stopping);
+    if (stopping) return;
     if (config.feedSimulator) {
       services.push(
         new ManagedProcess({
@@ -87,34 +100,34 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
         : `administrator: ${admin.email} / ${admin.password} (local development login, kept in .stack/data/dev-admin.json)`,
     );
     log(`Kafka ${infra.kafkaBrokers.join(',')}; logs in .stack/logs/; Ctrl-C stops everything`);
-  } catch (error) {
-    log(`start failed: ${(error as Error).message}`);
-    await shutdown('start failed');
-    return 1;
-  }
-
-  return new Promise<number>((resolvePromise) => {
-    const finish = (reason: string, code: number) => void shutdown(reason).then(() => resolvePromise(code));
-    // `on`, not `once`: Ctrl-C reaches us both from the terminal and forwarded by the bootstrap,
-    // and a second signal without a handler would kill the supervisor halfway through the stop.
-    process.on('SIGINT', () => finish('Ctrl-C', 0));
-    process.on('SIGTERM', () => finish('SIGTERM', 0));
-    process.on('SIGHUP', () => finish('SIGHUP', 0));
     for (const service of services) {
       void service.waitForExit().then((code) => {
         if (!stopping) {
           log(`${service.spec.name} exited unexpectedly (code ${code}); see ${service.logFile}`);
-          finish(`${service.spec.name} died`, 1);
+          requestStop({ reason: `${service.spec.name} died`, code: 1 });
         }
       });
     }
-  });
+  };
+
+  const started = start().then(
+    () => undefined,
+    (error: unknown) => {
+      if (!stopping) log(`start failed: ${(error as Error).message}`);
+      requestStop({ reason: 'start failed', code: 1 });
+    },
+  );
+  const { reason, code } = await stopRequested;
+  await shutdown(reason);
+  // A start interrupted inside a step (e.g. waiting for Kafka) ends with the processes it waited on.
+  await Promise.race([started, sleep(1_000)]);
+  return code;
 }
 
-async function waitUntilHealthy(gateway: string, services: ManagedProcess[], timeoutMs: number): Promise<void> {
+async function waitUntilHealthy(gateway: string, services: ManagedProcess[], timeoutMs: number, cancelled: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: HealthBody | string = 'no answer yet';
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !cancelled()) {
     const dead = services.find((s) => !s.alive);
     if (dead) throw new Error(`${dead.spec.name} exited during start; see ${dead.logFile}`);
     try {
@@ -126,6 +139,7 @@ async function waitUntilHealthy(gateway: string, services: ManagedProcess[], tim
     }
     await sleep(500);
   }
+  if (cancelled()) return;
   const down =
     typeof last === 'string'
       ? last

@@ -95,7 +95,7 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
       if (!token) throw unauthorized(res, 'The Authorization header must be "Bearer <accessToken>"', 'invalid_request');
       const verifier = await deps.tokenKeys.verifierFor(AccessTokenVerifier.kidOf(token));
       if (!verifier) throw new ApiError(503, ErrorMessages.serviceUnavailable);
-      const checked = verifier.verify(token, now());
+      const checked = await verifier.verify(token, now());
       if (!checked.ok) throw unauthorized(res, checked.reason === 'expired' ? 'The access token has expired' : 'Invalid access token', 'invalid_token');
       principal = { ...checked.principal, accountId: checked.principal.accountId ?? '', via: 'access-token' };
       claimed = { userId: principal.userId, via: 'access-token', ...(principal.accountId ? { accountId: principal.accountId } : {}) };

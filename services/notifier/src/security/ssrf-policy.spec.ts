@@ -24,6 +24,12 @@ describe('SSRF policy', () => {
     assert.equal(allowing.check('::ffff:127.0.0.1').allowed, false, 'IPv4-mapped needs an IPv6 entry');
   });
 
+  it('reads IPv6 zone ids and bracketed literals, and never the shorthand IPv4 forms', () => {
+    assert.equal(policy.check('fe80::1%eth0').allowed, false);
+    assert.equal(policy.check('[::1]').allowed, false);
+    for (const shorthand of ['127.1', '0x7f.0.0.1', '2130706433']) assert.match((policy.check(shorthand) as { reason: string }).reason, /not an IP address/);
+  });
+
   it('names the range it refused', () => {
     const verdict = policy.check('169.254.169.254');
     assert.ok(!verdict.allowed && verdict.reason.includes('link-local'));
@@ -32,5 +38,9 @@ describe('SSRF policy', () => {
   it('rejects a malformed allow-list entry at start', () => {
     assert.throws(() => new SsrfPolicy(['10.0.0.0/33']), /bad prefix/);
     assert.throws(() => new SsrfPolicy(['not-an-ip']), /not an IP/);
+    // The hand-written parser read an empty prefix as /0: "10.0.0.0/" allowed every IPv4 address.
+    assert.throws(() => new SsrfPolicy(['10.0.0.0/']), /bad prefix/);
+    assert.throws(() => new SsrfPolicy(['10.0.0.0/8/9']), /not an IP address or CIDR/);
+    assert.throws(() => new SsrfPolicy(['10.0.0.0/ 8']), /bad prefix/);
   });
 });

@@ -17,7 +17,7 @@ describe('login, refresh and logout (real database)', () => {
     assert.equal(pair.username, 'ada@example.com');
     assert.equal(pair.expiresIn, 900);
     assert.match(pair.refreshToken, /^[0-9a-f]{24}\.[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(must(h.uc.sessions.verifyAccessToken(pair.accessToken)), {
+    assert.deepEqual(must(await h.uc.sessions.verifyAccessToken(pair.accessToken)), {
       userId: ada.userId,
       role: 'STANDARD_USER',
       username: 'ada@example.com',
@@ -78,7 +78,7 @@ describe('login, refresh and logout (real database)', () => {
     const first = must(await h.uc.login.login({ username: u.username, password: u.password }));
     const second = must(await h.uc.sessions.refresh(first.refreshToken));
     assert.notEqual(second.refreshToken, first.refreshToken);
-    assert.equal(must(h.uc.sessions.verifyAccessToken(second.accessToken)).userId, u.userId);
+    assert.equal(must(await h.uc.sessions.verifyAccessToken(second.accessToken)).userId, u.userId);
     const third = must(await h.uc.sessions.refresh(second.refreshToken));
 
     const replay = await h.uc.sessions.refresh(first.refreshToken);
@@ -123,7 +123,7 @@ describe('login, refresh and logout (real database)', () => {
     const u = await h.user('API_USER');
     const pair = must(await h.uc.login.login({ username: u.username, password: u.password }));
     h.clock.advance(16 * 60_000);
-    const stale = h.uc.sessions.verifyAccessToken(pair.accessToken);
+    const stale = await h.uc.sessions.verifyAccessToken(pair.accessToken);
     assert.ok(!stale.ok && stale.error.kind === 'invalid-credentials' && /expired/.test(stale.error.message));
     h.clock.advance(30 * 24 * 3600_000);
     assert.equal((await h.uc.sessions.refresh(pair.refreshToken)).ok, false);
@@ -144,6 +144,6 @@ describe('login, refresh and logout (real database)', () => {
     const u = await h.user('API_USER');
     const account = must(await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' }));
     const pair = must(await h.uc.login.login({ username: u.username, password: u.password }));
-    assert.equal(must(h.uc.sessions.verifyAccessToken(pair.accessToken)).accountId, account.id);
+    assert.equal(must(await h.uc.sessions.verifyAccessToken(pair.accessToken)).accountId, account.id);
   });
 });

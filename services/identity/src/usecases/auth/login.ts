@@ -1,4 +1,5 @@
 import { forbidden, invalidCredentials, rateLimited } from '../../errors.js';
+import { addressLimitKey } from '../../domain/address-key.js';
 import { canSignIn } from '../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CredentialRepository, UserRepository } from '../../ports/repositories.js';
@@ -11,7 +12,7 @@ import type { SessionTokens, TokenPair } from './session-tokens.js';
 export interface LoginInput {
   username: unknown;
   password: unknown;
-  /** The caller's network address as the gateway saw it; limits guessing across many usernames. */
+  /** The caller's network address as the gateway saw it; limits guessing across many usernames (IPv6 per /64). */
   address?: string;
 }
 
@@ -55,7 +56,7 @@ export class Login {
 
   private subjects(username: string, address: string | undefined): AttemptSubject[] {
     const subjects: AttemptSubject[] = [{ scope: 'login-user', subject: username, policy: this.perUser }];
-    if (address) subjects.push({ scope: 'login-address', subject: address, policy: this.perAddress });
+    if (address) subjects.push({ scope: 'login-address', subject: addressLimitKey(address), policy: this.perAddress });
     return subjects;
   }
 

@@ -65,7 +65,7 @@ export class SessionTokens {
   async issue(user: User, familyId: string = randomUUID()): Promise<TokenPair> {
     const now = this.ports.clock.now();
     const account = await this.ports.accounts.findByUserId(user.userId);
-    const { token: accessToken } = this.ports.signer.sign(
+    const { token: accessToken } = await this.ports.signer.sign(
       { sub: user.userId, role: user.role, usr: user.username, jti: randomUUID(), ...(account ? { acc: account.id } : {}) },
       now,
       this.accessTtl,
@@ -123,9 +123,9 @@ export class SessionTokens {
   }
 
   /** The principal of a valid access token; no database read, so the gateway can do the same locally. */
-  verifyAccessToken(accessToken: unknown): Result<Principal> {
+  async verifyAccessToken(accessToken: unknown): Promise<Result<Principal>> {
     if (typeof accessToken !== 'string') return fail(invalidCredentials('Invalid access token'));
-    const verified = this.ports.verifier.verify(accessToken, this.ports.clock.now());
+    const verified = await this.ports.verifier.verify(accessToken, this.ports.clock.now());
     if (!verified.ok) {
       return fail(invalidCredentials(verified.reason === 'expired' ? 'The access token has expired' : 'Invalid access token'));
     }

@@ -1,0 +1,10 @@
+export {
+  ACCESS_TOKEN_ALG,
+  signAccessToken,
+  verifyAccessToken,
+  type AccessTokenClaims,
+  type TokenAudience,
+  type TokenRejection,
+  type TokenVerification,
+  type VerifyOptions,
+} from './access-token.js';
