@@ -2,6 +2,7 @@ import { ConfigError, defineEnv, int, list, port, str, url, type ConfigOf, type 
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
 import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
 import { messageEnv } from './messaging/message-env.js';
+import { retentionEnv } from './retention/retention-env.js';
 import { parseKeyring } from './security/credential-cipher.js';
 import { parseCidr } from './security/ip.js';
 
@@ -34,6 +35,7 @@ const spec = {
   /** Where the development adapter writes messages; default `<repo root>/.stack/data/notifier-outbox`. */
   NOTIFIER_DEV_OUTBOX_DIR: str({ optional: true, description: 'directory of the development message outbox (messages.jsonl)' }),
   ...messageEnv,
+  ...retentionEnv,
   NOTIFIER_CONSUMER_GROUP: str({
     default: 'stormhook-notifier',
     pattern: '^[A-Za-z0-9._-]{1,200}$',

@@ -22,6 +22,7 @@ import { MongoMessageLog } from './persistence/mongo-message-log.js';
 import { MongoMessageOutbox } from './persistence/mongo-message-outbox.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { MessageSender } from './ports/message-sender.js';
+import { RetentionJanitor } from './retention/retention-janitor.js';
 import { CredentialCipher, parseKeyring } from './security/credential-cipher.js';
 import { loadOrCreateDevKeyring } from './security/dev-keyring.js';
 import { SsrfPolicy } from './security/ssrf-policy.js';
@@ -127,6 +128,14 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         },
       );
 
+      // No TTL indexes on FerretDB 1.24: finished deliveries, attempts, claims and the message log are trimmed here.
+      const janitor = new RetentionJanitor(
+        mongo.db,
+        { days: { deliveries: config.NOTIFIER_DELIVERY_RETENTION_DAYS, messages: config.NOTIFIER_MESSAGE_RETENTION_DAYS }, intervalMs: config.NOTIFIER_RETENTION_INTERVAL_MS },
+        clock,
+        logger,
+      );
+
       server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, clock }));
 
       // Two groups: an SMS or mail provider outage stalls messages only, never webhook acceptance.
@@ -163,6 +172,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         // and queued in the database (the stopped worker takes none), so nothing is lost.
         await worker.stop({ graceMs: STOP_GRACE_MS });
         await messageWorker.stop(STOP_GRACE_MS);
+        await janitor.stop();
         await Promise.all(consumers.map((c) => c.stop()));
         sender.close();
         messages.close();
@@ -170,6 +180,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       try {
         worker.start();
         messageWorker.start();
+        janitor.start();
         await Promise.all(consumers.map((c) => c.start()));
       } catch (error) {
         await stopParts();
