@@ -21,6 +21,8 @@ export const ErrorMessages = {
   notFound: 'No handler found for this path and method',
   unauthorized: 'Authentication is required',
   forbidden: 'Access is denied',
+  /** 429: a request-rate limit that no subscription meters (sign-in, password reset, unmetered calls, many errors). */
+  tooManyRequests: 'Too Many Requests, Slow Down And Retry Later',
   /** 503: a backing service or its database does not answer; nothing was changed, retry later. */
   serviceUnavailable: 'The Service Is Temporarily Unavailable, Please Retry Shortly',
 } as const;

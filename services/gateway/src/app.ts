@@ -25,6 +25,8 @@ export interface AppDeps {
   guards?: (operation: RouteSpec) => RequestHandler[];
   /** Largest accepted JSON body; 413 above it. Default 1 MiB. */
   bodyLimitBytes?: number;
+  /** Runs before routing on every request (the abuse limits' 4xx screen, http/rate-limits.ts). */
+  screen?: RequestHandler;
   /** Default: the global tracer provider's `@stormhook/gateway` tracer. */
   tracer?: Tracer;
   /** express `trust proxy` (HTTP_TRUST_PROXY): who may name the client address in X-Forwarded-For. Default: nobody. */
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps): Application {
   app.set('trust proxy', deps.trustProxy ?? false);
   app.use(securityHeaders);
   app.use(tracing({ tracer: deps.tracer ?? trace.getTracer('@stormhook/gateway'), ignorePaths: HEALTH_PATHS }));
+  if (deps.screen) app.use(deps.screen);
 
   const openapi = buildOpenApiDocument(ROUTES);
   const health = healthHandlers(deps.health, deps.readiness);

@@ -1,5 +1,6 @@
 import { defineEnv, int, port, str, type ConfigOf } from '@stormhook/config';
 import { platformEnv } from '@stormhook/service-kit';
+import { rateLimitEnv } from './http/rate-limit-env.js';
 
 /** Everything the gateway reads from its environment, validated once at start. */
 const spec = {
@@ -49,6 +50,7 @@ const spec = {
   ACCESS_SNAPSHOT_TTL_MS: int({ default: 5_000, min: 100, max: 60_000 }),
   /** How often ended quota windows are deleted from the gateway's database. */
   QUOTA_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000 }),
+  ...rateLimitEnv,
 };
 export const loadConfig = defineEnv(spec);
 export type Config = ConfigOf<typeof spec>;

@@ -16,6 +16,7 @@ import { GeoResolutionCache } from './access/geo-resolution-cache.js';
 import { AccessSnapshotCache } from './access/snapshot-cache.js';
 import { USER_CHANGED_TOPIC, userChangeConsumer } from './access/user-changes.js';
 import { accessGuards } from './http/auth.js';
+import { AbuseLimits, abuseLimitSettings } from './http/rate-limits.js';
 import { ApiKeyCache } from './http/auth-api-keys.js';
 import { TokenKeySource } from './http/auth-token-keys.js';
 import { startQuotaHousekeeping } from './quota/quota-housekeeping.js';
@@ -102,6 +103,16 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     await meter.stop();
     await changes.stop().catch((error: unknown) => platform.logger.warn({ err: error }, 'user-change consumer did not stop cleanly'));
   };
+  const access = accessGuards({
+    snapshots,
+    geo: new GeoResolutionCache(geo),
+    tokenKeys,
+    apiKeys,
+    meter,
+    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    logger: platform.logger,
+  });
+  const limits = new AbuseLimits(abuseLimitSettings(config));
   const app = createApp({
     logger: platform.logger,
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
@@ -115,15 +126,8 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       ...alarmHandlers({ alarms, identity, notifier }),
       ...opts.handlers,
     },
-    guards: accessGuards({
-      snapshots,
-      geo: new GeoResolutionCache(geo),
-      tokenKeys,
-      apiKeys,
-      meter,
-      bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
-      logger: platform.logger,
-    }),
+    screen: limits.screen,
+    guards: (operation) => [...limits.before(operation), ...access(operation), ...limits.after(operation)],
     health: stackHealth({
       services: {
         identity: config.IDENTITY_GRPC_ADDRESS,

@@ -19,8 +19,14 @@ const spec = {
   IDENTITY_TOKEN_AUDIENCE: str({ default: 'stormhook-api', description: 'aud claim of access tokens' }),
   IDENTITY_ACCESS_TOKEN_TTL_S: int({ default: 900, min: 60, max: 3600, description: 'access token lifetime, seconds' }),
   IDENTITY_REFRESH_TOKEN_TTL_S: int({ default: 30 * 24 * 3600, min: 3600, max: 365 * 24 * 3600, description: 'refresh token lifetime since its last use, seconds' }),
-  /** scrypt cost N = 2^value. 17 is the OWASP recommendation; lower values are for tests only. */
-  IDENTITY_PASSWORD_HASH_COST: int({ default: 17, min: 10, max: 20, description: 'scrypt log2(N)' }),
+  /** Argon2id memory cost. 19456 (19 MiB, t=2, p=1) is OWASP's first Argon2id option; lower values are for tests only. */
+  IDENTITY_PASSWORD_HASH_MEMORY_KIB: int({ default: 19_456, min: 1_024, max: 262_144, description: 'Argon2id memory per hash, KiB (t=2, p=1)' }),
+  /**
+   * Memory that password hashes in flight may hold together; more logins wait their turn. 64 MiB runs
+   * three Argon2id hashes at once (more would not finish sooner on two cores) and a legacy scrypt
+   * verify (128 MiB) alone.
+   */
+  IDENTITY_PASSWORD_HASH_BUDGET_MIB: int({ default: 64, min: 8, max: 4_096, description: 'memory of password hashes in flight together, MiB' }),
   /** Origins that links in e-mails and SMS may point to (reset, login, invitation, activation pages). */
   STORMHOOK_ALLOWED_LINK_ORIGINS: list({
     optional: true,

@@ -30,7 +30,8 @@ export type { MessagePublisher } from './ports/message-publisher.js';
 export type { GeoResolver } from './ports/geo-resolver.js';
 export type * from './ports/repositories.js';
 
-export { PasswordHasher, PRODUCTION_SCRYPT, type ScryptParams } from './security/password-hasher.js';
+export { PasswordHasher, PRODUCTION_ARGON2, type Argon2Params } from './security/password-hasher.js';
+export { HashMemoryBudget } from './security/hash-memory-budget.js';
 export {
   JwtSigner,
   JwtVerifier,

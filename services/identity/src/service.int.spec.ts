@@ -23,7 +23,7 @@ describe('identity service (real Kafka and database)', function () {
     GRPC_PORT: '0',
     STORMHOOK_ADMIN_EMAIL: 'root@stormhook.test',
     STORMHOOK_ADMIN_PASSWORD: 'root-password-1',
-    IDENTITY_PASSWORD_HASH_COST: '10',
+    IDENTITY_PASSWORD_HASH_MEMORY_KIB: '1024',
   });
 
   after(async () => {

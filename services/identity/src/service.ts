@@ -14,7 +14,7 @@ import type { MessagePublisher } from './ports/message-publisher.js';
 import { ensureIdentityIndexes } from './persistence/collections.js';
 import { createMongoRepositories } from './persistence/create-repositories.js';
 import { JWT_ALG, publicKeyPem } from './security/jwt.js';
-import { PasswordHasher } from './security/password-hasher.js';
+import { PasswordHasher, PRODUCTION_ARGON2 } from './security/password-hasher.js';
 import { parseSettings } from './settings.js';
 import { identityHandlers } from './transport/grpc-handlers.js';
 import { createIdentityUseCases } from './usecases/create-use-cases.js';
@@ -69,7 +69,10 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
         geo: opts.geo ?? new GrpcGeoResolver(geoClient!),
         allowedLinkOrigins: settings.allowedLinkOrigins,
         clock,
-        hasher: new PasswordHasher({ ln: config.IDENTITY_PASSWORD_HASH_COST, r: 8, p: 1 }),
+        hasher: new PasswordHasher(
+          { ...PRODUCTION_ARGON2, memoryKiB: config.IDENTITY_PASSWORD_HASH_MEMORY_KIB },
+          config.IDENTITY_PASSWORD_HASH_BUDGET_MIB * 1024 * 1024,
+        ),
         planTable: settings.planTable,
         sessions: { accessTtlSeconds: config.IDENTITY_ACCESS_TOKEN_TTL_S, refreshTtlSeconds: config.IDENTITY_REFRESH_TOKEN_TTL_S },
       });

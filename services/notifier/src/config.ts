@@ -1,6 +1,8 @@
 import { ConfigError, defineEnv, int, list, port, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
 import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
+import { messageEnv } from './messaging/message-env.js';
+import { retentionEnv } from './retention/retention-env.js';
 import { parseKeyring } from './security/credential-cipher.js';
 import { parseCidr } from './security/ip.js';
 
@@ -32,6 +34,8 @@ const spec = {
   SMS_SENDER: str({ default: 'Stormhook', maxLength: 20, description: 'sender name or number shown on SMS' }),
   /** Where the development adapter writes messages; default `<repo root>/.stack/data/notifier-outbox`. */
   NOTIFIER_DEV_OUTBOX_DIR: str({ optional: true, description: 'directory of the development message outbox (messages.jsonl)' }),
+  ...messageEnv,
+  ...retentionEnv,
   NOTIFIER_CONSUMER_GROUP: str({
     default: 'stormhook-notifier',
     pattern: '^[A-Za-z0-9._-]{1,200}$',

@@ -13,12 +13,16 @@ import { alarmTriggeredHandler } from './kafka/alarm-triggered-handler.js';
 import { KafkaNotifierEventPublisher } from './kafka/kafka-event-publisher.js';
 import { messageRequestedHandler } from './kafka/message-requested-handler.js';
 import { createMessageSender } from './messaging/create-message-sender.js';
+import { MessageOutboxWorker } from './messaging/message-outbox-worker.js';
 import { DeliveryMetrics } from './metrics/delivery-metrics.js';
 import { ensureNotifierIndexes } from './persistence/collections.js';
 import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
 import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository.js';
 import { MongoMessageLog } from './persistence/mongo-message-log.js';
+import { MongoMessageOutbox } from './persistence/mongo-message-outbox.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import type { MessageSender } from './ports/message-sender.js';
+import { RetentionJanitor } from './retention/retention-janitor.js';
 import { CredentialCipher, parseKeyring } from './security/credential-cipher.js';
 import { loadOrCreateDevKeyring } from './security/dev-keyring.js';
 import { SsrfPolicy } from './security/ssrf-policy.js';
@@ -27,10 +31,12 @@ import { notifierHandlers } from './transport/grpc-handlers.js';
 import { AcceptAlarm } from './usecases/accept-alarm.js';
 import { DeliveryLog } from './usecases/delivery-log.js';
 import { EndpointUseCases } from './usecases/endpoint-usecases.js';
-import { SendMessage } from './usecases/send-message.js';
+import { QueueMessage } from './usecases/queue-message.js';
 
 export interface NotifierStartOptions extends PlatformOptions {
   clock?: Clock;
+  /** Replaces the configured SMS and e-mail providers (tests: a provider that hangs or fails). */
+  messageSender?: MessageSender;
 }
 
 /** The topics the notifier reads and writes; created at start (KRaft auto-creation is off). */
@@ -106,7 +112,29 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker });
       const accept = new AcceptAlarm({ store, endpoints: cache, clock, worker });
       const messages = createMessageSender(config, logger);
-      const sendMessage = new SendMessage({ sender: messages.sender, log: new MongoMessageLog(mongo.db), clock, logger });
+      const messageLog = new MongoMessageLog(mongo.db);
+      const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);
+      const queueMessage = new QueueMessage({ outbox: messageOutbox, log: messageLog, clock });
+      const messageWorker = new MessageOutboxWorker(
+        { outbox: messageOutbox, sender: opts.messageSender ?? messages.sender, log: messageLog, clock, logger },
+        {
+          instanceId,
+          concurrency: config.NOTIFIER_MESSAGE_CONCURRENCY,
+          pollIntervalMs: config.NOTIFIER_MESSAGE_POLL_INTERVAL_MS,
+          sendTimeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS,
+          retryBaseMs: config.NOTIFIER_MESSAGE_RETRY_BASE_MS,
+          maxRetryDelayMs: config.NOTIFIER_MESSAGE_RETRY_MAX_MS,
+          maxAttempts: config.NOTIFIER_MESSAGE_MAX_ATTEMPTS,
+        },
+      );
+
+      // No TTL indexes on FerretDB 1.24: finished deliveries, attempts, claims and the message log are trimmed here.
+      const janitor = new RetentionJanitor(
+        mongo.db,
+        { days: { deliveries: config.NOTIFIER_DELIVERY_RETENTION_DAYS, messages: config.NOTIFIER_MESSAGE_RETENTION_DAYS }, intervalMs: config.NOTIFIER_RETENTION_INTERVAL_MS },
+        clock,
+        logger,
+      );
 
       server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, clock }));
 
@@ -134,7 +162,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         });
       const consumers = [
         consumer('alarms', 'alarm.triggered.v1', alarmTriggeredHandler(accept, logger), config.NOTIFIER_PARTITIONS_CONCURRENTLY, config.NOTIFIER_RECORDS_IN_FLIGHT),
-        consumer('messages', 'notification.message-requested.v1', messageRequestedHandler(sendMessage, logger), 1, 1),
+        consumer('messages', 'notification.message-requested.v1', messageRequestedHandler(queueMessage, logger), 1, 1),
       ];
       platform.checks['alarm-consumer'] = async () => alive.alarms;
       platform.checks['message-consumer'] = async () => alive.messages;
@@ -143,12 +171,16 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         // Drain first: attempts in flight finish and are recorded. Alarms consumed meanwhile are stored
         // and queued in the database (the stopped worker takes none), so nothing is lost.
         await worker.stop({ graceMs: STOP_GRACE_MS });
+        await messageWorker.stop(STOP_GRACE_MS);
+        await janitor.stop();
         await Promise.all(consumers.map((c) => c.stop()));
         sender.close();
         messages.close();
       };
       try {
         worker.start();
+        messageWorker.start();
+        janitor.start();
         await Promise.all(consumers.map((c) => c.start()));
       } catch (error) {
         await stopParts();

@@ -105,7 +105,7 @@ export async function startIdentityStack(handlers: GatewayStartOptions['handlers
         STORMHOOK_ADMIN_EMAIL: ADMIN.username,
         STORMHOOK_ADMIN_PASSWORD: ADMIN.password,
         IDENTITY_JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-        IDENTITY_PASSWORD_HASH_COST: '10',
+        IDENTITY_PASSWORD_HASH_MEMORY_KIB: '1024',
         STORMHOOK_ALLOWED_LINK_ORIGINS: LINK_ORIGIN,
         GEO_GRPC_ADDRESS: `127.0.0.1:${geoService.port}`,
         ...options.identityEnv,

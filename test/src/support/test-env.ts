@@ -55,7 +55,7 @@ export function identityTestEnv(): Record<string, string> {
     STORMHOOK_ADMIN_EMAIL: ADMIN.username,
     STORMHOOK_ADMIN_PASSWORD: ADMIN.password,
     IDENTITY_JWT_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    IDENTITY_PASSWORD_HASH_COST: '10',
+    IDENTITY_PASSWORD_HASH_MEMORY_KIB: '1024',
   };
 }
 

@@ -73,6 +73,8 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
   if (spec.request.body) {
     errors.add(400).add(413).add(415);
   }
+  // The abuse limits (http/rate-limits.ts) may refuse any operation but the health checks and this document.
+  if (spec.tag !== 'system') errors.add(429);
   for (const status of [...errors].sort((a, b) => a - b)) {
     const name = ERROR_RESPONSE_NAMES[status];
     if (name !== undefined) responses[String(status)] = { $ref: `#/components/responses/${name}` };

@@ -36,7 +36,7 @@ const EXAMPLE_MESSAGES: Readonly<Record<number, Record<string, string>>> = {
   },
   413: { tooLarge: `${ErrorMessages.payloadTooLarge} (limit 1048576 bytes)` },
   415: { mediaType: ErrorMessages.unsupportedMediaType },
-  429: { limit: ErrorMessages.subscriptionLimitExceeded },
+  429: { limit: ErrorMessages.subscriptionLimitExceeded, rate: ErrorMessages.tooManyRequests },
   500: { failure: ErrorMessages.invocationFailed },
 };
 

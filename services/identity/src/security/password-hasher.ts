@@ -1,67 +1,84 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash as argon2Hash, parseOptions, verify as argon2Verify, type ParsedHashOptions } from '@node-rs/argon2';
+import { HashMemoryBudget } from './hash-memory-budget.js';
+import { isScryptPhc, parseScrypt, scryptMemoryBytes, verifyScrypt } from './scrypt-legacy.js';
 
-/** scrypt cost: N = 2^ln. The production default (ln=17, r=8, p=1) follows the OWASP password storage sheet. */
-export interface ScryptParams {
-  ln: number;
-  r: number;
-  p: number;
+/** Argon2id cost; memory in KiB. */
+export interface Argon2Params {
+  memoryKiB: number;
+  iterations: number;
+  parallelism: number;
 }
 
-export const PRODUCTION_SCRYPT: ScryptParams = { ln: 17, r: 8, p: 1 };
+/** OWASP password storage cheat sheet, first Argon2id option: m=19 MiB, t=2, p=1. */
+export const PRODUCTION_ARGON2: Argon2Params = { memoryKiB: 19_456, iterations: 2, parallelism: 1 };
 
-const SALT_BYTES = 16;
-const HASH_BYTES = 32;
-const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]{16,})\$([A-Za-z0-9+/]{16,})$/;
+/** Hashes in flight may hold this much memory together unless the service says otherwise. */
+export const DEFAULT_HASH_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
 
-function derive(password: string, salt: Buffer, params: ScryptParams, length: number): Promise<Buffer> {
-  const N = 2 ** params.ln;
-  // scrypt needs 128*N*r bytes; Node refuses above maxmem (32 MiB by default), and N=2^17 needs 128 MiB.
-  const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 128 * N * params.r * 2 };
-  return new Promise((resolve, reject) => {
-    // The async form runs on the libuv pool, so a 200 ms hash does not stall other requests.
-    scrypt(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
-}
+const ARGON2ID = 2; // Algorithm.Argon2id: the package's enum is `const`, which isolatedModules cannot read.
+const OUTPUT_BYTES = 32;
+// A tampered record must not make verify allocate gigabytes or spin for minutes.
+const MAX_STORED_MEMORY_KIB = 256 * 1024;
+const MAX_STORED_ITERATIONS = 16;
+const MAX_STORED_PARALLELISM = 16;
 
-const b64 = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '');
-
-function parse(phc: string): { params: ScryptParams; salt: Buffer; hash: Buffer } | undefined {
-  const m = PHC.exec(phc);
-  if (!m) return undefined;
-  const params = { ln: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
-  // Bounds keep a tampered record from making verify allocate gigabytes.
-  if (params.ln < 1 || params.ln > 20 || params.r < 1 || params.r > 32 || params.p < 1 || params.p > 16) return undefined;
-  return { params, salt: Buffer.from(m[4] ?? '', 'base64'), hash: Buffer.from(m[5] ?? '', 'base64') };
+function parseArgon2(phc: string): ParsedHashOptions | undefined {
+  if (!phc.startsWith('$argon2')) return undefined;
+  try {
+    const parsed = parseOptions(phc);
+    if (parsed.memoryCost > MAX_STORED_MEMORY_KIB || parsed.timeCost > MAX_STORED_ITERATIONS || parsed.parallelism > MAX_STORED_PARALLELISM) return undefined;
+    return parsed;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * scrypt password hashing in PHC string form: `$scrypt$ln=17,r=8,p=1$<salt b64>$<hash b64>`. The cost
- * is a constructor argument so tests can hash cheaply; verify reads the cost from the stored string,
- * so hashes made with any cost keep verifying and {@link needsRehash} tells when to upgrade one.
+ * Argon2id password hashing in PHC form (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`), through a
+ * shared memory budget so that a burst of logins cannot take more than the budget at once. Records
+ * from before Argon2id (`$scrypt$...`) and records with other costs keep verifying; {@link needsRehash}
+ * tells the login to store a fresh hash.
  */
 export class PasswordHasher {
-  constructor(private readonly params: ScryptParams = PRODUCTION_SCRYPT) {}
+  private readonly budget: HashMemoryBudget;
+
+  constructor(
+    private readonly params: Argon2Params = PRODUCTION_ARGON2,
+    budget: HashMemoryBudget | number = DEFAULT_HASH_MEMORY_BUDGET_BYTES,
+  ) {
+    this.budget = typeof budget === 'number' ? new HashMemoryBudget(budget) : budget;
+  }
+
+  /** Hashes running and waiting for memory now. */
+  get inFlight(): { running: number; waiting: number; bytesInUse: number } {
+    return this.budget.state;
+  }
 
   async hash(password: string): Promise<string> {
-    const salt = randomBytes(SALT_BYTES);
-    const hash = await derive(password, salt, this.params, HASH_BYTES);
-    const { ln, r, p } = this.params;
-    return `$scrypt$ln=${ln},r=${r},p=${p}$${b64(salt)}$${b64(hash)}`;
+    const { memoryKiB, iterations, parallelism } = this.params;
+    return this.budget.run(memoryKiB * 1024, () =>
+      argon2Hash(password.normalize('NFC'), { algorithm: ARGON2ID, memoryCost: memoryKiB, timeCost: iterations, parallelism, outputLen: OUTPUT_BYTES }),
+    );
   }
 
-  /** False for a mismatch and for a malformed stored string; the comparison is constant-time. */
+  /** False for a mismatch and for a malformed or hostile stored string; comparisons are constant-time. */
   async verify(password: string, phc: string): Promise<boolean> {
-    const parsed = parse(phc);
-    if (!parsed || parsed.hash.length === 0) return false;
-    const candidate = await derive(password, parsed.salt, parsed.params, parsed.hash.length);
-    return timingSafeEqual(candidate, parsed.hash);
+    const normalised = password.normalize('NFC');
+    if (isScryptPhc(phc)) {
+      const legacy = parseScrypt(phc);
+      if (!legacy) return false;
+      return this.budget.run(scryptMemoryBytes(legacy.params), () => verifyScrypt(normalised, legacy));
+    }
+    const parsed = parseArgon2(phc);
+    if (!parsed) return false;
+    return this.budget.run(parsed.memoryCost * 1024, () => argon2Verify(phc, normalised).catch(() => false));
   }
 
-  /** True when the stored hash was made with other parameters than the current ones. */
+  /** True for a scrypt record, and for an Argon2 record made with other parameters than the current ones. */
   needsRehash(phc: string): boolean {
-    const parsed = parse(phc);
-    if (!parsed) return true;
-    const { ln, r, p } = parsed.params;
-    return ln !== this.params.ln || r !== this.params.r || p !== this.params.p || parsed.hash.length !== HASH_BYTES;
+    const parsed = parseArgon2(phc);
+    if (!parsed || parsed.algorithm !== ARGON2ID) return true;
+    const { memoryKiB, iterations, parallelism } = this.params;
+    return parsed.memoryCost !== memoryKiB || parsed.timeCost !== iterations || parsed.parallelism !== parallelism || parsed.outputLen !== OUTPUT_BYTES;
   }
 }

@@ -73,9 +73,12 @@ export interface Harness {
 
 /**
  * Identity over a real MongoDB-protocol database (FerretDB in development), in a fresh database that
- * `close` drops. Hashing is cheap (scrypt 2^10) so that tests create users by the dozen; the full cost
+ * `close` drops. Hashing is cheap (Argon2id with 1 MiB) so that tests create users by the dozen; the full cost
  * is covered once by the hasher's own spec.
  */
+/** Argon2id at a test cost: 1 MiB, 1 pass. */
+export const TEST_ARGON2 = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
+
 export async function startHarness(name: string, overrides: Partial<IdentityDependencies> = {}): Promise<Harness> {
   const { mongoUrl } = testInfra();
   const dbName = databaseName('identity', uniqueName(name).replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 50));
@@ -94,7 +97,7 @@ export async function startHarness(name: string, overrides: Partial<IdentityDepe
     geo: new MapGeo(),
     allowedLinkOrigins: [LINK_ORIGIN],
     clock,
-    hasher: new PasswordHasher({ ln: 10, r: 8, p: 1 }),
+    hasher: new PasswordHasher(TEST_ARGON2),
     ...overrides,
   });
   const admin: Principal = { userId: '00000000-0000-4000-8000-000000000000', role: 'ADMIN', username: 'root@stormhook.test', via: 'access-token' };

@@ -1,14 +1,14 @@
 import { EventTypes, Outcomes, type ConsumedRecord, type Handler } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
 import { notificationV1 } from '@stormhook/proto';
-import type { SendMessage } from '../usecases/send-message.js';
+import type { QueueMessage } from '../usecases/queue-message.js';
 
 /**
- * Consumer handler for notification.message-requested.v1. A request that can never be sent (bad
- * channel, address or text) is dead-lettered with the reason; a provider outage is retried by the
- * consumer (and, past its attempts, stops it loudly rather than dropping an activation code).
+ * Consumer handler for notification.message-requested.v1: queues the message in the durable outbox
+ * (sending is the outbox worker's, outside the consumer's session). A request that can never be sent
+ * (bad channel, address or text) is dead-lettered with the reason; a failed outbox write is retried.
  */
-export function messageRequestedHandler(send: SendMessage, logger: Logger): Handler {
+export function messageRequestedHandler(queue: QueueMessage, logger: Logger): Handler {
   return async (record: ConsumedRecord) => {
     if (record.headers.eventType !== EventTypes.MessageRequested) return Outcomes.deadLetter(`unexpected event type ${record.headers.eventType}`);
     let request: notificationV1.MessageRequested;
@@ -18,18 +18,16 @@ export function messageRequestedHandler(send: SendMessage, logger: Logger): Hand
       return Outcomes.deadLetter(`undecodable MessageRequested: ${(error as Error).message}`);
     }
     try {
-      const result = await send.execute(request);
+      const result = await queue.execute(request);
       switch (result.kind) {
-        case 'sent':
+        case 'queued':
         case 'duplicate':
           return Outcomes.ok();
         case 'rejected':
           return Outcomes.deadLetter(result.reason);
-        case 'retry':
-          logger.warn({ messageId: request.messageId, reason: result.reason }, 'message provider failed; retrying');
-          return Outcomes.retry(result.reason);
       }
     } catch (error) {
+      logger.warn({ messageId: request.messageId, err: error }, 'message could not be queued; retrying');
       return Outcomes.retry(`message ${request.messageId}: ${(error as Error).message}`);
     }
   };

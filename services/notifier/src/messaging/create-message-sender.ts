@@ -22,10 +22,10 @@ export interface ConfiguredSenders {
 export function createMessageSender(config: Config, logger: Logger): ConfiguredSenders {
   const outboxDir = !config.SMTP_URL || !config.SMS_GATEWAY_URL ? (config.NOTIFIER_DEV_OUTBOX_DIR ?? defaultDevOutboxDir()) : undefined;
   const outbox = outboxDir ? new DevOutboxSender(outboxDir) : undefined;
-  const smtp = config.SMTP_URL ? new SmtpMailSender({ url: config.SMTP_URL, from: config.SMTP_FROM }) : undefined;
+  const smtp = config.SMTP_URL ? new SmtpMailSender({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS }) : undefined;
   const sms =
     config.SMS_GATEWAY_URL && config.SMS_GATEWAY_TOKEN
-      ? new HttpSmsSender({ url: config.SMS_GATEWAY_URL, token: config.SMS_GATEWAY_TOKEN, sender: config.SMS_SENDER })
+      ? new HttpSmsSender({ url: config.SMS_GATEWAY_URL, token: config.SMS_GATEWAY_TOKEN, sender: config.SMS_SENDER, timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS })
       : undefined;
   const email = smtp ?? outbox;
   const text = sms ?? outbox;

@@ -5,6 +5,8 @@ export interface SmtpOptions {
   /** smtp:// or smtps:// URL with credentials, e.g. smtps://user:pass@mail.example.com:465 */
   url: string;
   from: string;
+  /** Connect, greeting and idle-socket timeout; nodemailer's defaults are 2 min, 30 s and 10 min. */
+  timeoutMs?: number;
 }
 
 /** E-mail through SMTP with nodemailer. 5xx SMTP replies are permanent; everything else may be retried. */
@@ -12,7 +14,8 @@ export class SmtpMailSender implements MessageSender {
   private readonly transport: Transporter;
 
   constructor(private readonly options: SmtpOptions) {
-    this.transport = nodemailer.createTransport(options.url);
+    const timeout = options.timeoutMs ?? 8_000;
+    this.transport = nodemailer.createTransport({ url: options.url, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout, dnsTimeout: timeout });
   }
 
   async send(message: OutboundMessage): Promise<MessageSendResult> {

@@ -13,6 +13,10 @@ export const COLLECTIONS = {
   /** Append-only claims: one document per attempt number taken (`<deliveryId>#<attemptNumber>`). */
   leases: 'delivery_leases',
   messages: 'messages',
+  /** SMS and e-mail waiting to be sent (payload encrypted); removed once sent or given up. */
+  messageOutbox: 'message_outbox',
+  /** Append-only claims of message attempts (`<messageId>#<attemptNumber>`). */
+  messageLeases: 'message_leases',
   /** Development-only settings generated at first start (the credential key when none is configured). */
   devSettings: 'dev_settings',
 } as const;
@@ -37,6 +41,8 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
   leases: [],
   holds: [],
   messages: [],
+  messageOutbox: [{ name: 'due', key: { nextAttemptAt: 1 } }],
+  messageLeases: [],
   devSettings: [],
 };
 

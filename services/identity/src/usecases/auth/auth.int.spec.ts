@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { hashScrypt } from '../../security/scrypt-legacy.js';
 import { must, startHarness, type Harness } from '../../test-support/harness.js';
 
 describe('login, refresh and logout (real database)', () => {
@@ -27,7 +28,18 @@ describe('login, refresh and logout (real database)', () => {
     const stored = await h.mongo.db.collection('refresh_tokens').findOne({});
     assert.ok(stored && !JSON.stringify(stored).includes(pair.refreshToken.split('.')[1] ?? 'x'));
     const credential = await h.mongo.db.collection('credentials').findOne({ _id: ada.userId as never });
-    assert.match(String(credential?.['passwordHash']), /^\$scrypt\$ln=10,r=8,p=1\$/);
+    assert.match(String(credential?.['passwordHash']), /^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+  });
+
+  it('upgrades a scrypt hash stored before Argon2id at the next successful login', async () => {
+    const old = await h.user('STANDARD_USER', 'legacy@example.com', 'old-scrypt-password');
+    await h.repos.credentials.setPasswordHash(old.userId, await hashScrypt('old-scrypt-password', { ln: 10, r: 8, p: 1 }), h.clock.now());
+    const wrong = await h.uc.login.login({ username: 'legacy@example.com', password: 'not-it', address: '10.0.9.1' });
+    assert.ok(!wrong.ok);
+    assert.match(String(await h.repos.credentials.passwordHash(old.userId)), /^\$scrypt\$/, 'a failed login changes nothing');
+    must(await h.uc.login.login({ username: 'legacy@example.com', password: 'old-scrypt-password', address: '10.0.9.1' }));
+    assert.match(String(await h.repos.credentials.passwordHash(old.userId)), /^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    must(await h.uc.login.login({ username: 'legacy@example.com', password: 'old-scrypt-password', address: '10.0.9.1' }));
   });
 
   it('answers the same failure for a wrong password and an unknown user', async () => {

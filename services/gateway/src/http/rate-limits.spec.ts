@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import type { RequestHandler } from 'express';
+import { ErrorMessages } from '@stormhook/errors';
+import { request, serve, type RunningApp } from '../test-support/serve.js';
+import type { RouteSpec } from '../routes/route-spec.js';
+import { addressKey } from './address-key.js';
+import { setAuthState } from './auth-state.js';
+import { AbuseLimits, type AbuseLimitSettings } from './rate-limits.js';
+
+const OFF: AbuseLimitSettings = { authPerAddressPerMin: 0, passwordResetPerAddressPerHour: 0, unmeteredPerPrincipalPerMin: 0, errorsPerMin: 0, errorBlockS: 60, testDeliveriesPerAccountPerHour: 0 };
+
+/** Stands in for the access guards: the caller from `x-test-user` (`<userId>:<role>:<accountId>`), metered when `x-test-metered`. */
+const fakeAccess =
+  (operation: RouteSpec): RequestHandler[] =>
+    operation.authenticated
+      ? [
+          (req, _res, next) => {
+            const [userId = 'u1', role = 'STANDARD_USER', accountId = ''] = String(req.headers['x-test-user'] ?? '').split(':');
+            setAuthState(req, {
+              principal: { userId, role, accountId, username: `${userId}@example.com`, via: 'access-token' },
+              access: { metered: req.headers['x-test-metered'] === '1' } as never,
+            });
+            next();
+          },
+        ]
+      : [];
+
+const ok: RequestHandler = (_req, res) => {
+  res.status(200).json({ ok: true });
+};
+
+async function appWith(settings: Partial<AbuseLimitSettings>): Promise<RunningApp> {
+  const limits = new AbuseLimits({ ...OFF, ...settings });
+  return serve({
+    screen: limits.screen,
+    guards: (operation) => [...limits.before(operation), ...fakeAccess(operation), ...limits.after(operation)],
+    handlers: { login: ok, refreshToken: ok, requestPasswordReset: ok, getCurrentUser: ok, getWebhook: ok, sendWebhookTest: ok },
+  });
+}
+
+function assert429(answer: { status: number; headers: Headers; body: Record<string, unknown> }, path: string): void {
+  assert.equal(answer.status, 429);
+  assert.equal(answer.body['status'], 429);
+  assert.equal(answer.body['error'], 'Too Many Requests');
+  assert.equal(answer.body['message'], ErrorMessages.tooManyRequests);
+  assert.equal(answer.body['path'], path);
+  assert.ok(Number(answer.headers.get('retry-after')) >= 1, 'Retry-After in seconds');
+}
+
+const login = { username: 'ada@example.com', password: 'not-the-password' };
+
+describe('abuse limits (issue 17 item 6)', () => {
+  let app: RunningApp | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('limits login per address with a 429 ErrorResponse and Retry-After; refresh counts apart', async () => {
+    app = await appWith({ authPerAddressPerMin: 3 });
+    for (let i = 0; i < 3; i++) assert.equal((await request(app.baseUrl, 'POST', '/v1/auth/login', login)).status, 200);
+    const refused = await request(app.baseUrl, 'POST', '/v1/auth/login', login);
+    assert429(refused, '/v1/auth/login');
+    assert.ok(Number(refused.headers.get('retry-after')) <= 60);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/auth/refresh', { refreshToken: 'x'.repeat(40) })).status, 200);
+  });
+
+  it('limits password reset requests per address and hour', async () => {
+    app = await appWith({ passwordResetPerAddressPerHour: 2 });
+    const body = { username: 'ada@example.com', resetPageLink: 'https://app.example.com/reset' };
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await request(app.baseUrl, 'POST', '/v1/users/password-reset-request', body));
+    assert.notEqual(answers[0]?.status, 429);
+    assert.notEqual(answers[1]?.status, 429);
+    assert429(answers[2]!, '/v1/users/password-reset-request');
+    assert.ok(Number(answers[2]!.headers.get('retry-after')) > 60, 'the window is an hour');
+  });
+
+  it('limits unmetered calls per user, not metered ones, and never an ADMIN', async () => {
+    app = await appWith({ unmeteredPerPrincipalPerMin: 2 });
+    const as = (user: string, metered = false) => ({ 'x-test-user': user, ...(metered ? { 'x-test-metered': '1' } : {}) });
+    for (let i = 0; i < 2; i++) assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u1'))).status, 200);
+    assert429(await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u1')), '/v1/users/me');
+    assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u2'))).status, 200, 'another user has its own count');
+    for (let i = 0; i < 5; i++) assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u3', true))).status, 200, 'metered calls have their quota');
+    for (let i = 0; i < 5; i++) assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('root:ADMIN'))).status, 200);
+  });
+
+  it('blocks a caller that collects many 4xx answers, by address and by user, but never health checks', async () => {
+    app = await appWith({ errorsPerMin: 4, errorBlockS: 30 });
+    for (let i = 0; i < 5; i++) assert.equal((await request(app.baseUrl, 'GET', `/v1/no-such-thing-${i}`)).status, 404);
+    const blocked = await request(app.baseUrl, 'GET', '/v1/users/me', undefined, { 'x-test-user': 'u9' });
+    assert429(blocked, '/v1/users/me');
+    assert.ok(Number(blocked.headers.get('retry-after')) > 20 && Number(blocked.headers.get('retry-after')) <= 30, 'the block lasts GATEWAY_ERROR_BLOCK_S');
+    assert.equal((await request(app.baseUrl, 'GET', '/v1/health/live')).status, 200);
+    // The 429s themselves do not count, or a block would never end.
+    assert.equal((await request(app.baseUrl, 'GET', '/v1/health/live')).status, 200);
+  });
+
+  it('caps webhook test deliveries per account and hour; an ADMIN is capped per named account', async () => {
+    app = await appWith({ testDeliveriesPerAccountPerHour: 2 });
+    const owner = { 'x-test-user': 'u1:STANDARD_USER:acc-1' };
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 200);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, { 'x-test-user': 'u2:POWER_USER:acc-1' })).status, 200);
+    const third = await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner);
+    assert429(third, '/v1/alarms/webhooks/test');
+    assert.ok(Number(third.headers.get('retry-after')) > 60);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, { 'x-test-user': 'u3:STANDARD_USER:acc-2' })).status, 200);
+    const admin = { 'x-test-user': 'root:ADMIN:' };
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test?accountId=3f1c1e4e-8d2b-4a55-9a3e-0d9f7a1c2b3d', undefined, admin)).status, 200);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test?accountId=3f1c1e4e-8d2b-4a55-9a3e-0d9f7a1c2b3d', undefined, admin)).status, 200);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test?accountId=3f1c1e4e-8d2b-4a55-9a3e-0d9f7a1c2b3d', undefined, admin)).status, 429);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, { 'x-test-user': 'u4:STANDARD_USER:acc-1' })).status, 429, 'acc-1 stays capped');
+  });
+
+  it('turns every limit off at 0', async () => {
+    app = await appWith({});
+    for (let i = 0; i < 20; i++) assert.equal((await request(app.baseUrl, 'POST', '/v1/auth/login', login)).status, 200);
+  });
+});
+
+describe('addressKey', () => {
+  it('keeps IPv4, unwraps IPv4-mapped IPv6 and groups IPv6 by /64', () => {
+    assert.equal(addressKey('203.0.113.7'), '203.0.113.7');
+    assert.equal(addressKey('::ffff:203.0.113.7'), '203.0.113.7');
+    assert.equal(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
+    assert.equal(addressKey('2001:db8:1:2::1'), '2001:db8:1:2::/64');
+    assert.equal(addressKey('2001:db8::1'), '2001:db8:0:0::/64');
+    assert.equal(addressKey('::1'), '0:0:0:0::/64');
+    assert.equal(addressKey(undefined), 'unknown');
+  });
+});
