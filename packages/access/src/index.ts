@@ -41,3 +41,4 @@ export {
 } from './decide-access.js';
 export { currentPrincipal, type AccessSnapshot, type ClaimedCaller } from './snapshot.js';
 export { snapshotMessage, snapshotFromMessage, decisionResponse, boundaryMessages, resolvedLocation, SnapshotFormatError } from './wire.js';
+export { addressLimitKey } from './address-key.js';

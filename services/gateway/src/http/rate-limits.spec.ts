@@ -3,7 +3,6 @@ import type { RequestHandler } from 'express';
 import { ErrorMessages } from '@stormhook/errors';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 import type { RouteSpec } from '../routes/route-spec.js';
-import { addressKey } from './address-key.js';
 import { setAuthState } from './auth-state.js';
 import { AbuseLimits, type AbuseLimitSettings } from './rate-limits.js';
 
@@ -119,14 +118,3 @@ describe('abuse limits (issue 17 item 6)', () => {
   });
 });
 
-describe('addressKey', () => {
-  it('keeps IPv4, unwraps IPv4-mapped IPv6 and groups IPv6 by /64', () => {
-    assert.equal(addressKey('203.0.113.7'), '203.0.113.7');
-    assert.equal(addressKey('::ffff:203.0.113.7'), '203.0.113.7');
-    assert.equal(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
-    assert.equal(addressKey('2001:db8:1:2::1'), '2001:db8:1:2::/64');
-    assert.equal(addressKey('2001:db8::1'), '2001:db8:0:0::/64');
-    assert.equal(addressKey('::1'), '0:0:0:0::/64');
-    assert.equal(addressKey(undefined), 'unknown');
-  });
-});

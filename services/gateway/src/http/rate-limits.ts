@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError, ErrorMessages } from '@stormhook/errors';
 import type { identityV1 } from '@stormhook/proto';
 import type { RouteSpec } from '../routes/route-spec.js';
-import { addressKey } from './address-key.js';
+import { addressLimitKey } from '@stormhook/access';
 import { accessOf, principalOf } from './auth-state.js';
 
 /** The abuse limits; 0 turns one off. Defaults and meaning: rate-limit-env.ts. */
@@ -110,7 +110,7 @@ export class AbuseLimits {
    */
   readonly screen: RequestHandler = async (req, res, next) => {
     if (EXEMPT_PATHS.has(req.path)) return next();
-    const address = `addr:${addressKey(req.ip)}`;
+    const address = `addr:${addressLimitKey(req.ip)}`;
     const wait = await this.errors.waiting(address);
     if (wait !== undefined) throw tooMany(res, wait);
     res.on('finish', () => {
@@ -128,7 +128,7 @@ export class AbuseLimits {
     if (!limit) return [];
     return [
       async (req, res, next) => {
-        const wait = await limit.take(`${operation.operationId}:${addressKey(req.ip)}`);
+        const wait = await limit.take(`${operation.operationId}:${addressLimitKey(req.ip)}`);
         if (wait !== undefined) throw tooMany(res, wait);
         next();
       },

@@ -1,5 +1,5 @@
 import { forbidden, invalidCredentials, rateLimited } from '../../errors.js';
-import { addressLimitKey } from '../../domain/address-key.js';
+import { addressLimitKey } from '@stormhook/access';
 import { canSignIn } from '../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CredentialRepository, UserRepository } from '../../ports/repositories.js';

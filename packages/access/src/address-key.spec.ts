@@ -18,5 +18,7 @@ describe('addressLimitKey', () => {
   it('counts anything else as itself', () => {
     assert.equal(addressLimitKey('unknown'), 'unknown');
     assert.equal(addressLimitKey('127.1'), '127.1');
+    assert.equal(addressLimitKey(undefined), 'unknown');
+    assert.equal(addressLimitKey(''), 'unknown');
   });
 });
