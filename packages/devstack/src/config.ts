@@ -20,6 +20,10 @@ const loadEnv = defineEnv({
   STORMHOOK_TOPIC_PREFIX: str({ optional: true, description: 'prefix of every topic this stack creates and uses' }),
   STORMHOOK_FEED_SIM: bool({ default: false, description: 'run the feed simulator beside the stack, so live weather flows at once' }),
   STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8"' }),
+  STORMHOOK_ALLOWED_LINK_ORIGINS: list({
+    optional: true,
+    description: 'origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway\'s own address',
+  }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
   MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
 });
@@ -42,6 +46,16 @@ export interface DevstackConfig {
   feedSimulator: { args: string[] } | undefined;
   instance: string | undefined;
   topicPrefix: string | undefined;
+  /** Origins identity accepts for the links it e-mails; a local stack allows its own by default. */
+  linkOrigins: string[];
+}
+
+/**
+ * The origins a first start allows for activation and reset links: a local front end on port 3000 and
+ * the gateway itself, so the password reset request and phone activation work without any setting.
+ */
+export function localLinkOrigins(host: string, gatewayPort: number): string[] {
+  return [...new Set(['http://localhost:3000', 'http://127.0.0.1:3000', `http://${host}:${gatewayPort}`, `http://localhost:${gatewayPort}`])];
 }
 
 export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
@@ -61,6 +75,7 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     externalMongo: c.MONGO_URL,
     instance: c.STORMHOOK_INSTANCE,
     topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
+    linkOrigins: c.STORMHOOK_ALLOWED_LINK_ORIGINS ?? localLinkOrigins(c.STORMHOOK_HOST, c.STORMHOOK_GATEWAY_PORT),
     feedSimulator: c.STORMHOOK_FEED_SIM ? { args: (c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean) } : undefined,
   };
 }

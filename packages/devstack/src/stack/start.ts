@@ -59,7 +59,9 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
             }),
-            ...(name === 'identity' ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password } : {}),
+            ...(name === 'identity'
+              ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password, STORMHOOK_ALLOWED_LINK_ORIGINS: config.linkOrigins.join(',') }
+              : {}),
           },
           onLine: (line) => process.stdout.write(`${consoleLine(name, line)}\n`),
         }),

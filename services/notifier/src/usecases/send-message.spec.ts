@@ -32,7 +32,8 @@ describe('SendMessage', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('renders the template in the recipient language, writes it to the development outbox once', async () => {
-    const sender = new DevOutboxSender(dir);
+    const notices: Array<{ file: string; channel: string; messageId: string }> = [];
+    const sender = new DevOutboxSender(dir, (notice) => notices.push(notice));
     const log = new MemoryLog();
     const send = new SendMessage({ sender, log, clock: systemClock, logger });
     assert.deepEqual(await send.execute(request()), { kind: 'sent' });
@@ -42,6 +43,8 @@ describe('SendMessage', () => {
     const written = JSON.parse(lines[0] as string) as { text: string; recipient: string };
     assert.match(written.text, /aktivasyon kodunuz 482913/);
     assert.equal(written.recipient, '+905551112233');
+    // The developer is told where the message went, once, without the code itself.
+    assert.deepEqual(notices, [{ file: sender.file, channel: 'sms', messageId: 'msg_1' }]);
   });
 
   it('rejects bad requests for good and asks to retry provider outages', async () => {
