@@ -99,7 +99,9 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     assert.equal(payload['stage'], 'START');
     assert.equal(payload['eventId'], hit.eventId);
     assert.equal(payload['strikeId'], hit.sourceEventId);
-    assert.equal(payload['type'], 'FLASH_CLOUD_TO_GROUND');
+    assert.equal(payload['type'], 'lightning.strike');
+    assert.equal(callback.headers['webhook-event-type'], 'lightning.strike', 'the event type is a header too');
+    assert.equal(payload['dischargeType'], 'FLASH_CLOUD_TO_GROUND');
     assert.equal(payload['peakCurrent'], -10_000);
     assert.equal(payload['timeEpochMillis'], hit.timeEpochMs);
     assert.ok(Math.abs((payload['distance'] as number) - 2_000) < 20, `distance ${String(payload['distance'])} m`);

@@ -45,7 +45,8 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.ok(callback);
     assert.equal(callback.headers['authorization'], 'Bearer bearer-token-1');
     assert.deepEqual(delivery['payload'], JSON.parse(callback.body));
-    assert.equal(delivery['payload']['type'], 'TEST');
+    assert.equal(delivery['payload']['type'], 'webhook.test');
+    assert.equal(callback.headers['webhook-event-type'], 'webhook.test');
     assert.equal(delivery['status'], 'SUCCEEDED');
     assert.equal(delivery['accountId'], owner.accountId);
     assert.equal(delivery['registrationId'], null);
