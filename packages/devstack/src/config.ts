@@ -18,8 +18,11 @@ const loadEnv = defineEnv({
   STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
   STORMHOOK_INSTANCE: str({ optional: true, description: 'names a second stack from the same checkout (own logs, pid files and lock)' }),
   STORMHOOK_TOPIC_PREFIX: str({ optional: true, description: 'prefix of every topic this stack creates and uses' }),
-  STORMHOOK_FEED_SIM: bool({ default: false, description: 'run the feed simulator beside the stack, so live weather flows at once' }),
-  STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8"' }),
+  STORMHOOK_FEED_SIM: bool({
+    default: true,
+    description: 'run the feed simulator beside the stack, so synthetic weather flows at once (0 turns it off, e.g. to publish your own feed)',
+  }),
+  STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8" (they win over the defaults)' }),
   STORMHOOK_ALLOWED_LINK_ORIGINS: list({
     optional: true,
     description: 'origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway\'s own address',
@@ -43,12 +46,24 @@ export interface DevstackConfig {
   startTimeoutMs: number;
   externalKafka: string[] | undefined;
   externalMongo: string | undefined;
+  /** The simulator's arguments: the stack's defaults, then STORMHOOK_FEED_SIM_ARGS. Undefined when it is off. */
   feedSimulator: { args: string[] } | undefined;
   instance: string | undefined;
   topicPrefix: string | undefined;
   /** Origins identity accepts for the links it e-mails; a local stack allows its own by default. */
   linkOrigins: string[];
 }
+
+/**
+ * What a first start simulates: a thunderstorm kept over Ankara whatever the season, so a point alarm
+ * there fires within minutes. Later arguments of the same option win (node:util parseArgs).
+ */
+export const FEED_SIM_DEFAULT_ARGS = ['--demo-storm', 'ankara'];
+
+/** What /v1/health says while the simulator runs (STORMHOOK_DATA_SOURCE_NOTICE of the gateway). */
+export const FEED_SIM_NOTICE =
+  'SYNTHETIC weather: the feed simulator of the local stack publishes made-up precipitation, thunderstorms, lightning (ids sim<seed>-...) ' +
+  'and forecasts (model stormhook-sim), with a demo thunderstorm over Ankara; STORMHOOK_FEED_SIM=0 turns it off';
 
 /**
  * The origins a first start allows for activation and reset links: a local front end on port 3000 and
@@ -76,6 +91,6 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     instance: c.STORMHOOK_INSTANCE,
     topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
     linkOrigins: c.STORMHOOK_ALLOWED_LINK_ORIGINS ?? localLinkOrigins(c.STORMHOOK_HOST, c.STORMHOOK_GATEWAY_PORT),
-    feedSimulator: c.STORMHOOK_FEED_SIM ? { args: (c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean) } : undefined,
+    feedSimulator: c.STORMHOOK_FEED_SIM ? { args: [...FEED_SIM_DEFAULT_ARGS, ...(c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean)] } : undefined,
   };
 }
