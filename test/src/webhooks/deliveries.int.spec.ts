@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { payloadProblems } from '@stormhook/webhooks';
 import { Receiver, errorMessage, eventually, startWebhookStack, type TestUser, type WebhookStack } from './support.js';
 
 describe('webhook delivery log through the gateway (/v1/deliveries)', function () {
@@ -46,6 +47,7 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.equal(callback.headers['authorization'], 'Bearer bearer-token-1');
     assert.deepEqual(delivery['payload'], JSON.parse(callback.body));
     assert.equal(delivery['payload']['type'], 'webhook.test');
+    assert.deepEqual(payloadProblems(JSON.parse(callback.body)), [], 'the test delivery matches its OpenAPI webhooks schema');
     assert.equal(callback.headers['webhook-event-type'], 'webhook.test');
     assert.equal(delivery['status'], 'SUCCEEDED');
     assert.equal(delivery['accountId'], owner.accountId);

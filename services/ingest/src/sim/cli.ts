@@ -13,8 +13,9 @@ const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the ra
 
   --seed N              random seed (default 1); the same seed gives the same weather for the same times
   --duration D          simulated time to publish, e.g. 30m, 2h, 1d (default: run until stopped)
-  --rate X              simulated seconds per real second, 0 = as fast as possible; never ahead of
-                        real time (default 0 with --duration, 1 = live without)
+  --rate X              simulated seconds per real second while publishing the past, 0 = as fast as
+                        possible (default); never ahead of real time, so a run without --duration
+                        goes on live once it reaches now
   --start T             first simulated instant, ISO 8601 or epoch ms (default: now minus duration, or minus backfill)
   --backfill D          when running until stopped: recent weather published at once first (default 30m)
   --storms N            mean storm systems alive at once (default 4)
