@@ -118,7 +118,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: Documen
     item[spec.method] = operationObject(spec, components);
   }
   const webhooks = webhooksSection(components);
-  const tags = [...new Set([...routes.map((spec) => spec.tag), 'webhooks'])].map((name) => ({ name }));
+  const tags = [...new Set(routes.map((spec) => spec.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info,

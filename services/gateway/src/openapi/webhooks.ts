@@ -28,7 +28,6 @@ export function webhooksSection(components: SchemaComponents): Record<string, un
               `${String(schema['description'] ?? '')}\n\nSent to the account's webhook with its method, content type and authentication ` +
               '(application/x-www-form-urlencoded endpoints get the same JSON in a `payload` field). Payload version 1: fields are only ' +
               'added within a version, so ignore fields you do not know.',
-            tags: ['webhooks'],
             parameters: CALLBACK_HEADERS,
             requestBody: { required: true, content: { 'application/json': { schema: components.reference(schema) } } },
             responses: {
