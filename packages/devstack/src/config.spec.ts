@@ -10,6 +10,8 @@ describe('loadDevstackConfig', () => {
   it('runs the feed simulator with a demo storm unless STORMHOOK_FEED_SIM=0; extra arguments come last, so they win', () => {
     assert.deepEqual(loadDevstackConfig({}).feedSimulator, { args: FEED_SIM_DEFAULT_ARGS });
     assert.equal(loadDevstackConfig({ STORMHOOK_FEED_SIM: '0' }).feedSimulator, undefined);
+    assert.equal(loadDevstackConfig({}).openMeteo, false, 'Open-Meteo only when asked for');
+    assert.equal(loadDevstackConfig({ STORMHOOK_OPEN_METEO: '1' }).openMeteo, true);
     assert.deepEqual(loadDevstackConfig({ STORMHOOK_FEED_SIM_ARGS: '--seed 7  --demo-storm 29,41' }).feedSimulator?.args, [...FEED_SIM_DEFAULT_ARGS, '--seed', '7', '--demo-storm', '29,41']);
   });
 

@@ -23,6 +23,10 @@ const loadEnv = defineEnv({
     description: 'run the feed simulator beside the stack, so synthetic weather flows at once (0 turns it off, e.g. to publish your own feed)',
   }),
   STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8" (they win over the defaults)' }),
+  STORMHOOK_OPEN_METEO: bool({
+    default: false,
+    description: 'also run the Open-Meteo forecast adapter (OPEN_METEO_BASE_URL, OPEN_METEO_GRID, OPEN_METEO_INTERVAL_MS, ...): real forecasts where the internet is reachable',
+  }),
   STORMHOOK_ALLOWED_LINK_ORIGINS: list({
     optional: true,
     description: 'origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway\'s own address',
@@ -50,6 +54,8 @@ export interface DevstackConfig {
   feedSimulator: { args: string[] } | undefined;
   instance: string | undefined;
   topicPrefix: string | undefined;
+  /** Run the Open-Meteo adapter beside the stack (its own OPEN_METEO_* variables configure it). */
+  openMeteo: boolean;
   /** Origins identity accepts for the links it e-mails; a local stack allows its own by default. */
   linkOrigins: string[];
 }
@@ -90,6 +96,7 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     externalMongo: c.MONGO_URL,
     instance: c.STORMHOOK_INSTANCE,
     topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
+    openMeteo: c.STORMHOOK_OPEN_METEO,
     linkOrigins: c.STORMHOOK_ALLOWED_LINK_ORIGINS ?? localLinkOrigins(c.STORMHOOK_HOST, c.STORMHOOK_GATEWAY_PORT),
     feedSimulator: c.STORMHOOK_FEED_SIM ? { args: [...FEED_SIM_DEFAULT_ARGS, ...(c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean)] } : undefined,
   };

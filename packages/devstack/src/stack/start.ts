@@ -82,12 +82,30 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
         }),
       );
     }
+    if (config.openMeteo) {
+      services.push(
+        new ManagedProcess({
+          name: 'open-meteo',
+          command: process.execPath,
+          args: [...nodeFlags, join(repoRoot, 'services', 'ingest', 'dist', 'open-meteo', 'cli.js')],
+          cwd: repoRoot,
+          env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(',') },
+          onLine: (line) => process.stdout.write(`${consoleLine('open-meteo', line)}\n`),
+        }),
+      );
+    }
     log(`Stormhook is up: ${gateway}  (health ${gateway}/v1/health, API ${gateway}/v1/openapi.json)`);
     log(
       config.feedSimulator
         ? 'weather data: SYNTHETIC, from the feed simulator (storms, lightning, rain and forecasts over Turkey, a demo thunderstorm over Ankara); STORMHOOK_FEED_SIM=0 turns it off'
         : 'weather data: none until a publisher writes the feed topics (the feed simulator is off: STORMHOOK_FEED_SIM=0)',
     );
+    if (config.openMeteo) {
+      log(
+        `forecasts: also from Open-Meteo (${process.env['OPEN_METEO_BASE_URL'] ?? 'https://api.open-meteo.com'}), newer runs win; ` +
+          (config.feedSimulator ? 'if it cannot be reached, the simulator\'s forecasts stay in use' : 'if it cannot be reached, there is no forecast'),
+      );
+    }
     log(
       admin.fromEnvironment
         ? `administrator: ${admin.email} (from STORMHOOK_ADMIN_EMAIL)`
