@@ -22,8 +22,19 @@ const loadEnv = defineEnv({
     description: 'folder under .stack/data: start a private Kafka and FerretDB there (wiped first) on the configured ports instead of reusing the shared ones',
   }),
   STORMHOOK_TOPIC_PREFIX: str({ optional: true, description: 'prefix of every topic this stack creates and uses' }),
-  STORMHOOK_FEED_SIM: bool({ default: false, description: 'run the feed simulator beside the stack, so live weather flows at once' }),
-  STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8"' }),
+  STORMHOOK_FEED_SIM: bool({
+    default: true,
+    description: 'run the feed simulator beside the stack, so synthetic weather flows at once (0 turns it off, e.g. to publish your own feed)',
+  }),
+  STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8" (they win over the defaults)' }),
+  STORMHOOK_OPEN_METEO: bool({
+    default: false,
+    description: 'also run the Open-Meteo forecast adapter (OPEN_METEO_BASE_URL, OPEN_METEO_GRID, OPEN_METEO_INTERVAL_MS, ...): real forecasts where the internet is reachable',
+  }),
+  STORMHOOK_ALLOWED_LINK_ORIGINS: list({
+    optional: true,
+    description: 'origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway\'s own address',
+  }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
   MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
 });
@@ -43,11 +54,35 @@ export interface DevstackConfig {
   startTimeoutMs: number;
   externalKafka: string[] | undefined;
   externalMongo: string | undefined;
+  /** The simulator's arguments: the stack's defaults, then STORMHOOK_FEED_SIM_ARGS. Undefined when it is off. */
   feedSimulator: { args: string[] } | undefined;
   instance: string | undefined;
   /** `npm start` only: a private, fresh broker and database under .stack/data/<folder> (the stop tests). */
   privateInfraDir: string | undefined;
   topicPrefix: string | undefined;
+  /** Run the Open-Meteo adapter beside the stack (its own OPEN_METEO_* variables configure it). */
+  openMeteo: boolean;
+  /** Origins identity accepts for the links it e-mails; a local stack allows its own by default. */
+  linkOrigins: string[];
+}
+
+/**
+ * What a first start simulates: a thunderstorm kept over Ankara whatever the season, so a point alarm
+ * there fires within minutes. Later arguments of the same option win (node:util parseArgs).
+ */
+export const FEED_SIM_DEFAULT_ARGS = ['--demo-storm', 'ankara'];
+
+/** What /v1/health says while the simulator runs (STORMHOOK_DATA_SOURCE_NOTICE of the gateway). */
+export const FEED_SIM_NOTICE =
+  'SYNTHETIC weather: the feed simulator of the local stack publishes made-up precipitation, thunderstorms, lightning (ids sim<seed>-...) ' +
+  'and forecasts (model stormhook-sim), with a demo thunderstorm over Ankara; STORMHOOK_FEED_SIM=0 turns it off';
+
+/**
+ * The origins a first start allows for activation and reset links: a local front end on port 3000 and
+ * the gateway itself, so the password reset request and phone activation work without any setting.
+ */
+export function localLinkOrigins(host: string, gatewayPort: number): string[] {
+  return [...new Set(['http://localhost:3000', 'http://127.0.0.1:3000', `http://${host}:${gatewayPort}`, `http://localhost:${gatewayPort}`])];
 }
 
 export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
@@ -71,6 +106,8 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     instance: c.STORMHOOK_INSTANCE,
     privateInfraDir: c.STORMHOOK_PRIVATE_INFRA,
     topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
-    feedSimulator: c.STORMHOOK_FEED_SIM ? { args: (c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean) } : undefined,
+    openMeteo: c.STORMHOOK_OPEN_METEO,
+    linkOrigins: c.STORMHOOK_ALLOWED_LINK_ORIGINS ?? localLinkOrigins(c.STORMHOOK_HOST, c.STORMHOOK_GATEWAY_PORT),
+    feedSimulator: c.STORMHOOK_FEED_SIM ? { args: [...FEED_SIM_DEFAULT_ARGS, ...(c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean)] } : undefined,
   };
 }

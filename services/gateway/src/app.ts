@@ -1,6 +1,7 @@
 import express, { type Application, type RequestHandler } from 'express';
 import type { Logger } from '@stormhook/logger';
 import { trace, type Tracer } from '@stormhook/telemetry';
+import { docsRouter } from './docs/docs-route.js';
 import { healthHandlers } from './health/handlers.js';
 import type { HealthPort } from './health/health-port.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
@@ -64,6 +65,8 @@ export function createApp(deps: AppDeps): Application {
       res.json(openapi);
     },
   };
+  // The API reference page (not an operation of /v1, so outside the route table and its guards).
+  app.use(docsRouter());
   mountRoutes(app, ROUTES, {
     handlers: { ...builtIn, ...deps.handlers },
     guards: deps.guards ?? (() => []),

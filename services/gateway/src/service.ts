@@ -23,6 +23,7 @@ import { startQuotaHousekeeping } from './quota/quota-housekeeping.js';
 import { QuotaMeter } from './quota/quota-meter.js';
 import { ensureQuotaIndexes, QuotaStore } from './quota/quota-store.js';
 import type { Config } from './config.js';
+import { withDataSource } from './health/data-source.js';
 import { stackHealth } from './health/stack-health.js';
 
 export interface RunningGateway {
@@ -128,7 +129,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     },
     screen: limits.screen,
     guards: (operation) => [...limits.before(operation), ...access(operation), ...limits.after(operation)],
-    health: stackHealth({
+    health: withDataSource(stackHealth({
       services: {
         identity: config.IDENTITY_GRPC_ADDRESS,
         geo: config.GEO_GRPC_ADDRESS,
@@ -138,7 +139,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
         notifier: config.NOTIFIER_GRPC_ADDRESS,
       },
       dependencies: platform.checks,
-    }),
+    }), config.STORMHOOK_DATA_SOURCE_NOTICE),
     // Every request authenticates through identity and meters through the database; other services
     // only serve their own routes, which answer 503 while they are down.
     readiness: ['identity', ...Object.keys(platform.checks)],

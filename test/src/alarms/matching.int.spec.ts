@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventTypes } from '@stormhook/kafka';
 import { weatherV1, type DeepPartial } from '@stormhook/proto';
+import { payloadProblems } from '@stormhook/webhooks';
 import { ANKARA, KECIOREN, KIZILAY, Receiver, eventually, fullWebhook, startAlarmStack, type AlarmStack, type TestUser } from './support.js';
 
 /** Metres per degree of latitude (spherical Earth, as close as these assertions need). */
@@ -99,7 +100,11 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     assert.equal(payload['stage'], 'START');
     assert.equal(payload['eventId'], hit.eventId);
     assert.equal(payload['strikeId'], hit.sourceEventId);
-    assert.equal(payload['type'], 'FLASH_CLOUD_TO_GROUND');
+    assert.equal(payload['type'], 'lightning.strike');
+    assert.equal(callback.headers['webhook-event-type'], 'lightning.strike', 'the event type is a header too');
+    assert.equal(payload['dischargeType'], 'FLASH_CLOUD_TO_GROUND');
+    // What the notifier really sent matches the schema the OpenAPI webhooks section publishes for its type.
+    assert.deepEqual(payloadProblems(payload), []);
     assert.equal(payload['peakCurrent'], -10_000);
     assert.equal(payload['timeEpochMillis'], hit.timeEpochMs);
     assert.ok(Math.abs((payload['distance'] as number) - 2_000) < 20, `distance ${String(payload['distance'])} m`);

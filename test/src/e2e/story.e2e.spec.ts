@@ -147,7 +147,8 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
       await receiver.waitFor(notified('LIGHTNING', 'START', registrationId, strike), `lightning ${strike} for ${registrationId}`, 60_000);
     }
     const s1 = delivered(storyCalls()).find((n) => n.event === `${tag}-s1` && n.registrationId === reg.geometry)!;
-    assert.equal(s1.payload['type'], 'FLASH_CLOUD_TO_GROUND');
+    assert.equal(s1.payload['type'], 'lightning.strike');
+    assert.equal(s1.payload['dischargeType'], 'FLASH_CLOUD_TO_GROUND');
     assert.equal(s1.payload['latitude'], CANKAYA.west.lat);
     assert.equal(s1.payload['peakCurrent'], -24_000);
     assert.equal(s1.payload['recipientId'], 'substation-7');

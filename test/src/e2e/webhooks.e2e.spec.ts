@@ -90,7 +90,8 @@ describe('e2e: the stored webhook and its deliveries', function () {
     const id = String(test.body.notificationId);
     const first = await nextCall(other, before, 'the test delivery');
     assert.equal(first.headers['webhook-id'], id);
-    assert.equal(JSON.parse(first.body).type, 'TEST');
+    assert.equal(JSON.parse(first.body).type, 'webhook.test');
+    assert.equal(first.headers['webhook-event-type'], 'webhook.test');
     const header = String(first.headers['webhook-signature']);
     const stamp = String(first.headers['webhook-timestamp']);
     assert.equal(header.split(' ').length, 2, 'one signature per active secret');

@@ -53,6 +53,23 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
       await stack.login('invitee@example.com', 'my-own-password');
     });
 
+    it('accepts the role under `roles`, the name the User resource uses, and `role` as its alias', async () => {
+      const answer = await stack.call('POST', '/v1/users/create', {
+        token: admin,
+        body: { username: 'roles-field@example.com', firstName: 'R', lastName: 'F', roles: 'STANDARD_USER', password: 'password-ok-1' },
+      });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      assert.equal(answer.body['roles'], 'STANDARD_USER');
+      const both = { username: 'both@example.com', firstName: 'B', lastName: 'O', roles: 'GUEST', role: 'GUEST', password: 'password-ok-1' };
+      assert.match(errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: both }), 400, '/v1/users/create').message, /exactly one of roles/);
+      const neither = { username: 'neither@example.com', firstName: 'N', lastName: 'E', password: 'password-ok-1' };
+      assert.match(errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: neither }), 400, '/v1/users/create').message, /exactly one of roles/);
+      assert.match(
+        errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: { ...neither, roles: 'ROOT' } }), 400, '/v1/users/create').message,
+        /roles must be one of/,
+      );
+    });
+
     it('names the field of every validation error', async () => {
       const base = { username: 'v@example.com', firstName: 'V', lastName: 'W', role: 'GUEST', password: 'password-ok-1' };
       const cases: Array<[Record<string, unknown>, RegExp]> = [

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { payloadProblems } from '@stormhook/webhooks';
 import { Receiver, errorMessage, eventually, startWebhookStack, type TestUser, type WebhookStack } from './support.js';
 
 describe('webhook delivery log through the gateway (/v1/deliveries)', function () {
@@ -45,7 +46,9 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.ok(callback);
     assert.equal(callback.headers['authorization'], 'Bearer bearer-token-1');
     assert.deepEqual(delivery['payload'], JSON.parse(callback.body));
-    assert.equal(delivery['payload']['type'], 'TEST');
+    assert.equal(delivery['payload']['type'], 'webhook.test');
+    assert.deepEqual(payloadProblems(JSON.parse(callback.body)), [], 'the test delivery matches its OpenAPI webhooks schema');
+    assert.equal(callback.headers['webhook-event-type'], 'webhook.test');
     assert.equal(delivery['status'], 'SUCCEEDED');
     assert.equal(delivery['accountId'], owner.accountId);
     assert.equal(delivery['registrationId'], null);

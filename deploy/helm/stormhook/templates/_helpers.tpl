@@ -168,6 +168,7 @@ the secrets (never overridable by plain values).
 {{- $_ := set $plain "GRPC_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "GRPC_PORT" .svc.port -}}
 {{- end -}}
+{{- if and (eq .name "identity") .svc.allowedLinkOrigins }}{{ $_ := set $plain "STORMHOOK_ALLOWED_LINK_ORIGINS" (join "," .svc.allowedLinkOrigins) }}{{ end -}}
 {{- range $key, $value := $root.Values.global.env }}{{ $_ := set $plain $key $value }}{{ end -}}
 {{- range $key, $value := .svc.env }}{{ $_ := set $plain $key $value }}{{ end -}}
 {{- range $key := keys $plain | sortAlpha }}

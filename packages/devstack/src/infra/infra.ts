@@ -72,6 +72,8 @@ async function resolveKafka(config: DevstackConfig, log: (m: string) => void, st
       controllerPort: config.kafkaControllerPort,
       heapMb: config.kafkaHeapMb,
       log,
+      // A named second stack that starts its own broker keeps its data apart: two brokers cannot share a log directory.
+      ...(config.instance ? { dataDir: config.instance } : {}),
     }),
   );
   return [broker];
@@ -93,6 +95,8 @@ async function resolveMongo(config: DevstackConfig, log: (m: string) => void, st
   }
   const binary = await installFerretDb(log);
   log(`starting FerretDB (SQLite backend) on ${url}`);
-  started.push(await startFerretDb(binary, { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log }));
+  started.push(
+    await startFerretDb(binary, { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log, ...(config.instance ? { dataDir: config.instance } : {}) }),
+  );
   return url;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DevstackConfig } from '../config.js';
+import { FEED_SIM_NOTICE, type DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans, stopAllManaged } from '../infra/process.js';
@@ -71,7 +71,10 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
             }),
-            ...(name === 'identity' ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password } : {}),
+            ...(name === 'gateway' && config.feedSimulator ? { STORMHOOK_DATA_SOURCE_NOTICE: FEED_SIM_NOTICE } : {}),
+            ...(name === 'identity'
+              ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password, STORMHOOK_ALLOWED_LINK_ORIGINS: config.linkOrigins.join(',') }
+              : {}),
           },
           onLine: (line) => process.stdout.write(`${consoleLine(name, line)}\n`),
         }),
@@ -91,9 +94,31 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
           onLine: (line) => process.stdout.write(`${consoleLine('feed-sim', line)}\n`),
         }),
       );
-      log('feed simulator running: synthetic storms, lightning, precipitation and forecasts over Turkey');
+    }
+    if (config.openMeteo) {
+      services.push(
+        new ManagedProcess({
+          name: 'open-meteo',
+          command: process.execPath,
+          args: [...nodeFlags, join(repoRoot, 'services', 'ingest', 'dist', 'open-meteo', 'cli.js')],
+          cwd: repoRoot,
+          env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(',') },
+          onLine: (line) => process.stdout.write(`${consoleLine('open-meteo', line)}\n`),
+        }),
+      );
     }
     log(`Stormhook is up: ${gateway}  (health ${gateway}/v1/health, API ${gateway}/v1/openapi.json)`);
+    log(
+      config.feedSimulator
+        ? 'weather data: SYNTHETIC, from the feed simulator (storms, lightning, rain and forecasts over Turkey, a demo thunderstorm over Ankara); STORMHOOK_FEED_SIM=0 turns it off'
+        : 'weather data: none until a publisher writes the feed topics (the feed simulator is off: STORMHOOK_FEED_SIM=0)',
+    );
+    if (config.openMeteo) {
+      log(
+        `forecasts: also from Open-Meteo (${process.env['OPEN_METEO_BASE_URL'] ?? 'https://api.open-meteo.com'}), newer runs win; ` +
+          (config.feedSimulator ? 'if it cannot be reached, the simulator\'s forecasts stay in use' : 'if it cannot be reached, there is no forecast'),
+      );
+    }
     log(
       admin.fromEnvironment
         ? `administrator: ${admin.email} (from STORMHOOK_ADMIN_EMAIL)`

@@ -2,11 +2,12 @@ import type { ForecastRegistration } from '../domain/registration.js';
 import type { Slot } from '../forecast/slots.js';
 import type { Violation } from '../forecast/violations.js';
 import type { Position } from '../geometry/types.js';
+import { webhookEnvelope } from '@stormhook/webhooks';
 import { metres } from './notification.js';
 
 /**
  * Forecast alarm payload (incumbent 1.6 plus `delivery`, `scheduledTime`, `late`, `forecastRunId`,
- * `forecastIssueTime`):
+ * `forecastIssueTime`, and the envelope: `type` forecast.alarm, `payloadVersion`, `timestamp` = the slot time):
  * - id: the notification id (echo it in AlarmReceived.id); registrationId, recipientId.
  * - notificationTime: when the slot was evaluated, ISO 8601 UTC with Z.
  * - delivery: MORNING or EVENING; scheduledTime: the slot time (04:00 or 16:00 UTC), ISO 8601;
@@ -36,6 +37,7 @@ export function forecastPayload(input: {
   const { registration } = input;
   const administrative = registration.boundary.type === 'ADMINISTRATIVE';
   return {
+    ...webhookEnvelope('forecast.alarm', input.slot.timeMs),
     id: input.notificationId,
     registrationId: registration.registrationId,
     recipientId: registration.recipientId,

@@ -1,15 +1,18 @@
 import type { LightningActivity } from '../lifecycle/lightning-episode.js';
 import type { Strike } from '../matching/weather-events.js';
+import { webhookEnvelope } from '@stormhook/webhooks';
 import { metres } from './notification.js';
 
 /**
- * Lightning strike payload (incumbent 1.3 plus `id`, `stage`, `eventId`):
+ * Lightning strike payload (incumbent 1.3 plus `id`, `stage`, `eventId`, and the envelope of payload
+ * version 1: `type` lightning.strike, `payloadVersion`, `timestamp` = the discharge time, ISO 8601):
  * - id: the notification id; echo it in the acknowledgement `AlarmReceived.id`.
  * - stage: always START for a strike.
  * - strikeId: the detection network's id of the discharge; eventId: Stormhook's (ltg_...).
  * - registrationId, recipientId: the registration and the caller's own recipient reference.
  * - timeEpochMillis: time of the discharge, epoch ms UTC.
- * - type: FLASH_CLOUD_TO_GROUND or FLASH_IN_CLOUD.
+ * - dischargeType: FLASH_CLOUD_TO_GROUND or FLASH_IN_CLOUD (before payload version 1 it was sent as
+ *   `type`, which now names the event for every payload).
  * - latitude, longitude: located point, decimal degrees WGS 84.
  * - peakCurrent: amperes, signed (negative = negative polarity).
  * - inCloudHeight: metres above mean sea level, null for cloud-to-ground.
@@ -20,6 +23,7 @@ import { metres } from './notification.js';
 export function lightningPayload(input: { notificationId: string; registrationId: string; recipientId: string; strike: Strike; distanceM: number }): Record<string, unknown> {
   const { strike } = input;
   return {
+    ...webhookEnvelope('lightning.strike', strike.timeMs),
     id: input.notificationId,
     stage: 'START',
     strikeId: strike.sourceEventId,
@@ -27,7 +31,7 @@ export function lightningPayload(input: { notificationId: string; registrationId
     registrationId: input.registrationId,
     recipientId: input.recipientId,
     timeEpochMillis: strike.timeMs,
-    type: strike.type,
+    dischargeType: strike.type,
     latitude: strike.lat,
     longitude: strike.lng,
     peakCurrent: strike.peakCurrentA,
@@ -38,19 +42,22 @@ export function lightningPayload(input: { notificationId: string; registrationId
 }
 
 /**
- * Lightning all-clear payload: no matching discharge for the quiet period.
+ * Lightning all-clear payload: no matching discharge for the quiet period. Envelope: `type`
+ * lightning.all_clear, `timestamp` = the end of the quiet period.
  * - id, registrationId, recipientId: as above; stage: ALL_CLEAR.
  * - timeEpochMillis: when the quiet period ended (last strike + quiet period), epoch ms UTC.
  * - firstStrikeEpochMillis, lastStrikeEpochMillis: the episode that ended, epoch ms UTC.
  * - quietPeriodMinutes: the configured quiet period, minutes.
  */
 export function lightningAllClearPayload(input: { notificationId: string; registrationId: string; recipientId: string; activity: LightningActivity; quietMs: number }): Record<string, unknown> {
+  const endMs = input.activity.lastStrikeMs + input.quietMs;
   return {
+    ...webhookEnvelope('lightning.all_clear', endMs),
     id: input.notificationId,
     stage: 'ALL_CLEAR',
     registrationId: input.registrationId,
     recipientId: input.recipientId,
-    timeEpochMillis: input.activity.lastStrikeMs + input.quietMs,
+    timeEpochMillis: endMs,
     firstStrikeEpochMillis: input.activity.firstStrikeMs,
     lastStrikeEpochMillis: input.activity.lastStrikeMs,
     quietPeriodMinutes: input.quietMs / 60_000,

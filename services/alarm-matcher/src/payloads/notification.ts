@@ -1,3 +1,4 @@
+import type { WebhookEventType } from '@stormhook/webhooks';
 import type { RegistrationKind } from '../domain/registration.js';
 
 export type EventKind = 'LIGHTNING' | 'THUNDERSTORM' | 'PRECIPITATION' | 'FORECAST';
@@ -25,6 +26,11 @@ export interface Notification {
   occurredAtMs: number;
   /** The request body; every field is documented in the README. */
   payload: Record<string, unknown>;
+}
+
+/** The event type of a storm or rain notification: START, UPDATE and END only (ALL_CLEAR is lightning's). */
+export function trackedEventType(kind: 'thunderstorm' | 'precipitation', phase: Phase): WebhookEventType {
+  return phase === 'UPDATE' ? `${kind}.update` : phase === 'END' ? `${kind}.end` : `${kind}.start`;
 }
 
 /** Rounds a metre distance to centimetres, so payloads do not carry float noise. */

@@ -2,10 +2,12 @@ import { distanceM } from '../geometry/planar.js';
 import type { Position } from '../geometry/types.js';
 import type { Rain } from '../matching/weather-events.js';
 import type { EndReason } from '../lifecycle/tracked-event.js';
-import { metres, type Phase } from './notification.js';
+import { webhookEnvelope } from '@stormhook/webhooks';
+import { metres, trackedEventType, type Phase } from './notification.js';
 
 /**
- * Precipitation payload (incumbent 1.5 plus `stage`, `endReason`, `forecast`, `rainRate`, `areaKm2`):
+ * Precipitation payload (incumbent 1.5 plus `stage`, `endReason`, `forecast`, `rainRate`, `areaKm2`, and
+ * the envelope: `type` precipitation.start|update|end, `payloadVersion`, `timestamp` = timeEpochMillis as ISO 8601):
  * - id: the notification id (echo it in AlarmReceived.id); stage: START, UPDATE (intensity rose) or END.
  * - endReason (END only): LEFT_AREA, FILTER_NOT_MET, EXPIRED (no update for the expiry period).
  * - eventId: the precipitation event (prc_..., the eventId of the precipitation list and geometry operations).
@@ -29,6 +31,7 @@ export function precipitationPayload(input: {
 }): Record<string, unknown> {
   const { rain } = input;
   return {
+    ...webhookEnvelope(trackedEventType('precipitation', input.phase), rain.timeMs),
     id: input.notificationId,
     stage: input.phase,
     ...(input.endReason ? { endReason: input.endReason } : {}),

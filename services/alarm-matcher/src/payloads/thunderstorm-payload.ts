@@ -2,11 +2,13 @@ import { pointToMultiDistanceM } from '../geometry/planar.js';
 import type { Position } from '../geometry/types.js';
 import type { Storm } from '../matching/weather-events.js';
 import type { EndReason } from '../lifecycle/tracked-event.js';
-import { metres, type Phase } from './notification.js';
+import { webhookEnvelope } from '@stormhook/webhooks';
+import { metres, trackedEventType, type Phase } from './notification.js';
 import { pointJson, polygonJson } from './shapes.js';
 
 /**
- * Thunderstorm payload (incumbent 1.4 plus `id`, `stage`, `endReason`):
+ * Thunderstorm payload (incumbent 1.4 plus `id`, `stage`, `endReason`, and the envelope: `type`
+ * thunderstorm.start|update|end, `payloadVersion`, `timestamp` = when this revision of the storm was observed):
  * - id: the notification id (echo it in AlarmReceived.id); stage: START, UPDATE (severity rose) or END.
  * - endReason (END only): LEFT_AREA, FILTER_NOT_MET (still in the area but no longer passing the filter, e.g. severity dropped below the threshold or intensity left the list), EXPIRED.
  * - thunderstormId: Stormhook's event id (tst_...); eventId: the tracker's id (the public eventId).
@@ -34,6 +36,7 @@ export function thunderstormPayload(input: {
   const threatDistance = storm.threat.length > 0 ? pointToMultiDistanceM(reference, storm.threat) : null;
   const cellDistance = storm.cell.polygon.length > 0 ? pointToMultiDistanceM(reference, storm.cell.polygon) : null;
   return {
+    ...webhookEnvelope(trackedEventType('thunderstorm', input.phase), storm.insertedMs),
     id: input.notificationId,
     stage: input.phase,
     ...(input.endReason ? { endReason: input.endReason } : {}),

@@ -98,7 +98,10 @@ describe('real-time matching through Kafka (two instances)', function () {
     assert.equal(alarm!.message.acknowledgementId, payload['id']);
     assert.equal(payload['strikeId'], hit.sourceEventId);
     assert.equal(payload['peakCurrent'], -20_000);
-    assert.equal(payload['type'], 'FLASH_CLOUD_TO_GROUND');
+    assert.equal(payload['type'], 'lightning.strike');
+    assert.equal(payload['payloadVersion'], 1);
+    assert.equal(payload['timestamp'], new Date(payload['timeEpochMillis'] as number).toISOString());
+    assert.equal(payload['dischargeType'], 'FLASH_CLOUD_TO_GROUND');
     assert.equal(payload['inCloudHeight'], null);
     assert.deepEqual(payload['multiplicity'], { strokes: 2 });
     assert.ok(Math.abs((payload['distance'] as number) - 4_423) < 30, `distance ${String(payload['distance'])}`);
@@ -116,7 +119,7 @@ describe('real-time matching through Kafka (two instances)', function () {
         eventId: x.message.eventId,
         sourceEventId: x.payload['strikeId'] as string,
         timeEpochMs: x.payload['timeEpochMillis'] as number,
-        type: `LIGHTNING_TYPE_${x.payload['type'] as 'FLASH_IN_CLOUD'}`,
+        type: `LIGHTNING_TYPE_${x.payload['dischargeType'] as 'FLASH_IN_CLOUD'}`,
         peakCurrentAmperes: x.payload['peakCurrent'] as number,
         ...(x.payload['inCloudHeight'] === null ? {} : { inCloudHeightM: x.payload['inCloudHeight'] as number }),
       })),

@@ -58,7 +58,8 @@ export function userHandlers({ identity }: IdentityHandlerDeps): Handlers {
           ...(optionalString(b['midName']) !== undefined ? { midName: String(b['midName']) } : {}),
           ...(optionalString(b['locale']) !== undefined ? { locale: String(b['locale']) } : {}),
           ...(optionalString(b['timezone']) !== undefined ? { timezone: String(b['timezone']) } : {}),
-          role: String(b['role']),
+          // The schema admits exactly one of the two names.
+          role: String(b['roles'] ?? b['role']),
           ...(optionalString(b['password']) !== undefined ? { password: String(b['password']) } : {}),
           invite: b['invite'] === true,
           ...(optionalString(b['invitationPageLink']) !== undefined ? { invitationPageLink: String(b['invitationPageLink']) } : {}),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { withDataSource } from './data-source.js';
 import type { HealthPort, HealthReport } from './health-port.js';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 
@@ -28,6 +29,20 @@ describe('health endpoints', () => {
     const ready = await request(app.baseUrl, 'GET', '/v1/health/ready');
     assert.equal(ready.status, 200);
     assert.deepEqual(ready.body, { status: 'up' });
+  });
+
+  it('tells where the data comes from when the stack labels it, and says nothing otherwise', async () => {
+    health.next = { status: 'up', components: { kafka: { status: 'up' } } };
+    const labelled = await serve({ health: withDataSource(health, 'SYNTHETIC weather from the feed simulator') });
+    try {
+      const answer = await request(labelled.baseUrl, 'GET', '/v1/health');
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body, { status: 'up', components: { kafka: { status: 'up' } }, dataSource: 'SYNTHETIC weather from the feed simulator' });
+    } finally {
+      await labelled.close();
+    }
+    assert.equal(withDataSource(health, undefined), health, 'no notice: the port as it is');
+    assert.equal(((await request(app.baseUrl, 'GET', '/v1/health')).body as Record<string, unknown>)['dataSource'], undefined);
   });
 
   it('answers 503 with the component map when a component is down', async () => {

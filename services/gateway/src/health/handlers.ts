@@ -6,7 +6,7 @@ async function safeCheck(health: HealthPort): Promise<HealthReport> {
   try {
     const report = await health.check();
     const allUp = report.status === 'up' && Object.values(report.components).every((c) => c.status === 'up');
-    return { status: allUp ? 'up' : 'down', components: report.components };
+    return { ...report, status: allUp ? 'up' : 'down' };
   } catch (error) {
     return {
       status: 'down',

@@ -8,6 +8,8 @@ export interface ComponentHealth {
 export interface HealthReport {
   status: HealthStatus;
   components: Record<string, ComponentHealth>;
+  /** Where the weather comes from when it is not real (the local stack's feed simulator); see data-source.ts. */
+  dataSource?: string;
 }
 
 /** What the gateway depends on, probed on demand (gRPC health of the services, Kafka, the database). */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_SCHEMAS } from '@stormhook/webhooks';
 import { createSchemaCompiler } from '../http/validate.js';
 import { ROUTES } from '../routes/table.js';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
@@ -152,5 +153,30 @@ describe('OpenAPI document', () => {
       for (const schema of [route.request.body, route.response.schema]) if (schema) compiler.compileBody(schema);
       for (const schema of [route.request.params, route.request.query]) if (schema) compiler.compileParameters(schema);
     }
+  });
+
+  it('documents every webhook callback type with its payload schema and the headers it carries', () => {
+    const webhooks = doc['webhooks'] as Doc;
+    assert.deepEqual(Object.keys(webhooks), [...WEBHOOK_EVENT_TYPES]);
+    const strike = webhooks['lightning.strike'].post;
+    assert.equal(strike.requestBody.content['application/json'].schema.$ref, '#/components/schemas/LightningStrikePayload');
+    assert.deepEqual(strike.parameters.map((p: Doc) => p['name']), ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'webhook-event-type']);
+    const schema = doc['components'].schemas.LightningStrikePayload;
+    assert.deepEqual(schema.properties.type, { const: 'lightning.strike', description: schema.properties.type.description });
+    assert.ok(schema.required.includes('dischargeType') && schema.required.includes('timestamp'));
+    // Strict 2020-12, as the request schemas: a typo in a payload schema fails here.
+    for (const type of WEBHOOK_EVENT_TYPES) createSchemaCompiler().compileBody(WEBHOOK_PAYLOAD_SCHEMAS[type]);
+  });
+
+  it('names its servers and the headers of successful answers: quota, attribution, missing event ids', () => {
+    assert.deepEqual(doc['servers'].map((s: Doc) => s['url']), ['/', 'http://127.0.0.1:8080']);
+    const page = doc['paths']['/v1/precipitations/page'].post.responses['200'];
+    assert.deepEqual(Object.keys(page.headers), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+    const cities = doc['paths']['/v1/alarms/forecasts/{countryCode}/cities'].get.responses['200'];
+    assert.ok(cities.headers['X-Data-Attribution'] && cities.headers['RateLimit-Remaining']);
+    const geometry = doc['paths']['/v1/precipitations/geometry'].post.responses['200'];
+    assert.ok(geometry.headers['X-Missing-Event-Ids']);
+    assert.deepEqual(Object.keys(geometry.content), ['application/json', 'application/x-protobuf']);
+    assert.equal(doc['paths']['/v1/users/me'].get.responses['200'].headers, undefined, 'no quota headers where nothing is metered');
   });
 });

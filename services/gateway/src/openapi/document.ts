@@ -3,6 +3,8 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { SchemaComponents } from './components.js';
 import { ERROR_RESPONSE_NAMES, errorResponseComponents } from './error-responses.js';
+import { alternativeContent, successHeaders } from './response-headers.js';
+import { webhooksSection } from './webhooks.js';
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
 
@@ -60,10 +62,14 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
       schema: components.reference(schema),
     })),
   ];
+  const success = jsonContent(spec.response.schema, components) as { content?: Record<string, unknown> } | undefined;
+  const headers = successHeaders(spec.operationId);
+  const alternatives = alternativeContent(spec.operationId);
   const responses: Record<string, unknown> = {
     [String(spec.response.status)]: {
       description: spec.response.description,
-      ...jsonContent(spec.response.schema, components),
+      ...(headers ? { headers } : {}),
+      ...(success || alternatives ? { content: { ...success?.content, ...alternatives } } : {}),
     },
   };
   for (const [status, other] of Object.entries(spec.otherResponses ?? {})) {
@@ -94,6 +100,15 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
   };
 }
 
+/**
+ * Where the API is served: the gateway that serves the document (relative, so it is right behind any
+ * host or proxy), and the local stack of `npm start`.
+ */
+const SERVERS = [
+  { url: '/', description: 'the gateway serving this document' },
+  { url: 'http://127.0.0.1:8080', description: 'the local stack (npm start)' },
+];
+
 /** The OpenAPI 3.1 document of the route table: the same schemas that validate requests describe them. */
 export function buildOpenApiDocument(routes: readonly RouteSpec[], info: DocumentInfo = DEFAULT_INFO): OpenApiDocument {
   const components = new SchemaComponents();
@@ -104,12 +119,15 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: Documen
     if (item[spec.method] !== undefined) throw new Error(`duplicate operation ${spec.method.toUpperCase()} ${spec.path}`);
     item[spec.method] = operationObject(spec, components);
   }
+  const webhooks = webhooksSection(components);
   const tags = [...new Set(routes.map((spec) => spec.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info,
+    servers: SERVERS,
     tags,
     paths,
+    webhooks,
     components: {
       schemas: components.schemas,
       responses: errorResponseComponents(),

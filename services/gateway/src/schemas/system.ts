@@ -11,6 +11,10 @@ export const HealthReport = named(
         type: 'object',
         additionalProperties: openObject({ status, detail: { type: 'string' } }, ['status']),
       },
+      dataSource: {
+        type: 'string',
+        description: 'present when the weather is not real: the local stack says here that its feed simulator publishes synthetic data',
+      },
     },
     ['status', 'components'],
   ),

@@ -114,12 +114,21 @@ export const CreateUserRequest = named(
       midName: { type: 'string', maxLength: 100 },
       locale: { type: 'string', pattern: '^[a-z]{2,3}_[A-Z]{2}$', examples: ['tr_TR'], description: 'default tr_TR' },
       timezone: { type: 'string', maxLength: 64, examples: ['Europe/Istanbul'], description: 'IANA time zone; default Europe/Istanbul' },
+      roles: Role,
       role: Role,
       password: { type: 'string', minLength: 8, maxLength: 256, writeOnly: true, description: 'initial password; the user is ACTIVE at once' },
       invite: { type: 'boolean', description: 'true: e-mail an invitation instead; the user is INACTIVE until they set a password' },
       invitationPageLink: { ...url, description: 'page the invitation links to, with userId and token parameters (required with invite)' },
     },
-    ['username', 'firstName', 'lastName', 'role'],
+    ['username', 'firstName', 'lastName'],
+    {
+      // `roles` is the User resource's name; `role` stays for clients written against the first version.
+      oneOf: [
+        { required: ['roles'], not: { required: ['role'] } },
+        { required: ['role'], not: { required: ['roles'] } },
+      ],
+      description: 'exactly one of roles (the name of the User resource, 2.10) or its older alias role',
+    },
   ),
 );
 

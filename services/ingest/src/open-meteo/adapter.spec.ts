@@ -126,4 +126,19 @@ describe('Open-Meteo adapter (local server with recorded answers)', () => {
     assert.equal(first.event.key, 'openmeteo-best_match-20250615T06#0');
     assert.equal(first.event.eventType, 'stormhook.feed.v1.ForecastGrid');
   });
+
+  it('says clearly that Open-Meteo is unreachable, naming the address, and what happens next', async () => {
+    // A port nobody listens on: no HTTP answer at all.
+    const closed = await fakeOpenMeteo(() => ({ status: 200, body: '[]' }));
+    const baseUrl = closed.baseUrl;
+    await closed.close();
+    const lines: Array<{ msg: string; level: number }> = [];
+    const logger = createLogger({ service: 'open-meteo-test', level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line) as { msg: string; level: number }) } });
+    const result = await runOpenMeteoAdapter({ ...options({ baseUrl, requests: [], close: async () => {} }), sink: new RecordingSink(), logger, intervalMs: 0 });
+    assert.deepEqual(result, { runs: 0, failures: 1 });
+    assert.ok(lines.length > 0, JSON.stringify(lines));
+    const error = lines.find((l) => /unreachable/.test(l.msg ?? ''));
+    assert.match(error?.msg ?? '', new RegExp(`^Open-Meteo at ${baseUrl.replace(/[.]/g, '\\.')} is unreachable \\(ECONNREFUSED\\): no real forecast this round, no retry`));
+    assert.match(error?.msg ?? '', /the feed simulator locally/);
+  });
 });

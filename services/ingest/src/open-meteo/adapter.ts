@@ -28,10 +28,23 @@ function stamp(t: number): string {
   return new Date(t).toISOString().slice(0, 13).replace(/[-:]/g, '');
 }
 
+/** No HTTP answer at all (DNS, refused, timeout, no route): the network, not Open-Meteo, is the problem. */
+export class OpenMeteoUnreachable extends Error {
+  constructor(readonly baseUrl: string, cause: unknown) {
+    const detail = cause instanceof Error ? ((cause.cause as { code?: string; message?: string } | undefined)?.code ?? cause.cause?.toString() ?? cause.message) : String(cause);
+    super(`Open-Meteo at ${baseUrl} is unreachable (${detail})`, { cause });
+  }
+}
+
 async function fetchBatch(opts: OpenMeteoOptions, points: readonly GridPoint[]): Promise<LocationForecast[]> {
   const url = forecastUrl({ baseUrl: opts.baseUrl, points, forecastDays: opts.forecastDays, model: opts.model, apiKey: opts.apiKey });
   const doFetch = opts.fetch ?? fetch;
-  const response = await doFetch(url, { signal: AbortSignal.timeout(opts.timeoutMs), headers: { accept: 'application/json' } });
+  let response: Response;
+  try {
+    response = await doFetch(url, { signal: AbortSignal.timeout(opts.timeoutMs), headers: { accept: 'application/json' } });
+  } catch (error) {
+    throw new OpenMeteoUnreachable(opts.baseUrl, error);
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`Open-Meteo answered HTTP ${response.status} for ${points.length} points: ${text.slice(0, 300)}`);
   let body: unknown;
@@ -127,7 +140,13 @@ export async function runOpenMeteoAdapter(opts: AdapterLoopOptions): Promise<{ r
       opts.logger.info({ runId: chunks[0]?.runId, chunks: chunks.length, points: opts.points.length }, 'forecast run published');
     } catch (error) {
       failures++;
-      opts.logger.error({ err: error }, 'forecast round failed; the next round tries again');
+      const next = opts.intervalMs > 0 ? `next try in ${Math.round(opts.intervalMs / 60_000)} min` : 'no retry (OPEN_METEO_INTERVAL_MS=0)';
+      // The message itself names the cause and what happens next: the terminal of the local stack shows only it.
+      if (error instanceof OpenMeteoUnreachable) {
+        opts.logger.error({ err: error, baseUrl: opts.baseUrl }, `${error.message}: no real forecast this round, ${next}; other forecasts (the feed simulator locally) stay in use`);
+      } else {
+        opts.logger.error({ err: error }, `forecast round failed (${error instanceof Error ? error.message : String(error)}); ${next}`);
+      }
     }
     if (opts.intervalMs <= 0 || opts.signal?.aborted) return { runs, failures };
     try {

@@ -4,7 +4,7 @@ import { defineEnv } from '@stormhook/config';
 import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { platformEnv } from '@stormhook/service-kit';
-import { parseBBox, parseDuration, TURKEY } from './options.js';
+import { ANKARA, parseBBox, parseDuration, parseLngLat, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
 
 const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the raw feed topics.
@@ -13,13 +13,16 @@ const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the ra
 
   --seed N              random seed (default 1); the same seed gives the same weather for the same times
   --duration D          simulated time to publish, e.g. 30m, 2h, 1d (default: run until stopped)
-  --rate X              simulated seconds per real second, 0 = as fast as possible; never ahead of
-                        real time (default 0 with --duration, 1 = live without)
+  --rate X              simulated seconds per real second while publishing the past, 0 = as fast as
+                        possible (default); never ahead of real time, so a run without --duration
+                        goes on live once it reaches now
   --start T             first simulated instant, ISO 8601 or epoch ms (default: now minus duration, or minus backfill)
   --backfill D          when running until stopped: recent weather published at once first (default 30m)
   --storms N            mean storm systems alive at once (default 4)
   --region W,S,E,N      box in decimal degrees (default ${TURKEY.minLng},${TURKEY.minLat},${TURKEY.maxLng},${TURKEY.maxLat})
   --lightning-scale X   multiplies every flash rate (default 1)
+  --demo-storm LNG,LAT  keep a thunderstorm with lightning over this place in every season
+                        ("ankara" = ${ANKARA.lng},${ANKARA.lat}; default none)
   --forecast-every D    a forecast run every D, aligned on UTC (default 6h)
   --forecast-days N     forecast horizon in days, 1 to 14 (default 7)
   --grid DEG            forecast grid spacing in degrees (default 0.5)
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
       storms: { type: 'string' },
       region: { type: 'string' },
       'lightning-scale': { type: 'string' },
+      'demo-storm': { type: 'string' },
       'forecast-every': { type: 'string' },
       'forecast-days': { type: 'string' },
       grid: { type: 'string' },
@@ -106,6 +110,8 @@ async function main(): Promise<void> {
   const rate = number(values.rate, 'rate');
   const storms = number(values.storms, 'storms');
   const lightningScale = number(values['lightning-scale'], 'lightning-scale');
+  const demoText = values['demo-storm'];
+  const demoStorm = demoText === undefined ? undefined : demoText.toLowerCase() === 'ankara' ? ANKARA : parseLngLat(demoText, 'demo-storm');
   const summary = await runSimulator({
     sink,
     sim: {
@@ -113,6 +119,7 @@ async function main(): Promise<void> {
       ...(values.region ? { region: parseBBox(values.region) } : {}),
       ...(storms !== undefined ? { storms } : {}),
       ...(lightningScale !== undefined ? { lightningScale } : {}),
+      ...(demoStorm ? { demoStorm } : {}),
       forecast: {
         ...(values['no-forecast'] ? { enabled: false } : {}),
         ...(everyMs !== undefined ? { everyMs } : {}),

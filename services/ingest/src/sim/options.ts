@@ -1,4 +1,4 @@
-import type { BBox } from '../domain/geo/types.js';
+import type { BBox, LngLat } from '../domain/geo/types.js';
 
 export interface ForecastOptions {
   enabled: boolean;
@@ -25,7 +25,24 @@ export interface SimOptions {
   nowcastLeadsMin: number[];
   /** Multiplies every flash rate. */
   lightningScale: number;
+  /**
+   * Where a thunderstorm is kept whatever the season and the draw of the random storms, so a first
+   * start always has lightning, a storm cell and rain at a place the README can name; none by default.
+   */
+  demoStorm?: LngLat;
   forecast: ForecastOptions;
+}
+
+/** The demo storm of the local stack: over Ankara (Kızılay), the city of the README's examples. */
+export const ANKARA: LngLat = { lng: 32.86, lat: 39.93 };
+
+export function parseLngLat(text: string, name: string): LngLat {
+  const parts = text.split(',').map((p) => Number(p.trim()));
+  const [lng, lat] = parts as [number, number];
+  if (parts.length !== 2 || !Number.isFinite(lng) || !Number.isFinite(lat) || Math.abs(lng) > 180 || Math.abs(lat) > 90) {
+    throw new Error(`--${name} must be lng,lat in decimal degrees, got "${text}"`);
+  }
+  return { lng, lat };
 }
 
 /** Turkey's land area with a little sea around it. */

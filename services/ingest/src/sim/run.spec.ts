@@ -50,4 +50,24 @@ describe('runSimulator', () => {
     });
     assert.ok(summary.toMs >= now && summary.toMs < now + 2_000, `stopped at ${summary.toMs - now} ms`);
   });
+
+  it('runs live by default after publishing its backfill at once, not the backfill behind real time', async () => {
+    const sink = new CountingSink();
+    const now = Date.now();
+    const abort = new AbortController();
+    const reached: number[] = [];
+    await runSimulator({
+      sink,
+      backfillMs: 5 * 60_000,
+      sim: { tickMs: 1_000, forecast: { enabled: false } },
+      signal: abort.signal,
+      onTick: ({ timeMs }) => {
+        reached.push(Date.now());
+        if (timeMs >= now) abort.abort();
+      },
+    });
+    // Five minutes of one-second ticks, then the first live one: seconds, not five minutes.
+    assert.ok(reached.length >= 300, `${reached.length} ticks`);
+    assert.ok(reached.at(-1)! - now < 10_000, `reached real time after ${reached.at(-1)! - now} ms`);
+  });
 });

@@ -11,8 +11,10 @@ export interface RunSimulatorOptions {
   /** Weather options; unset ones take DEFAULT_SIM_OPTIONS. */
   sim?: Partial<Omit<SimOptions, 'forecast'>> & { forecast?: Partial<ForecastOptions> };
   /**
-   * Simulated seconds per wall-clock second; 0 = as fast as possible. Never ahead of real time.
-   * Default: 0 with a duration (publish that stretch of weather and stop), 1 without (live).
+   * Simulated seconds per wall-clock second for ticks in the past; 0 = as fast as possible. Never
+   * ahead of real time, so once the past is published the run goes on live whatever the rate.
+   * Default 0: the backfill of a live run goes out at once (at rate 1 a live run stayed its whole
+   * backfill behind real time, and a first start had no radar scan for minutes).
    */
   rate?: number;
   /** First simulated instant; default now minus the duration (or minus the backfill when running forever). */
@@ -75,7 +77,7 @@ export function resolveSimOptions(partial: RunSimulatorOptions['sim'] = {}): Sim
 export async function runSimulator(opts: RunSimulatorOptions): Promise<SimSummary> {
   const clock = opts.clock ?? Date.now;
   const duration = opts.durationMs ?? Number.POSITIVE_INFINITY;
-  const rate = opts.rate ?? (Number.isFinite(duration) ? 0 : 1);
+  const rate = opts.rate ?? 0;
   if (!(rate >= 0)) throw new Error('rate must be 0 or more');
   const simulator = new WeatherSimulator(resolveSimOptions(opts.sim));
   const wallStart = clock();

@@ -3,7 +3,7 @@ import { feedV1 } from '@stormhook/proto';
 import { DEFAULT_RULES } from '../domain/rules.js';
 import { validateFeedMessage, type FeedMessage } from '../domain/validate.js';
 import { distanceKm } from './geo-math.js';
-import { DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
+import { ANKARA, DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { WeatherSimulator, type SimRecord } from './simulate.js';
 import { stateAt } from './storms.js';
 
@@ -98,5 +98,23 @@ describe('feed simulator', () => {
     const a = stateAt(first, START)!;
     const b = stateAt(first, START + HOUR / 2);
     if (b) assert.ok(Math.abs(distanceKm(a.center, b.center) - first.speedKmh / 2) < 1);
+  });
+
+  it('keeps a demo thunderstorm with lightning over its anchor in the dead of winter', () => {
+    // A January night: the random storms are frontal and flash-free; the demo storm is not.
+    const winter = Date.UTC(2026, 0, 15, 2, 0);
+    const demo = new WeatherSimulator({ ...OPTS, demoStorm: ANKARA, forecast: { ...OPTS.forecast, enabled: false } });
+    const records = collect(demo, winter, winter + HOUR);
+    const strikes = records.filter(({ r }) => r.topic === 'feed.lightning.v1').map(({ r }) => feedV1.LightningStrike.decode(r.value));
+    const near = strikes.filter((m) => distanceKm({ lng: m.longitude, lat: m.latitude }, ANKARA) < 20);
+    // At least 6 flashes a minute within 20 km: a 20 km point alarm there fires within a minute.
+    assert.ok(near.length >= 360, `${near.length} strikes within 20 km of the anchor in an hour`);
+    const cells = records.filter(({ r }) => r.topic === 'feed.thunderstorm.v1').map(({ r }) => feedV1.ThunderstormCell.decode(r.value));
+    assert.ok(cells.some((c) => c.sourceEventId.includes('demo')), 'the demo storm is a tracked thunderstorm cell');
+    // Every minute of the hour has a strike near the anchor: never a lull a first start could fall into.
+    const minutes = new Set(near.map((m) => Math.floor((m.timeEpochMs - winter) / 60_000)));
+    assert.ok(minutes.size >= 58, `strikes in ${minutes.size} of 60 minutes`);
+    const without = collect(new WeatherSimulator({ ...OPTS, forecast: { ...OPTS.forecast, enabled: false } }), winter, winter + HOUR);
+    assert.ok(!without.some(({ r }) => r.key.includes('demo')), 'no demo storm unless asked for');
   });
 });

@@ -105,6 +105,37 @@ export function systemsBornIn(hour: number, opts: SimOptions): StormSystem[] {
   return Array.from({ length: count }, (_, i) => drawSystem(hour, i, rng, opts));
 }
 
+/** Life of one demo storm; one is born every hour, so two overlap and one is always near maturity. */
+export const DEMO_LIFE_MS = 2 * HOUR;
+const DEMO_SPEED_KMH = 10;
+const DEMO_DIRECTION_DEG = 70;
+
+/**
+ * The demo storm born in UTC hour `hour` over `opts.demoStorm`: convective with lightning in every
+ * season. It is born half its path upwind and crosses the anchor at mid-life, so its centre stays
+ * within 10 km of it; flashes fall within a few km of the centre.
+ */
+export function demoSystem(hour: number, opts: SimOptions): StormSystem | undefined {
+  const anchor = opts.demoStorm;
+  if (!anchor) return undefined;
+  const rng = new Random(opts.seed, `demo:${hour}`);
+  const halfPathKm = (DEMO_SPEED_KMH * DEMO_LIFE_MS) / HOUR / 2;
+  return {
+    id: `demo${hour}`,
+    kind: 'convective',
+    birthMs: hour * HOUR,
+    lifeMs: DEMO_LIFE_MS,
+    origin: moveKm(anchor, (DEMO_DIRECTION_DEG + 180) % 360, halfPathKm),
+    speedKmh: DEMO_SPEED_KMH,
+    directionDeg: DEMO_DIRECTION_DEG,
+    maxRadiusKm: 20,
+    peakRateMmPerH: 40,
+    maxFlashesPerMin: 20 * opts.lightningScale,
+    cgFraction: 0.3,
+    shapes: Array.from({ length: 6 }, () => drawShape(rng)),
+  };
+}
+
 /** Lifecycle: grows, matures and decays; sin^0.7 keeps the mature phase broad. */
 export function strengthAt(system: StormSystem, t: number): number {
   const f = (t - system.birthMs) / system.lifeMs;
@@ -149,7 +180,8 @@ export class StormCatalogue {
     for (let hour = first; hour <= last; hour++) {
       let born = this.byHour.get(hour);
       if (!born) {
-        born = systemsBornIn(hour, this.opts);
+        const demo = demoSystem(hour, this.opts);
+        born = demo ? [demo, ...systemsBornIn(hour, this.opts)] : systemsBornIn(hour, this.opts);
         this.byHour.set(hour, born);
       }
       for (const system of born) if (t > system.birthMs && t < system.birthMs + system.lifeMs) alive.push(system);

@@ -21,7 +21,12 @@ export interface ConfiguredSenders {
  */
 export function createMessageSender(config: Config, logger: Logger): ConfiguredSenders {
   const outboxDir = !config.SMTP_URL || !config.SMS_GATEWAY_URL ? (config.NOTIFIER_DEV_OUTBOX_DIR ?? defaultDevOutboxDir()) : undefined;
-  const outbox = outboxDir ? new DevOutboxSender(outboxDir) : undefined;
+  const outbox = outboxDir
+    ? new DevOutboxSender(outboxDir, ({ file, channel, messageId }) =>
+        // The path is in the message text because the terminal of `npm start` shows only that.
+        logger.info({ file, channel, messageId }, `${channel === 'sms' ? 'SMS' : 'e-mail'} written to the development outbox: ${file}`),
+      )
+    : undefined;
   const smtp = config.SMTP_URL ? new SmtpMailSender({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS }) : undefined;
   const sms =
     config.SMS_GATEWAY_URL && config.SMS_GATEWAY_TOKEN

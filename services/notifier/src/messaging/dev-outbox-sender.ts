@@ -11,7 +11,14 @@ export const DEV_OUTBOX_FILE = 'messages.jsonl';
  * the codes in clear.
  */
 export class DevOutboxSender implements MessageSender {
-  constructor(private readonly directory: string) {}
+  /**
+   * @param onWritten told after every message, so the developer learns where to read the code or link
+   *   the moment it is "sent" (the message itself carries secrets: only its channel and id are passed on).
+   */
+  constructor(
+    private readonly directory: string,
+    private readonly onWritten: (notice: { file: string; channel: OutboundMessage['channel']; messageId: string }) => void = () => {},
+  ) {}
 
   get file(): string {
     return join(this.directory, DEV_OUTBOX_FILE);
@@ -20,6 +27,7 @@ export class DevOutboxSender implements MessageSender {
   async send(message: OutboundMessage): Promise<MessageSendResult> {
     await mkdir(this.directory, { recursive: true });
     await appendFile(this.file, `${JSON.stringify({ ...message, at: new Date().toISOString() })}\n`, 'utf8');
+    this.onWritten({ file: this.file, channel: message.channel, messageId: message.messageId });
     return { ok: true, providerId: `dev-${message.messageId}` };
   }
 }

@@ -1,3 +1,4 @@
+import { webhookEnvelope } from '@stormhook/webhooks';
 import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
 import { newId } from '../domain/ids.js';
 import { fail, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
@@ -84,7 +85,7 @@ export class DeliveryLog {
     if (!endpoint) return fail(notFound('No webhook is stored for this account'));
     const now = this.deps.clock.now();
     const id = newId('ntf', now.getTime());
-    const payload = JSON.stringify({ id, type: 'TEST', accountId, message: 'Test delivery from Stormhook', timeEpochMillis: now.getTime() });
+    const payload = JSON.stringify({ ...webhookEnvelope('webhook.test', now.getTime()), id, accountId, message: 'Test delivery from Stormhook', timeEpochMillis: now.getTime() });
     const delivery: Delivery = {
       id, accountId, endpointId: endpoint.id, registrationId: '', registrationKind: 'TEST', recipientId: '', eventKind: 'TEST', phase: 'UNSPECIFIED',
       eventId: id, occurredAt: now, triggeredAt: now, payload, ackId: id, test: true, status: 'pending', attemptCount: 0, nextAttemptAt: now,

@@ -41,6 +41,9 @@ function serviceSettings(grpcBasePort: number, outboxDir: string): Record<string
     // The local webhook receiver listens on 127.0.0.1, which the SSRF guard refuses by default.
     NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32',
     NOTIFIER_DEV_OUTBOX_DIR: outboxDir,
+    // The scenarios publish their own weather and count every callback: no synthetic feed (its demo
+    // storm sits over Ankara, where the story's districts are). first-start.e2e.spec.ts runs it.
+    STORMHOOK_FEED_SIM: '0',
     // As the README's example: phone activation and reset links must point at an allowed origin.
     STORMHOOK_ALLOWED_LINK_ORIGINS: 'http://localhost:3000',
     // Workaround: devstack gives peer addresses to the gateway only, so with another gRPC base port

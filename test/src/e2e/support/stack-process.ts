@@ -15,6 +15,8 @@ export interface StackSettings {
   admin: { email: string; password: string };
   /** Any other variable (service settings such as NOTIFIER_SSRF_ALLOW_CIDRS). */
   extraEnv: Record<string, string>;
+  /** Variables of this process not to pass on (e.g. KAFKA_BROKERS, for a stack with its own broker). */
+  unset?: readonly string[];
 }
 
 export interface StackProcess {
@@ -68,7 +70,7 @@ export function processesWith(marker: string): number[] {
  */
 export async function launchStack(settings: StackSettings, startTimeoutMs: number): Promise<StackProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of NOT_INHERITED) delete env[name];
+  for (const name of [...NOT_INHERITED, ...(settings.unset ?? [])]) delete env[name];
   Object.assign(env, {
     STORMHOOK_INSTANCE: settings.instance,
     STORMHOOK_TOPIC_PREFIX: settings.topicPrefix,

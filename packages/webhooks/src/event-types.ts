@@ -1,0 +1,66 @@
+/**
+ * The catalogue of webhook event types: the `type` of every callback body and its `webhook-event-type`
+ * header. Receivers switch on these strings, so renaming one is a breaking change of the payload
+ * contract (a new payload version), never a refactoring.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'lightning.strike',
+  'lightning.all_clear',
+  'thunderstorm.start',
+  'thunderstorm.update',
+  'thunderstorm.end',
+  'precipitation.start',
+  'precipitation.update',
+  'precipitation.end',
+  'forecast.alarm',
+  'webhook.test',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * Version of the payload shape, sent as `payloadVersion` in every body. Within version 1 fields are
+ * only added (receivers must ignore fields they do not know); removing or renaming a field, changing
+ * its type, unit or meaning, or renaming an event type makes version 2.
+ */
+export const WEBHOOK_PAYLOAD_VERSION = 1;
+
+/** The header carrying the event type, so a receiver can route before parsing the body. */
+export const EVENT_TYPE_HEADER = 'webhook-event-type';
+
+/** Event kinds and phases as the pipeline names them (AlarmTriggered without its enum prefixes). */
+export type AlarmKind = 'LIGHTNING' | 'THUNDERSTORM' | 'PRECIPITATION' | 'FORECAST' | 'TEST';
+export type AlarmPhaseName = 'START' | 'UPDATE' | 'END' | 'ALL_CLEAR';
+
+/**
+ * The event type of a notification of `kind` in `phase`; undefined for a combination the pipeline
+ * never raises (so a caller cannot invent a type outside the catalogue).
+ */
+export function webhookEventType(kind: string, phase: string): WebhookEventType | undefined {
+  switch (kind) {
+    case 'LIGHTNING':
+      return phase === 'START' ? 'lightning.strike' : phase === 'ALL_CLEAR' ? 'lightning.all_clear' : undefined;
+    case 'THUNDERSTORM':
+    case 'PRECIPITATION': {
+      const stage = phase === 'START' ? 'start' : phase === 'UPDATE' ? 'update' : phase === 'END' ? 'end' : undefined;
+      return stage ? (`${kind.toLowerCase()}.${stage}` as WebhookEventType) : undefined;
+    }
+    case 'FORECAST':
+      return 'forecast.alarm';
+    case 'TEST':
+      return 'webhook.test';
+    default:
+      return undefined;
+  }
+}
+
+/** The fields every payload starts with: what it is, in which shape, and when it happened. */
+export interface WebhookEnvelope {
+  type: WebhookEventType;
+  payloadVersion: typeof WEBHOOK_PAYLOAD_VERSION;
+  /** ISO 8601 UTC with Z. */
+  timestamp: string;
+}
+
+export function webhookEnvelope(type: WebhookEventType, timestampMs: number): WebhookEnvelope {
+  return { type, payloadVersion: WEBHOOK_PAYLOAD_VERSION, timestamp: new Date(timestampMs).toISOString() };
+}

@@ -1,0 +1,3 @@
+export * from './event-types.js';
+export * from './payload-schemas.js';
+export * from './validate-payload.js';

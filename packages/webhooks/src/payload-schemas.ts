@@ -1,0 +1,160 @@
+import { WEBHOOK_PAYLOAD_VERSION, type WebhookEventType } from './event-types.js';
+
+/**
+ * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of every callback body, payload version 1: the
+ * OpenAPI `webhooks` section documents them and the tests validate real deliveries against them.
+ * Objects stay open (no additionalProperties: false): within a version fields are only added, and a
+ * receiver must ignore what it does not know.
+ */
+export type PayloadSchema = { readonly [keyword: string]: unknown };
+
+const number = { type: 'number' };
+const integer = { type: 'integer' };
+const string = { type: 'string' };
+const epochMillis = { type: 'integer', description: 'epoch milliseconds, UTC' };
+const isoTime = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC with Z' };
+const nullable = (schema: PayloadSchema): PayloadSchema => ({ ...schema, type: [schema['type'] as string, 'null'] });
+const object = (properties: Record<string, PayloadSchema>, required: readonly string[] = Object.keys(properties)): PayloadSchema => ({
+  type: 'object',
+  properties,
+  required: [...required],
+});
+const lngLat = object({ lng: number, lat: number });
+const polygon = nullable(
+  object({ exterior: { type: 'array', items: lngLat }, holes: { type: 'array', items: { type: 'array', items: lngLat } } }),
+);
+
+function envelope(type: WebhookEventType, timestamp: string): Record<string, PayloadSchema> {
+  return {
+    type: { const: type, description: 'what this callback is; also sent as the webhook-event-type header' },
+    payloadVersion: { const: WEBHOOK_PAYLOAD_VERSION, description: 'shape version: fields are only added within a version' },
+    timestamp: { ...isoTime, description: `ISO 8601 UTC: ${timestamp}` },
+    id: { type: 'string', description: 'the notification id (also the webhook-id header); echo it in the acknowledgement' },
+  };
+}
+
+const addressee = {
+  registrationId: { type: 'string', description: 'the alarm registration that matched' },
+  recipientId: { type: 'string', description: 'your own reference given at registration' },
+};
+
+function payload(title: string, type: WebhookEventType, timestamp: string, description: string, fields: Record<string, PayloadSchema>, optional: readonly string[] = []): PayloadSchema {
+  const properties = { ...envelope(type, timestamp), ...fields };
+  return { title, description, ...object(properties, Object.keys(properties).filter((name) => !optional.includes(name))) };
+}
+
+const lightningStrike = payload('LightningStrikePayload', 'lightning.strike', 'the discharge time', 'A lightning discharge inside the area of a registration, passing its filter.', {
+  stage: { const: 'START' },
+  strikeId: { ...string, description: "the detection network's id of the discharge" },
+  eventId: { ...string, description: "Stormhook's id of the strike (ltg_...)" },
+  ...addressee,
+  timeEpochMillis: epochMillis,
+  dischargeType: { enum: ['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'] },
+  latitude: number,
+  longitude: number,
+  peakCurrent: { ...number, description: 'amperes, signed (negative = negative polarity)' },
+  inCloudHeight: { ...nullable(number), description: 'metres above mean sea level; null for cloud-to-ground' },
+  multiplicity: object({ strokes: integer }),
+  distance: { ...number, description: "metres from the registration's reference point" },
+});
+
+const lightningAllClear = payload('LightningAllClearPayload', 'lightning.all_clear', 'the end of the quiet period', 'No matching discharge for the quiet period after a lightning episode.', {
+  stage: { const: 'ALL_CLEAR' },
+  ...addressee,
+  timeEpochMillis: { ...epochMillis, description: 'when the quiet period ended' },
+  firstStrikeEpochMillis: epochMillis,
+  lastStrikeEpochMillis: epochMillis,
+  quietPeriodMinutes: number,
+});
+
+const endReason = { enum: ['LEFT_AREA', 'FILTER_NOT_MET', 'EXPIRED'], description: 'END only' };
+
+function thunderstorm(type: WebhookEventType, stage: string, title: string): PayloadSchema {
+  return payload(title, type, 'when this revision of the storm was observed', `A thunderstorm cell ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'grew more severe in' : 'left or stopped affecting'} the area of a registration.`, {
+    stage: { const: stage },
+    ...(stage === 'END' ? { endReason } : {}),
+    thunderstormId: { ...string, description: "Stormhook's event id (tst_...)" },
+    eventId: { ...string, description: "the tracker's id, the eventId of the thunderstorm list" },
+    ...addressee,
+    eventStartUtc: { ...integer, description: 'epoch SECONDS' },
+    eventEndUtc: { ...integer, description: 'epoch SECONDS' },
+    severity: { enum: ['LOW', 'MEDIUM', 'HIGH'] },
+    threshold: { ...number, description: 'flashes per minute for a thunderstorm' },
+    speedKmh: number,
+    distance: { ...number, description: 'metres from the affected polygon (or the cell) to the reference point; 0 under it' },
+    affectedPolygon: polygon,
+    cell: object({
+      area: { ...number, description: 'km²' },
+      speedKmh: number,
+      direction: { ...number, description: 'degrees clockwise from north, towards' },
+      distance: nullable(number),
+      centroid: lngLat,
+      polygon,
+      flashRates: object({ inCloud: number, cloudToGround: number, total: number }),
+    }),
+  });
+}
+
+function precipitation(type: WebhookEventType, stage: string, title: string): PayloadSchema {
+  return payload(title, type, 'the radar scan time (or the nowcast time)', `Rain ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'intensified over' : 'left or stopped affecting'} the area of a registration.`, {
+    stage: { const: stage },
+    ...(stage === 'END' ? { endReason } : {}),
+    eventId: { ...string, description: 'the precipitation event (prc_...)' },
+    ...addressee,
+    timeEpochMillis: epochMillis,
+    forecast: { type: 'boolean', description: 'true for a nowcast' },
+    intensity: { enum: ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] },
+    rainRate: { ...nullable(number), description: 'mm/h when the publisher sent one' },
+    centroid: lngLat,
+    areaKm2: number,
+    distance: { ...number, description: "metres from the area's centroid to the reference point" },
+  });
+}
+
+const forecastAlarm = payload('ForecastAlarmPayload', 'forecast.alarm', 'the slot time (04:00 or 16:00 UTC)', 'At a delivery slot, the forecast breaches a threshold of the registration.', {
+  ...addressee,
+  notificationTime: isoTime,
+  delivery: { enum: ['MORNING', 'EVENING'] },
+  scheduledTime: isoTime,
+  late: { type: 'boolean', description: 'the slot was evaluated after downtime' },
+  latitude: number,
+  longitude: number,
+  cityId: integer,
+  city: nullable(string),
+  districtId: integer,
+  district: nullable(string),
+  distance: number,
+  forecastRunId: nullable(string),
+  forecastIssueTime: { ...isoTime, type: ['string', 'null'] },
+  violations: {
+    type: 'array',
+    items: object({
+      metric: { enum: ['PRECIPITATION', 'SNOWFALL', 'WIND_GUSTS_MAX', 'TEMPERATURE_MAX', 'TEMPERATURE_MIN'] },
+      unit: string,
+      threshold: string,
+      thresholdValue: number,
+      comparison: { enum: ['>=', '<='] },
+      forecasts: { type: 'array', items: object({ time: string, value: number, cellId: string, latitude: number, longitude: number }) },
+    }),
+  },
+});
+
+const webhookTest = payload('WebhookTestPayload', 'webhook.test', 'when the test was requested', 'A test delivery (POST /v1/alarms/webhooks/test).', {
+  accountId: string,
+  message: string,
+  timeEpochMillis: epochMillis,
+});
+
+/** One schema per event type of the catalogue. */
+export const WEBHOOK_PAYLOAD_SCHEMAS: Readonly<Record<WebhookEventType, PayloadSchema>> = {
+  'lightning.strike': lightningStrike,
+  'lightning.all_clear': lightningAllClear,
+  'thunderstorm.start': thunderstorm('thunderstorm.start', 'START', 'ThunderstormStartPayload'),
+  'thunderstorm.update': thunderstorm('thunderstorm.update', 'UPDATE', 'ThunderstormUpdatePayload'),
+  'thunderstorm.end': thunderstorm('thunderstorm.end', 'END', 'ThunderstormEndPayload'),
+  'precipitation.start': precipitation('precipitation.start', 'START', 'PrecipitationStartPayload'),
+  'precipitation.update': precipitation('precipitation.update', 'UPDATE', 'PrecipitationUpdatePayload'),
+  'precipitation.end': precipitation('precipitation.end', 'END', 'PrecipitationEndPayload'),
+  'forecast.alarm': forecastAlarm,
+  'webhook.test': webhookTest,
+};

@@ -1,0 +1,69 @@
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import express, { type RequestHandler, type Router } from 'express';
+
+/**
+ * The renderer's prebuilt browser bundle, served from the installed package: the page needs no CDN
+ * at run time. The package exports its stylesheet, not the bundle, so the folder is found from it.
+ */
+function rendererFolder(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@scalar/api-reference/style.css')), 'browser');
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Stormhook API reference</title>
+</head>
+<body>
+  <div id="api-reference"></div>
+  <script src="/docs/assets/standalone.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * Renders /v1/openapi.json (operations and the webhooks section). No default web fonts, no hosted
+ * API client and no telemetry: everything the page loads comes from this gateway.
+ */
+const INIT = `Scalar.createApiReference('#api-reference', {
+  url: '/v1/openapi.json',
+  withDefaultFonts: false,
+  hideClientButton: true,
+  // Every group open: a reader searching the page with the browser finds every operation and callback.
+  defaultOpenAllTags: true,
+  telemetry: false,
+  hideDarkModeToggle: false,
+  metaData: { title: 'Stormhook API reference' },
+});
+`;
+
+/**
+ * The content security policy of the page enforces what the page promises: scripts, data and fonts
+ * from this origin only (the renderer injects its styles inline).
+ */
+const docsHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+  );
+  next();
+};
+
+/** GET /docs: the API reference page; its script and the renderer under /docs/. Public, like the document. */
+export function docsRouter(): Router {
+  const router = express.Router();
+  router.use('/docs', docsHeaders);
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-cache').send(PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').set('Cache-Control', 'no-cache').send(INIT);
+  });
+  router.use('/docs/assets', express.static(rendererFolder(), { index: false, maxAge: '1d', fallthrough: true }));
+  return router;
+}
