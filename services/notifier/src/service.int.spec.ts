@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createClient, GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
+import { createClient, GrpcError, GrpcStatus, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import { createLogger } from '@stormhook/logger';
 import { notificationV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
@@ -47,7 +47,7 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
       },
     });
     service = await start(loadConfig(world.env), { logger: createLogger({ service: 'notifier', level: 'info', destination }) });
-    client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`);
+    client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier') });
   });
   after(async () => {
     client?.close();

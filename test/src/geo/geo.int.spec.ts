@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { areaHandlers, createApp } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
-import { createClient, type GrpcClient } from '@stormhook/grpc';
+import { createClient, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import { createLogger } from '@stormhook/logger';
 import { geoV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
@@ -41,6 +41,7 @@ describe('administrative areas through the gateway (real geo service and databas
     const config = geo.loadConfig({
       KAFKA_BROKERS: testInfra().kafkaBrokers.join(','),
       MONGO_URL: testInfra().mongoUrl,
+      INTERNAL_TOKEN_KEY: testInfra().internalTokenKey,
       STORMHOOK_DB_PREFIX: uniqueName('geo').replace(/-/g, '_'),
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
@@ -50,7 +51,7 @@ describe('administrative areas through the gateway (real geo service and databas
     if ((await service.platform.mongo.db.collection('areas').countDocuments()) === 0) {
       this.skip(); // no ../shared/data/geo beside the checkout: nothing to serve
     }
-    client = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, { deadlineMs: 10_000 });
+    client = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, { deadlineMs: 10_000, internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'geo') });
     const app = createApp({
       logger,
       health: { check: async () => ({ status: 'up', components: {} }) },

@@ -5,6 +5,7 @@ import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans } from '../infra/process.js';
 import { repoRoot, useInstance } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
+import { internalTokenKeyEnv } from './internal-key.js';
 import { consoleLine } from './console.js';
 import { devAdmin } from './dev-admin.js';
 import { acquireSupervisorLock } from './lock.js';
@@ -41,6 +42,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
   };
 
   const admin = devAdmin();
+  const { INTERNAL_TOKEN_KEY: internalTokenKey } = internalTokenKeyEnv();
   try {
     await createTopics(infra.kafkaBrokers, log, config.topicPrefix);
     for (const name of allServices) {
@@ -58,6 +60,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               grpcBasePort: config.grpcBasePort,
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
+              internalTokenKey,
             }),
             ...(name === 'identity' ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password } : {}),
           },
