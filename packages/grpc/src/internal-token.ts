@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { identityV1 } from '@stormhook/proto';
 
 /**
@@ -39,13 +39,14 @@ interface Claims {
 
 const PREFIX = 'v1.';
 
-function mac(key: Buffer, signed: string): Buffer {
+function mac(key: KeyObject, signed: string): Buffer {
   return createHmac('sha256', key).update(signed).digest();
 }
 
-function keyBytes(key: string): Buffer {
+/** The key as a KeyObject once, so each HMAC skips importing raw bytes. */
+function keyBytes(key: string): KeyObject {
   if (key.length < INTERNAL_KEY_MIN_LENGTH) throw new Error(`the internal token key must have at least ${INTERNAL_KEY_MIN_LENGTH} characters`);
-  return Buffer.from(key, 'utf8');
+  return createSecretKey(Buffer.from(key, 'utf8'));
 }
 
 export interface SignerOptions {
@@ -65,7 +66,7 @@ export interface SignedToken {
 
 /** Signs tokens; callers normally use {@link InternalTokens}, which caches them. */
 export class InternalTokenSigner {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
   readonly issuer: string;
   readonly ttlMs: number;
   private readonly now: () => number;
@@ -103,7 +104,7 @@ export interface VerifierOptions {
 
 /** Verifies tokens for one audience. */
 export class InternalTokenVerifier {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
   readonly audience: string;
   private readonly clockSkewMs: number;
   private readonly maxTtlMs: number;

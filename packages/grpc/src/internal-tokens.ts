@@ -18,7 +18,10 @@ export class InternalTokens {
   private readonly refreshBeforeMs: number;
   private readonly maxCached: number;
   private readonly now: () => number;
-  private readonly cache = new Map<string, SignedToken>();
+  // By audience, then by user id: ids are strings the snapshot hands out again and again, so their
+  // hash is cached and a lookup costs no key building (a composite key cost ~1 us per call).
+  private readonly byAudience = new Map<string, Map<string, CachedToken>>();
+  private cachedCount = 0;
 
   constructor(options: InternalTokensOptions) {
     this.signer = new InternalTokenSigner(options);
@@ -29,13 +32,12 @@ export class InternalTokens {
 
   /** A token for this service's own call to `audience`. */
   forService(audience: string): string {
-    return this.cached(audience, audience);
+    return this.cached(audience, '', undefined);
   }
 
   /** A token that carries `principal` to `audience`. */
   forPrincipal(audience: string, principal: identityV1.Principal): string {
-    const key = `${audience}\n${principal.userId}\n${principal.accountId}\n${principal.role}\n${principal.via}\n${principal.username}`;
-    return this.cached(key, audience, principal);
+    return this.cached(audience, principal.userId, principal);
   }
 
   /** A client's `internalToken` option for this service's own calls to `audience`. */
@@ -43,13 +45,35 @@ export class InternalTokens {
     return () => this.forService(audience);
   }
 
-  private cached(key: string, audience: string, principal?: identityV1.Principal): string {
-    const hit = this.cache.get(key);
-    if (hit && hit.expiresAtMs - this.now() > this.refreshBeforeMs) return hit.token;
-    // Bounded: dropping everything when full re-signs each active principal once (about 2 us each).
-    if (!hit && this.cache.size >= this.maxCached) this.cache.clear();
+  private cached(audience: string, userId: string, principal: identityV1.Principal | undefined): string {
+    let tokens = this.byAudience.get(audience);
+    if (!tokens) {
+      tokens = new Map();
+      this.byAudience.set(audience, tokens);
+    }
+    const hit = tokens.get(userId);
+    // Every field counts: a role change (a new snapshot) or another credential gets a new token at once.
+    if (hit && hit.expiresAtMs - this.now() > this.refreshBeforeMs && samePrincipal(hit.principal, principal)) return hit.token;
+    // Bounded: dropping everything when full re-signs each active principal once.
+    if (!hit && this.cachedCount >= this.maxCached) {
+      this.byAudience.clear();
+      this.cachedCount = 0;
+      tokens = new Map();
+      this.byAudience.set(audience, tokens);
+    }
+    if (!hit) this.cachedCount++;
     const signed = this.signer.sign(audience, principal);
-    this.cache.set(key, signed);
+    tokens.set(userId, { ...signed, principal });
     return signed.token;
   }
+}
+
+interface CachedToken extends SignedToken {
+  principal: identityV1.Principal | undefined;
+}
+
+function samePrincipal(a: identityV1.Principal | undefined, b: identityV1.Principal | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.userId === b.userId && a.accountId === b.accountId && a.role === b.role && a.via === b.via && a.username === b.username;
 }
