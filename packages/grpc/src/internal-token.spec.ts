@@ -59,13 +59,15 @@ describe('internal tokens', () => {
     const first = tokens.forPrincipal('identity', alice);
     assert.equal(tokens.forPrincipal('identity', { ...alice }), first);
     assert.notEqual(tokens.forPrincipal('notifier', alice), first);
-    assert.notEqual(tokens.forPrincipal('identity', { ...alice, role: 'ADMIN' }), first);
     assert.notEqual(tokens.forService('identity'), first);
     clock += 44_000;
     assert.equal(tokens.forPrincipal('identity', alice), first, 'still 16 s to live');
     clock += 2_000;
     const renewed = tokens.forPrincipal('identity', alice);
     assert.notEqual(renewed, first, 'renewed 15 s before expiry');
+    const promoted = tokens.forPrincipal('identity', { ...alice, role: 'ADMIN' });
+    assert.notEqual(promoted, renewed, 'a role change gets a new token at once');
+    assert.equal(tokens.forPrincipal('identity', { ...alice, role: 'ADMIN' }), promoted);
     const verified = new InternalTokenVerifier({ key: KEY, audience: 'identity', now }).verify(renewed);
     assert.equal(verified.ok, true);
   });
