@@ -17,12 +17,16 @@ function generate() {
     'mongo-url': 'mongodb://mongodb:27017/?replicaSet=rs0',
     'jwt-signing-key.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     'credential-encryption-key': randomBytes(32).toString('base64'),
+    'internal-token-key': randomBytes(32).toString('base64url'),
   };
 }
 
 let data;
 if (existsSync(file)) {
-  data = JSON.parse(readFileSync(file, 'utf8'));
+  // A checkout from before a key was added gets the new key, the old ones kept (sessions survive).
+  const kept = JSON.parse(readFileSync(file, 'utf8'));
+  data = { ...generate(), ...kept };
+  if (Object.keys(data).length !== Object.keys(kept).length) writeFileSync(file, JSON.stringify(data, null, 2), { mode: 0o600 });
 } else {
   data = generate();
   mkdirSync(dirname(file), { recursive: true });

@@ -55,7 +55,7 @@ describe('one trace across HTTP, gRPC and Kafka', () => {
     await publisher.connect();
 
     // gRPC server whose handler publishes a Kafka event.
-    grpcServer = createGrpcServer({ logger, serviceName: 'echo' });
+    grpcServer = createGrpcServer({ logger, serviceName: 'echo', internalTokens: 'unauthenticated' });
     grpcServer.add(EchoService, {
       echo: async (point) => {
         await publisher.publish(topic, [{ key: 'k', value: Buffer.from(commonV1.GeoPoint.encode(point)), eventType: EventTypes.UserChanged }]);

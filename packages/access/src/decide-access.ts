@@ -12,6 +12,18 @@ export interface GeoPoint {
   lng: number;
 }
 
+/**
+ * An area an operation names by id (a city, district or neighbourhood of a geometry or ADMINISTRATIVE
+ * alarm, a boundary endpoint), resolved by the caller: where it lies, and a point of it that the 403
+ * message names (the contract's message has a [lat, lng]).
+ */
+export interface QueriedArea {
+  area: ResolvedLocation;
+  point: GeoPoint;
+}
+
+const isQueriedArea = (location: GeoPoint | QueriedArea): location is QueriedArea => 'area' in location;
+
 /** What a decision reads of the caller's account: the owner and the subscription. */
 export interface AccessAccount {
   id: string;
@@ -88,7 +100,7 @@ export interface DecisionInputs {
 export async function decideAccess(
   principal: Principal | undefined,
   operationId: string,
-  location: GeoPoint | undefined,
+  location: GeoPoint | QueriedArea | undefined,
   inputs: DecisionInputs,
 ): Promise<AccessDecision> {
   const rule = operationRule(operationId);
@@ -110,15 +122,16 @@ export async function decideAccess(
 
   if (location) {
     const boundaries = account.subscription.geographicBoundaries;
-    const resolved = await inputs.resolve(location);
+    const resolved = isQueriedArea(location) ? location.area : await inputs.resolve(location);
     if (!resolved || !withinAny(resolved, boundaries)) {
       const { country, region } = describeBoundaries(boundaries);
+      const point = isQueriedArea(location) ? location.point : location;
       return {
         decision: 'deny',
         status: 403,
         reason: 'outside-geography',
-        message: outsideGeographicBoundaries(location.lat, location.lng, country, region),
-        location,
+        message: outsideGeographicBoundaries(point.lat, point.lng, country, region),
+        location: point,
         country,
         region,
       };

@@ -38,6 +38,7 @@ export {
   type AccessDenial,
   type DecisionInputs,
   type GeoPoint,
+  type QueriedArea,
 } from './decide-access.js';
 export { currentPrincipal, type AccessSnapshot, type ClaimedCaller } from './snapshot.js';
 export { snapshotMessage, snapshotFromMessage, decisionResponse, boundaryMessages, resolvedLocation, SnapshotFormatError } from './wire.js';

@@ -19,12 +19,15 @@ export interface ServiceEnvInput {
   grpcBasePort: number;
   kafkaBrokers: string[];
   mongoUrl: string;
+  /** The shared key of the internal gRPC tokens (one per run). */
+  internalTokenKey: string;
 }
 
 export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record<string, string> {
   const env: Record<string, string> = {
     KAFKA_BROKERS: input.kafkaBrokers.join(','),
     MONGO_URL: input.mongoUrl,
+    INTERNAL_TOKEN_KEY: input.internalTokenKey,
   };
   // Every service learns where the others listen (the gateway calls all of them; identity, query
   // and alarm-matcher call geo, alarm-matcher calls the notifier).

@@ -167,7 +167,7 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
       });
     });
     const early = createClient(ProbeService, `127.0.0.1:${free}`, { deadlineMs: 5_000 });
-    const late = createGrpcServer({ logger: memoryLogger().logger, serviceName: 'late', shutdownTimeoutMs: 1000 });
+    const late = createGrpcServer({ logger: memoryLogger().logger, serviceName: 'late', shutdownTimeoutMs: 1000, internalTokens: 'unauthenticated' });
     try {
       const call = early.echo({ lng: 1, lat: 2 });
       await sleep(300);

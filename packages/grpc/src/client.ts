@@ -3,6 +3,7 @@ import { SpanKind, context, trace, type Span } from '@opentelemetry/api';
 import type { MethodDefinition, ServiceDefinition } from '@stormhook/proto';
 import { injectTraceContext } from '@stormhook/telemetry';
 import { GrpcStatus, toGrpcError } from './errors.js';
+import { INTERNAL_TOKEN_METADATA } from './internal-token.js';
 import { endSpan, rpcSpan, tracer } from './tracing.js';
 
 export interface ClientOptions {
@@ -13,6 +14,12 @@ export interface ClientOptions {
   /** Default insecure (plaintext inside the cluster). */
   credentials?: ChannelCredentials;
   channelOptions?: Partial<ChannelOptions>;
+  /**
+   * The internal token each call carries (servers refuse calls without one): e.g.
+   * `tokens.serviceTokenFor('geo')`, or the gateway's token of the request's principal. Called once
+   * per call with the request (undefined for client-streaming calls); it should return a cached token.
+   */
+  internalToken?: (request: unknown) => string | undefined;
 }
 
 export interface CallOverrides {
@@ -68,13 +75,16 @@ export function createClient<D extends ServiceDefinition>(definition: D, address
   const tracing = options.trace ?? true;
 
   /** Starts the CLIENT span and writes its context into the metadata, so the server's span becomes its child. */
-  const setup = (method: AnyMethod, overrides: CallOverrides): CallSetup => {
+  const internalToken = options.internalToken;
+  const setup = (method: AnyMethod, overrides: CallOverrides, request?: unknown): CallSetup => {
     const { name, kind, attributes } = rpcSpan(method.path, SpanKind.CLIENT);
     const span = tracing ? tracer().startSpan(name, { kind, attributes }) : undefined;
     const ctx = span ? trace.setSpan(context.active(), span) : context.active();
     const metadata = new Metadata();
     for (const [key, value] of Object.entries(overrides.metadata ?? {})) metadata.set(key, value);
     for (const [key, value] of Object.entries(injectTraceContext({}, ctx))) metadata.set(key, value);
+    const token = internalToken?.(request);
+    if (token !== undefined) metadata.set(INTERNAL_TOKEN_METADATA, token);
     const deadlineMs = overrides.deadlineMs ?? (method.responseStream ? undefined : defaultDeadlineMs);
     // Wait for ready: a call made while the peer is (re)connecting waits for it within its deadline
     // instead of failing at once; a peer that stays away still ends in DEADLINE_EXCEEDED (a 503).
@@ -98,7 +108,7 @@ export function createClient<D extends ServiceDefinition>(definition: D, address
   };
 
   const unary = (method: AnyMethod) => async (request: unknown, overrides: CallOverrides = {}) => {
-    const { metadata, options: callOptions, span } = setup(method, overrides);
+    const { metadata, options: callOptions, span } = setup(method, overrides, request);
     try {
       const response = await new Promise<unknown>((resolve, reject) => {
         const call = client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadata, callOptions, (error, value) =>
@@ -135,7 +145,7 @@ export function createClient<D extends ServiceDefinition>(definition: D, address
 
   const serverStream = (method: AnyMethod) =>
     async function* (input: unknown, overrides: CallOverrides = {}) {
-      const { metadata, options: callOptions, span } = setup(method, overrides);
+      const { metadata, options: callOptions, span } = setup(method, overrides, method.requestStream ? undefined : input);
       const call = method.requestStream
         ? client.makeBidiStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, metadata, callOptions)
         : client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, input, metadata, callOptions);

@@ -14,6 +14,8 @@ import { extractTraceContext } from '@stormhook/telemetry';
 import { commonV1 } from '@stormhook/proto';
 import { GrpcError, GrpcStatus } from './errors.js';
 import { isDependencyOutage } from './outage.js';
+import type { InternalTokenVerifier } from './internal-token.js';
+import { authenticateCall } from './server-auth.js';
 import { serverCallOf, type ServerCall, type ServerSurfaceCall } from './server-call.js';
 import { carrierOf, endSpan, rpcSpan, tracer } from './tracing.js';
 
@@ -36,6 +38,8 @@ export interface WrapOptions {
   logger: Logger;
   /** False for calls too frequent and dull to trace (health checks). */
   trace: boolean;
+  /** Verifies each call's internal token; undefined serves anyone (the health service). */
+  verifier?: InternalTokenVerifier | undefined;
 }
 
 type AnyMethod = MethodDefinition<unknown, unknown>;
@@ -66,7 +70,14 @@ function failureStatus(error: unknown, call: ServerCall, logger: Logger): Partia
  * the client put in the metadata, with failures turned into a status by `fail`.
  */
 function serve(options: WrapOptions, call: ServerSurfaceCall, body: (serverCall: ServerCall) => Promise<void>, fail: Fail): void {
-  const { serverCall, dispose } = serverCallOf(call);
+  // Checked before anything else (no span, no handler): an unauthenticated call gets no work done.
+  const caller = options.verifier ? authenticateCall(call.metadata, options.verifier) : undefined;
+  if (caller instanceof GrpcError) {
+    options.logger.warn({ rpc: call.getPath(), peer: call.getPeer(), reason: caller.message }, 'gRPC call refused: no valid internal token');
+    fail(caller.toStatus());
+    return;
+  }
+  const { serverCall, dispose } = serverCallOf(call, caller);
   const parent = extractTraceContext(carrierOf(call.metadata), ROOT_CONTEXT);
   const span: Span | undefined = options.trace
     ? (() => {

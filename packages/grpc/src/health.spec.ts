@@ -121,7 +121,7 @@ describe('health service', () => {
 
   it('refuses to add services after listen()', async () => {
     assert.throws(() => server.add(ProbeService, handlers), /before listen/);
-    const idle = createGrpcServer({ logger: memoryLogger().logger, serviceName: 'idle' });
+    const idle = createGrpcServer({ logger: memoryLogger().logger, serviceName: 'idle', internalTokens: 'unauthenticated' });
     await idle.shutdown(); // never listened: must not hang
   });
 });

@@ -8,3 +8,14 @@ export type { HandlerOf, HandlersOf } from './handlers.js';
 export type { ServerCall } from './server-call.js';
 export { isDependencyOutage } from './outage.js';
 export { GRPC_EDGES, GRPC_SERVICES, callersOf, grpcAddressVariable, grpcEdges, type GrpcCaller, type GrpcEdge, type GrpcServiceName } from './edges.js';
+export {
+  INTERNAL_TOKEN_METADATA,
+  INTERNAL_KEY_MIN_LENGTH,
+  InternalTokenSigner,
+  InternalTokenVerifier,
+  type InternalCaller,
+  type VerifyOutcome,
+} from './internal-token.js';
+export { InternalTokens, type InternalTokensOptions } from './internal-tokens.js';
+export { actingPrincipal, type ClaimedCaller } from './server-auth.js';
+export { randomInternalKey, tokenOfRequestPrincipal, testInternalTokens, untrustedTokens } from './test-tokens.js';

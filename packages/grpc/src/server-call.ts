@@ -1,4 +1,5 @@
 import type { Deadline, Metadata } from '@grpc/grpc-js';
+import type { InternalCaller } from './internal-token.js';
 
 /** The part of every kind of grpc-js server call used here (grpc-js does not export its own type). */
 export interface ServerSurfaceCall {
@@ -26,10 +27,15 @@ export interface ServerCall {
    * or the server is shutting down. Pass it on to slow work (database, HTTP) so it stops as well.
    */
   readonly signal: AbortSignal;
+  /**
+   * Who calls, from the verified internal token (absent only for the health service and servers
+   * built without authentication). Read the acting customer with `actingPrincipal(call, claimed)`.
+   */
+  readonly caller?: InternalCaller;
 }
 
 /** Builds the handler's view of a grpc-js call; `dispose` detaches the listeners once the call is over. */
-export function serverCallOf(call: ServerSurfaceCall): { serverCall: ServerCall; dispose(): void } {
+export function serverCallOf(call: ServerSurfaceCall, caller?: InternalCaller): { serverCall: ServerCall; dispose(): void } {
   const controller = new AbortController();
   const onCancel = (): void => controller.abort(new Error('call cancelled by the client or its deadline'));
   if (call.cancelled) onCancel();
@@ -42,6 +48,7 @@ export function serverCallOf(call: ServerSurfaceCall): { serverCall: ServerCall;
     peer: call.getPeer(),
     deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
     signal: controller.signal,
+    ...(caller ? { caller } : {}),
   };
   return { serverCall, dispose: () => call.removeListener('cancelled', onCancel) };
 }

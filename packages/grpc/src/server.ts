@@ -2,6 +2,7 @@ import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import type { Logger } from '@stormhook/logger';
 import { grpcHealthV1, serviceNameOf, type ServiceDefinition } from '@stormhook/proto';
 import { wrapService, type HandlersOf } from './handlers.js';
+import type { InternalTokenVerifier } from './internal-token.js';
 import { HealthRegistry, healthHandlers, type Health } from './health.js';
 
 export interface GrpcServerOptions {
@@ -12,11 +13,18 @@ export interface GrpcServerOptions {
   shutdownTimeoutMs?: number;
   /** Passed to grpc-js (message size limits, keepalive, ...). */
   serverOptions?: ServerOptions;
+  /**
+   * Verifies the internal token of every call (audience = this service); the caller handlers see
+   * comes only from it. `'unauthenticated'` serves anyone: for test doubles and benchmarks only.
+   */
+  internalTokens: InternalTokenVerifier | 'unauthenticated';
 }
 
 export interface AddOptions {
   /** Trace every call in a SERVER span (default true). */
   trace?: boolean;
+  /** Require the internal token (default true; false only for the health service probes use). */
+  authenticate?: boolean;
 }
 
 export interface GrpcServer {
@@ -43,10 +51,12 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
 
   const add = <D extends ServiceDefinition>(definition: D, handlers: HandlersOf<D>, addOptions: AddOptions = {}): void => {
     if (listening) throw new Error('add every service before listen(): grpc-js does not serve services added later');
-    server.addService(definition, wrapService(definition, handlers, { logger, trace: addOptions.trace ?? true }));
+    const verifier = addOptions.authenticate === false || options.internalTokens === 'unauthenticated' ? undefined : options.internalTokens;
+    server.addService(definition, wrapService(definition, handlers, { logger, trace: addOptions.trace ?? true, verifier }));
   };
 
-  add(grpcHealthV1.HealthService, healthHandlers(registry), { trace: false });
+  // Probes (kubelet, the gateway's /v1/health) hold no key, and health reveals nothing but a status.
+  add(grpcHealthV1.HealthService, healthHandlers(registry), { trace: false, authenticate: false });
   registry.setStatus('', 'SERVING');
 
   return {

@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '@stormhook/logger';
 import { commonV1, methodDefinition } from '@stormhook/proto';
 import { createGrpcServer, type GrpcServer } from './server.js';
 import type { HandlersOf } from './handlers.js';
+import type { InternalTokenVerifier } from './internal-token.js';
 
 const path = (method: string): string => `/stormhook.test.v1.ProbeService/${method}`;
 const { GeoPoint, LinearRing, ErrorDetail } = commonV1;
@@ -69,8 +70,9 @@ export function memoryLogger(): LogLines {
 export async function startProbeServer(
   handlers: HandlersOf<typeof ProbeService>,
   logger = memoryLogger().logger,
+  internalTokens: InternalTokenVerifier | 'unauthenticated' = 'unauthenticated',
 ): Promise<{ server: GrpcServer; address: string }> {
-  const server = createGrpcServer({ logger, serviceName: 'probe', shutdownTimeoutMs: 1000 });
+  const server = createGrpcServer({ logger, serviceName: 'probe', shutdownTimeoutMs: 1000, internalTokens });
   server.add(ProbeService, handlers);
   const port = await server.listen('127.0.0.1:0');
   return { server, address: `127.0.0.1:${port}` };

@@ -1,4 +1,5 @@
 import { list, oneOf, port, str, url } from '@stormhook/config';
+import { INTERNAL_KEY_MIN_LENGTH } from '@stormhook/grpc';
 
 /**
  * Environment every service reads. A service's own `loadConfig` spreads these into its spec
@@ -18,10 +19,24 @@ export const platformEnv = {
   METRICS_HOST: str({ default: '0.0.0.0', description: 'address the metrics endpoint binds to' }),
 };
 
+/**
+ * The key every service signs and verifies internal gRPC tokens with (HMAC-SHA256). Required, no
+ * default: the local stack and the test runner generate one per run; the chart takes it from a Secret.
+ */
+export const internalTokenEnv = {
+  INTERNAL_TOKEN_KEY: str({
+    minLength: INTERNAL_KEY_MIN_LENGTH,
+    secret: true,
+    description: 'shared key of the internal gRPC tokens (e.g. 32 random bytes in base64)',
+  }),
+};
+
 /** The gRPC listener; each service has its own default port (see the README's table). */
 export function grpcEnv(defaultPort: number) {
   return {
-    GRPC_HOST: str({ default: '0.0.0.0', description: 'address the gRPC server binds to' }),
+    // Loopback unless told otherwise: a laptop's services are not for the network; the chart sets 0.0.0.0.
+    GRPC_HOST: str({ default: '127.0.0.1', description: 'address the gRPC server binds to' }),
     GRPC_PORT: port({ default: defaultPort }),
+    ...internalTokenEnv,
   };
 }

@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@stormhook/grpc';
+import { createGrpcServer, InternalTokenVerifier, type GrpcServer } from '@stormhook/grpc';
 import { DependencyMonitor } from './dependency-monitor.js';
 import { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 
@@ -8,6 +8,7 @@ export const LIVENESS_SERVICE = 'stormhook.liveness';
 export interface GrpcServiceConfig extends PlatformConfig {
   readonly GRPC_HOST: string;
   readonly GRPC_PORT: number;
+  readonly INTERNAL_TOKEN_KEY: string;
 }
 
 /** What a service adds on top of the platform: its gRPC handlers, consumers and their stop. */
@@ -35,7 +36,9 @@ export async function startGrpcService(
   opts: PlatformOptions = {},
 ): Promise<RunningGrpcService> {
   const platform = await startPlatform(service, config, opts);
-  const server = createGrpcServer({ logger: platform.logger, serviceName: service });
+  // Every call must carry an internal token addressed to this service (see @stormhook/grpc).
+  const internalTokens = new InternalTokenVerifier({ key: config.INTERNAL_TOKEN_KEY, audience: service });
+  const server = createGrpcServer({ logger: platform.logger, serviceName: service, internalTokens });
   let parts: ServiceParts = {};
   try {
     parts = await build(platform, server);

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createClient } from '@stormhook/grpc';
+import { createClient, InternalTokens } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
 import { geoV1, notificationV1 } from '@stormhook/proto';
 import type { Platform } from '@stormhook/service-kit';
@@ -88,8 +88,14 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const clock = opts.clock ?? systemClock;
   const instanceId = config.ALARM_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-  const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
-  const notifierClient = opts.webhooks ? undefined : createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+  // The matcher's own calls carry its service token; the customer it registers for is in the request.
+  const tokens = new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'alarm-matcher' });
+  const geoClient = opts.geo
+    ? undefined
+    : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS, internalToken: tokens.serviceTokenFor('geo') });
+  const notifierClient = opts.webhooks
+    ? undefined
+    : createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS, internalToken: tokens.serviceTokenFor('notifier') });
   const geo = opts.geo ?? new GrpcGeoPort(geoClient!, config.ALARM_GEO_SIMPLIFY_TOLERANCE_M);
   const webhooks = opts.webhooks ?? new GrpcWebhookStore(notifierClient!);
 

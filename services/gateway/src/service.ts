@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient } from '@stormhook/grpc';
+import { createClient, InternalTokens } from '@stormhook/grpc';
 import { DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
@@ -17,6 +17,7 @@ import { AccessSnapshotCache } from './access/snapshot-cache.js';
 import { USER_CHANGED_TOPIC, userChangeConsumer } from './access/user-changes.js';
 import { accessGuards } from './http/auth.js';
 import { AbuseLimits, abuseLimitSettings } from './http/rate-limits.js';
+import { internalTokenFor } from './http/internal-caller.js';
 import { ApiKeyCache } from './http/auth-api-keys.js';
 import { TokenKeySource } from './http/auth-token-keys.js';
 import { startQuotaHousekeeping } from './quota/quota-housekeeping.js';
@@ -45,12 +46,14 @@ export interface GatewayStartOptions extends PlatformOptions {
 /** Starts the public /v1 HTTP surface. */
 export async function start(config: Config, opts: GatewayStartOptions = {}): Promise<RunningGateway> {
   const platform = await startPlatform('gateway', config, opts);
-  const clientOptions = { deadlineMs: config.GRPC_DEADLINE_MS };
-  const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions);
-  const identity = createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, clientOptions);
-  const query = createClient(queryV1.QueryService, config.QUERY_GRPC_ADDRESS, clientOptions);
-  const notifier = createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, clientOptions);
-  const alarms = createClient(alarmV1.AlarmMatcherService, config.ALARM_MATCHER_GRPC_ADDRESS, clientOptions);
+  // Every call carries an internal token for its service: the acting customer's inside a handler.
+  const tokens = new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'gateway' });
+  const clientOptions = (audience: string) => ({ deadlineMs: config.GRPC_DEADLINE_MS, internalToken: internalTokenFor(tokens, audience) });
+  const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions('geo'));
+  const identity = createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, clientOptions('identity'));
+  const query = createClient(queryV1.QueryService, config.QUERY_GRPC_ADDRESS, clientOptions('query'));
+  const notifier = createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, clientOptions('notifier'));
+  const alarms = createClient(alarmV1.AlarmMatcherService, config.ALARM_MATCHER_GRPC_ADDRESS, clientOptions('alarm-matcher'));
   const clients = [geo, identity, query, notifier, alarms];
   // Quota counters live in the gateway's own database, shared by every gateway instance.
   const quotaStore = QuotaStore.over(platform.mongo.db);

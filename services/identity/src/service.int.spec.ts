@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createClient, GrpcError, GrpcStatus } from '@stormhook/grpc';
+import { createClient, GrpcError, GrpcStatus, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from '@stormhook/grpc';
 import { createKafkaClient, deleteTopics } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo } from '@stormhook/mongo';
@@ -17,6 +17,7 @@ describe('identity service (real Kafka and database)', function () {
   const config = loadConfig({
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
+    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
     STORMHOOK_DB_PREFIX: prefix,
     STORMHOOK_TOPIC_PREFIX: topicPrefix,
     GRPC_HOST: '127.0.0.1',
@@ -36,7 +37,7 @@ describe('identity service (real Kafka and database)', function () {
 
   async function withService<T>(work: (client: ReturnType<typeof createClient<typeof identityV1.IdentityService>>) => Promise<T>): Promise<T> {
     const service = await start(config, { logger });
-    const client = createClient(identityV1.IdentityService, `127.0.0.1:${service.port}`);
+    const client = createClient(identityV1.IdentityService, `127.0.0.1:${service.port}`, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'identity') });
     try {
       return await work(client);
     } finally {
@@ -89,5 +90,40 @@ describe('identity service (real Kafka and database)', function () {
       assert.ok(bad instanceof GrpcError && bad.code === GrpcStatus.INVALID_ARGUMENT && /userId/.test(bad.message), String(bad));
       assert.equal((await client.getAccessSnapshot({ userId: '99999999-9999-4999-8999-999999999999' })).found, false);
     });
+  });
+
+  it('refuses calls without a valid internal token, and a request naming another caller than its token', async () => {
+    const service = await start(config, { logger });
+    const address = `127.0.0.1:${service.port}`;
+    try {
+      // The real administrator, so that only the missing proof can be the reason for a refusal.
+      const mongo = await connectMongo({ url: infra.mongoUrl, dbName: `${prefix}_identity`, appName: 'identity-spec' });
+      const adminDoc = await mongo.db.collection<{ _id: string }>('users').findOne({ username: 'root@stormhook.test' });
+      await mongo.close();
+      const admin: identityV1.Principal = { userId: adminDoc!._id, accountId: '', role: 'ADMIN', username: 'root@stormhook.test', via: 'access-token' };
+      const vouched = createClient(identityV1.IdentityService, address, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'identity') });
+      assert.equal((await vouched.getCurrentUser({ actor: admin })).username, 'root@stormhook.test');
+      vouched.close();
+      for (const [what, internalToken] of Object.entries(untrustedTokens('identity'))) {
+        const client = createClient(identityV1.IdentityService, address, internalToken ? { internalToken } : {});
+        const failure = await client.getCurrentUser({ actor: admin }).catch((e: unknown) => e);
+        client.close();
+        assert.ok(failure instanceof GrpcError && failure.code === GrpcStatus.UNAUTHENTICATED, `${what}: ${String(failure)}`);
+      }
+      // Signed by the key, but for a nobody; the request claims the administrator.
+      const tokens = testInternalTokens();
+      const nobody: identityV1.Principal = { userId: '00000000-0000-4000-8000-000000000001', accountId: '', role: 'API_USER', username: '', via: 'access-token' };
+      const forger = createClient(identityV1.IdentityService, address, { internalToken: () => tokens.forPrincipal('identity', nobody) });
+      const forged = await forger.getCurrentUser({ actor: admin }).catch((e: unknown) => e);
+      // A service's own token cannot act for a user either: the actor in the message counts for nothing.
+      const serviceOnly = createClient(identityV1.IdentityService, address, { internalToken: tokens.serviceTokenFor('identity') });
+      const unvouched = await serviceOnly.getCurrentUser({ actor: admin }).catch((e: unknown) => e);
+      forger.close();
+      serviceOnly.close();
+      assert.ok(forged instanceof GrpcError && forged.code === GrpcStatus.PERMISSION_DENIED, String(forged));
+      assert.ok(unvouched instanceof GrpcError && unvouched.code === GrpcStatus.UNAUTHENTICATED, String(unvouched));
+    } finally {
+      await service.stop();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { ConfigError } from '@stormhook/config';
-import { createClient } from '@stormhook/grpc';
+import { createClient, InternalTokens } from '@stormhook/grpc';
 import { ensureTopics, topicSpec } from '@stormhook/kafka';
 import { geoV1, identityV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
@@ -57,7 +57,10 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
       const verificationKeys = [signingKey, ...(settings.previousKey ? [settings.previousKey] : [])];
       const tokenAudience = { issuer: config.IDENTITY_TOKEN_ISSUER, audience: config.IDENTITY_TOKEN_AUDIENCE };
 
-      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
+            deadlineMs: config.GRPC_DEADLINE_MS,
+            internalToken: new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'identity' }).serviceTokenFor('geo'),
+          });
       const repositories = createMongoRepositories(mongo.db);
       const uc = createIdentityUseCases({
         repositories,

@@ -4,7 +4,7 @@ import { ConfigError } from '@stormhook/config';
 import { loadConfig } from './config.js';
 import { parseSettings } from './settings.js';
 
-const base = { KAFKA_BROKERS: '127.0.0.1:9092', MONGO_URL: 'mongodb://127.0.0.1:27017/' };
+const base = { KAFKA_BROKERS: '127.0.0.1:9092', MONGO_URL: 'mongodb://127.0.0.1:27017/', INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars' };
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
     parseSettings(loadConfig({ ...base, ...env }));
@@ -39,6 +39,7 @@ describe('identity settings', () => {
     assert.match(problems[2] ?? '', /^STORMHOOK_ADMIN_PASSWORD is required/);
     assert.ok(!problems.join('').includes('PRIVATE KEY-----\n'));
     assert.deepEqual(problemsOf({ IDENTITY_PLAN_DEFAULTS: 'not json' }), ['IDENTITY_PLAN_DEFAULTS must be JSON']);
+    assert.deepEqual(problemsOf({ INTERNAL_TOKEN_KEY: 'too-short' }), ['INTERNAL_TOKEN_KEY must be a string of at least 32 characters (value hidden)']);
   });
 
   it('validates link origins and the admin e-mail through the config schema', () => {

@@ -7,9 +7,10 @@ import { loadConfig } from './config.js';
 import { defaultDevOutboxDir, DEV_OUTBOX_RELATIVE } from './messaging/dev-outbox-location.js';
 import { CredentialCipher, DEFAULT_KID, parseKeyring } from './security/credential-cipher.js';
 
+const INTERNAL = { INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars' };
 const problems = (env: Record<string, string>): string[] => {
   try {
-    loadConfig(env);
+    loadConfig({ ...INTERNAL, ...env });
   } catch (error) {
     if (error instanceof ConfigError) return error.issues.map((i) => `${i.variable} ${i.problem}`);
     throw error;
@@ -19,7 +20,7 @@ const problems = (env: Record<string, string>): string[] => {
 
 describe('notifier config', () => {
   it('starts with no variable set: no key, no providers, empty SSRF allow-list, no metrics port', () => {
-    const config = loadConfig({});
+    const config = loadConfig(INTERNAL);
     assert.equal(config.CREDENTIAL_ENCRYPTION_KEY, undefined);
     assert.equal(config.NOTIFIER_SSRF_ALLOW_CIDRS, undefined);
     assert.equal(config.SMTP_URL, undefined);

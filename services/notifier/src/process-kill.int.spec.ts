@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createClient } from '@stormhook/grpc';
+import { createClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import { notificationV1 } from '@stormhook/proto';
 import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
 import { alarmEvent } from './test-support/harness.js';
@@ -30,7 +30,7 @@ describe('notifier process killed with SIGKILL mid-retry (real processes, broker
     receiver.on('/hook', (r, res, n) => (n <= 2 ? json(res, 500, { error: 'down' }) : json(res, 200, { id: (JSON.parse(r.body) as { id: string }).id, status: 'SUCCESS', timeEpochMillis: Date.now() })));
     const first = await spawnNotifier(world.env);
     started.push(first);
-    const client = createClient(notificationV1.NotifierService, `127.0.0.1:${first.grpcPort}`);
+    const client = createClient(notificationV1.NotifierService, `127.0.0.1:${first.grpcPort}`, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier') });
     const account = 'acc-kill';
     await client.createWebhookEndpoint({
       accountId: account,

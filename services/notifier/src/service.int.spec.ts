@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createClient, GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
+import { createClient, GrpcError, GrpcStatus, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from '@stormhook/grpc';
 import { createLogger } from '@stormhook/logger';
 import { notificationV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
@@ -47,7 +47,7 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
       },
     });
     service = await start(loadConfig(world.env), { logger: createLogger({ service: 'notifier', level: 'info', destination }) });
-    client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`);
+    client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier') });
   });
   after(async () => {
     client?.close();
@@ -187,5 +187,27 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     assert.match(text, /service="notifier"/);
     assert.match(text, /notifier_webhook_delivery_latency_seconds_bucket/);
     assert.match(text, /process_cpu_seconds_total/);
+  });
+
+  it('refuses calls without a valid internal token, and a customer naming another account than its token', async () => {
+    // The endpoint of `account` exists (first test): without the checks these calls would read it.
+    const address = `127.0.0.1:${service.port}`;
+    for (const [what, internalToken] of Object.entries(untrustedTokens('notifier'))) {
+      const untrusted = createClient(notificationV1.NotifierService, address, internalToken ? { internalToken } : {});
+      const failure = await grpcFailure(untrusted.getSigningSecret({ accountId: account }));
+      untrusted.close();
+      assert.equal(failure.code, GrpcStatus.UNAUTHENTICATED, what);
+    }
+    const tokens = testInternalTokens();
+    const other = { userId: '00000000-0000-4000-8000-000000000002', accountId: 'acc-other', role: 'API_USER', username: 'other@example.com', via: 'access-token' };
+    const forger = createClient(notificationV1.NotifierService, address, { internalToken: () => tokens.forPrincipal('notifier', other) });
+    const forged = await grpcFailure(forger.getSigningSecret({ accountId: account }));
+    // ADMIN acts on any account, as the gateway allows.
+    const asAdmin = createClient(notificationV1.NotifierService, address, { internalToken: () => tokens.forPrincipal('notifier', { ...other, role: 'ADMIN' }) });
+    const adminRead = await asAdmin.getWebhookEndpoint({ accountId: account });
+    forger.close();
+    asAdmin.close();
+    assert.equal(forged.code, GrpcStatus.PERMISSION_DENIED);
+    assert.equal(adminRead.endpoint?.accountId, account);
   });
 });

@@ -1,4 +1,4 @@
-import { createClient } from '@stormhook/grpc';
+import { createClient, InternalTokens } from '@stormhook/grpc';
 import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
 import { geoV1, queryV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
@@ -61,7 +61,10 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
       });
       opts.onMaintenance?.(maintenance);
 
-      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: 30_000 });
+      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
+            deadlineMs: 30_000,
+            internalToken: new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'query' }).serviceTokenFor('geo'),
+          });
       const geo = opts.geo ?? geoClient!;
       let consumerAlive = true;
       platform.checks['weather-consumer'] = async () => consumerAlive;

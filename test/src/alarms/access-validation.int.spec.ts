@@ -95,6 +95,55 @@ describe('alarm registrations: ownership and validation', function () {
     });
   });
 
+  describe('plan geography of areas named by id', () => {
+    const OUTSIDE_ANKARA = /^The Location You Are Querying \[[-\d.]+, [-\d.]+\] Is Not Within The Geographic Boundaries Allowed In Your Subscription \[Türkiye, Ankara\]$/;
+    let ankaraOnly: TestUser;
+
+    before(async () => {
+      ankaraOnly = await stack.user('API_USER', 'NONE');
+      const limits = ['ALARM_GEOMETRY', 'ALARM_FORECAST', 'GEO'].map((serviceName) => ({ version: 'v1', serviceName, maxInvocation: 1000 }));
+      const set = await stack.call('POST', '/v1/accounts/update-subscription', {
+        token: admin,
+        body: {
+          accountId: ankaraOnly.accountId,
+          subscriptionPlan: 'CUSTOM',
+          planDetails: {
+            subscriptionExpirationEpoch: Date.now() + 86_400_000,
+            details: [{ limitResetRecurrence: { limitType: 'DAILY', limitResetInterval: 1 }, geoBoundary: { country: 'TUR', region: 'Ankara' }, apiServiceLimits: limits }],
+          },
+        },
+      });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+    });
+
+    const register = (kind: string, boundary: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      stack.call('POST', `/v1/alarms/${kind}/register`, {
+        token: ankaraOnly.token,
+        body: { recipientId: 'ankara-only', boundary, webhook: fullWebhook('http://127.0.0.1:9/ankara'), filter: {}, ...extra },
+      });
+    const daily = { forecastDays: 2, forecastAlarmDelivery: ['MORNING'] };
+
+    it('refuses an alarm on an İstanbul district to a customer limited to Ankara, with the location 403', async () => {
+      assert.match(errorMessage(await register('geometries', { cityId: ISTANBUL, districtId: KADIKOY }), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await register('geometries', { cityId: ISTANBUL }), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await register('geometries', { cityId: ISTANBUL, districtId: KADIKOY, neighborhoodId: FIKIRTEPE }), 403), OUTSIDE_ANKARA);
+      // An allowed city does not carry a district of another one in with it.
+      assert.match(errorMessage(await register('geometries', { cityId: ANKARA, districtId: KADIKOY }), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await register('forecasts', { type: 'ADMINISTRATIVE', cityId: ISTANBUL, districtId: KADIKOY }, daily), 403), OUTSIDE_ANKARA);
+      const inside = await register('geometries', { cityId: ANKARA, districtId: CANKAYA });
+      assert.equal(inside.status, 200, JSON.stringify(inside.body));
+      const forecastInside = await register('forecasts', { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: KECIOREN }, daily);
+      assert.equal(forecastInside.status, 200, JSON.stringify(forecastInside.body));
+    });
+
+    it('refuses the boundaries of areas outside Ankara, and serves those inside', async () => {
+      assert.match(errorMessage(await stack.call('GET', `/v1/alarms/forecasts/district/${KADIKOY}`, { token: ankaraOnly.token }), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await stack.call('GET', `/v1/alarms/geometries/neighborhood/${FIKIRTEPE}`, { token: ankaraOnly.token }), 403), OUTSIDE_ANKARA);
+      const inside = await stack.call('GET', `/v1/alarms/forecasts/district/${CANKAYA}`, { token: ankaraOnly.token });
+      assert.equal(inside.status, 200, JSON.stringify(inside.body));
+    });
+  });
+
   describe('validation (400 naming the field)', () => {
     const register = (kind: string, body: Record<string, unknown>) =>
       stack.call('POST', `/v1/alarms/${kind}/register`, { token: owner.token, body: { recipientId: 'invalid', webhook: { accountId: owner.accountId }, filter: {}, ...body } });

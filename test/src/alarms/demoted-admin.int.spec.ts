@@ -50,6 +50,6 @@ describe('a demoted ADMIN loses cross-account access within the bound (issue 13)
 
     // alarm-matcher decides ownership from the forwarded role: another account's registration is a 404.
     assert.match(errorMessage(await within(alarm, (a) => a.status !== 200), 404), new RegExp(registrationId));
-    assert.match(errorMessage(await webhook(), 403), /Only ADMIN/);
+    assert.match(errorMessage(await webhook(), 404), /No webhook is stored for this account/);
   });
 });

@@ -91,6 +91,8 @@ describe('e2e hostile input: the HTTP API', function () {
       { what: 'a repeated query parameter', method: 'GET', path: '/v1/alarms/webhooks?accountId=a&accountId=b', status: [400], options: { token: admin } },
       { what: 'an 8 KB path', method: 'GET', path: `/v1/users/${'x'.repeat(8_000)}`, status: [400, 404], options: { token: admin } },
       { what: 'an encoded NUL and traversal in the path', method: 'GET', path: '/v1/alarms/forecasts/district/%00..%2F..%2Fetc', status: [400, 404], options: { token: admin } },
+      { what: 'a malformed percent-escape in a path parameter', method: 'GET', path: '/v1/users/%ZZ', status: [400], options: { token: admin } },
+      { what: 'a truncated percent-escape in a path parameter', method: 'GET', path: '/v1/alarms/forecasts/district/12%E', status: [400], options: { token: admin } },
       { what: 'a 10 KB bearer token', method: 'GET', path: '/v1/users/me', status: [401], options: { token: 'x'.repeat(10_000) } },
       { what: 'a token signed with "none"', method: 'GET', path: '/v1/users/me', status: [401], options: { token: `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.` } },
       { what: 'a login without a body', method: 'POST', path: '/v1/auth/login', status: [400, 415], options: {} },

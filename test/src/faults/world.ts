@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as alarmMatcher from '@stormhook/alarm-matcher';
 import * as gateway from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
-import { createClient } from '@stormhook/grpc';
+import { createClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import * as identity from '@stormhook/identity';
 import * as ingest from '@stormhook/ingest';
 import { EventTypes, createKafkaClient, createPublisher, topicNamer, type EventToPublish, type Publisher, type TopicName } from '@stormhook/kafka';
@@ -67,6 +67,7 @@ export class World {
     this.env = {
       KAFKA_BROKERS: infra.kafkaBrokers.join(','),
       MONGO_URL: infra.mongoUrl,
+      INTERNAL_TOKEN_KEY: infra.internalTokenKey,
       LOG_LEVEL: 'silent',
       STORMHOOK_DB_PREFIX: uniqueName(`flt_${name}`).replace(/-/g, '_'),
       STORMHOOK_TOPIC_PREFIX: uniqueName(`flt-${name}`),
@@ -139,7 +140,10 @@ export class World {
    * through the API). `concurrency` calls at a time.
    */
   async createEndpoints(accountIds: readonly string[], policy: { timeoutMs: number; maxRetries: number; retryDelaySeconds: number }, concurrency = 16): Promise<void> {
-    const client = createClient(notificationV1.NotifierService, this.env['NOTIFIER_GRPC_ADDRESS']!, { deadlineMs: 15_000 });
+    const client = createClient(notificationV1.NotifierService, this.env['NOTIFIER_GRPC_ADDRESS']!, {
+      deadlineMs: 15_000,
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(this.env['INTERNAL_TOKEN_KEY']), 'notifier'),
+    });
     try {
       const queue = [...accountIds];
       const worker = async () => {

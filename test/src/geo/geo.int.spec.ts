@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { areaHandlers, createApp } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
-import { createClient, type GrpcClient } from '@stormhook/grpc';
+import { createClient, GrpcError, GrpcStatus, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from '@stormhook/grpc';
 import { createLogger } from '@stormhook/logger';
 import { geoV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
@@ -41,6 +41,7 @@ describe('administrative areas through the gateway (real geo service and databas
     const config = geo.loadConfig({
       KAFKA_BROKERS: testInfra().kafkaBrokers.join(','),
       MONGO_URL: testInfra().mongoUrl,
+      INTERNAL_TOKEN_KEY: testInfra().internalTokenKey,
       STORMHOOK_DB_PREFIX: uniqueName('geo').replace(/-/g, '_'),
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
@@ -50,7 +51,7 @@ describe('administrative areas through the gateway (real geo service and databas
     if ((await service.platform.mongo.db.collection('areas').countDocuments()) === 0) {
       this.skip(); // no ../shared/data/geo beside the checkout: nothing to serve
     }
-    client = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, { deadlineMs: 10_000 });
+    client = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, { deadlineMs: 10_000, internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'geo') });
     const app = createApp({
       logger,
       health: { check: async () => ({ status: 'up', components: {} }) },
@@ -157,4 +158,15 @@ describe('administrative areas through the gateway (real geo service and databas
       if (expected.country === '') assert.equal(r.city ?? null, null);
     });
   }
+
+  it('refuses gRPC calls without a valid internal token', async () => {
+    for (const [what, internalToken] of Object.entries(untrustedTokens('geo'))) {
+      const untrusted = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, internalToken ? { internalToken } : {});
+      const failure = await untrusted.listCountries({}).catch((error: unknown) => error);
+      untrusted.close();
+      assert.ok(failure instanceof GrpcError && failure.code === GrpcStatus.UNAUTHENTICATED, `${what}: ${String(failure)}`);
+    }
+    // The same call with a service's token is served.
+    assert.ok((await client.listCountries({})).countries.length > 0);
+  });
 });

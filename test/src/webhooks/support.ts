@@ -1,5 +1,5 @@
 import * as gateway from '@stormhook/gateway';
-import { createClient, type GrpcClient } from '@stormhook/grpc';
+import { createClient, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import * as identity from '@stormhook/identity';
 import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
@@ -53,7 +53,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       ),
     );
     const notifierAddress = `127.0.0.1:${notifierService.port}`;
-    notifierClient = createClient(notificationV1.NotifierService, notifierAddress, { deadlineMs: 10_000 });
+    notifierClient = createClient(notificationV1.NotifierService, notifierAddress, { deadlineMs: 10_000, internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier') });
     const running = track(
       await gateway.start(
         gateway.loadConfig({

@@ -165,6 +165,7 @@ the secrets (never overridable by plain values).
 {{- /* Behind the ingress every request comes from the controller: let its X-Forwarded-For name the client. */ -}}
 {{- if $root.Values.ingress.enabled }}{{ $_ := set $plain "HTTP_TRUST_PROXY" $root.Values.ingress.trustProxy }}{{ end -}}
 {{- else -}}
+{{- /* The services default to 127.0.0.1 (a laptop); in a pod they must listen on the pod's address. */ -}}
 {{- $_ := set $plain "GRPC_HOST" "0.0.0.0" -}}
 {{- $_ := set $plain "GRPC_PORT" .svc.port -}}
 {{- end -}}
@@ -191,6 +192,12 @@ the secrets (never overridable by plain values).
     secretKeyRef:
       name: {{ required "secrets.database.existingSecret is required: name an existing Secret holding the MongoDB URL (key secrets.database.key, default mongo-url)" $db.existingSecret }}
       key: {{ $db.key }}
+{{- $internal := $root.Values.secrets.internalToken }}
+- name: INTERNAL_TOKEN_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "secrets.internalToken.existingSecret is required: name an existing Secret holding the internal gRPC token key (at least 32 characters)" $internal.existingSecret }}
+      key: {{ $internal.key }}
 {{- $jwt := $root.Values.secrets.jwt }}
 {{- $jwtMessage := "secrets.jwt.existingSecret is required while identity is enabled: name an existing Secret holding the Ed25519 token signing key in PEM" }}
 {{- if eq .name "identity" }}

@@ -56,6 +56,12 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     message: 'secrets.jwt.existingSecret is required',
   },
   {
+    name: 'missing internal token Secret',
+    valuesFile: 'values-production.yaml',
+    set: ['secrets.internalToken.existingSecret='],
+    message: 'secrets.internalToken.existingSecret is required',
+  },
+  {
     name: 'more ingest replicas than feed partitions',
     valuesFile: 'values-production.yaml',
     set: ['services.ingest.autoscaling.maxReplicas=4'],

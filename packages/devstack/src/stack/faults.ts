@@ -4,6 +4,7 @@ import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import type { InfraControl } from '../infra/private-infra.js';
 import { repoRoot } from '../paths.js';
+import { internalTokenKeyEnv } from './internal-key.js';
 import { nodeFlags } from './node-flags.js';
 
 type Log = (message: string) => void;
@@ -30,7 +31,7 @@ export async function runFaults(config: DevstackConfig, log: Log, args: string[]
       const child = spawn(process.execPath, [...nodeFlags, join(repoRoot, 'test', 'dist', 'faults', 'run.js'), ...args], {
         cwd: repoRoot,
         stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-        env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
+        env: { ...process.env, ...internalTokenKeyEnv(), KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
       });
       child.on('message', (message: InfraRequest) => {
         if (!OPS.has(message.op)) return;

@@ -5,6 +5,7 @@ import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans, stopAllManaged } from '../infra/process.js';
 import { repoRoot, useInstance } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
+import { internalTokenKeyEnv } from './internal-key.js';
 import { consoleLine } from './console.js';
 import { devAdmin } from './dev-admin.js';
 import { acquireSupervisorLock } from './lock.js';
@@ -49,6 +50,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     log('stopped; no process left behind');
   };
 
+  const { INTERNAL_TOKEN_KEY: internalTokenKey } = internalTokenKeyEnv();
   const services: ManagedProcess[] = [];
   const start = async (): Promise<void> => {
     const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});
@@ -70,6 +72,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               grpcBasePort: config.grpcBasePort,
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
+              internalTokenKey,
             }),
             ...(name === 'gateway' && config.feedSimulator ? { STORMHOOK_DATA_SOURCE_NOTICE: FEED_SIM_NOTICE } : {}),
             ...(name === 'identity'

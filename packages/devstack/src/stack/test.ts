@@ -6,6 +6,7 @@ import { runDeployChecks } from '../deploy/index.js';
 import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
 import { checkProto } from './proto.js';
+import { internalTokenKeyEnv } from './internal-key.js';
 import { nodeFlags } from './node-flags.js';
 
 type Log = (message: string) => void;
@@ -40,7 +41,7 @@ async function runMocha(config: DevstackConfig, log: Log, extraArgs: string[]): 
       const child = spawn(process.execPath, [...nodeFlags, ...args], {
         cwd: repoRoot,
         stdio: 'inherit',
-        env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
+        env: { ...process.env, ...internalTokenKeyEnv(), KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
       });
       const forward = (signal: NodeJS.Signals) => child.kill(signal);
       process.on('SIGINT', forward);

@@ -19,9 +19,9 @@ export function seesEveryAccount(caller: Caller): boolean {
   return caller.role === 'ADMIN';
 }
 
-/** ADMIN and POWER_USER may list another account's registrations by naming its accountId (incumbent 4). */
+/** POWER_USER and above (EXTENDED_USER, ADMIN) may list another account's registrations by naming its accountId (incumbent 4). */
 export function mayListOtherAccounts(caller: Caller): boolean {
-  return caller.role === 'ADMIN' || caller.role === 'POWER_USER';
+  return caller.role !== 'UNKNOWN' && ROLES.indexOf(caller.role) >= ROLES.indexOf('POWER_USER');
 }
 
 /** Whether `caller` may see or change a registration owned by `accountId`. */

@@ -74,7 +74,7 @@ export interface FakeGeo {
 }
 
 export async function startFakeGeo(logger: Logger): Promise<FakeGeo> {
-  const server: GrpcServer = createGrpcServer({ logger, serviceName: 'fake-geo', shutdownTimeoutMs: 500 });
+  const server: GrpcServer = createGrpcServer({ logger, serviceName: 'fake-geo', shutdownTimeoutMs: 500, internalTokens: 'unauthenticated' });
   const state: FakeGeo = { address: '', calls: {}, up: true, stop: () => server.shutdown() };
   const count = (name: string) => {
     state.calls[name] = (state.calls[name] ?? 0) + 1;

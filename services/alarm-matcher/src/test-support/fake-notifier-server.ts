@@ -44,7 +44,7 @@ function unimplemented(): never {
 }
 
 export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
-  const server: GrpcServer = createGrpcServer({ logger, serviceName: 'fake-notifier', shutdownTimeoutMs: 500 });
+  const server: GrpcServer = createGrpcServer({ logger, serviceName: 'fake-notifier', shutdownTimeoutMs: 500, internalTokens: 'unauthenticated' });
   const endpoints = new Map<string, notificationV1.WebhookEndpointConfig>();
   const handlers: HandlersOf<typeof notificationV1.NotifierService> = {
     async createWebhookEndpoint(request) {

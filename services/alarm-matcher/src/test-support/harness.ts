@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import { MongoClient } from 'mongodb';
-import { createClient, type GrpcClient } from '@stormhook/grpc';
+import { createClient, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, type Publisher } from '@stormhook/kafka';
 import { createLogger, type Logger } from '@stormhook/logger';
 import { databaseName } from '@stormhook/mongo';
@@ -97,6 +97,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config = loadConfig({
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
+    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
     LOG_LEVEL: 'silent',
     STORMHOOK_TOPIC_PREFIX: topicPrefix,
     STORMHOOK_DB_PREFIX: dbPrefix,
@@ -127,7 +128,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await Promise.all([geo.stop(), notifier.stop()]);
     throw error;
   }
-  const grpcClient = createClient(alarmV1.AlarmMatcherService, `127.0.0.1:${matchers[0]!.port}`);
+  const grpcClient = createClient(alarmV1.AlarmMatcherService, `127.0.0.1:${matchers[0]!.port}`, {
+    internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'alarm-matcher'),
+  });
   return {
     matchers,
     client: alarmApi(grpcClient),

@@ -1,4 +1,4 @@
-import { GrpcError, GrpcStatus, type HandlersOf } from '@stormhook/grpc';
+import { actingPrincipal, GrpcError, GrpcStatus, type HandlersOf, type ServerCall } from '@stormhook/grpc';
 import { alarmV1, commonV1, type identityV1 } from '@stormhook/proto';
 import { roleOf, type Caller } from '../domain/caller.js';
 import { FORECAST_THRESHOLDS } from '../domain/forecast-thresholds.js';
@@ -20,7 +20,12 @@ export interface HandlerDeps {
   clock: Clock;
 }
 
-function callerOf(principal: identityV1.Principal | null | undefined): Caller {
+/**
+ * The caller from the verified internal token only; a request whose `principal` names someone else
+ * is PERMISSION_DENIED, and a service's own token (no principal) cannot act on registrations.
+ */
+function callerOf(call: ServerCall, claimed: identityV1.Principal | null | undefined): Caller {
+  const principal = actingPrincipal(call, claimed);
   if (!principal?.userId) throw unauthenticated();
   return { userId: principal.userId, role: roleOf(principal.role), ...(principal.accountId ? { accountId: principal.accountId } : {}) };
 }
@@ -88,33 +93,33 @@ function thresholdTable(): alarmV1.ListForecastThresholdsResponse {
 /** stormhook.alarm.v1.AlarmMatcherService: translates, calls a use case, translates back. */
 export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarmV1.AlarmMatcherService> {
   return {
-    async registerAlarm(request) {
-      const caller = callerOf(request.principal);
+    async registerAlarm(request, call) {
+      const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       return viewToProto(unwrap(await deps.commands.register(caller, draftFromProto(kind, request.registration))));
     },
 
-    async updateAlarm(request) {
-      const caller = callerOf(request.principal);
+    async updateAlarm(request, call) {
+      const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       return viewToProto(unwrap(await deps.commands.update(caller, draftFromProto(kind, request.registration))));
     },
 
-    async unregisterAlarm(request) {
-      const caller = callerOf(request.principal);
+    async unregisterAlarm(request, call) {
+      const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       const removed = unwrap(await deps.commands.unregister(caller, kind, request.registrationId));
       return alarmV1.UnregisterAlarmResponse.create({ registrationId: removed.registrationId });
     },
 
-    async getAlarm(request) {
-      const caller = callerOf(request.principal);
+    async getAlarm(request, call) {
+      const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       return viewToProto(unwrap(await deps.queries.get(caller, kind, request.registrationId)));
     },
 
-    async listAlarms(request) {
-      const caller = callerOf(request.principal);
+    async listAlarms(request, call) {
+      const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       const filter = boundaryFilterOf(request);
       const page = await deps.queries.list(caller, {
@@ -128,8 +133,8 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
       return pageToProto(unwrap(page));
     },
 
-    async listAlarmsByRecipient(request) {
-      const caller = callerOf(request.principal);
+    async listAlarmsByRecipient(request, call) {
+      const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       const page = await deps.queries.byRecipient(caller, kind, request.recipientId, request.page?.pageNumber ?? 0, request.page?.pageSize ?? DEFAULT_PAGE_SIZE);
       return pageToProto(unwrap(page));
@@ -139,8 +144,8 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
       return thresholdTable();
     },
 
-    async runForecastSlot(request) {
-      const caller = callerOf(request.principal);
+    async runForecastSlot(request, call) {
+      const caller = callerOf(call, request.principal);
       if (caller.role !== 'ADMIN') {
         const message = 'Running a forecast slot is an operator action (ADMIN only)';
         throw new GrpcError(GrpcStatus.PERMISSION_DENIED, message, commonV1.ErrorDetail.create({ reason: 'FORBIDDEN', message, messages: [message], httpStatus: 403 }));

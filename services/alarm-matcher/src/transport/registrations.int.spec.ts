@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { GrpcError, GrpcStatus, httpStatusOfError } from '@stormhook/grpc';
-import type { alarmV1, DeepPartial } from '@stormhook/proto';
+import { createClient, GrpcError, GrpcStatus, httpStatusOfError, testInternalTokens, untrustedTokens } from '@stormhook/grpc';
+import { alarmV1, type DeepPartial } from '@stormhook/proto';
 import { ACCOUNT_A, ACCOUNT_B, FULL_WEBHOOK, principal, startHarness, type Harness } from '../test-support/harness.js';
 
 const GEOMETRY = 'REGISTRATION_KIND_GEOMETRY' as const;
@@ -286,5 +286,26 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
     assert.equal((await failure(h.client.listAlarms({ kind: GEOMETRY, page: { pageNumber: 0, pageSize: 1 } }))).code, GrpcStatus.UNAUTHENTICATED);
     const noAccount = await failure(h.client.registerAlarm({ principal: { ...a, accountId: '' }, kind: GEOMETRY, registration: geometry('z', { cityId: 6 }) }));
     assert.equal(noAccount.detail?.reason, 'ACCOUNT_REQUIRED');
+  });
+
+  it('refuses calls without a valid internal token, and a request naming another caller than its token', async () => {
+    const address = `127.0.0.1:${h.matchers[0]!.port}`;
+    const list = alarmV1.ListAlarmsRequest.create({ principal: a, kind: GEOMETRY, page: { pageNumber: 0, pageSize: 1 } });
+    for (const [what, internalToken] of Object.entries(untrustedTokens('alarm-matcher'))) {
+      const untrusted = createClient(alarmV1.AlarmMatcherService, address, internalToken ? { internalToken } : {});
+      const error = await failure(untrusted.listAlarms(list));
+      untrusted.close();
+      assert.equal(error.code, GrpcStatus.UNAUTHENTICATED, what);
+    }
+    const tokens = testInternalTokens();
+    const asB = createClient(alarmV1.AlarmMatcherService, address, { internalToken: () => tokens.forPrincipal('alarm-matcher', b) });
+    const forged = await failure(asB.listAlarms(list));
+    // A service's own token carries no customer: it cannot act on registrations.
+    const serviceOnly = createClient(alarmV1.AlarmMatcherService, address, { internalToken: tokens.serviceTokenFor('alarm-matcher') });
+    const unvouched = await failure(serviceOnly.listAlarms(list));
+    asB.close();
+    serviceOnly.close();
+    assert.equal(forged.code, GrpcStatus.PERMISSION_DENIED);
+    assert.equal(unvouched.code, GrpcStatus.UNAUTHENTICATED);
   });
 });

@@ -9,7 +9,11 @@ import { validatedInput } from '../http/request-state.js';
 export type AccountLookup = Pick<GrpcClient<typeof identityV1.IdentityService>, 'getAccount'>;
 
 export const NO_ACCOUNT_MESSAGE = 'This operation needs an account: create one with POST /v1/accounts/create first';
-export const ONLY_ADMIN_NAMES_ACCOUNT_MESSAGE = 'Only ADMIN may name another account with accountId';
+/**
+ * What a non-ADMIN naming another account gets: the notifier's own answer for an account without a
+ * webhook, a 404 like every other object of another account (OWASP API1), so it tells nothing.
+ */
+export const FOREIGN_ACCOUNT_MESSAGE = 'No webhook is stored for this account';
 
 /**
  * The caller's own account: from the token, or (for a token issued before the account existed)
@@ -28,8 +32,8 @@ export async function ownAccountId(principal: identityV1.Principal, identity: Ac
 
 /**
  * The account an operation acts on: the caller's own, or for ADMIN the `accountId` query parameter.
- * Anyone else naming an account other than their own is refused; their own is accepted, so a client
- * may always send it.
+ * Anyone else naming an account other than their own gets a 404, whether it exists or not; their
+ * own is accepted, so a client may always send it.
  */
 export async function targetAccountId(req: Request, identity: AccountLookup): Promise<string> {
   const principal = principalOf(req);
@@ -37,7 +41,7 @@ export async function targetAccountId(req: Request, identity: AccountLookup): Pr
   if (typeof named === 'string' && named !== '') {
     if (principal.role === 'ADMIN') return named;
     if (named === (await ownAccountId(principal, identity))) return named;
-    throw new ApiError(403, ONLY_ADMIN_NAMES_ACCOUNT_MESSAGE);
+    throw new ApiError(404, FOREIGN_ACCOUNT_MESSAGE);
   }
   return ownAccountId(principal, identity);
 }

@@ -26,3 +26,8 @@ export function principalOf(req: Request): identityV1.Principal {
 export function accessOf(req: Request): identityV1.CheckAccessResponse | undefined {
   return states.get(req)?.access;
 }
+
+/** The authenticated caller, or undefined for an operation without authentication. */
+export function authenticatedPrincipal(req: Request): identityV1.Principal | undefined {
+  return states.get(req)?.principal;
+}

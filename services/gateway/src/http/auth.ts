@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { currentPrincipal, decideAccess, decisionResponse, SESSION_ENDED, type ClaimedCaller } from '@stormhook/access';
+import { currentPrincipal, decideAccess, decisionResponse, SESSION_ENDED, type ClaimedCaller, type QueriedArea } from '@stormhook/access';
 import { ApiError, ErrorMessages } from '@stormhook/errors';
 import type { Logger } from '@stormhook/logger';
 import type { identityV1 } from '@stormhook/proto';
@@ -10,7 +10,7 @@ import { quotaHeaders } from '../quota/quota-meter.js';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { ApiKeyCache } from './auth-api-keys.js';
 import { AccessTokenVerifier } from './auth-jwt.js';
-import { LOCATION_OF, queriedPoint } from './auth-location.js';
+import { AREA_OF, LOCATION_OF, queriedAreaRef, queriedPoint } from './auth-location.js';
 import { principalOf, setAuthState } from './auth-state.js';
 import type { TokenKeySource } from './auth-token-keys.js';
 import { jsonBody } from './json-body.js';
@@ -19,7 +19,7 @@ export interface AccessGuardDeps {
   /** Each user's role, status and subscription, kept current by identity.user-changed.v1. */
   snapshots: AccessSnapshotCache;
   /** Country and region of queried points. */
-  geo: Pick<GeoResolutionCache, 'resolve'>;
+  geo: Pick<GeoResolutionCache, 'resolve' | 'resolveArea'>;
   tokenKeys: TokenKeySource;
   apiKeys: ApiKeyCache;
   meter: QuotaMeter;
@@ -121,7 +121,7 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
       });
       const current = currentPrincipal(snapshot, claimed);
       if (!current) throw unauthorized(res, SESSION_ENDED, 'invalid_token');
-      const location = queriedPoint(operation.operationId, req.body);
+      const location = queriedPoint(operation.operationId, req.body) ?? (await queriedArea(operation, req));
       const decision = decisionResponse(
         await decideAccess(current, operation.operationId, location, {
           account: () => snapshot?.account,
@@ -167,9 +167,15 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
       next();
     };
 
+  /** An area the operation names by id, resolved through geo (cached) for the geography check. */
+  const queriedArea = async (operation: RouteSpec, req: Request): Promise<QueriedArea | undefined> => {
+    const ref = queriedAreaRef(operation.operationId, req.body, req.params);
+    return ref ? deps.geo.resolveArea(ref) : undefined;
+  };
+
   return (operation) => {
     if (!operation.authenticated) return [];
-    const readsBody = LOCATION_OF[operation.operationId] !== undefined && operation.request.body !== undefined;
+    const readsBody = (LOCATION_OF[operation.operationId] ?? AREA_OF[operation.operationId]) !== undefined && operation.request.body !== undefined;
     // The body is parsed here (415, 413, malformed JSON as usual) so its point can be checked; the
     // operation's own parser then sees it already read and passes.
     return [authenticate, ...(readsBody ? jsonBody(deps.bodyLimitBytes) : []), authorize(operation)];

@@ -47,6 +47,14 @@ describe('gateway error answers', () => {
     assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
   });
 
+  it('answers a malformed percent-escape in a path with a 400 ErrorResponse, not a 500', async () => {
+    const answer = await request(app.baseUrl, 'GET', '/v1/users/%ZZ');
+    assert.equal(answer.status, 400);
+    assertErrorShape(answer.body, 400, 'Bad Request', '/v1/users/%ZZ');
+    assert.match(String(answer.body['message']), /percent-encoding/);
+    assert.equal(recorded.lines.filter((line) => line['msg'] === 'unexpected error while handling request' && line['path'] === '/v1/users/%ZZ').length, 0);
+  });
+
   it('answers a known path with an unknown method with 404', async () => {
     const answer = await request(app.baseUrl, 'GET', '/v1/thunderstorms/page');
     assertErrorShape(answer.body, 404, 'Not Found', '/v1/thunderstorms/page');

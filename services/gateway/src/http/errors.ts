@@ -15,6 +15,8 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(req, res, 404, `${ErrorMessages.notFound}: ${req.method} ${req.path}`);
 };
 
+export const MALFORMED_PATH = 'The request path has malformed percent-encoding';
+
 /** The shape of the errors body-parser raises (http-errors with a `type`). */
 interface BodyParserError {
   type?: unknown;
@@ -55,6 +57,8 @@ function fromGrpc(error: GrpcError): ApiError | undefined {
 /** ApiErrors, and what the JSON parser throws mapped to the caller's view of it; undefined for anything unexpected. */
 function knownErrorOf(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  // The router's decoding of a path parameter (`/v1/users/%ZZ`): the client's malformed URL.
+  if (error instanceof URIError) return new ApiError(400, MALFORMED_PATH);
   if (error instanceof GrpcError) return fromGrpc(error);
   const parser = asBodyParserError(error);
   if (!parser || parser.status < 400 || parser.status >= 500) return undefined;

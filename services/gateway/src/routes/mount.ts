@@ -1,5 +1,6 @@
 import type { Application, RequestHandler } from 'express';
 import { ApiError, notAvailableYet } from '@stormhook/errors';
+import { actingForCaller } from '../http/internal-caller.js';
 import { jsonBody } from '../http/json-body.js';
 import { requestState } from '../http/request-state.js';
 import { validateRequest, type SchemaCompiler } from '../http/validate.js';
@@ -38,7 +39,7 @@ export function mountRoutes(app: Application, routes: readonly RouteSpec[], opti
       ...options.guards(spec),
       ...(spec.request.body ? jsonBody(options.bodyLimitBytes) : []),
       validateRequest(spec, options.compiler),
-      options.handlers[spec.operationId] ?? notImplemented(spec.operationId),
+      actingForCaller(options.handlers[spec.operationId] ?? notImplemented(spec.operationId)),
     ];
     app.route(expressPath(spec.path))[spec.method](...chain);
   }

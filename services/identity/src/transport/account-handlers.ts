@@ -57,21 +57,21 @@ function incumbentBody(req: identityV1.UpdateSubscriptionRequest): IncumbentSubs
 /** interface.md 4.13 - 4.15, phone activation and subscriptions. */
 export function accountHandlers({ uc, users }: IdentityHandlerDeps): IdentityHandlers<AccountRpcs> {
   return {
-    createAccount: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    createAccount: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       return accountMessage(
         unwrap(await uc.accounts.createAccount(actor, { userId: req.userId, type: req.type, subscriptionPlan: req.subscriptionPlan, ...profileOf(req) })),
       );
     },
-    updateAccount: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    updateAccount: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       return accountMessage(
         unwrap(await uc.accounts.updateAccount(actor, { accountId: req.accountId, ...(req.type !== undefined ? { type: req.type } : {}), ...profileOf(req) })),
       );
     },
-    getAccount: async (req) => accountMessage(unwrap(await uc.accounts.getAccountOfUser(await requireActor(users, req.actor), req.userId))),
-    requestPhoneActivation: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    getAccount: async (req, call) => accountMessage(unwrap(await uc.accounts.getAccountOfUser(await requireActor(users, call, req.actor), req.userId))),
+    requestPhoneActivation: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       const sent = unwrap(
         await uc.phoneActivation.requestActivation(actor, {
           userId: req.userId,
@@ -87,15 +87,15 @@ export function accountHandlers({ uc, users }: IdentityHandlerDeps): IdentityHan
         smsSent: sent.smsSent,
       };
     },
-    activatePhoneNumber: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    activatePhoneNumber: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       return accountMessage(unwrap(await uc.phoneActivation.activate(actor, { accountId: req.accountId, code: req.code })));
     },
-    updateSubscription: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    updateSubscription: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       const input = unwrap(fromIncumbentBody(incumbentBody(req)));
       return subscriptionMessage(unwrap(await uc.subscriptions.updateSubscription(actor, input)));
     },
-    getSubscription: async (req) => subscriptionMessage(unwrap(await uc.subscriptions.getSubscription(await requireActor(users, req.actor), req.accountId))),
+    getSubscription: async (req, call) => subscriptionMessage(unwrap(await uc.subscriptions.getSubscription(await requireActor(users, call, req.actor), req.accountId))),
   };
 }

@@ -1,4 +1,4 @@
-import { GrpcError, GrpcStatus } from '@stormhook/grpc';
+import { actingPrincipal, GrpcError, GrpcStatus, type ServerCall } from '@stormhook/grpc';
 import { commonV1, type identityV1 } from '@stormhook/proto';
 import { currentPrincipal as principalFrom, type Principal, SESSION_ENDED } from '@stormhook/access';
 import { ErrorMessages } from '@stormhook/errors';
@@ -13,25 +13,37 @@ export function unauthenticated(message: string = ErrorMessages.unauthorized): G
 }
 
 /**
- * The caller as identity sees it now. The gateway vouches for who the caller is (it verified the
- * token or key); identity re-reads the user, so a role change or a block takes effect at once
- * instead of when the access token expires. Undefined: the user may no longer act.
+ * The caller as identity sees it now. Who calls comes only from the verified internal token (the
+ * gateway signs the principal it authenticated); a request whose `actor` names someone else is
+ * PERMISSION_DENIED. Identity re-reads the user, so a role change or a block takes effect at once
+ * instead of when the access token expires. Undefined: the user may no longer act, or the call is a
+ * service's own (no principal).
  */
-export async function currentPrincipal(users: UserRepository, claimed: identityV1.Principal | null | undefined): Promise<Principal | undefined> {
-  if (!claimed?.userId) return undefined;
-  const user = await users.findById(claimed.userId);
-  const via = claimed.via === 'api-key' ? 'api-key' : 'access-token';
+export async function currentPrincipal(
+  users: UserRepository,
+  call: ServerCall,
+  claimed: identityV1.Principal | null | undefined,
+): Promise<Principal | undefined> {
+  const verified = actingPrincipal(call, claimed);
+  if (!verified?.userId) return undefined;
+  return principalOf(users, verified);
+}
+
+/** The user's current state applied to a principal some party vouches for. */
+export async function principalOf(users: UserRepository, vouched: identityV1.Principal): Promise<Principal | undefined> {
+  const user = await users.findById(vouched.userId);
+  const via = vouched.via === 'api-key' ? 'api-key' : 'access-token';
   // The same rule as the gateway's in-memory check; the account stays the one the credential named.
   return principalFrom(user && { userId: user.userId, username: user.username, role: user.role, status: user.status }, {
-    userId: claimed.userId,
+    userId: vouched.userId,
     via,
-    ...(claimed.accountId ? { accountId: claimed.accountId } : {}),
+    ...(vouched.accountId ? { accountId: vouched.accountId } : {}),
   });
 }
 
 /** {@link currentPrincipal}, or UNAUTHENTICATED (401) for an rpc that needs a caller. */
-export async function requireActor(users: UserRepository, claimed: identityV1.Principal | null | undefined): Promise<Principal> {
-  const principal = await currentPrincipal(users, claimed);
-  if (!principal) throw unauthenticated(claimed?.userId ? SESSION_ENDED : ErrorMessages.unauthorized);
+export async function requireActor(users: UserRepository, call: ServerCall, claimed: identityV1.Principal | null | undefined): Promise<Principal> {
+  const principal = await currentPrincipal(users, call, claimed);
+  if (!principal) throw unauthenticated(call.caller?.principal?.userId ? SESSION_ENDED : ErrorMessages.unauthorized);
   return principal;
 }

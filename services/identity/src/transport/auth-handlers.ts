@@ -26,8 +26,8 @@ export function authHandlers({ uc, users, tokenKeys }: IdentityHandlerDeps): Ide
         ...(verified.expiresAt ? { expiresAtEpochMs: verified.expiresAt.getTime() } : {}),
       };
     },
-    createApiKey: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    createApiKey: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       const created = unwrap(
         await uc.apiKeys.create(actor, {
           ...(req.userId ? { userId: req.userId } : {}),
@@ -37,12 +37,12 @@ export function authHandlers({ uc, users, tokenKeys }: IdentityHandlerDeps): Ide
       );
       return createdApiKeyMessage(created);
     },
-    listApiKeys: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    listApiKeys: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       return { keys: unwrap(await uc.apiKeys.list(actor, req.userId || undefined)).map(apiKeyInfoMessage) };
     },
-    revokeApiKey: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    revokeApiKey: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       return unwrap(await uc.apiKeys.revoke(actor, { keyId: req.keyId }));
     },
   };

@@ -10,8 +10,8 @@ const given = <T>(value: T | undefined): { value?: T } => (value === undefined ?
 /** interface.md 4.16 - 4.19 and the user administration of the issue. */
 export function userHandlers({ uc, users, logger }: IdentityHandlerDeps): IdentityHandlers<UserRpcs> {
   return {
-    createUser: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    createUser: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       const created = unwrap(
         await uc.createUser.createUser(actor, {
           username: req.username,
@@ -33,16 +33,16 @@ export function userHandlers({ uc, users, logger }: IdentityHandlerDeps): Identi
         ...(created.invitation ? { invitationExpiresAtEpochMs: created.invitation.expiresAt.getTime() } : {}),
       };
     },
-    changeUserRoleAndStatus: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    changeUserRoleAndStatus: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       const role = given(req.role).value;
       const status = given(req.status).value;
       return userMessage(unwrap(await uc.changeRoleAndStatus.changeRoleAndStatus(actor, { userId: req.userId, role, status })));
     },
-    getCurrentUser: async (req) => userMessage(unwrap(await uc.userQueries.getMe(await requireActor(users, req.actor)))),
-    getUser: async (req) => userMessage(unwrap(await uc.userQueries.getUser(await requireActor(users, req.actor), req.userId))),
-    listUsers: async (req) => {
-      const actor = await requireActor(users, req.actor);
+    getCurrentUser: async (req, call) => userMessage(unwrap(await uc.userQueries.getMe(await requireActor(users, call, req.actor)))),
+    getUser: async (req, call) => userMessage(unwrap(await uc.userQueries.getUser(await requireActor(users, call, req.actor), req.userId))),
+    listUsers: async (req, call) => {
+      const actor = await requireActor(users, call, req.actor);
       const page = unwrap(
         await uc.userQueries.pageUsers(actor, {
           roles: req.roles || undefined,

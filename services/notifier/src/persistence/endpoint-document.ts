@@ -11,8 +11,12 @@ export interface EndpointDocument {
   httpMethod: HttpMethod;
   contentType: ContentType;
   auth: { type: AuthType; username: string; password: EncryptedValue | null };
-  /** Pairs rather than an object: header names may contain "." which MongoDB reads as a path. */
-  requestHeaders: { name: string; value: string }[];
+  /**
+   * Pairs rather than an object: header names may contain "." which MongoDB reads as a path. Values
+   * are encrypted like the password: customers put API keys and bearer tokens there. A plain string
+   * is a document written before they were (read as is, encrypted on its next write).
+   */
+  requestHeaders: { name: string; value: EncryptedValue | string }[];
   deliveryPolicy: DeliveryPolicy;
   status: EndpointStatus;
   disabledReason: string | null;
@@ -27,6 +31,8 @@ export interface EndpointDocument {
 }
 
 const aad = (id: string, field: string): string => `webhook_endpoints/${id}/${field}`;
+// Bound to the header's name too, so a value cannot be moved under another header of the endpoint.
+const headerAad = (id: string, name: string): string => aad(id, `requestHeaders/${name.toLowerCase()}`);
 
 export function toEndpointDocument(endpoint: WebhookEndpoint, cipher: CredentialCipher): EndpointDocument {
   const { id } = endpoint;
@@ -41,7 +47,7 @@ export function toEndpointDocument(endpoint: WebhookEndpoint, cipher: Credential
       username: endpoint.authentication.username,
       password: endpoint.authentication.password ? cipher.encrypt(endpoint.authentication.password, aad(id, 'auth.password')) : null,
     },
-    requestHeaders: Object.entries(endpoint.requestHeaders).map(([name, value]) => ({ name, value })),
+    requestHeaders: Object.entries(endpoint.requestHeaders).map(([name, value]) => ({ name, value: cipher.encrypt(value, headerAad(id, name)) })),
     deliveryPolicy: endpoint.deliveryPolicy,
     status: endpoint.status,
     disabledReason: endpoint.disabledReason,
@@ -69,7 +75,9 @@ export function fromEndpointDocument(doc: EndpointDocument, cipher: CredentialCi
       username: doc.auth.username,
       password: doc.auth.password ? cipher.decrypt(doc.auth.password, aad(id, 'auth.password')) : '',
     },
-    requestHeaders: Object.fromEntries(doc.requestHeaders.map(({ name, value }) => [name, value])),
+    requestHeaders: Object.fromEntries(
+      doc.requestHeaders.map(({ name, value }) => [name, typeof value === 'string' ? value : cipher.decrypt(value, headerAad(id, name))]),
+    ),
     deliveryPolicy: doc.deliveryPolicy,
     status: doc.status,
     disabledReason: doc.disabledReason,

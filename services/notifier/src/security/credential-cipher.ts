@@ -19,6 +19,8 @@ export interface CipherKeyring {
   keys: ReadonlyMap<string, Buffer>;
 }
 
+const GCM_TAG_BYTES = 16;
+
 /** Kid of a key given bare (no `kid:`), so that it can later sit in a keyring as `default:<key>`. */
 export const DEFAULT_KID = 'default';
 
@@ -56,7 +58,7 @@ export class CredentialCipher {
   encrypt(plaintext: string, associatedData: string): EncryptedValue {
     const key = this.key(this.keyring.currentKid);
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: GCM_TAG_BYTES });
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return { kid: this.keyring.currentKid, iv: iv.toString('base64'), ct: ct.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
@@ -64,9 +66,13 @@ export class CredentialCipher {
 
   /** Throws when the value was tampered with, moved to another record, or its key is gone. */
   decrypt(value: EncryptedValue, associatedData: string): string {
-    const decipher = createDecipheriv('aes-256-gcm', this.key(value.kid), Buffer.from(value.iv, 'base64'));
+    // GCM accepts truncated tags (down to 4 bytes) unless told the length: a forger would then need
+    // to guess only 32 bits. Require the full 16 bytes we always write.
+    const tag = Buffer.from(value.tag, 'base64');
+    if (tag.length !== GCM_TAG_BYTES) throw new Error(`credential authentication tag must be ${GCM_TAG_BYTES} bytes, got ${tag.length}`);
+    const decipher = createDecipheriv('aes-256-gcm', this.key(value.kid), Buffer.from(value.iv, 'base64'), { authTagLength: GCM_TAG_BYTES });
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-    decipher.setAuthTag(Buffer.from(value.tag, 'base64'));
+    decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(Buffer.from(value.ct, 'base64')), decipher.final()]).toString('utf8');
   }
 

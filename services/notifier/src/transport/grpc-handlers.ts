@@ -1,4 +1,4 @@
-import type { HandlersOf } from '@stormhook/grpc';
+import { GrpcError, GrpcStatus, type HandlersOf, type ServerCall } from '@stormhook/grpc';
 import { notificationV1 } from '@stormhook/proto';
 import { fail, validation, type Result } from '../domain/notifier-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -17,12 +17,25 @@ export interface NotifierHandlerDeps {
 export const DEFAULT_PAGE = { pageNumber: 0, pageSize: 20 } as const;
 
 /**
+ * Whether the verified caller may act on `accountId`. A customer's token (signed by the gateway)
+ * allows their own account, or any for ADMIN; a service's own token (the alarm-matcher storing a
+ * registration's webhook) names the account it works for. A token without an account id is a
+ * credential issued before its account existed: the gateway resolved the account through identity.
+ */
+function requireAccountAccess(call: ServerCall, accountId: string): void {
+  const principal = call.caller?.principal;
+  if (!principal || principal.role === 'ADMIN' || !principal.accountId || principal.accountId === accountId) return;
+  throw new GrpcError(GrpcStatus.PERMISSION_DENIED, 'the request names another account than its internal token');
+}
+
+/**
  * Runs one use case for the account named in the request. The account id comes from the gateway's
  * authenticated principal, never from the request body, so an empty one is a gateway bug; it still
  * answers a 400 rather than touching an unnamed account.
  */
-async function forAccount<T>(accountId: string, run: (accountId: string) => Promise<Result<T>>): Promise<T> {
+async function forAccount<T>(call: ServerCall, accountId: string, run: (accountId: string) => Promise<Result<T>>): Promise<T> {
   if (!accountId.trim()) return unwrap<T>(fail(validation('accountId', 'is required')));
+  requireAccountAccess(call, accountId);
   try {
     return unwrap(await run(accountId));
   } catch (error) {
@@ -40,28 +53,28 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
   const deliveryResponse = (delivery: Parameters<typeof deliveryMessage>[0]) => notificationV1.DeliveryResponse.create({ delivery: deliveryMessage(delivery) });
 
   return {
-    async createWebhookEndpoint(request) {
-      const created = await forAccount(request.accountId, (id) => endpoints.create(id, configInput(request.config), request.ownerEmail || undefined));
+    async createWebhookEndpoint(request, call) {
+      const created = await forAccount(call, request.accountId, (id) => endpoints.create(id, configInput(request.config), request.ownerEmail || undefined));
       return notificationV1.CreateWebhookEndpointResponse.create({ endpoint: endpointMessage(created.endpoint, clock.now()), signingSecret: created.signingSecret });
     },
-    async getWebhookEndpoint(request) {
-      return endpointResponse(await forAccount(request.accountId, (id) => endpoints.get(id)));
+    async getWebhookEndpoint(request, call) {
+      return endpointResponse(await forAccount(call, request.accountId, (id) => endpoints.get(id)));
     },
-    async updateWebhookEndpoint(request) {
-      return endpointResponse(await forAccount(request.accountId, (id) => endpoints.update(id, configInput(request.config), request.ownerEmail || undefined)));
+    async updateWebhookEndpoint(request, call) {
+      return endpointResponse(await forAccount(call, request.accountId, (id) => endpoints.update(id, configInput(request.config), request.ownerEmail || undefined)));
     },
-    async rotateSigningSecret(request) {
-      return signingSecretMessage(await forAccount(request.accountId, (id) => endpoints.rotateSecret(id, Number(request.previousSecretValidMs) || undefined)));
+    async rotateSigningSecret(request, call) {
+      return signingSecretMessage(await forAccount(call, request.accountId, (id) => endpoints.rotateSecret(id, Number(request.previousSecretValidMs) || undefined)));
     },
-    async getSigningSecret(request) {
-      return signingSecretMessage(await forAccount(request.accountId, (id) => endpoints.signingSecrets(id)));
+    async getSigningSecret(request, call) {
+      return signingSecretMessage(await forAccount(call, request.accountId, (id) => endpoints.signingSecrets(id)));
     },
-    async enableWebhookEndpoint(request) {
-      return endpointResponse(await forAccount(request.accountId, (id) => endpoints.enable(id)));
+    async enableWebhookEndpoint(request, call) {
+      return endpointResponse(await forAccount(call, request.accountId, (id) => endpoints.enable(id)));
     },
-    async listDeliveries(request) {
+    async listDeliveries(request, call) {
       const page = request.page ?? DEFAULT_PAGE;
-      const listed = await forAccount(request.accountId, (id) =>
+      const listed = await forAccount(call, request.accountId, (id) =>
         deliveries.list(id, {
           registrationId: request.registrationId || undefined,
           status: statusFilter(request.status),
@@ -76,14 +89,14 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
         page: { pageNumber: page.pageNumber, pageSize: page.pageSize, totalRecords: listed.total },
       });
     },
-    async getDelivery(request) {
-      return deliveryResponse(await forAccount(request.accountId, (id) => deliveries.get(id, request.notificationId)));
+    async getDelivery(request, call) {
+      return deliveryResponse(await forAccount(call, request.accountId, (id) => deliveries.get(id, request.notificationId)));
     },
-    async redeliver(request) {
-      return deliveryResponse(await forAccount(request.accountId, (id) => deliveries.redeliver(id, request.notificationId)));
+    async redeliver(request, call) {
+      return deliveryResponse(await forAccount(call, request.accountId, (id) => deliveries.redeliver(id, request.notificationId)));
     },
-    async sendTestDelivery(request) {
-      return deliveryResponse(await forAccount(request.accountId, (id) => deliveries.sendTest(id)));
+    async sendTestDelivery(request, call) {
+      return deliveryResponse(await forAccount(call, request.accountId, (id) => deliveries.sendTest(id)));
     },
   };
 }

@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       (r) => listPrecipitations(ctx, r),
     );
 
-    const server = createGrpcServer({ logger, serviceName: 'query-bench' });
+    const server = createGrpcServer({ logger, serviceName: 'query-bench', internalTokens: 'unauthenticated' });
     server.add(queryV1.QueryService, queryHandlers(ctx));
     const port = await server.listen('127.0.0.1:0');
     const client = createClient(queryV1.QueryService, `127.0.0.1:${port}`, { deadlineMs: 30_000, trace: false });
