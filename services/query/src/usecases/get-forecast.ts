@@ -1,5 +1,5 @@
 import type { queryV1 } from '@stormhook/proto';
-import { dailyValues, hourlyValues, runHours, type LocalDay, type SeriesContext } from '../forecast/forecast-series.js';
+import { dailyValues, hourFrames, hourlyValues, runHours, type HourFrame, type LocalDay, type SeriesContext } from '../forecast/forecast-series.js';
 import {
   DAILY_METRICS,
   HOURLY_METRICS,
@@ -79,6 +79,7 @@ export async function getForecast(ctx: QueryContext, request: queryV1.GetForecas
     return { start: dayStart, end: localMidnight(start, zone, i + 1), date: localDate(dayStart, zone) };
   });
   const partialDays = new Set<string>();
+  let frames: HourFrame[] | undefined;
   for (const metric of [...new Set(request.metrics)]) {
     if (!validFor(kind, metric)) {
       warnings.push(`Metric not valid for this request: ${metric}`);
@@ -95,7 +96,8 @@ export async function getForecast(ctx: QueryContext, request: queryV1.GetForecas
       partial.forEach((d) => partialDays.add(d));
       metricForecasts.push({ metric, unit: definition.unit, forecasts: values });
     } else {
-      metricForecasts.push({ metric, unit: definition.unit, forecasts: hourlyValues(HOURLY_METRICS[metric]!, series, hours) });
+      frames ??= hourFrames(series, hours);
+      metricForecasts.push({ metric, unit: definition.unit, forecasts: hourlyValues(HOURLY_METRICS[metric]!, series, frames) });
     }
   }
   if (kind !== 'DAILY' && hours.length === 0) warnings.push(`The latest forecast run (${run.runId}) has no hourly values in the requested period`);
