@@ -66,7 +66,7 @@ function failureStatus(error: unknown, call: ServerCall, logger: Logger): Partia
  * the client put in the metadata, with failures turned into a status by `fail`.
  */
 function serve(options: WrapOptions, call: ServerSurfaceCall, body: (serverCall: ServerCall) => Promise<void>, fail: Fail): void {
-  const { serverCall, dispose } = serverCallOf(call);
+  const { serverCall, dispose, cancelled } = serverCallOf(call);
   const parent = extractTraceContext(carrierOf(call.metadata), ROOT_CONTEXT);
   const span: Span | undefined = options.trace
     ? (() => {
@@ -81,7 +81,7 @@ function serve(options: WrapOptions, call: ServerSurfaceCall, body: (serverCall:
     let message: string | undefined;
     try {
       await body(serverCall);
-      if (serverCall.signal.aborted) code = GrpcStatus.CANCELLED; // the client left before the handler finished
+      if (cancelled()) code = GrpcStatus.CANCELLED; // the client left before the handler finished
     } catch (error) {
       const status = failureStatus(error, serverCall, options.logger);
       code = status.code ?? GrpcStatus.UNKNOWN;
