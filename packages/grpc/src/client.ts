@@ -69,6 +69,9 @@ export function createClient<D extends ServiceDefinition>(definition: D, address
   const client = new Client(address, options.credentials ?? grpcCredentials.createInsecure(), {
     'grpc.initial_reconnect_backoff_ms': 250,
     'grpc.max_reconnect_backoff_ms': 2_000,
+    // channelz (per-call counters and timestamps for a debugging service nobody here queries) costs
+    // every call; nothing registers a channelz server.
+    'grpc.enable_channelz': 0,
     ...options.channelOptions,
   });
   const defaultDeadlineMs = options.deadlineMs ?? 5000;

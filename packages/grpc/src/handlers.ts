@@ -77,7 +77,7 @@ function serve(options: WrapOptions, call: ServerSurfaceCall, body: (serverCall:
     fail(caller.toStatus());
     return;
   }
-  const { serverCall, dispose } = serverCallOf(call, caller);
+  const { serverCall, dispose, cancelled } = serverCallOf(call, caller);
   const parent = extractTraceContext(carrierOf(call.metadata), ROOT_CONTEXT);
   const span: Span | undefined = options.trace
     ? (() => {
@@ -92,7 +92,7 @@ function serve(options: WrapOptions, call: ServerSurfaceCall, body: (serverCall:
     let message: string | undefined;
     try {
       await body(serverCall);
-      if (serverCall.signal.aborted) code = GrpcStatus.CANCELLED; // the client left before the handler finished
+      if (cancelled()) code = GrpcStatus.CANCELLED; // the client left before the handler finished
     } catch (error) {
       const status = failureStatus(error, serverCall, options.logger);
       code = status.code ?? GrpcStatus.UNKNOWN;

@@ -44,7 +44,8 @@ export interface GrpcServer {
 export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   const { logger, serviceName } = options;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 5000;
-  const server = new Server(options.serverOptions);
+  // channelz off as on the clients (see createClient): per-call bookkeeping nothing reads.
+  const server = new Server({ 'grpc.enable_channelz': 0, ...options.serverOptions });
   const registry = new HealthRegistry();
   let listening = false;
   let stopping: Promise<void> | undefined;

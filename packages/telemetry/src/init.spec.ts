@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, TraceFlags, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { initTelemetry } from './init.js';
 
@@ -62,6 +62,26 @@ describe('initTelemetry', () => {
     span.end();
     assert.equal(span.isRecording(), false);
     assert.equal(exporter.getFinishedSpans().length, 0);
+  });
+
+  it('without an exporter records nothing of its own but keeps ids and follows a sampled caller', async () => {
+    const telemetry = initTelemetry({ serviceName: 'no-exporter-spec' });
+    try {
+      const root = telemetry.tracer.startSpan('root');
+      root.end();
+      assert.equal(root.isRecording(), false);
+      assert.match(root.spanContext().traceId, /^[0-9a-f]{32}$/);
+      assert.notEqual(root.spanContext().traceId, '0'.repeat(32));
+      assert.equal(root.spanContext().traceFlags, TraceFlags.NONE);
+
+      const caller = trace.setSpanContext(ROOT_CONTEXT, { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED, isRemote: true });
+      const child = telemetry.tracer.startSpan('child', {}, caller);
+      child.end();
+      assert.equal(child.spanContext().traceId, 'a'.repeat(32));
+      assert.equal(child.spanContext().traceFlags, TraceFlags.SAMPLED, "the caller's sampled decision is passed on");
+    } finally {
+      await telemetry.shutdown();
+    }
   });
 
   it('exports to the OTLP/HTTP endpoint at /v1/traces when one is given', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ROOT_CONTEXT, propagation, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { initTelemetry, type Telemetry } from './init.js';
 import { currentTraceIds } from './ids.js';
 import { extractTraceContext, injectTraceContext } from './propagation.js';
@@ -7,7 +8,8 @@ import { extractTraceContext, injectTraceContext } from './propagation.js';
 describe('trace context propagation', () => {
   let telemetry: Telemetry;
   before(() => {
-    telemetry = initTelemetry({ serviceName: 'propagation-spec' });
+    // A processor, so root spans are sampled (without one a process starts no sampled trace).
+    telemetry = initTelemetry({ serviceName: 'propagation-spec', spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })] });
   });
   after(() => telemetry.shutdown());
 

@@ -22,6 +22,7 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -81,14 +82,23 @@ async function measureBackground(ms: number): Promise<void> {
   backgroundCpuPerSecond = ((used.user + used.system) * 1000) / ms;
 }
 
-/** Runs `work` and returns its result with the CPU microseconds this process spent on it (background taken out). */
-async function withCpu<T>(work: () => Promise<T>): Promise<[T, number]> {
+/** How long this process's event loop was held up during a run: stalls (GC, synchronous work) show as p99 latency. */
+interface LoopDelay {
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** Runs `work` and returns its result with the CPU microseconds this process spent on it (background taken out) and its event-loop delay. */
+async function withCpu<T>(work: () => Promise<T>): Promise<[T, number, LoopDelay]> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   const before = process.cpuUsage();
   const started = performance.now();
   const result = await work();
   const used = process.cpuUsage(before);
+  delay.disable();
   const background = (backgroundCpuPerSecond * (performance.now() - started)) / 1000;
-  return [result, Math.max(0, used.user + used.system - background)];
+  return [result, Math.max(0, used.user + used.system - background), { p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6 }];
 }
 
 /** A CPU profile of this process over the runs it is told about (the inspector's sampling profiler). */
@@ -158,20 +168,29 @@ async function main(): Promise<void> {
       durationMs: seconds * 1000,
       warmupMs: WARMUP_MS,
     });
+    // One untimed second of every path first: the first measured row otherwise paid the JIT
+    // compilation of the whole gateway path (compiler threads count in this process's CPU time),
+    // which made the API-key row look dearer than the JWT row measured after it.
+    for (const endpoint of endpoints) {
+      for (const caller of who) {
+        await load({ ...spec(`${stack.baseUrl}${endpoint.path}`, caller.headers, endpoint.body, connections[0] ?? 1), durationMs: 1_000, warmupMs: 0 });
+      }
+    }
     await measureBackground(2_000);
     console.log(
       `machine   ${machineDescription()}; ${seconds} s per run after ${WARMUP_MS} ms warm-up; load from a separate process; background CPU ${fmt(backgroundCpuPerSecond / 1000)} ms/s`,
     );
     for (const c of connections) {
-      const [ceiling, bareCpu] = await withCpu(() => load(spec(bareUrl, { 'content-type': 'application/json' }, pageBody, c)));
+      const [ceiling, bareCpu, bareLoop] = await withCpu(() => load(spec(bareUrl, { 'content-type': 'application/json' }, pageBody, c)));
       // The warm-up's requests are not counted but cost CPU too: a small overestimate, the same for every row.
       const cpuPerRequest = (r: LoadResult, cpuUs: number) => cpuUs / Math.max(1, r.requests);
-      const line = (name: string, r: LoadResult, cpuUs: number, ratio?: number) =>
+      const line = (name: string, r: LoadResult, cpuUs: number, loop: LoopDelay, ratio?: number) =>
         console.log(
           `${String(c).padStart(3)} conn  ${name.padEnd(58)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(1).padStart(5)} ms  p99 ${r.p99Ms.toFixed(1).padStart(6)} ms` +
-            `  cpu ${fmt(cpuPerRequest(r, cpuUs)).padStart(5)} us/req${ratio === undefined ? '' : `  ratio ${ratio.toFixed(3)}`}  ${JSON.stringify(r.statuses)}${r.errors ? ` errors ${r.errors}` : ''}`,
+            `  cpu ${fmt(cpuPerRequest(r, cpuUs)).padStart(5)} us/req${ratio === undefined ? '' : `  ratio ${ratio.toFixed(3)}`}` +
+            `  loop delay p99 ${loop.p99Ms.toFixed(1)} ms max ${loop.maxMs.toFixed(1)} ms  ${JSON.stringify(r.statuses)}${r.errors ? ` errors ${r.errors}` : ''}`,
         );
-      line('bare express route (ceiling)', ceiling, bareCpu);
+      line('bare express route (ceiling)', ceiling, bareCpu, bareLoop);
       reportBench({
         bench: BENCH,
         metric: `bare express route, ${c} conn`,
@@ -185,9 +204,9 @@ async function main(): Promise<void> {
           if (only && !only.test(name)) continue;
           if (!profiling) await profile.start();
           profiling = true;
-          const [r, cpuUs] = await withCpu(() => load(spec(`${stack.baseUrl}${endpoint.path}`, caller.headers, endpoint.body, c)));
+          const [r, cpuUs, loop] = await withCpu(() => load(spec(`${stack.baseUrl}${endpoint.path}`, caller.headers, endpoint.body, c)));
           const ratio = r.rps / ceiling.rps;
-          line(name, r, cpuUs, ratio);
+          line(name, r, cpuUs, loop, ratio);
           const odd = Object.keys(r.statuses).some((s) => s !== '200') || r.errors > 0;
           reportBench({
             bench: BENCH,

@@ -56,6 +56,49 @@ describe('AccessSnapshotCache', () => {
     assert.equal(identity.calls, 2);
   });
 
+  it('refreshes in the background shortly before the expiry: requests of an active user do not wait', async () => {
+    const identity = new FakeIdentity();
+    const cache = new AccessSnapshotCache(identity, { ttlMs: 5_000, refreshAheadMs: 1_000, now });
+    await cache.get(USER);
+    identity.status = 'BLOCKED';
+    identity.hold(); // identity is slow: a request that waited for it would not finish
+    clock += 3_999;
+    assert.equal((await cache.get(USER))?.status, 'ACTIVE');
+    assert.equal(identity.calls, 1, 'no refresh while the snapshot is fresh');
+    clock += 1;
+    assert.equal((await cache.get(USER))?.status, 'ACTIVE', 'answered from memory while the refresh runs');
+    assert.equal((await cache.get(USER))?.status, 'ACTIVE');
+    assert.equal(identity.calls, 2, 'one refresh');
+    identity.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    clock += 999; // still before the old expiry: the refreshed state is used already
+    assert.equal((await cache.get(USER))?.status, 'BLOCKED');
+    assert.equal(identity.calls, 2);
+  });
+
+  it('never uses a snapshot after its expiry, even when the background refresh failed', async () => {
+    let fail = false;
+    let calls = 0;
+    const cache = new AccessSnapshotCache(
+      {
+        getAccessSnapshot: async (req) => {
+          calls++;
+          if (fail) throw new Error('identity down');
+          return { found: true, userId: req.userId, username: 'u@example.com', role: 'ADMIN', status: 'ACTIVE', account: null };
+        },
+      },
+      { ttlMs: 5_000, refreshAheadMs: 1_000, now },
+    );
+    await cache.get(USER);
+    fail = true;
+    clock += 4_500;
+    assert.equal((await cache.get(USER))?.role, 'ADMIN');
+    await new Promise((resolve) => setImmediate(resolve));
+    clock += 500;
+    await assert.rejects(cache.get(USER), /identity down/);
+    assert.equal(calls, 3);
+  });
+
   it('reads the new state at once after an eviction (the change event)', async () => {
     const identity = new FakeIdentity();
     const cache = new AccessSnapshotCache(identity, { ttlMs: 5_000, now });

@@ -70,6 +70,35 @@ describe('ApiKeyCache', () => {
     assert.equal(await cache.verify('key-b'), undefined, 'expired keys are asked about again');
   });
 
+  it('verifies a key in use again shortly before its trust ends, without making its requests wait', async () => {
+    const identity = new FakeIdentity();
+    const cache = new ApiKeyCache(identity, { ttlMs: 30_000, refreshAheadMs: 5_000, now });
+    identity.keys.set('key-a', { keyId: 'ka' });
+    await cache.verify('key-a');
+    clock += 24_999;
+    await cache.verify('key-a');
+    assert.equal(identity.asked.length, 1, 'no refresh while the key is fresh');
+    clock += 1;
+    identity.keys.delete('key-a'); // revoked; its event is lost
+    assert.ok(await cache.verify('key-a'), 'answered from memory while the refresh runs');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(identity.asked.length, 2, 'one refresh');
+    assert.equal(await cache.verify('key-a'), undefined, 'the refresh found the key revoked');
+  });
+
+  it('asks identity once for concurrent requests with the same key, and does not keep an answer a revocation overtook', async () => {
+    const identity = new FakeIdentity();
+    const cache = new ApiKeyCache(identity, { now });
+    identity.keys.set('key-a', { keyId: 'ka' });
+    const waiting = Array.from({ length: 10 }, () => cache.verify('key-a'));
+    cache.evictKey('ka'); // the revocation event arrives while identity's (older) answer is on its way
+    assert.ok((await Promise.all(waiting)).every((k) => k?.keyId === 'ka'));
+    assert.equal(identity.asked.length, 1);
+    identity.keys.delete('key-a');
+    assert.equal(await cache.verify('key-a'), undefined, 'asked again, not answered from the overtaken call');
+    assert.equal(identity.asked.length, 2);
+  });
+
   it('does not cache a failure of identity itself', async () => {
     let down = true;
     const cache = new ApiKeyCache(

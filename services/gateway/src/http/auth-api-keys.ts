@@ -9,6 +9,8 @@ export interface ApiKeyPort {
 export interface ApiKeyCacheOptions {
   /** How long a verified key is trusted without asking identity again; a revocation event evicts it sooner. */
   ttlMs?: number;
+  /** How long before its expiry a key in use is verified again in the background. Default a fifth of ttlMs, at most 5 s. */
+  refreshAheadMs?: number;
   /** How long an unknown key is refused without asking identity (keeps key-guessing floods off identity). */
   negativeTtlMs?: number;
   /** Verified keys kept at most; the oldest go first. Unknown keys never take these places. */
@@ -24,7 +26,7 @@ export interface VerifiedKey {
   keyId: string;
 }
 
-type Entry = VerifiedKey & { until: number };
+type Entry = VerifiedKey & { until: number; expiresAt: number };
 
 /** A bounded map whose oldest insertion goes first. */
 class Bounded<V> {
@@ -51,7 +53,12 @@ class Bounded<V> {
 export class ApiKeyCache {
   private readonly verified: Bounded<Entry>;
   private readonly unknown: Bounded<number>;
+  /** Verifications under way, by key hash. */
+  private readonly inFlight = new Map<string, Promise<VerifiedKey | undefined>>();
+  /** Counts evictions, so a verification that one overtook is not remembered. */
+  private generation = 0;
   private readonly ttlMs: number;
+  private readonly refreshAheadMs: number;
   private readonly negativeTtlMs: number;
   private readonly now: () => number;
 
@@ -60,6 +67,7 @@ export class ApiKeyCache {
     options: ApiKeyCacheOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
+    this.refreshAheadMs = options.refreshAheadMs ?? Math.min(5_000, this.ttlMs / 5);
     this.negativeTtlMs = options.negativeTtlMs ?? 5_000;
     this.verified = new Bounded(options.maxEntries ?? 10_000);
     this.unknown = new Bounded(options.maxNegativeEntries ?? 10_000);
@@ -71,29 +79,68 @@ export class ApiKeyCache {
     const id = createHash('sha256').update(apiKey).digest('base64url');
     const now = this.now();
     const known = this.verified.map.get(id);
-    if (known && known.until > now) return known;
+    if (known && known.until > now) {
+      // Near the end of its trust the key is checked again in the background, so its requests never
+      // wait for identity in the steady state (a key's own expiry is final: nothing to refresh). No
+      // entry is used past its end either way; a failure is met by the next request after it.
+      if (known.until < known.expiresAt && known.until - now <= this.refreshAheadMs && !this.inFlight.has(id)) this.fetch(id, apiKey).catch(() => undefined);
+      return known;
+    }
     const refusedUntil = this.unknown.map.get(id);
     if (refusedUntil !== undefined && refusedUntil > now) return undefined;
-    let answer: identityV1.VerifyApiKeyResponse | undefined;
+    // Concurrent requests with the same key share one call to identity.
+    return this.inFlight.get(id) ?? this.fetch(id, apiKey);
+  }
+
+  private fetch(id: string, apiKey: string): Promise<VerifiedKey | undefined> {
+    const generation = this.generation;
+    const done = () => {
+      if (this.inFlight.get(id) === call) this.inFlight.delete(id);
+    };
+    const call: Promise<VerifiedKey | undefined> = this.ask(apiKey).then(
+      (answer) => {
+        done();
+        // A revocation (or a new key) seen while this call was out: its answer may predate it, so it
+        // is given to the requests that waited but not remembered.
+        const current = generation === this.generation;
+        const now = this.now();
+        if (!answer?.principal) {
+          if (current) {
+            this.verified.map.delete(id);
+            this.unknown.set(id, now + this.negativeTtlMs);
+          }
+          return undefined;
+        }
+        const expiresAt = answer.expiresAtEpochMs !== undefined ? Number(answer.expiresAtEpochMs) : Number.POSITIVE_INFINITY;
+        const entry: Entry = { principal: answer.principal, keyId: answer.keyId, until: Math.min(now + this.ttlMs, expiresAt), expiresAt };
+        if (current) {
+          this.unknown.map.delete(id);
+          this.verified.set(id, entry);
+        }
+        return entry;
+      },
+      (error: unknown) => {
+        done();
+        throw error;
+      },
+    );
+    this.inFlight.set(id, call);
+    return call;
+  }
+
+  /** identity's answer; undefined when it refuses the key. */
+  private async ask(apiKey: string): Promise<identityV1.VerifyApiKeyResponse | undefined> {
     try {
-      answer = await this.identity.verifyApiKey({ apiKey });
+      return await this.identity.verifyApiKey({ apiKey });
     } catch (error) {
       if (!(error instanceof GrpcError) || error.code !== GrpcStatus.UNAUTHENTICATED) throw error;
-    }
-    this.verified.map.delete(id);
-    if (!answer?.principal) {
-      this.unknown.set(id, now + this.negativeTtlMs);
       return undefined;
     }
-    this.unknown.map.delete(id);
-    const expiresAt = answer.expiresAtEpochMs !== undefined ? Number(answer.expiresAtEpochMs) : Number.POSITIVE_INFINITY;
-    const entry: Entry = { principal: answer.principal, keyId: answer.keyId, until: Math.min(now + this.ttlMs, expiresAt) };
-    this.verified.set(id, entry);
-    return entry;
   }
 
   /** Drops a revoked key, so its next request asks identity (and is refused). */
   evictKey(keyId: string): void {
+    this.generation++;
     for (const [id, entry] of this.verified.map) if (entry.keyId === keyId) this.verified.map.delete(id);
   }
 
@@ -102,6 +149,7 @@ export class ApiKeyCache {
    * before it existed. Cheap: only the negative cache is emptied.
    */
   forgetUnknown(): void {
+    this.generation++;
     this.unknown.map.clear();
   }
 

@@ -108,3 +108,41 @@ describe('request tracing', () => {
     assert.equal(exporter.getFinishedSpans().length, 0);
   });
 });
+
+describe('request tracing without an exporter', () => {
+  const recorded = recordingLogger();
+  let telemetry: Telemetry;
+  let app: RunningApp;
+
+  before(async () => {
+    telemetry = initTelemetry({ serviceName: 'gateway-test-unexported' });
+    app = await serve({
+      tracer: telemetry.tracer,
+      logger: recorded.logger,
+      handlers: {
+        getCurrentUser: () => {
+          throw new Error('boom');
+        },
+      },
+    });
+  });
+  after(async () => {
+    await app.close();
+    await telemetry.shutdown();
+  });
+
+  it('still echoes a traceparent and logs errors with its trace id, unsampled unless the caller sampled', async () => {
+    const before = recorded.lines.length;
+    const answer = await request(app.baseUrl, 'GET', '/v1/users/me');
+    assert.equal(answer.status, 500);
+    const echoed = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/.exec(answer.headers.get('traceparent') ?? '');
+    assert.ok(echoed, `unsampled traceparent echoed: ${answer.headers.get('traceparent')}`);
+    const logged = recorded.lines.slice(before).find((line) => line['level'] === 'error');
+    assert.equal(logged?.['trace_id'], echoed[1]);
+
+    const followed = await request(app.baseUrl, 'GET', '/v1/unknown', undefined, { traceparent: TRACEPARENT });
+    const continued = TRACEPARENT_FORMAT.exec(followed.headers.get('traceparent') ?? '');
+    assert.equal(continued?.[1], TRACE_ID);
+    assert.ok(followed.headers.get('traceparent')?.endsWith('-01'), "the caller's sampled flag is passed on");
+  });
+});

@@ -32,6 +32,13 @@ describe('subscription areas', () => {
     assert.deepEqual(areas.resolve([{ countryCode: 'TUR', region: 'Atlantis' }]), { keys: new Set(), unknown: ['TUR/Atlantis'] });
   });
 
+  it('answers a repeated geography alike, and a different one (even by region only) apart', () => {
+    const first = areas.resolve([{ countryCode: 'TUR', region: 'İstanbul' }]);
+    assert.deepEqual([...areas.resolve([{ countryCode: 'TUR', region: 'İstanbul' }]).keys], [...first.keys]);
+    assert.deepEqual([...areas.resolve([{ countryCode: 'TUR', region: 'Ankara' }]).keys], ['TUR:6']);
+    assert.deepEqual([...areas.resolve([{ countryCode: 'TUR', region: '' }, { countryCode: 'CTR', region: '' }]).keys].sort(), ['CTR:1', 'TUR:34', 'TUR:6']);
+  });
+
   it('tags a geometry with every area it touches, not those it misses', () => {
     const spanning = flattenMultiPolygon([{ exterior: box(29.5, 40.5, 31.5, 41.0), holes: [] }]);
     assert.deepEqual(areas.touched(spanning).sort(), ['TUR:34', 'TUR:6']);

@@ -30,8 +30,18 @@ export function foldRegion(name: string): string {
  * the areas it touches when it is consumed, and to turn a subscription's {country, region} list
  * into those tags at query time.
  */
+/** The areas of one geography (shared: callers must not change it). */
+export interface Resolved {
+  keys: ReadonlySet<string>;
+  unknown: readonly string[];
+}
+
+/** Geographies remembered at most; a full memory starts over. */
+const MAX_RESOLVED = 10_000;
+
 export class AreaIndex {
   private readonly byCountry = new Map<string, SubscriptionArea[]>();
+  private readonly resolved = new Map<string, Resolved>();
 
   constructor(readonly areas: readonly SubscriptionArea[]) {
     for (const area of areas) {
@@ -55,8 +65,23 @@ export class AreaIndex {
     return this.areas.find((a) => lng >= a.bbox.minLng && lng <= a.bbox.maxLng && lat >= a.bbox.minLat && lat <= a.bbox.maxLat && pointInAny(lng, lat, a.parts));
   }
 
-  /** The area keys a geography allows, and the region names that matched no area. */
-  resolve(allowed: readonly AllowedAreaInput[]): { keys: Set<string>; unknown: string[] } {
+  /**
+   * The area keys a geography allows, and the region names that matched no area. Remembered per
+   * geography (the index never changes; a new boundary load builds a new index): every list query
+   * of a restricted caller resolves its subscription, and most callers share a few geographies.
+   */
+  resolve(allowed: readonly AllowedAreaInput[]): Resolved {
+    const key = allowed.map((a) => `${a.countryCode}\u0000${a.region}`).join('\u0001');
+    let resolved = this.resolved.get(key);
+    if (!resolved) {
+      resolved = this.resolveNow(allowed);
+      if (this.resolved.size >= MAX_RESOLVED) this.resolved.clear();
+      this.resolved.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  private resolveNow(allowed: readonly AllowedAreaInput[]): Resolved {
     const keys = new Set<string>();
     const unknown: string[] = [];
     for (const { countryCode, region } of allowed) {

@@ -56,13 +56,24 @@ function derive(derivation: Derivation, ctx: SeriesContext, t: number): number {
   }
 }
 
-export function hourlyValues(metric: HourlyMetric, ctx: SeriesContext, hours: readonly number[]): queryV1.ForecastValue[] {
-  return hours.map((t) => {
+/** What every metric's value at one hour shares: computed once per hour, not once per metric. */
+export interface HourFrame {
+  t: number;
+  /** Local date and time with its offset. */
+  time: string;
+  isDay: boolean;
+}
+
+export function hourFrames(ctx: SeriesContext, hours: readonly number[]): HourFrame[] {
+  return hours.map((t) => ({ t, time: localDateTime(t, ctx.zone), isDay: isDayAt(ctx, t) }));
+}
+
+export function hourlyValues(metric: HourlyMetric, ctx: SeriesContext, frames: readonly HourFrame[]): queryV1.ForecastValue[] {
+  return frames.map(({ t, time, isDay }) => {
     const v = derive(metric.derivation, ctx, t);
-    const isDay = isDayAt(ctx, t);
     return {
       timeEpochMs: t,
-      time: localDateTime(t, ctx.zone),
+      time,
       isDay,
       ...(Number.isFinite(v) ? { value: tidy(v) } : {}),
       icon: metric.derivation.kind === 'icon' && Number.isFinite(v) ? weatherIcon(v, isDay) : '',

@@ -5,7 +5,7 @@ import type { EventIndex } from '../read-models/event-index.js';
 import { areasUnavailable } from './errors.js';
 
 /** Where a caller may see data: everywhere, or the events tagged with one of `keys`. */
-export type AreaFilter = { all: true } | { all: false; keys: Set<string>; allowed: readonly queryV1.AllowedArea[] };
+export type AreaFilter = { all: true } | { all: false; keys: ReadonlySet<string>; allowed: readonly queryV1.AllowedArea[] };
 
 /** Country names of the 403 message, as identity writes them. */
 const COUNTRY_NAMES: Readonly<Record<string, string>> = { TUR: 'Türkiye', CTR: 'Northern Cyprus' };

@@ -122,6 +122,21 @@ describe('point forecasts from the latest run (current, hourly, daily)', () => {
     assert.deepEqual(later.superseded().map((r) => r.runId), ['old']);
   });
 
+  it('answers repeated requests alike, and a new revision of the cell with its new values', async () => {
+    const revised = new ForecastStore();
+    revised.apply(run('rev', LOCAL_MIDNIGHT - HOUR, [{ id: 'ist', lng: 29.0, lat: 41.0, series: { FORECAST_METRIC_TEMPERATURE: () => 1 } }]));
+    const ask = (now: number) => getForecast(context(revised, now), request('FORECAST_KIND_CURRENT', ['TEMPERATURE']));
+    const first = await ask(LOCAL_MIDNIGHT + 2 * HOUR);
+    assert.deepEqual(await ask(LOCAL_MIDNIGHT + 2 * HOUR + 59 * 60_000), first, 'the same hour answers alike');
+    const nextHour = await ask(LOCAL_MIDNIGHT + 3 * HOUR);
+    assert.equal(nextHour.metricForecasts[0]!.forecasts[0]!.time, '2026-06-15T03:00+03:00', 'a new hour starts later');
+    assert.equal(nextHour.metricForecasts[0]!.forecasts.length, 21);
+    const event = run('rev', LOCAL_MIDNIGHT - HOUR, [{ id: 'ist', lng: 29.0, lat: 41.0, series: { FORECAST_METRIC_TEMPERATURE: () => 2 } }]);
+    revised.apply({ ...event, revision: { ...event.revision!, revision: 2 } });
+    const after = await ask(LOCAL_MIDNIGHT + 2 * HOUR);
+    assert.equal(after.metricForecasts[0]!.forecasts[0]!.value, 2, 'the revision is answered, not the remembered values');
+  });
+
   it('says 404 when no cell lies near the point, and 400 for out-of-range parameters', async () => {
     await assert.rejects(getForecast(context(store), request('FORECAST_KIND_CURRENT', ['TEMPERATURE'], { location: { lng: 44, lat: 37 } })), /No forecast is available/);
     await assert.rejects(getForecast(context(store), request('FORECAST_KIND_HOURLY', ['TEMPERATURE'], { forecastDays: 15 })), /forecastDays must be between 1 and 14/);
