@@ -1,9 +1,10 @@
-import { GrpcError, GrpcStatus, type HandlersOf } from '@stormhook/grpc';
+import { GrpcError, GrpcStatus, type HandlersOf, type ServerCall } from '@stormhook/grpc';
 import { alarmV1, commonV1, type identityV1 } from '@stormhook/proto';
 import { roleOf, type Caller } from '../domain/caller.js';
 import { FORECAST_THRESHOLDS } from '../domain/forecast-thresholds.js';
 import { DELIVERIES, FORECAST_FILTER_FIELDS, type Delivery, type RegistrationKind } from '../domain/registration.js';
 import { latestDueSlot, slotOn } from '../forecast/slots.js';
+import type { CallBudget } from '../ports/call-budget.js';
 import type { Clock } from '../ports/clock.js';
 import type { ForecastSlotRunner } from '../usecases/forecast/slot-runner.js';
 import type { RegistrationCommands } from '../usecases/registrations/registration-commands.js';
@@ -23,6 +24,11 @@ export interface HandlerDeps {
 function callerOf(principal: identityV1.Principal | null | undefined): Caller {
   if (!principal?.userId) throw unauthenticated();
   return { userId: principal.userId, role: roleOf(principal.role), ...(principal.accountId ? { accountId: principal.accountId } : {}) };
+}
+
+/** The caller's deadline, which the calls made for it share; none when the caller set no deadline. */
+function budgetOf(call: ServerCall): CallBudget | undefined {
+  return call.deadline ? { deadlineMs: call.deadline.getTime() } : undefined;
 }
 
 function kindOf(kind: string): RegistrationKind {
@@ -88,16 +94,16 @@ function thresholdTable(): alarmV1.ListForecastThresholdsResponse {
 /** stormhook.alarm.v1.AlarmMatcherService: translates, calls a use case, translates back. */
 export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarmV1.AlarmMatcherService> {
   return {
-    async registerAlarm(request) {
+    async registerAlarm(request, call) {
       const caller = callerOf(request.principal);
       const kind = kindOf(request.kind);
-      return viewToProto(unwrap(await deps.commands.register(caller, draftFromProto(kind, request.registration))));
+      return viewToProto(unwrap(await deps.commands.register(caller, draftFromProto(kind, request.registration), budgetOf(call))));
     },
 
-    async updateAlarm(request) {
+    async updateAlarm(request, call) {
       const caller = callerOf(request.principal);
       const kind = kindOf(request.kind);
-      return viewToProto(unwrap(await deps.commands.update(caller, draftFromProto(kind, request.registration))));
+      return viewToProto(unwrap(await deps.commands.update(caller, draftFromProto(kind, request.registration), budgetOf(call))));
     },
 
     async unregisterAlarm(request) {
