@@ -236,16 +236,6 @@ export class World {
     return { status: 200, registration: { id: String(answer.body['registrationId']), recipientId, point } };
   }
 
-  async registerMany(count: number): Promise<Registration[]> {
-    const registrations: Registration[] = [];
-    for (let i = 0; i < count; i++) {
-      const { registration, status } = await this.register();
-      if (!registration) throw new Error(`registration failed with ${status}`);
-      registrations.push(registration);
-    }
-    return registrations;
-  }
-
   /** Publishes on any catalogue topic under this world's prefix (the raw feed topics, for ingest). */
   async publish(topic: TopicName, events: EventToPublish[]): Promise<void> {
     await this.publisher.publish(topic, events);
