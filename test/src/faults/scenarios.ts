@@ -381,6 +381,7 @@ export function databaseStop(settings: StormSettings): Promise<ScenarioResult> {
       recovered = (await world.register()).registration;
       if (!recovered) await sleep(1_000);
     }
+    const recoveredAfterS = (Date.now() - untilMs) / 1000;
     if (recovered) {
       registrations.push(recovered);
       await strikeAt(recovered);
@@ -397,7 +398,7 @@ export function databaseStop(settings: StormSettings): Promise<ScenarioResult> {
       notes: [
         `before the outage, in the storm: 4 registrations in ${during.tries} tries (${during.refused} answered 503 and ${during.unanswered} not within 15 s; both retried), median ${median} ms, slowest ${during.slowestMs} ms`,
         `${tries} registrations tried during the outage, ${world.status503 - refusedBefore} answered 503, slowest ${slowest} ms`,
-        recovered ? 'recovered without restart' : 'DID NOT RECOVER',
+        recovered ? `recovered without restart: a registration was accepted ${recoveredAfterS.toFixed(1)} s after the database was back` : 'DID NOT RECOVER',
         `${missing.count} of ${registrations.length} API registrations missing afterwards${missing.count > 0 ? `: ${missing.answers.join('; ')}` : ''}`,
         `5xx by status ${JSON.stringify(Object.fromEntries(world.statuses5xx))}`,
       ],
