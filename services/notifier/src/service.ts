@@ -82,6 +82,8 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const policy = new SsrfPolicy(config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []);
       if (policy.allowList.length > 0) logger.warn({ allow: policy.allowList.map((c) => c.text) }, 'SSRF allow-list set: callbacks may reach these private addresses');
       const repository = new MongoEndpointRepository(mongo.db, cipher);
+      const pointed = await repository.backfillAccountPointers();
+      if (pointed > 0) logger.info({ endpoints: pointed }, 'webhook endpoints found by account through _id lookups from now on');
       const store = new MongoDeliveryStore(mongo.db, {
         maxConcurrentWrites: config.NOTIFIER_DB_MAX_CONCURRENT_WRITES,
         batchMaxItems: config.NOTIFIER_BATCH_MAX_ITEMS,

@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kafka } from 'kafkajs';
+import { MongoClient } from 'mongodb';
 import { createKafkaClient } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
+import { databaseName } from '@stormhook/mongo';
 import { testInfra } from '@stormhook/testing';
 import { describeLag, LagMonitor, longestStall, type LagSample } from '../bench/consumer-lag.js';
 import { whereLost } from './diagnose.js';
@@ -51,6 +53,11 @@ interface FaultOutcome {
   ok: boolean;
   /** When the fault hit (duplicates spanning it are attributed to it). */
   atMs: number;
+  /**
+   * When a fault that lasts (an outage) ended; default `atMs`. A delivery first sent before then may
+   * not have had its outcome recorded, so its repeat after the fault began is at-least-once.
+   */
+  untilMs?: number;
   notes: string[];
   /** Deliveries the fault itself made due (alarms registered through the API and struck). */
   extraDue?: DuePair[];
@@ -136,7 +143,7 @@ async function stormScenario(
     const notes = [
       ...outcome.notes,
       describeStorm(stats),
-      `${tally.due} due, ${tally.delivered} delivered within ${drainedS.toFixed(0)} s of the storm's start; ${duplicateNote(world, due, outcome.atMs)}`,
+      `${tally.due} due, ${tally.delivered} delivered within ${drainedS.toFixed(0)} s of the storm's start; ${duplicateNote(world, due, outcome.atMs, outcome.untilMs ?? outcome.atMs)}`,
       republished,
       `${world.receiver.acknowledged - countArrivals(world, due)} other webhooks (strikes at one alarm's centre inside a neighbour's circle), ${world.receiver.failed} attempts failed on purpose`,
       `lag: ${lagNotes.join('; ')}`,
@@ -222,20 +229,45 @@ function stormTally(world: World, due: readonly DuePair[], outcome: FaultOutcome
  * next owner sent it again: at-least-once) or in steady state (a lease that ran out during a slow
  * send, or a double claim: worth a look).
  */
-function duplicateNote(world: World, due: readonly DuePair[], faultAtMs: number): string {
+function duplicateNote(world: World, due: readonly DuePair[], faultAtMs: number, faultUntilMs: number): string {
   let across = 0;
   let steady = 0;
   let distinctIds = 0;
+  /** Seconds from the fault's start to the first send of each duplicate not attributed to it, and on to its repeat. */
+  const steadyAt: number[] = [];
+  const repeatAfter: number[] = [];
   for (const p of due) {
     const arrivals = world.receiver.arrivals(p.strikeId, p.registrationId);
     if (arrivals.length < 2) continue;
     if (new Set(arrivals.map((a) => a.webhookId)).size > 1) distinctIds += arrivals.length - 1;
-    const spans = arrivals[0]!.atMs < faultAtMs && arrivals.some((a) => a.atMs >= faultAtMs);
+    const spans = arrivals[0]!.atMs < faultUntilMs && arrivals.slice(1).some((a) => a.atMs >= faultAtMs);
     if (spans) across += arrivals.length - 1;
-    else steady += arrivals.length - 1;
+    else {
+      steady += arrivals.length - 1;
+      steadyAt.push((arrivals[0]!.atMs - faultAtMs) / 1000);
+      repeatAfter.push((arrivals[1]!.atMs - arrivals[0]!.atMs) / 1000);
+    }
   }
   if (across + steady === 0) return 'no duplicates';
-  return `duplicates: ${across} spanning the fault (sent before it, outcome not recorded, sent again after: at-least-once), ${steady} not spanning it (a lease ran out or a double claim)${distinctIds ? `, ${distinctIds} under a different webhook-id (a second notification id for one strike and alarm: a defect)` : ''}`;
+  steadyAt.sort((a, b) => a - b);
+  repeatAfter.sort((a, b) => a - b);
+  const window = faultUntilMs > faultAtMs ? ` (the fault lasted ${((faultUntilMs - faultAtMs) / 1000).toFixed(1)} s)` : '';
+  const when = steady > 0 ? `, first sent ${steadyAt[0]!.toFixed(1)} to ${steadyAt.at(-1)!.toFixed(1)} s after the fault began, repeated ${repeatAfter[0]!.toFixed(1)} to ${repeatAfter.at(-1)!.toFixed(1)} s later` : '';
+  return `duplicates: ${across} across the fault${window} (first sent before it ended, outcome not recorded, sent again: at-least-once), ${steady} not across it (a lease ran out or a double claim${when})${distinctIds ? `, ${distinctIds} under a different webhook-id (a second notification id for one strike and alarm: a defect)` : ''}`;
+}
+
+/** Which of `registrations` the matcher's database holds (when the API did not list some: lost, or not answered?). */
+async function storedRegistrations(world: World, registrations: readonly Registration[]): Promise<string> {
+  const client = new MongoClient(testInfra().mongoUrl, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    const collection = client.db(databaseName('alarm_matcher', world.dbPrefix)).collection<{ _id: string }>('registrations');
+    const held = await Promise.all(registrations.map(async (r) => ((await collection.findOne({ _id: r.id }, { projection: { _id: 1 } })) ? 1 : 0)));
+    return `the matcher's database holds ${held.reduce<number>((a, b) => a + b, 0)} of the ${registrations.length}`;
+  } catch (error) {
+    return `the matcher's database could not be read (${error instanceof Error ? error.message : String(error)})`;
+  } finally {
+    await client.close();
+  }
 }
 
 /** kill -9 of ingest while it has feed records in flight; a new ingest takes over its group. */
@@ -300,13 +332,32 @@ export function kafkaRestart(settings: StormSettings): Promise<ScenarioResult> {
  */
 export function databaseStop(settings: StormSettings): Promise<ScenarioResult> {
   return stormScenario('db-stop', `database stopped 30 s at ${settings.rate}/s`, settings, {}, async ({ world }) => {
-    const registrations = await world.registerMany(4);
+    // Registrations are the control plane: they must be answered while the pipeline works through
+    // the storm. A 503 is retried as a client would (it is an outage answer, not a loss), and counted.
+    const during = { tries: 0, refused: 0, unanswered: 0, slowestMs: 0, latencies: [] as number[] };
+    const registrations: Registration[] = [];
+    while (registrations.length < 4) {
+      const began = Date.now();
+      const { registration, status } = await world.register();
+      const ms = Date.now() - began;
+      during.tries++;
+      during.latencies.push(ms);
+      during.slowestMs = Math.max(during.slowestMs, ms);
+      if (registration) registrations.push(registration);
+      else if ((status === 503 || status === 0) && during.tries < 30) {
+        if (status === 503) during.refused++;
+        else during.unanswered++; // no answer within the client's 15 s
+        await sleep(1_000);
+      } else throw new Error(`registration during the storm failed with ${status} after ${during.tries} tries`);
+    }
+    const median = [...during.latencies].sort((a, b) => a - b)[Math.floor(during.latencies.length / 2)]!;
     const extraDue: DuePair[] = [];
     const strikeAt = async (r: Registration) => {
       const strikeId = `db-stop-${r.recipientId}-${Date.now()}`;
       await world.publish('feed.lightning.v1', [feedStrike(strikeId, r.point)]);
       extraDue.push({ strikeId, registrationId: r.id });
     };
+    const refusedBefore = world.status503;
     await infraControl('stopDatabase');
     const atMs = Date.now();
     const outageEnd = atMs + 30_000;
@@ -323,27 +374,32 @@ export function databaseStop(settings: StormSettings): Promise<ScenarioResult> {
       await sleep(2_000);
     }
     await infraControl('startDatabase');
+    const untilMs = Date.now();
     let recovered: Registration | undefined;
     const recoverBy = Date.now() + 60_000;
     while (!recovered && Date.now() < recoverBy) {
       recovered = (await world.register()).registration;
       if (!recovered) await sleep(1_000);
     }
+    const recoveredAfterS = (Date.now() - untilMs) / 1000;
     if (recovered) {
       registrations.push(recovered);
       await strikeAt(recovered);
     }
     const missing = await world.missing(registrations);
+    if (missing.count > 0) missing.answers.push(await storedRegistrations(world, registrations));
     return {
       ok: slowest < 6_000 && recovered !== undefined,
       atMs,
+      untilMs,
       registrations,
-      missingRegistrations: missing,
+      missingRegistrations: missing.count,
       extraDue,
       notes: [
-        `${tries} registrations tried during the outage, ${world.status503} answered 503, slowest ${slowest} ms`,
-        recovered ? 'recovered without restart' : 'DID NOT RECOVER',
-        `${missing} of ${registrations.length} API registrations missing afterwards`,
+        `before the outage, in the storm: 4 registrations in ${during.tries} tries (${during.refused} answered 503 and ${during.unanswered} not within 15 s; both retried), median ${median} ms, slowest ${during.slowestMs} ms`,
+        `${tries} registrations tried during the outage, ${world.status503 - refusedBefore} answered 503, slowest ${slowest} ms`,
+        recovered ? `recovered without restart: a registration was accepted ${recoveredAfterS.toFixed(1)} s after the database was back` : 'DID NOT RECOVER',
+        `${missing.count} of ${registrations.length} API registrations missing afterwards${missing.count > 0 ? `: ${missing.answers.join('; ')}` : ''}`,
         `5xx by status ${JSON.stringify(Object.fromEntries(world.statuses5xx))}`,
       ],
     };

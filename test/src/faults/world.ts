@@ -240,16 +240,6 @@ export class World {
     return { status: 200, registration: { id: String(answer.body['registrationId']), recipientId, point } };
   }
 
-  async registerMany(count: number): Promise<Registration[]> {
-    const registrations: Registration[] = [];
-    for (let i = 0; i < count; i++) {
-      const { registration, status } = await this.register();
-      if (!registration) throw new Error(`registration failed with ${status}`);
-      registrations.push(registration);
-    }
-    return registrations;
-  }
-
   /** Publishes on any catalogue topic under this world's prefix (the raw feed topics, for ingest). */
   async publish(topic: TopicName, events: EventToPublish[]): Promise<void> {
     await this.publisher.publish(topic, events);
@@ -283,15 +273,22 @@ export class World {
     }
   }
 
-  /** Registrations the API no longer knows. */
-  async missing(registrations: Registration[]): Promise<number> {
-    let missing = 0;
+  /** Registrations the API no longer knows, and for each what the API answered (a diagnosis aid). */
+  async missing(registrations: Registration[]): Promise<{ count: number; answers: string[] }> {
+    const answers: string[] = [];
     for (const r of registrations) {
-      const answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token });
-      const found = Array.isArray(answer.body['registrations']) && (answer.body['registrations'] as Array<{ id?: string; registrationId?: string }>).some((x) => (x.registrationId ?? x.id) === r.id);
-      if (!found) missing++;
+      // Asked right after an outage, a service may still answer 503 for a moment: that is not a loss, so ask again.
+      let answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token }).catch(() => ({ status: 0, headers: new Headers(), body: {} as Record<string, any> }));
+      for (let retry = 0; retry < 15 && (answer.status === 503 || answer.status === 0); retry++) {
+        await sleep(1_000);
+        answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token }).catch(() => ({ status: 0, headers: new Headers(), body: {} as Record<string, any> }));
+      }
+      const listed = Array.isArray(answer.body['registrations']) ? (answer.body['registrations'] as Array<{ id?: string; registrationId?: string }>) : [];
+      if (!listed.some((x) => (x.registrationId ?? x.id) === r.id)) {
+        answers.push(`${r.recipientId} (${r.id}): ${answer.status}, ${listed.length} listed${answer.status === 200 ? '' : ` ${JSON.stringify(answer.body).slice(0, 200)}`}`);
+      }
     }
-    return missing;
+    return { count: answers.length, answers };
   }
 
   /** Waits until every due event id was delivered (or `timeoutMs`), then counts. */
@@ -308,7 +305,7 @@ export class World {
       delivered,
       duplicates,
       lost: due.length - delivered,
-      missingRegistrations: await this.missing(registrations),
+      missingRegistrations: (await this.missing(registrations)).count,
       status5xx: this.status5xx,
       status503: this.status503,
     };

@@ -2,7 +2,9 @@ import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
 import type { commonV1, geoV1 } from '@stormhook/proto';
 import type { MultiPolygon, PolygonRings, Ring } from '../geometry/types.js';
 import type { LatLng } from '../domain/registration.js';
+import type { CallBudget } from '../ports/call-budget.js';
 import { DependencyUnavailableError } from '../ports/dependency.js';
+import { withinBudget } from './call-deadline.js';
 import { areaRefKey, type AreaRef, type DistrictInfo, type GeoPort, type NamedArea, type NeighbourhoodInfo, type PointResolution } from '../ports/geo-port.js';
 
 export type GeoClient = Pick<GrpcClient<typeof geoV1.GeoService>, 'getCity' | 'getDistrict' | 'getNeighbourhood' | 'resolvePoint' | 'getPolygons'>;
@@ -52,19 +54,19 @@ export class GrpcGeoPort implements GeoPort {
     }
   }
 
-  async city(id: number): Promise<NamedArea | undefined> {
-    const city = await this.call('GetCity', () => this.client.getCity({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }));
+  async city(id: number, budget?: CallBudget): Promise<NamedArea | undefined> {
+    const city = await this.call('GetCity', () => this.client.getCity({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }, withinBudget(budget)));
     return city ? { id: city.id, name: city.name } : undefined;
   }
 
-  async district(id: number): Promise<DistrictInfo | undefined> {
-    const district = await this.call('GetDistrict', () => this.client.getDistrict({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }));
+  async district(id: number, budget?: CallBudget): Promise<DistrictInfo | undefined> {
+    const district = await this.call('GetDistrict', () => this.client.getDistrict({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }, withinBudget(budget)));
     if (!district?.city) return undefined;
     return { id: district.id, name: district.name, city: { id: district.city.id, name: district.city.name } };
   }
 
-  async neighbourhood(id: number): Promise<NeighbourhoodInfo | undefined> {
-    const found = await this.call('GetNeighbourhood', () => this.client.getNeighbourhood({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }));
+  async neighbourhood(id: number, budget?: CallBudget): Promise<NeighbourhoodInfo | undefined> {
+    const found = await this.call('GetNeighbourhood', () => this.client.getNeighbourhood({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }, withinBudget(budget)));
     const district = found?.district;
     if (!found || !district?.city) return undefined;
     return {
@@ -74,8 +76,8 @@ export class GrpcGeoPort implements GeoPort {
     };
   }
 
-  async resolvePoint(point: LatLng): Promise<PointResolution> {
-    const answer = await this.call('ResolvePoint', () => this.client.resolvePoint({ point: { lat: point.lat, lng: point.lng } }));
+  async resolvePoint(point: LatLng, budget?: CallBudget): Promise<PointResolution> {
+    const answer = await this.call('ResolvePoint', () => this.client.resolvePoint({ point: { lat: point.lat, lng: point.lng } }, withinBudget(budget)));
     if (!answer) return { countryCode: '' };
     return {
       countryCode: answer.countryCode,

@@ -1,7 +1,9 @@
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
 import type { notificationV1 } from '@stormhook/proto';
+import type { CallBudget } from '../ports/call-budget.js';
 import { DependencyUnavailableError } from '../ports/dependency.js';
 import type { CreateWebhookOutcome, WebhookConfig, WebhookStore } from '../ports/webhook-store.js';
+import { withinBudget } from './call-deadline.js';
 
 export type NotifierClient = Pick<GrpcClient<typeof notificationV1.NotifierService>, 'getWebhookEndpoint' | 'createWebhookEndpoint'>;
 
@@ -13,9 +15,9 @@ export class GrpcWebhookStore implements WebhookStore {
     return new DependencyUnavailableError('notifier', `notifier did not answer ${what}: ${(error as Error).message}`, { cause: error });
   }
 
-  async get(accountId: string): Promise<WebhookConfig | undefined> {
+  async get(accountId: string, budget?: CallBudget): Promise<WebhookConfig | undefined> {
     try {
-      const answer = await this.client.getWebhookEndpoint({ accountId });
+      const answer = await this.client.getWebhookEndpoint({ accountId }, withinBudget(budget));
       return answer.endpoint?.config ?? undefined;
     } catch (error) {
       if (error instanceof GrpcError && error.code === GrpcStatus.NOT_FOUND) return undefined;
@@ -23,9 +25,9 @@ export class GrpcWebhookStore implements WebhookStore {
     }
   }
 
-  async create(accountId: string, config: WebhookConfig): Promise<CreateWebhookOutcome> {
+  async create(accountId: string, config: WebhookConfig, budget?: CallBudget): Promise<CreateWebhookOutcome> {
     try {
-      const answer = await this.client.createWebhookEndpoint({ accountId, config, ownerEmail: '' });
+      const answer = await this.client.createWebhookEndpoint({ accountId, config, ownerEmail: '' }, withinBudget(budget));
       const stored = answer.endpoint?.config;
       if (!stored) throw new Error('CreateWebhookEndpoint answered without an endpoint');
       return { kind: 'created', config: stored };

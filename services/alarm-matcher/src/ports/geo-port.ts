@@ -1,5 +1,6 @@
 import type { MultiPolygon } from '../geometry/types.js';
 import type { LatLng } from '../domain/registration.js';
+import type { CallBudget } from './call-budget.js';
 
 export type AreaLevel = 'CITY' | 'DISTRICT' | 'NEIGHBOURHOOD';
 
@@ -37,10 +38,11 @@ export interface PointResolution {
  * an unreachable geo service throws DependencyUnavailableError.
  */
 export interface GeoPort {
-  city(id: number): Promise<NamedArea | undefined>;
-  district(id: number): Promise<DistrictInfo | undefined>;
-  neighbourhood(id: number): Promise<NeighbourhoodInfo | undefined>;
-  resolvePoint(point: LatLng): Promise<PointResolution>;
+  /** `budget` on the lookups: the API caller's remaining time, which the call must fit in (see {@link CallBudget}). */
+  city(id: number, budget?: CallBudget): Promise<NamedArea | undefined>;
+  district(id: number, budget?: CallBudget): Promise<DistrictInfo | undefined>;
+  neighbourhood(id: number, budget?: CallBudget): Promise<NeighbourhoodInfo | undefined>;
+  resolvePoint(point: LatLng, budget?: CallBudget): Promise<PointResolution>;
   /** Boundaries of the areas, keyed by {@link areaRefKey}; unknown areas are left out. */
   polygons(refs: readonly AreaRef[]): Promise<Map<string, MultiPolygon>>;
 }

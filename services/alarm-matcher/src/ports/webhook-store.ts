@@ -1,4 +1,5 @@
 import type { notificationV1 } from '@stormhook/proto';
+import type { CallBudget } from './call-budget.js';
 
 export type WebhookConfig = notificationV1.WebhookEndpointConfig;
 
@@ -14,6 +15,7 @@ export type CreateWebhookOutcome =
  * with the password masked. An unreachable notifier throws DependencyUnavailableError.
  */
 export interface WebhookStore {
-  get(accountId: string): Promise<WebhookConfig | undefined>;
-  create(accountId: string, config: WebhookConfig): Promise<CreateWebhookOutcome>;
+  /** `budget`: the API caller's remaining time, which the call must fit in (see {@link CallBudget}). */
+  get(accountId: string, budget?: CallBudget): Promise<WebhookConfig | undefined>;
+  create(accountId: string, config: WebhookConfig, budget?: CallBudget): Promise<CreateWebhookOutcome>;
 }

@@ -12,6 +12,8 @@ export interface FakeNotifier {
   address: string;
   /** Stored configurations by account, unmasked. */
   endpoints: Map<string, notificationV1.WebhookEndpointConfig>;
+  /** How long each webhook rpc takes before it answers (a notifier under load); 0 by default. */
+  delayMs: number;
   stop(): Promise<void>;
 }
 
@@ -46,8 +48,11 @@ function unimplemented(): never {
 export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
   const server: GrpcServer = createGrpcServer({ logger, serviceName: 'fake-notifier', shutdownTimeoutMs: 500, internalTokens: 'unauthenticated' });
   const endpoints = new Map<string, notificationV1.WebhookEndpointConfig>();
+  const fake = { delayMs: 0 };
+  const slow = () => (fake.delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, fake.delayMs)) : Promise.resolve());
   const handlers: HandlersOf<typeof notificationV1.NotifierService> = {
     async createWebhookEndpoint(request) {
+      await slow();
       if (endpoints.has(request.accountId)) throw new GrpcError(GrpcStatus.ALREADY_EXISTS, 'the account has a webhook endpoint');
       const config = request.config;
       if (!config?.url.startsWith('https://')) {
@@ -59,6 +64,7 @@ export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
       return { endpoint: endpointOf(request.accountId, stored), signingSecret: 'whsec_fake' };
     },
     async getWebhookEndpoint(request) {
+      await slow();
       const stored = endpoints.get(request.accountId);
       if (!stored) throw new GrpcError(GrpcStatus.NOT_FOUND, 'no webhook endpoint');
       return { endpoint: endpointOf(request.accountId, stored) };
@@ -74,5 +80,5 @@ export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
   };
   server.add(notificationV1.NotifierService, handlers);
   const port = await server.listen('127.0.0.1:0');
-  return { address: `127.0.0.1:${port}`, endpoints, stop: () => server.shutdown() };
+  return Object.assign(fake, { address: `127.0.0.1:${port}`, endpoints, stop: () => server.shutdown() });
 }

@@ -4,6 +4,7 @@ import { roleOf, type Caller } from '../domain/caller.js';
 import { FORECAST_THRESHOLDS } from '../domain/forecast-thresholds.js';
 import { DELIVERIES, FORECAST_FILTER_FIELDS, type Delivery, type RegistrationKind } from '../domain/registration.js';
 import { latestDueSlot, slotOn } from '../forecast/slots.js';
+import type { CallBudget } from '../ports/call-budget.js';
 import type { Clock } from '../ports/clock.js';
 import type { ForecastSlotRunner } from '../usecases/forecast/slot-runner.js';
 import type { RegistrationCommands } from '../usecases/registrations/registration-commands.js';
@@ -28,6 +29,11 @@ function callerOf(call: ServerCall, claimed: identityV1.Principal | null | undef
   const principal = actingPrincipal(call, claimed);
   if (!principal?.userId) throw unauthenticated();
   return { userId: principal.userId, role: roleOf(principal.role), ...(principal.accountId ? { accountId: principal.accountId } : {}) };
+}
+
+/** The caller's deadline, which the calls made for it share; none when the caller set no deadline. */
+function budgetOf(call: ServerCall): CallBudget | undefined {
+  return call.deadline ? { deadlineMs: call.deadline.getTime() } : undefined;
 }
 
 function kindOf(kind: string): RegistrationKind {
@@ -96,13 +102,13 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
     async registerAlarm(request, call) {
       const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
-      return viewToProto(unwrap(await deps.commands.register(caller, draftFromProto(kind, request.registration))));
+      return viewToProto(unwrap(await deps.commands.register(caller, draftFromProto(kind, request.registration), budgetOf(call))));
     },
 
     async updateAlarm(request, call) {
       const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
-      return viewToProto(unwrap(await deps.commands.update(caller, draftFromProto(kind, request.registration))));
+      return viewToProto(unwrap(await deps.commands.update(caller, draftFromProto(kind, request.registration), budgetOf(call))));
     },
 
     async unregisterAlarm(request, call) {

@@ -4,6 +4,12 @@ import { ensureIndexes, type IndexSpec } from '@stormhook/mongo';
 /** Collection names of the notifier's database. Renaming one needs a migration. */
 export const COLLECTIONS = {
   endpoints: 'webhook_endpoints',
+  /**
+   * `{_id: accountId, endpointId}`: finds an account's endpoint by `_id` lookups only. FerretDB 1.x on
+   * SQLite scans the whole endpoint collection for `{accountId}`, about a second at storm load with
+   * 1,000 endpoints, and every registration and every new account's first delivery asked it.
+   */
+  endpointAccounts: 'webhook_endpoint_accounts',
   deliveries: 'deliveries',
   queue: 'delivery_queue',
   /** Append-only: one document per attempt (`<deliveryId>#<attemptNumber>`) with the state it left. */
@@ -29,6 +35,7 @@ export const COLLECTIONS = {
  */
 export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSpec[]>> = {
   endpoints: [{ name: 'accountId_unique', key: { accountId: 1 }, unique: true }],
+  endpointAccounts: [],
   deliveries: [
     { name: 'account_created', key: { accountId: 1, createdAt: -1 } },
     { name: 'failure_outbox', key: { failureEventPending: 1 } },

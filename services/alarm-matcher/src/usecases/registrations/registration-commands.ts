@@ -3,6 +3,7 @@ import type { RegistrationDraft } from '../../domain/draft.js';
 import { conflict, fail, notFound, ok, precondition, type Result } from '../../domain/errors.js';
 import { areaKeyOf, KIND_NOUN, KIND_PATH, type Registration, type RegistrationKind } from '../../domain/registration.js';
 import { isUuid, validateDraft } from '../../domain/validate-draft.js';
+import type { CallBudget } from '../../ports/call-budget.js';
 import { checkBoundary } from './boundary-check.js';
 import { buildRegistration } from './build-registration.js';
 import type { RegistrationDeps, RegistrationView } from './registration-deps.js';
@@ -13,7 +14,10 @@ export function registrationNotFound(kind: RegistrationKind, registrationId: str
   return notFound(`No ${KIND_NOUN[kind]} with registrationId ${registrationId}`);
 }
 
-/** Register, update and unregister: the write side of the three alarm kinds. */
+/**
+ * Register, update and unregister: the write side of the three alarm kinds. `budget` is the API
+ * caller's remaining time; the geo and notifier calls share it (see {@link CallBudget}).
+ */
 export class RegistrationCommands {
   constructor(private readonly deps: RegistrationDeps) {}
 
@@ -26,16 +30,16 @@ export class RegistrationCommands {
     );
   }
 
-  async register(caller: Caller, draft: RegistrationDraft): Promise<Result<RegistrationView>> {
+  async register(caller: Caller, draft: RegistrationDraft, budget?: CallBudget): Promise<Result<RegistrationView>> {
     const accountId = caller.accountId;
     if (!accountId) {
       return fail(precondition('ACCOUNT_REQUIRED', 'Your user has no account yet; create one (POST /v1/accounts/create) before registering alarms'));
     }
     const input = validateDraft(draft, 'register');
     if (!input.ok) return input;
-    const facts = await checkBoundary(input.value, this.deps);
+    const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
-    const webhook = await resolveWebhook(input.value.webhook, accountId, this.deps.webhooks);
+    const webhook = await resolveWebhook(input.value.webhook, accountId, this.deps.webhooks, budget);
     if (!webhook.ok) return webhook;
     const now = this.deps.clock.now();
     const registration = buildRegistration(
@@ -49,14 +53,14 @@ export class RegistrationCommands {
     return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings });
   }
 
-  async update(caller: Caller, draft: RegistrationDraft): Promise<Result<RegistrationView>> {
+  async update(caller: Caller, draft: RegistrationDraft, budget?: CallBudget): Promise<Result<RegistrationView>> {
     const input = validateDraft(draft, 'update');
     if (!input.ok) return input;
     const existing = await this.deps.repo.findById(input.value.registrationId);
     if (!existing || existing.kind !== draft.kind || !owns(caller, existing.accountId)) return fail(registrationNotFound(draft.kind, input.value.registrationId));
-    const facts = await checkBoundary(input.value, this.deps);
+    const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
-    const webhook = await resolveWebhook(input.value.webhook, existing.accountId, this.deps.webhooks);
+    const webhook = await resolveWebhook(input.value.webhook, existing.accountId, this.deps.webhooks, budget);
     if (!webhook.ok) return webhook;
     const now = this.deps.clock.now();
     const registration = buildRegistration(
