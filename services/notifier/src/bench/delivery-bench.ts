@@ -9,9 +9,12 @@
  *                  deliveries per second to the 7 others, compared with the healthy run.
  *
  * Beside the deliveries, the healthy run measures what bounds them, in the same run:
- *   receivers' ceiling  the same receivers driven by a bare node:http client (keep-alive, the same
- *                       sockets per receiver and requests in flight, no database, no signing): the
- *                       most they take from one process; the notifier's rate is given as a ratio.
+ *   receivers' ceiling  the 7 receivers that stay alive, driven by a bare node:http client right
+ *                       after each run (keep-alive, the same sockets per receiver and requests in
+ *                       flight, no database, no signing): the most they take from one process now.
+ *                       The notifier's rate is given as a ratio of it, and the dead endpoint's cost
+ *                       also as a ratio of the two runs' ratios, which takes out most of what other
+ *                       work on a shared machine does to the two runs.
  *   database work       every command the notifier sends (driver command monitoring), as commands
  *                       and documents written per delivery.
  *   CPU                 of the notifier's process (acceptance, sending, recording) per delivery.
@@ -63,8 +66,8 @@ interface RunResult {
   cpuUsPerDelivery: number;
   /** Database commands and documents written per answered delivery, by command. */
   database: DatabaseWork;
-  /** The bare client's rate against the same receivers (healthy run only). */
-  ceiling?: Ceiling;
+  /** The bare client's rate against the live receivers, right after the run. */
+  ceiling: Ceiling;
 }
 
 interface DatabaseWork {
@@ -234,7 +237,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const queued = await mongo.db.collection(COLLECTIONS.leases).estimatedDocumentCount();
 
   await worker.stop({ graceMs: 0 });
-  const ceiling = deadEndpoint ? undefined : await receiversCeiling(ports, count, parallel, DEFAULT_WORKER_OPTIONS.perEndpointConcurrency, events[0]?.payloadJson ?? '{}');
+  const ceiling = await receiversCeiling(ports.slice(1), Math.ceil(count / 2), parallel, DEFAULT_WORKER_OPTIONS.perEndpointConcurrency, events[0]?.payloadJson ?? '{}');
   sender.close();
   await receivers.close();
   await mongo.db.dropDatabase();
@@ -250,7 +253,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     recordedAfterMs: Math.round(recorded - started),
     cpuUsPerDelivery: Math.round((used.user + used.system) / answered.length),
     database,
-    ...(ceiling ? { ceiling } : {}),
+    ceiling,
   };
 }
 
@@ -265,16 +268,18 @@ async function main(): Promise<void> {
   console.log(`dead endpoint: ${JSON.stringify(dead)}`);
   // The same 7 endpoints' share of the healthy run, against their rate beside a dead endpoint.
   const loss = Math.round((1 - dead.liveDeliveredPerSecond / healthy.liveDeliveredPerSecond) * 1000) / 10;
+  // The same, each run's rate taken as a share of the receivers' ceiling measured right after it.
+  const normalizedLoss = Math.round((1 - dead.liveDeliveredPerSecond / dead.ceiling.requestsPerSecond / (healthy.liveDeliveredPerSecond / healthy.ceiling.requestsPerSecond)) * 1000) / 10;
   const database = mongoUrl.replace(/\/\/[^@]*@/, '//***@');
-  console.log(JSON.stringify({ deliveries: count, parallelAcceptors: parallel, endpoints: ENDPOINTS, policy: POLICY, database, healthy, deadEndpoint: { ...dead, othersThroughputLossPercent: loss } }, null, 2));
+  console.log(JSON.stringify({ deliveries: count, parallelAcceptors: parallel, endpoints: ENDPOINTS, policy: POLICY, database, healthy, deadEndpoint: { ...dead, othersThroughputLossPercent: loss, othersLossOfCeilingSharePercent: normalizedLoss } }, null, 2));
 
   const bench = 'notifier webhook delivery';
   const note = `${count} deliveries over ${ENDPOINTS} local receivers, ${parallel} acceptances in flight, default slots (${DEFAULT_WORKER_OPTIONS.concurrency}, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} per endpoint)`;
   reportBench({ bench, metric: 'throughput', value: healthy.deliveredPerSecond, unit: 'deliveries/s', note });
   reportBench({ bench, metric: 'p50 latency acceptance to receipt', value: healthy.p50, unit: 'ms', note });
   reportBench({ bench, metric: 'p99 latency acceptance to receipt', value: healthy.p99, unit: 'ms', note });
-  const ceiling = healthy.ceiling as Ceiling;
-  const ceilingNote = `a bare node:http client, keep-alive, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} sockets per receiver, ${parallel} requests in flight, the same receivers in their own process, ${ceiling.cpuUsPerRequest} us CPU/request in the client`;
+  const ceiling = healthy.ceiling;
+  const ceilingNote = `the 7 receivers that stay alive beside the dead one, a bare node:http client, keep-alive, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} sockets per receiver, ${parallel} requests in flight, the same receivers in their own process, ${ceiling.cpuUsPerRequest} us CPU/request in the client`;
   reportBench({ bench, metric: "receivers' ceiling", value: ceiling.requestsPerSecond, unit: 'requests/s', note: ceilingNote });
   reportBench({ bench, metric: "throughput ratio to the receivers' ceiling", value: Math.round((healthy.deliveredPerSecond / ceiling.requestsPerSecond) * 1000) / 1000, unit: 'ratio', note: `${healthy.cpuUsPerDelivery} us CPU per delivery in the notifier's process (acceptance, sending, recording; receivers apart)` });
   const writes = Object.entries(healthy.database.byCommand).map(([name, c]) => `${name} ${c.commands}/${c.documents}`).join(', ');
@@ -283,6 +288,7 @@ async function main(): Promise<void> {
   const deadNote = `${note}; 1 of the 8 never answers (${POLICY.timeoutMs} ms timeouts, retried)`;
   reportBench({ bench, metric: 'throughput of the 7 live endpoints beside a dead one', value: dead.liveDeliveredPerSecond, unit: 'deliveries/s', note: deadNote });
   reportBench({ bench, metric: 'throughput lost by the live endpoints to the dead one', value: loss, unit: '%', note: deadNote });
+  reportBench({ bench, metric: "share of the receivers' ceiling lost by the live endpoints to the dead one", value: normalizedLoss, unit: '%', note: `${deadNote}; each run's live rate divided by the ceiling measured right after it (healthy ${healthy.ceiling.requestsPerSecond}/s, dead ${dead.ceiling.requestsPerSecond}/s)` });
 }
 
 main().catch((error: unknown) => {
