@@ -312,12 +312,14 @@ export class DeliveryWorker {
   private track(job: Job): void {
     let endpointHeld = true;
     const started = Date.now();
-    const sent = (timedOut = false): void => {
+    // `timedOut` is undefined when no request was made (a stale entry, a dead-on-claim delivery):
+    // that says nothing about the endpoint, so its probe limit stays as it is.
+    const sent = (timedOut?: boolean): void => {
       if (!endpointHeld) return;
       endpointHeld = false;
       const { endpointId } = job.entry;
-      if (timedOut) this.timingOut.add(endpointId);
-      else this.timingOut.delete(endpointId);
+      if (timedOut === true) this.timingOut.add(endpointId);
+      else if (timedOut === false) this.timingOut.delete(endpointId);
       const took = Date.now() - started;
       const before = this.requestMs.get(endpointId);
       this.requestMs.set(endpointId, before === undefined ? took : 0.7 * before + 0.3 * took);
