@@ -1,20 +1,35 @@
 /**
  * Delivery benchmark: AlarmTriggered accepted as the Kafka handler accepts it (stored durably, many
  * records in flight) -> worker -> local HTTP receivers, one per endpoint (8 endpoints, 8 ports, the
- * production defaults for slots). Two runs, each on a fresh database:
+ * production defaults for slots). The receivers run in a process of their own (bench-receivers.ts),
+ * as customers' receivers do. Two runs, each on a fresh database:
  *
  *   healthy        every receiver answers 200 at once: deliveries per second at the receivers.
  *   dead endpoint  the same, but one of the 8 receivers never answers (every attempt times out):
  *                  deliveries per second to the 7 others, compared with the healthy run.
  *
+ * Beside the deliveries, the healthy run measures what bounds them, in the same run:
+ *   receivers' ceiling  the 7 receivers that stay alive, driven by a bare node:http client right
+ *                       after each run (keep-alive, the same sockets per receiver and requests in
+ *                       flight, no database, no signing): the most they take from one process now.
+ *                       The notifier's rate is given as a ratio of it.
+ *   dead endpoint's work  the notifier's CPU per live delivery in the dead-endpoint run against its
+ *                       CPU per delivery in the healthy run: what the dead endpoint adds to the
+ *                       others' cost. The notifier is CPU-bound here, so this is what it takes from
+ *                       their throughput, and it depends far less than the two runs' rates on what
+ *                       other work a shared machine does meanwhile.
+ *   database work       every command the notifier sends (driver command monitoring), as commands
+ *                       and documents written per delivery.
+ *   CPU                 of the notifier's process (acceptance, sending, recording) per delivery.
+ *
  *   MONGO_URL=mongodb://127.0.0.1:27017 node services/notifier/dist/bench/delivery-bench.js [count] [parallel]
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import { MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
 import { createLogger, type Logger } from '@stormhook/logger';
 import { reportBench } from '@stormhook/testing';
-import { connectMongo } from '@stormhook/mongo';
 import { Registry } from 'prom-client';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
@@ -32,6 +47,7 @@ import { UrlGuard } from '../security/url-guard.js';
 import { AcceptAlarm } from '../usecases/accept-alarm.js';
 import { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import { alarmEvent } from '../test-support/harness.js';
+import { epochMs, type ReceiverAnswer, type ReceiverCommand } from './bench-receivers.js';
 
 const ENDPOINTS = 8;
 /** Every endpoint has the default policy: a dead one times out after 5 s and is retried 10 s later. */
@@ -49,33 +65,131 @@ interface RunResult {
   p99: number;
   queued: number;
   recordedAfterMs: number;
+  /** CPU of the notifier's process (user + system) per answered delivery, microseconds; receivers apart. */
+  cpuUsPerDelivery: number;
+  /** Database commands and documents written per answered delivery, by command. */
+  database: DatabaseWork;
+  /** The bare client's rate against the live receivers, right after the run. */
+  ceiling: Ceiling;
 }
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
+interface DatabaseWork {
+  commandsPerDelivery: number;
+  documentsWrittenPerDelivery: number;
+  byCommand: Record<string, { commands: number; documents: number }>;
+}
+
+interface Ceiling {
+  requestsPerSecond: number;
+  cpuUsPerRequest: number;
+}
+
+/** Counts the commands the driver sends and the documents they write (insert/update/delete statements). */
+function watchCommands(client: MongoClient): () => Record<string, { commands: number; documents: number }> {
+  const counts: Record<string, { commands: number; documents: number }> = {};
+  client.on('commandStarted', (event) => {
+    const command = event.command as { documents?: unknown[]; updates?: unknown[]; deletes?: unknown[] };
+    const written = command.documents?.length ?? command.updates?.length ?? command.deletes?.length ?? 0;
+    const command_ = event.command as Record<string, unknown>;
+    const collection = String(event.commandName === 'getMore' ? command_['collection'] : command_[event.commandName] ?? '');
+    const key = `${event.commandName} ${collection}`.trim();
+    const entry = (counts[key] ??= { commands: 0, documents: 0 });
+    entry.commands++;
+    entry.documents += written;
+  });
+  return () => counts;
+}
+
+function perDelivery(counts: Record<string, { commands: number; documents: number }>, deliveries: number): DatabaseWork {
+  const round = (n: number): number => Math.round((n / deliveries) * 1000) / 1000;
+  const byCommand = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, { commands: round(v.commands), documents: round(v.documents) }]));
+  const total = Object.values(counts);
+  return {
+    commandsPerDelivery: round(total.reduce((n, c) => n + c.commands, 0)),
+    documentsWrittenPerDelivery: round(total.reduce((n, c) => n + c.documents, 0)),
+    byCommand,
+  };
+}
+
+/**
+ * The receivers' own ceiling: `count` POSTs of a delivery's size spread over them by a bare
+ * node:http client with keep-alive, `perHost` sockets per receiver and `parallel` requests in flight.
+ */
+async function receiversCeiling(ports: readonly number[], count: number, parallel: number, perHost: number, body: string): Promise<Ceiling> {
+  const agent = new Agent({ keepAlive: true, maxSockets: perHost, maxFreeSockets: perHost });
+  const send = (port: number, id: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/hook', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'webhook-id': id } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      for (let i = next++; i < count; i = next++) await send(ports[i % ports.length] as number, `ceiling-${i}`);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  agent.destroy();
+  return { requestsPerSecond: Math.round(count / seconds), cpuUsPerRequest: Math.round((used.user + used.system) / count) };
+}
+
+/** The receivers' process (bench-receivers.ts): one question at a time over its IPC channel. */
+class Receivers {
+  private asking: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly child: ChildProcess) {}
+
+  static async start(endpoints: number, deadIndex: number): Promise<{ receivers: Receivers; ports: number[] }> {
+    const child = fork(new URL('./bench-receivers.js', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const receivers = new Receivers(child);
+    const answer = await receivers.ask({ cmd: 'listen', endpoints, deadIndex });
+    return { receivers, ports: (answer as { ports: number[] }).ports };
+  }
+
+  ask(command: ReceiverCommand): Promise<ReceiverAnswer> {
+    const asked = this.asking.then(
+      () =>
+        new Promise<ReceiverAnswer>((resolve, reject) => {
+          const onExit = (code: number | null): void => reject(new Error(`receivers exited (${code})`));
+          this.child.once('exit', onExit);
+          this.child.once('message', (reply: unknown) => {
+            this.child.off('exit', onExit);
+            resolve(reply as ReceiverAnswer);
+          });
+          this.child.send(command);
+        }),
+    );
+    this.asking = asked.catch(() => undefined);
+    return asked;
+  }
+
+  async count(): Promise<number> {
+    return ((await this.ask({ cmd: 'count' })) as { count: number }).count;
+  }
+
+  async dump(): Promise<Map<string, number>> {
+    return new Map(((await this.ask({ cmd: 'dump' })) as { received: [string, number][] }).received);
+  }
+
+  async close(): Promise<void> {
+    await this.ask({ cmd: 'close' });
+  }
 }
 
 async function run(mongoUrl: string, count: number, parallel: number, deadEndpoint: boolean, logger: Logger): Promise<RunResult> {
-  const mongo = await connectMongo({ url: mongoUrl, dbName: `bench_notifier_${Date.now().toString(36)}`, appName: 'notifier-bench' });
+  // Its own client, with command monitoring on (it must be set before the connections open).
+  const client = await new MongoClient(mongoUrl, { appName: 'notifier-bench', monitorCommands: true }).connect();
+  const mongo = { db: client.db(`bench_notifier_${Date.now().toString(36)}`), close: () => client.close() };
   await ensureNotifierIndexes(mongo.db);
-  const received = new Map<string, number>();
-  const servers: Server[] = [];
-  const ports: number[] = [];
-  for (let i = 0; i < ENDPOINTS; i++) {
-    const dead = deadEndpoint && i === 0;
-    const server = createServer((req, res) => {
-      req.resume();
-      if (dead) return; // never answers: the attempt times out
-      req.on('end', () => {
-        received.set(String(req.headers['webhook-id']), performance.now());
-        res.end();
-      });
-    });
-    server.keepAliveTimeout = 10_000;
-    servers.push(server);
-    ports.push(await listen(server));
-  }
+  const commands = watchCommands(client);
+  const { receivers, ports } = await Receivers.start(ENDPOINTS, deadEndpoint ? 0 : -1);
 
   const cipher = new CredentialCipher(parseKeyring(`bench:${randomBytes(32).toString('base64')}`));
   const repository = new MongoEndpointRepository(mongo.db, cipher);
@@ -99,34 +213,36 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const live = events.filter((_, i) => i % ENDPOINTS !== 0);
   const answered = deadEndpoint ? live : events;
   const acceptedAt = new Map<string, number>();
-  const started = performance.now();
+  const started = epochMs();
   let next = 0;
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (next < events.length) {
         const event = events[next++];
         if (!event) break;
-        acceptedAt.set(event.notificationId, performance.now());
+        acceptedAt.set(event.notificationId, epochMs());
         await accept.execute(event);
       }
     }),
   );
-  const accepted = performance.now();
-  while (answered.some((e) => !received.has(e.notificationId))) await new Promise((r) => setTimeout(r, 5));
+  const accepted = epochMs();
+  while ((await receivers.count()) < answered.length) await new Promise((r) => setTimeout(r, 20));
+  const received = await receivers.dump();
   const lastLive = Math.max(...live.map((e) => received.get(e.notificationId) ?? 0));
   const lastAll = Math.max(...answered.map((e) => received.get(e.notificationId) ?? 0));
   // Every live delivery recorded (the dead endpoint's keep timing out and waiting for retries).
   const attempts = mongo.db.collection(COLLECTIONS.attempts);
   while ((await attempts.estimatedDocumentCount()) < answered.length) await new Promise((r) => setTimeout(r, 50));
-  const recorded = performance.now();
+  const recorded = epochMs();
+  const used = process.cpuUsage(cpu);
+  const database = perDelivery(commands(), answered.length);
   const queued = await mongo.db.collection(COLLECTIONS.leases).estimatedDocumentCount();
 
   await worker.stop({ graceMs: 0 });
+  const ceiling = await receiversCeiling(ports.slice(1), Math.ceil(count / 2), parallel, DEFAULT_WORKER_OPTIONS.perEndpointConcurrency, events[0]?.payloadJson ?? '{}');
   sender.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
+  await receivers.close();
   await mongo.db.dropDatabase();
   await mongo.close();
   const latencies = answered.map((e) => (received.get(e.notificationId) ?? NaN) - (acceptedAt.get(e.notificationId) ?? NaN)).sort((a, b) => a - b);
@@ -138,6 +254,9 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     p99: Math.round(percentile(latencies, 99)),
     queued,
     recordedAfterMs: Math.round(recorded - started),
+    cpuUsPerDelivery: Math.round((used.user + used.system) / answered.length),
+    database,
+    ceiling,
   };
 }
 
@@ -152,17 +271,26 @@ async function main(): Promise<void> {
   console.log(`dead endpoint: ${JSON.stringify(dead)}`);
   // The same 7 endpoints' share of the healthy run, against their rate beside a dead endpoint.
   const loss = Math.round((1 - dead.liveDeliveredPerSecond / healthy.liveDeliveredPerSecond) * 1000) / 10;
+  const addedWork = Math.round((dead.cpuUsPerDelivery / healthy.cpuUsPerDelivery - 1) * 1000) / 10;
   const database = mongoUrl.replace(/\/\/[^@]*@/, '//***@');
-  console.log(JSON.stringify({ deliveries: count, parallelAcceptors: parallel, endpoints: ENDPOINTS, policy: POLICY, database, healthy, deadEndpoint: { ...dead, othersThroughputLossPercent: loss } }, null, 2));
+  console.log(JSON.stringify({ deliveries: count, parallelAcceptors: parallel, endpoints: ENDPOINTS, policy: POLICY, database, healthy, deadEndpoint: { ...dead, othersThroughputLossPercent: loss, cpuAddedPerLiveDeliveryPercent: addedWork } }, null, 2));
 
   const bench = 'notifier webhook delivery';
   const note = `${count} deliveries over ${ENDPOINTS} local receivers, ${parallel} acceptances in flight, default slots (${DEFAULT_WORKER_OPTIONS.concurrency}, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} per endpoint)`;
   reportBench({ bench, metric: 'throughput', value: healthy.deliveredPerSecond, unit: 'deliveries/s', note });
   reportBench({ bench, metric: 'p50 latency acceptance to receipt', value: healthy.p50, unit: 'ms', note });
   reportBench({ bench, metric: 'p99 latency acceptance to receipt', value: healthy.p99, unit: 'ms', note });
+  const ceiling = healthy.ceiling;
+  const ceilingNote = `the 7 receivers that stay alive beside the dead one, a bare node:http client, keep-alive, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} sockets per receiver, ${parallel} requests in flight, the same receivers in their own process, ${ceiling.cpuUsPerRequest} us CPU/request in the client`;
+  reportBench({ bench, metric: "receivers' ceiling", value: ceiling.requestsPerSecond, unit: 'requests/s', note: ceilingNote });
+  reportBench({ bench, metric: "throughput ratio to the receivers' ceiling", value: Math.round((healthy.deliveredPerSecond / ceiling.requestsPerSecond) * 1000) / 1000, unit: 'ratio', note: `${healthy.cpuUsPerDelivery} us CPU per delivery in the notifier's process (acceptance, sending, recording; receivers apart)` });
+  const writes = Object.entries(healthy.database.byCommand).map(([name, c]) => `${name} ${c.commands}/${c.documents}`).join(', ');
+  reportBench({ bench, metric: 'database commands per delivery', value: healthy.database.commandsPerDelivery, unit: 'commands', note: `healthy run, driver command monitoring; per delivery, commands/documents: ${writes}` });
+  reportBench({ bench, metric: 'database documents written per delivery', value: healthy.database.documentsWrittenPerDelivery, unit: 'documents', note: 'healthy run: inserted, updated and deleted documents' });
   const deadNote = `${note}; 1 of the 8 never answers (${POLICY.timeoutMs} ms timeouts, retried)`;
   reportBench({ bench, metric: 'throughput of the 7 live endpoints beside a dead one', value: dead.liveDeliveredPerSecond, unit: 'deliveries/s', note: deadNote });
   reportBench({ bench, metric: 'throughput lost by the live endpoints to the dead one', value: loss, unit: '%', note: deadNote });
+  reportBench({ bench, metric: "notifier CPU per live delivery added by the dead endpoint", value: addedWork, unit: '%', note: `${deadNote}; ${dead.cpuUsPerDelivery} us per live delivery beside it, ${healthy.cpuUsPerDelivery} us per delivery in the healthy run` });
 }
 
 main().catch((error: unknown) => {

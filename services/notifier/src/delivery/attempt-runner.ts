@@ -44,10 +44,11 @@ export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
   /**
-   * `control.sent` is called once the request is over (the endpoint's slot may go to the next one
-   * while this attempt is recorded); `control.abandoned` says the instance is stopping hard.
+   * `control.sent` is called once the request is over, saying whether it timed out (the endpoint's
+   * slot may go to the next one while this attempt is recorded); `control.abandoned` says the
+   * instance is stopping hard.
    */
-  async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, control: { abort: AbortSignal; abandoned: () => boolean; sent: () => void }): Promise<AttemptResult> {
+  async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, control: { abort: AbortSignal; abandoned: () => boolean; sent: (timedOut: boolean) => void }): Promise<AttemptResult> {
     const { clock, metrics, logger, store } = this.deps;
     const scheduledUsed = entry.attempt - entry.manualAttempts;
     const startedAt = clock.now();
@@ -56,11 +57,13 @@ export class AttemptRunner {
     metrics?.attempted.inc(labels);
     metrics?.inFlight.inc(labels);
     let outcome: SendOutcome;
+    let timedOut = false;
     try {
       outcome = await this.deps.sender.send(request, control.abort);
+      timedOut = outcome.kind === 'error' && outcome.timedOut;
     } finally {
       metrics?.inFlight.dec(labels);
-      control.sent();
+      control.sent(timedOut);
     }
     if (control.abandoned()) return { kind: 'abandoned' }; // as if the process had died mid-attempt: nothing is recorded
     metrics?.attemptDuration.observe(labels, outcome.durationMs / 1000);

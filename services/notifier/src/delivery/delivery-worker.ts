@@ -21,6 +21,14 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Attempts in flight at once per endpoint on this instance, so one slow receiver cannot take every slot. */
   perEndpointConcurrency: number;
+  /**
+   * Attempts in flight at once to an endpoint whose last request timed out. A dead endpoint is probed,
+   * not flooded: each of its attempts costs a request, a timer and a recorded failure, and 32 at a time
+   * (every retry round of its backlog) took CPU and writes from the healthy endpoints. The first
+   * request that ends in time gives it its full concurrency back. Its deliveries wait in the queue
+   * meanwhile (their retries may start later than scheduled; none is skipped or lost).
+   */
+  timingOutEndpointConcurrency: number;
   /** How long a claim holds a delivery; must exceed the largest attempt timeout. Another instance takes it over after. */
   leaseMs: number;
   /** How often the queue is read for work this instance did not queue itself (other instances, redeliveries). */
@@ -42,6 +50,7 @@ export interface DeliveryWorkerOptions {
 export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> = {
   concurrency: 512,
   perEndpointConcurrency: 32,
+  timingOutEndpointConcurrency: 2,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
   outboxIntervalMs: 5_000,
@@ -110,6 +119,8 @@ export class DeliveryWorker {
   /** Recent request duration per endpoint (moving average, ms): tells a busy endpoint from a slow one. */
   private readonly requestMs = new Map<string, number>();
   private readonly busySince = new Map<string, number>();
+  /** Endpoints whose last request timed out: held to timingOutEndpointConcurrency. */
+  private readonly timingOut = new Set<string>();
   private lastOutboxSweep = 0;
   private lastRecovery = 0;
   private lastScan = 0;
@@ -182,9 +193,9 @@ export class DeliveryWorker {
     const deadline = Date.now() + this.options.slotWaitMs;
     for (;;) {
       if (!this.running) return false;
-      if ((this.perEndpoint.get(endpointId) ?? 0) >= this.options.perEndpointConcurrency) {
+      if ((this.perEndpoint.get(endpointId) ?? 0) >= this.limit(endpointId)) {
         const patience = this.patience(endpointId, timeoutMs);
-        if (patience === 0) return false;
+        if (patience === 0 || this.waitersFull(endpointId)) return false;
         const left = Math.min(deadline - Date.now(), patience);
         if (left <= 0 || !(await this.waitForEndpoint(endpointId, left))) return false;
         continue;
@@ -207,6 +218,17 @@ export class DeliveryWorker {
     const took = this.requestMs.get(endpointId);
     if (took === undefined) return Math.max(0, (this.busySince.get(endpointId) ?? Date.now()) + UNKNOWN_ENDPOINT_WAIT_MS - Date.now());
     return took < timeoutMs / 2 ? this.options.slotWaitMs : 0;
+  }
+
+  /**
+   * Whether the acceptances already waiting for a slot of a full endpoint none of whose requests has
+   * ended are as many as its slots. Each waiter is a Kafka record (of the 256 in flight per partition)
+   * that other endpoints' records queue behind: a dead endpoint's share of them, all waiting out
+   * UNKNOWN_ENDPOINT_WAIT_MS at once, stalled every acceptance for that long (the dead-endpoint
+   * benchmark's loss). Beyond this many, its work goes to the queue at once.
+   */
+  private waitersFull(endpointId: string): boolean {
+    return !this.requestMs.has(endpointId) && (this.endpointWaiters.get(endpointId)?.length ?? 0) >= this.options.perEndpointConcurrency;
   }
 
   /** True when a slot of the endpoint was freed within `ms`. */
@@ -277,17 +299,27 @@ export class DeliveryWorker {
     this.poke();
   }
 
+  /** Attempts the endpoint may have in flight here now. */
+  private limit(endpointId: string): number {
+    const { perEndpointConcurrency, timingOutEndpointConcurrency } = this.options;
+    return this.timingOut.has(endpointId) ? Math.min(timingOutEndpointConcurrency, perEndpointConcurrency) : perEndpointConcurrency;
+  }
+
   private room(endpointId: string): number {
-    return this.options.perEndpointConcurrency - (this.perEndpoint.get(endpointId) ?? 0);
+    return this.limit(endpointId) - (this.perEndpoint.get(endpointId) ?? 0);
   }
 
   private track(job: Job): void {
     let endpointHeld = true;
     const started = Date.now();
-    const sent = (): void => {
+    // `timedOut` is undefined when no request was made (a stale entry, a dead-on-claim delivery):
+    // that says nothing about the endpoint, so its probe limit stays as it is.
+    const sent = (timedOut?: boolean): void => {
       if (!endpointHeld) return;
       endpointHeld = false;
       const { endpointId } = job.entry;
+      if (timedOut === true) this.timingOut.add(endpointId);
+      else if (timedOut === false) this.timingOut.delete(endpointId);
       const took = Date.now() - started;
       const before = this.requestMs.get(endpointId);
       this.requestMs.set(endpointId, before === undefined ? took : 0.7 * before + 0.3 * took);
@@ -372,14 +404,14 @@ export class DeliveryWorker {
   private untilNextWork(): number {
     const now = Date.now();
     const next = [this.lastScan + this.options.pollIntervalMs, this.lastRecovery + this.options.recoveryIntervalMs, this.lastOutboxSweep + this.options.outboxIntervalMs];
-    const due = this.work.nextDueAt(now);
+    const due = this.work.nextDueAt(now, (id) => this.room(id));
     if (due !== null) next.push(due);
     return Math.min(...next) - now;
   }
 
   /** Reads due queue entries into the schedule (one read of the small queue, not per delivery). */
   private async scan(): Promise<void> {
-    const saturated = [...this.perEndpoint].filter(([, n]) => n >= this.options.perEndpointConcurrency).map(([id]) => id);
+    const saturated = [...this.perEndpoint].filter(([id, n]) => n >= this.limit(id)).map(([id]) => id);
     const due = await this.deps.store.findDue({ now: this.deps.clock.now(), limit: SCAN_LIMIT, excludeEndpoints: saturated });
     for (const entry of due) if (!this.attempting.has(entry.deliveryId)) this.work.merge(entry);
   }
@@ -407,7 +439,7 @@ export class DeliveryWorker {
     return claimed.length;
   }
 
-  private async run(job: Job, sent: () => void): Promise<void> {
+  private async run(job: Job, sent: (timedOut?: boolean) => void): Promise<void> {
     const { entry } = job;
     let settled = false;
     try {
@@ -422,15 +454,15 @@ export class DeliveryWorker {
     }
   }
 
-  private runHeld(job: Job, sent: () => void): Promise<AttemptResult> {
+  private runHeld(job: Job, sent: (timedOut?: boolean) => void): Promise<AttemptResult> {
     return this.runner.attempt(job.entry, job.delivery as Delivery, job.endpoint as WebhookEndpoint, 'hold', this.signals(sent));
   }
 
-  private signals(sent: () => void): { abort: AbortSignal; abandoned: () => boolean; sent: () => void } {
+  private signals(sent: (timedOut?: boolean) => void): { abort: AbortSignal; abandoned: () => boolean; sent: (timedOut?: boolean) => void } {
     return { abort: this.hardStop.signal, abandoned: () => this.abandoned, sent };
   }
 
-  private async runQueued({ entry, delivery: known }: Job, sent: () => void): Promise<AttemptResult> {
+  private async runQueued({ entry, delivery: known }: Job, sent: (timedOut?: boolean) => void): Promise<AttemptResult> {
     const { store, endpoints } = this.deps;
     // Every change to a pending delivery is made by whoever claims its next attempt number, and this
     // instance holds that number: the copy it queued itself is current. Entries found by a read are

@@ -29,6 +29,30 @@ describe('WorkSchedule: due work from memory', () => {
     assert.equal(s.nextDueAt(100), 150);
   });
 
+  it('skips an endpoint without room whole, and leaves it out of the next due time', () => {
+    const s = new WorkSchedule();
+    for (let i = 0; i < 500; i++) s.put(entry(`dead-${i}`, 'DEAD', i === 0 ? 120 : 10));
+    s.put(entry('live', 'LIVE', 10));
+    s.put(entry('later', 'LIVE', 300));
+    const asked = new Map<string, number>();
+    const room = (id: string): number => (asked.set(id, (asked.get(id) ?? 0) + 1), id === 'DEAD' ? 0 : 5);
+    assert.deepEqual(s.take(100, 10, room).map((w) => w.entry.deliveryId), ['live']);
+    assert.equal(asked.get('DEAD'), 1, 'the full endpoint is asked once, not once per entry');
+    assert.equal(s.nextDueAt(100, room), 300, "the full endpoint's entry due at 120 waits for a freed slot");
+    assert.equal(s.nextDueAt(100), 120);
+    assert.equal(s.size, 501);
+  });
+
+  it('moves an entry to its new endpoint when it is put again', () => {
+    const s = new WorkSchedule();
+    s.put(entry('d', 'A', 10));
+    s.put(entry('d', 'B', 10));
+    assert.equal(s.size, 1);
+    assert.deepEqual(s.take(100, 5, (id) => (id === 'A' ? 5 : 0)), []);
+    assert.deepEqual(s.take(100, 5, () => 5).map((w) => w.entry.endpointId), ['B']);
+    assert.equal(s.size, 0);
+  });
+
   it('keeps the delivery it was given when a read brings the same attempt back, not a newer one', () => {
     const s = new WorkSchedule();
     const delivery = { id: 'd' } as never;

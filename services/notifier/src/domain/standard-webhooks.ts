@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signingKey } from './signing-secret.js';
+import { signingKeyObject } from './signing-secret.js';
 
 /** Header names of the Standard Webhooks specification (v1). */
 export const STANDARD_WEBHOOK_HEADERS = {
@@ -10,7 +10,7 @@ export const STANDARD_WEBHOOK_HEADERS = {
 
 /** `v1,` + base64 HMAC-SHA256 over `${id}.${timestamp}.${body}` with the decoded secret. */
 export function signStandardWebhook(secret: string, id: string, timestampSeconds: number, body: string | Buffer): string {
-  const mac = createHmac('sha256', signingKey(secret));
+  const mac = createHmac('sha256', signingKeyObject(secret));
   mac.update(`${id}.${timestampSeconds}.`, 'utf8');
   mac.update(body);
   return `v1,${mac.digest('base64')}`;
