@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { devSecret, kubePlayDeployments, removeBlock } from './kube-manifests.js';
+
+// The shape `helm template` renders (templates/_service.tpl), cut down to what the rewrite touches.
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: stormhook-gateway
+spec:
+  template:
+    spec:
+      serviceAccountName: stormhook-gateway
+      containers:
+        - name: gateway
+          image: "stormhook/gateway:abc"
+          ports:
+            - name: http
+              containerPort: 8080
+              protocol: TCP
+          env:
+            - name: HTTP_HOST
+              value: "127.0.0.1"
+          startupProbe:
+            httpGet: { path: /v1/health/live, port: http }
+            periodSeconds: 2
+          readinessProbe:
+            httpGet: { path: /v1/health/ready, port: http }
+          securityContext:
+            readOnlyRootFilesystem: false`;
+
+const SERVICE = `apiVersion: v1
+kind: Service
+metadata:
+  name: stormhook-gateway
+spec:
+  ports:
+    - name: http
+      port: 8080`;
+
+describe('kube play manifests', () => {
+  it('removes a key with its whole block and nothing after it', () => {
+    const out = removeBlock(DEPLOYMENT, 'ports');
+    assert.doesNotMatch(out, /containerPort/);
+    assert.match(out, /^ {10}env:\n {12}- name: HTTP_HOST$/m);
+  });
+
+  it('keeps only the Deployments, on the host network, without ports or probes', () => {
+    const { yaml, deployments } = kubePlayDeployments(`---\n${SERVICE}\n---\n${DEPLOYMENT}\n`);
+    assert.deepEqual(deployments, ['stormhook-gateway']);
+    assert.doesNotMatch(yaml, /kind: Service/);
+    assert.doesNotMatch(yaml, /containerPort|Probe:/);
+    assert.match(yaml, /^ {6}hostNetwork: true\n {6}serviceAccountName: stormhook-gateway$/m);
+    assert.match(yaml, /readOnlyRootFilesystem: false/);
+  });
+
+  it('fails when the pod spec no longer has the shape it edits', () => {
+    assert.throws(() => kubePlayDeployments(DEPLOYMENT.replace('      serviceAccountName: stormhook-gateway\n', '')), /cannot place hostNetwork/);
+  });
+
+  it('encodes the Secret data as Kubernetes does (base64)', () => {
+    const secret = JSON.parse(devSecret('stormhook-dev', { 'mongo-url': 'mongodb://127.0.0.1:1/' })) as { kind: string; data: Record<string, string> };
+    assert.equal(secret.kind, 'Secret');
+    assert.equal(Buffer.from(secret.data['mongo-url']!, 'base64').toString(), 'mongodb://127.0.0.1:1/');
+  });
+});
