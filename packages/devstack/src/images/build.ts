@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { runTool } from '../deploy/run-tool.js';
 import { repoRoot } from '../paths.js';
 import { allServices, type ServiceName } from '../services.js';
-import { ensureBaseImages, seconds, type BaseImages } from './base-images.js';
+import { ensureBaseImages, imageExists, seconds, type BaseImages } from './base-images.js';
 import { ensureEngine, type Engine } from './engine.js';
 import { imagesDir, imagesLogDir } from './image-paths.js';
 import type { ImageOptions } from './options.js';
@@ -60,6 +60,14 @@ export function formatMb(bytes: number): string {
 async function buildService(engine: Engine, base: BaseImages, service: ServiceName, tag: string, options: ImageOptions, log: Log): Promise<BuiltImage> {
   const image = imageName(service, tag, options.registry);
   const started = Date.now();
+  // A clean commit's image is that commit's content (the lockfile pins every dependency): a second
+  // command on the same commit (CI's smoke test, then its kube play check) reuses it. A dirty tree
+  // is rebuilt every time, through the layer cache.
+  if (!tag.endsWith('-dirty') && (await imageExists(engine, image))) {
+    const sizeBytes = await imageSize(engine, image);
+    log(`present: ${image} (${formatMb(sizeBytes)}), built earlier from this commit`);
+    return { service, image, sizeBytes, buildSeconds: 0 };
+  }
   log(`building ${image}`);
   const args = [
     'build',
@@ -84,10 +92,14 @@ async function buildService(engine: Engine, base: BaseImages, service: ServiceNa
     const lines = `${run.stdout}${run.stderr}`.trim().split('\n');
     throw new Error(`building ${image} failed (exit ${run.code}); full log ${logFile}:\n${lines.slice(-40).join('\n')}`);
   }
-  const sizeBytes = Number((await engine.must(['image', 'inspect', '--format', '{{.Size}}', image])).trim());
+  const sizeBytes = await imageSize(engine, image);
   const built: BuiltImage = { service, image, sizeBytes, buildSeconds: (Date.now() - started) / 1000 };
   log(`built ${image}: ${formatMb(sizeBytes)} in ${seconds(started)} s`);
   return built;
+}
+
+async function imageSize(engine: Engine, image: string): Promise<number> {
+  return Number((await engine.must(['image', 'inspect', '--format', '{{.Size}}', image])).trim());
 }
 
 function caBundleFile(options: ImageOptions): string {

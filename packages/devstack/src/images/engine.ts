@@ -14,9 +14,9 @@ export interface Engine {
   must(args: readonly string[], options?: { timeoutMs?: number; input?: string }): Promise<string>;
 }
 
-/** What podman needs on a Debian host, as the apt packages that bring it. */
-export const PODMAN_PACKAGES = ['podman', 'buildah', 'runc', 'mmdebstrap'] as const;
-const PACKAGE_OF: Record<string, string> = { podman: 'podman', buildah: 'buildah', runc: 'runc', mmdebstrap: 'mmdebstrap' };
+/** The tools the image steps need on a Debian host, and the apt package that brings each. */
+// catatonit: the pause process of a pod's infra container (`podman kube play` builds its pause image from it).
+const PACKAGE_OF: Record<string, string> = { podman: 'podman', buildah: 'buildah', runc: 'runc', mmdebstrap: 'mmdebstrap', catatonit: 'catatonit' };
 
 export async function commandExists(cmd: string): Promise<boolean> {
   return (await runTool('sh', ['-c', `command -v ${cmd}`])).code === 0;
@@ -35,7 +35,7 @@ export async function ensureEngine(wanted: 'podman' | 'docker' | undefined, log:
     // The Dockerfile's cache and secret mounts need BuildKit (the legacy builder rejects --secret).
     return engine('docker', { ...process.env, DOCKER_BUILDKIT: '1' });
   }
-  await ensureHostTools(['podman', 'buildah', 'runc', 'mmdebstrap'], log);
+  await ensureHostTools(['podman', 'buildah', 'runc', 'catatonit', 'mmdebstrap'], log);
   const conf = await writeContainersConf();
   log(`engine: podman (CONTAINERS_CONF=${conf})`);
   return engine('podman', { ...process.env, CONTAINERS_CONF: conf });

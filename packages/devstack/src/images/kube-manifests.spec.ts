@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { devSecret, kubePlayDeployments, removeBlock } from './kube-manifests.js';
+import { kubePlayDeployments, podmanSecretData, removeBlock } from './kube-manifests.js';
 
 // The shape `helm template` renders (templates/_service.tpl), cut down to what the rewrite touches.
 const DEPLOYMENT = `apiVersion: apps/v1
@@ -57,9 +57,9 @@ describe('kube play manifests', () => {
     assert.throws(() => kubePlayDeployments(DEPLOYMENT.replace('      serviceAccountName: stormhook-gateway\n', '')), /cannot place hostNetwork/);
   });
 
-  it('encodes the Secret data as Kubernetes does (base64)', () => {
-    const secret = JSON.parse(devSecret('stormhook-dev', { 'mongo-url': 'mongodb://127.0.0.1:1/' })) as { kind: string; data: Record<string, string> };
-    assert.equal(secret.kind, 'Secret');
-    assert.equal(Buffer.from(secret.data['mongo-url']!, 'base64').toString(), 'mongodb://127.0.0.1:1/');
+  it('encodes the Secret data as podman reads it (a flat JSON map of base64 values)', () => {
+    const data = JSON.parse(podmanSecretData({ 'mongo-url': 'mongodb://127.0.0.1:1/' })) as Record<string, string>;
+    assert.deepEqual(Object.keys(data), ['mongo-url']);
+    assert.equal(Buffer.from(data['mongo-url']!, 'base64').toString(), 'mongodb://127.0.0.1:1/');
   });
 });

@@ -51,8 +51,10 @@ export function removeBlock(doc: string, key: string): string {
   return out.join('\n');
 }
 
-/** A Kubernetes Secret as podman's secret store holds it for kube play's secretKeyRef. */
-export function devSecret(name: string, data: Record<string, string>): string {
-  const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, type: 'Opaque', data: encoded });
+/**
+ * A Secret's data as podman 4's secret store must hold it for kube play's secretKeyRef: one JSON
+ * object of key -> base64 value (a Kubernetes Secret document is refused as "not valid JSON").
+ */
+export function podmanSecretData(data: Record<string, string>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])));
 }

@@ -11,7 +11,7 @@ import type { BuiltImage } from './build.js';
 import type { Engine } from './engine.js';
 import { freePortBlock } from './free-ports.js';
 import { imagesDir } from './image-paths.js';
-import { devSecret, kubePlayDeployments } from './kube-manifests.js';
+import { kubePlayDeployments, podmanSecretData } from './kube-manifests.js';
 import { runSecrets, startRunInfra, type RunPorts } from './smoke.js';
 
 type Log = (message: string) => void;
@@ -81,7 +81,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
     const secrets = runSecrets();
     // The Secret values-dev.yaml names (deploy/dev/dev-secrets.mjs makes it for a cluster), pointing at the private database.
     const secretFile = join(dir, 'secret.json');
-    writeFileSync(secretFile, devSecret(SECRET, { 'mongo-url': infra.mongoUrl, 'jwt-signing-key.pem': secrets.jwtKeyPem, 'credential-encryption-key': secrets.credentialKey }), { mode: 0o600 });
+    writeFileSync(secretFile, podmanSecretData({ 'mongo-url': infra.mongoUrl, 'jwt-signing-key.pem': secrets.jwtKeyPem, 'credential-encryption-key': secrets.credentialKey }), { mode: 0o600 });
     await engine.run(['secret', 'rm', SECRET]);
     try {
       await engine.must(['secret', 'create', SECRET, secretFile]);
@@ -109,11 +109,19 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
   } finally {
     if (played) {
       const down = await engine.run(['kube', 'down', kubeFile], { timeoutMs: 120_000 });
-      log(down.code === 0 ? 'kube down: pods stopped and removed' : `kube down failed: ${tail(down, 500)}`);
+      // kube down stops at the first pod it cannot find (a play that failed halfway): remove the rest by name.
+      const left = await podsOf(engine, deployments);
+      if (left.length > 0) await engine.run(['pod', 'rm', '--force', ...left], { timeoutMs: 120_000 });
+      log(down.code === 0 && left.length === 0 ? 'kube down: pods stopped and removed' : `pods removed (kube down: ${tail(down, 300) || 'ok'})`);
     }
     if (secretMade) await engine.run(['secret', 'rm', SECRET]);
     await infra?.stop();
   }
+}
+
+async function podsOf(engine: Engine, deployments: readonly string[]): Promise<string[]> {
+  const listed = await engine.run(['pod', 'ps', '--format', '{{.Name}}']);
+  return listed.stdout.split('\n').map((s) => s.trim()).filter((name) => deployments.some((d) => name.startsWith(`${d}-pod`)));
 }
 
 /** kube play names a Deployment's pod `<deployment>-pod` and its container `<pod>-<container>`. */
