@@ -20,6 +20,8 @@ spec:
           env:
             - name: HTTP_HOST
               value: "127.0.0.1"
+            - name: QUERY_CONSUMER_GROUP
+              value: "stormhook-query-$(K8S_POD_NAME)"
           startupProbe:
             httpGet: { path: /v1/health/live, port: http }
             periodSeconds: 2
@@ -51,6 +53,7 @@ describe('kube play manifests', () => {
     assert.doesNotMatch(yaml, /containerPort|Probe:/);
     assert.match(yaml, /^ {6}hostNetwork: true\n {6}serviceAccountName: stormhook-gateway$/m);
     assert.match(yaml, /readOnlyRootFilesystem: false/);
+    assert.match(yaml, /value: "stormhook-query-stormhook-gateway-pod-0"/);
   });
 
   it('fails when the pod spec no longer has the shape it edits', () => {

@@ -9,7 +9,8 @@ import { splitDocuments, summarize } from '../deploy/manifests.js';
  *   other on the ports the render was given (bound to 127.0.0.1 by the env overrides);
  * - `ports` removed: kube play would publish every containerPort on 0.0.0.0;
  * - probes removed: they name those ports, and kube play does not run them as the kubelet does
- *   (the check asks the gateway and runs the health check script itself instead).
+ *   (the check asks the gateway and runs the health check script itself instead);
+ * - `$(K8S_POD_NAME)` written out, as the kubelet would (podman leaves it as text).
  */
 export function kubePlayDeployments(rendered: string): { yaml: string; deployments: string[] } {
   const deployments: string[] = [];
@@ -22,6 +23,9 @@ export function kubePlayDeployments(rendered: string): { yaml: string; deploymen
     for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) text = removeBlock(text, probe);
     // The pod spec's first key (6 spaces under `template:` → `spec:`).
     text = text.replace(/^( {6})serviceAccountName:/m, '$1hostNetwork: true\n$1serviceAccountName:');
+    // podman 4 does not expand dependent variables ($(VAR) in an env value) as the kubelet does;
+    // the only one the chart uses is the pod's name, which kube play makes <deployment>-pod-0.
+    text = text.replaceAll('$(K8S_POD_NAME)', `${summary.name}-pod-0`);
     if (!/^ {6}hostNetwork: true$/m.test(text)) throw new Error(`cannot place hostNetwork in Deployment ${summary.name}: the chart's pod spec changed shape`);
     docs.push(text);
   }

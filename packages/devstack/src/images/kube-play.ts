@@ -126,12 +126,14 @@ async function podsOf(engine: Engine, deployments: readonly string[]): Promise<s
 
 /** kube play names a Deployment's pod `<deployment>-pod` and its container `<pod>-<container>`. */
 async function serviceContainers(engine: Engine, deployments: readonly string[]): Promise<Map<string, { running: boolean }>> {
-  const listed = await engine.run(['ps', '--all', '--format', '{{.Names}} {{.State}}']);
+  // (podman 4.3 prints "Up 3 seconds" for {{.State}}: ask for the running ones by filter instead.)
+  const names = async (filter: string[]) =>
+    (await engine.run(['ps', ...filter, '--format', '{{.Names}}'])).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+  const running = new Set(await names(['--filter', 'status=running']));
   const result = new Map<string, { running: boolean }>();
-  for (const line of listed.stdout.split('\n')) {
-    const [name, state] = line.trim().split(/\s+/);
-    if (!name || name.endsWith('-infra')) continue;
-    if (deployments.some((d) => name.startsWith(`${d}-pod-`))) result.set(name, { running: state === 'running' });
+  for (const name of await names(['--all'])) {
+    if (name.endsWith('-infra')) continue;
+    if (deployments.some((d) => name.startsWith(`${d}-pod-`))) result.set(name, { running: running.has(name) });
   }
   return result;
 }
