@@ -14,7 +14,8 @@ export interface BuiltImage {
   service: ServiceName;
   image: string;
   sizeBytes: number;
-  buildSeconds: number;
+  /** Undefined when the image of this commit was already there. */
+  buildSeconds: number | undefined;
 }
 
 /** `<registry>/stormhook/<service>:<tag>`, the name the chart's global.image.registry builds too. */
@@ -43,7 +44,10 @@ export async function buildImages(options: ImageOptions, log: Log): Promise<{ en
   const images: BuiltImage[] = [];
   for (const service of allServices) images.push(await buildService(engine, base, service, tag, options, log));
   log('image                                              size      build');
-  for (const i of images) log(`${i.image.padEnd(50)} ${formatMb(i.sizeBytes).padStart(7)}  ${i.buildSeconds.toFixed(1).padStart(6)} s`);
+  for (const i of images) {
+    const took = i.buildSeconds === undefined ? 'reused' : `${i.buildSeconds.toFixed(1).padStart(6)} s`;
+    log(`${i.image.padEnd(50)} ${formatMb(i.sizeBytes).padStart(7)}  ${took}`);
+  }
   if (options.push) {
     for (const i of images) {
       await engine.must(['push', i.image], { timeoutMs: 30 * 60_000 });
@@ -66,7 +70,7 @@ async function buildService(engine: Engine, base: BaseImages, service: ServiceNa
   if (!tag.endsWith('-dirty') && (await imageExists(engine, image))) {
     const sizeBytes = await imageSize(engine, image);
     log(`present: ${image} (${formatMb(sizeBytes)}), built earlier from this commit`);
-    return { service, image, sizeBytes, buildSeconds: 0 };
+    return { service, image, sizeBytes, buildSeconds: undefined };
   }
   log(`building ${image}`);
   const args = [
