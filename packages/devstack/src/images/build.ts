@@ -48,6 +48,10 @@ export async function buildImages(options: ImageOptions, log: Log): Promise<{ en
     const took = i.buildSeconds === undefined ? 'reused' : `${i.buildSeconds.toFixed(1).padStart(6)} s`;
     log(`${i.image.padEnd(50)} ${formatMb(i.sizeBytes).padStart(7)}  ${took}`);
   }
+  // Every build leaves untagged intermediate images (the build stage is ~0.6 GB per source change);
+  // those of the last day stay as the layer cache, older ones go, so a CI machine does not fill up.
+  const pruned = await engine.run(['image', 'prune', '--force', '--filter', 'until=24h']);
+  if (pruned.code !== 0) log(`could not prune old intermediate images: ${pruned.stderr.trim().slice(0, 300)}`);
   if (options.push) {
     for (const i of images) {
       await engine.must(['push', i.image], { timeoutMs: 30 * 60_000 });
