@@ -74,6 +74,9 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
   writeFileSync(kubeFile, yaml);
 
   let infra: PrivateInfra | undefined;
+  // As in the smoke test: Ctrl-C lets the check end (bounded by its timeout) so the tear-down runs.
+  const interrupted = () => log('Ctrl-C: the kube play check finishes (at most a few minutes), then removes its pods');
+  process.on('SIGINT', interrupted);
   let played = false;
   let secretMade = false;
   try {
@@ -107,6 +110,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
     await dumpPodLogs(engine, deployments, log);
     throw error;
   } finally {
+    process.off('SIGINT', interrupted);
     if (played) {
       const down = await engine.run(['kube', 'down', kubeFile], { timeoutMs: 120_000 });
       // kube down stops at the first pod it cannot find (a play that failed halfway): remove the rest by name.

@@ -82,8 +82,10 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
   writeFileSync(join(fixtureDir, 'tur_adm1_provinces.geojson'), smokeGeoFixture());
   const receiver = await startReceiver();
   let infra: PrivateInfra | undefined;
-  const interrupted = () => log('interrupted: stopping the smoke test containers and infrastructure');
-  process.once('SIGINT', interrupted);
+  // Ctrl-C must not leave containers and a broker behind: the run goes on to its end (bounded by
+  // the start timeout), and the finally block removes everything it started.
+  const interrupted = () => log('Ctrl-C: the smoke test finishes (at most a few minutes), then removes everything it started');
+  process.on('SIGINT', interrupted);
   try {
     infra = await startRunInfra(ports, 'images-smoke', log);
     const secrets = runSecrets();
