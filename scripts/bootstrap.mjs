@@ -16,7 +16,7 @@ const PNPM_VERSION = '10.34.9';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
-const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'deploy:check', 'infra', 'bench', 'feed:sim', 'faults']);
+const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'deploy:check', 'infra', 'bench', 'feed:sim', 'faults', 'images', 'images:smoke', 'images:kube']);
 
 function log(message) {
   process.stderr.write(`[bootstrap] ${message}\n`);
@@ -82,6 +82,9 @@ function main() {
     // pnpm must not try to fetch another pnpm through corepack.
     COREPACK_ENABLE_STRICT: '0',
     npm_config_update_notifier: 'false',
+    // The image builds put this Node and pnpm into the images (packages/devstack/src/images).
+    STORMHOOK_NODE_VERSION: NODE_VERSION,
+    STORMHOOK_PNPM_VERSION: PNPM_VERSION,
   };
   const pnpmRun = (args) => run(node, [pnpm, ...args], { env });
 

@@ -5,6 +5,7 @@ import { loadDevstackConfig } from './config.js';
 import { runDeployChecks } from './deploy/index.js';
 import { repoRoot } from './paths.js';
 import { ensureInfra } from './infra/infra.js';
+import { imagesCommand } from './images/command.js';
 import { runBenchmarks } from './stack/bench.js';
 import { runFaults } from './stack/faults.js';
 import { generateProto, checkProto } from './stack/proto.js';
@@ -68,6 +69,10 @@ async function main(): Promise<number> {
       return generateProto();
     case 'proto:check':
       return checkProto(log);
+    case 'images':
+    case 'images:smoke':
+    case 'images:kube':
+      return imagesCommand(command, rest, log);
     case 'deploy:check':
       return (await runDeployChecks(log)) === 0 ? 0 : 1;
     default:

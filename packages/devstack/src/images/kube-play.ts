@@ -1,0 +1,169 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { helmTemplateArgs } from '../deploy/chart-checks.js';
+import { runTool, tail } from '../deploy/run-tool.js';
+import { ensureGoTool, HELM } from '../deploy/tools.js';
+import type { PrivateInfra } from '../infra/private-infra.js';
+import { sleep } from '../infra/net.js';
+import { repoRoot } from '../paths.js';
+import { allServices, grpcAddressVariable, grpcPort, grpcServices } from '../services.js';
+import type { BuiltImage } from './build.js';
+import type { Engine } from './engine.js';
+import { freePortBlock } from './free-ports.js';
+import { imagesDir } from './image-paths.js';
+import { kubePlayDeployments, podmanSecretData } from './kube-manifests.js';
+import { runSecrets, startRunInfra, type RunPorts } from './smoke.js';
+
+type Log = (message: string) => void;
+
+const HOST = '127.0.0.1';
+const SECRET = 'stormhook-dev';
+const START_TIMEOUT_MS = 240_000;
+
+/** The values the dev render gets so that its pods can run on one host against the private infrastructure. */
+function renderOverrides(ports: RunPorts, metricsBase: number, image: { tag: string; registry: string | undefined }): string[] {
+  const set = [
+    `global.image.tag=${image.tag}`,
+    `global.image.registry=${image.registry ?? ''}`,
+    // Built here, never pulled.
+    'global.image.pullPolicy=Never',
+    `kafka.brokers={${HOST}:${ports.kafka}}`,
+    'kafkaTopics.job.enabled=false',
+    `global.env.HTTP_HOST=${HOST}`,
+    `global.env.GRPC_HOST=${HOST}`,
+    `global.env.METRICS_HOST=${HOST}`,
+    `services.gateway.port=${ports.gateway}`,
+    'services.gateway.env.METRICS_PORT=' + metricsBase,
+  ];
+  grpcServices.forEach((service, i) => {
+    const port = grpcPort(ports.grpcBase, service);
+    set.push(`services.${service}.port=${port}`, `services.${service}.env.METRICS_PORT=${metricsBase + 1 + i}`);
+    // No cluster DNS here: the Service names of the render become 127.0.0.1.
+    set.push(`global.env.${grpcAddressVariable(service)}=${HOST}:${port}`);
+  });
+  return set;
+}
+
+/**
+ * `npm run images:kube`: `podman kube play` of the chart's development render (`helm template
+ * -f values-dev.yaml --kube-version ... --skip-tests`), as a limited test that the Deployments'
+ * images, environment, Secret references and security contexts are usable: the pods must start
+ * and report healthy (the gateway's /v1/health 200 with every component up, and the image's health
+ * check in every container). Against a private Kafka and FerretDB; host networking on free
+ * ports bound to 127.0.0.1, no port published. Everything is torn down, also on failure.
+ */
+export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[], tag: string, registry: string | undefined, log: Log): Promise<void> {
+  if (engine.name !== 'podman') {
+    log('kube play check skipped: it needs podman (`podman kube play`), and the engine is Docker');
+    return;
+  }
+  if (images.length !== allServices.length) throw new Error('kube play needs all seven images');
+  const started = Date.now();
+  const helm = await ensureGoTool(HELM, log);
+  const block = await freePortBlock(HOST, 17);
+  const ports: RunPorts = { kafka: block, kafkaController: block + 1, ferret: block + 2, gateway: block + 3, grpcBase: block + 4 };
+  const metricsBase = block + 10;
+  const args = [...helmTemplateArgs(repoRoot, 'values-dev.yaml', renderOverrides(ports, metricsBase, { tag, registry })), '--skip-tests'];
+  const rendered = await runTool(helm, args);
+  if (rendered.code !== 0) throw new Error(`helm template of the dev render failed:\n${tail(rendered)}`);
+  const { yaml, deployments } = kubePlayDeployments(rendered.stdout);
+  if (deployments.length !== allServices.length) throw new Error(`the dev render holds ${deployments.length} Deployments, expected ${allServices.length}`);
+  const dir = join(imagesDir, 'kube');
+  mkdirSync(dir, { recursive: true });
+  const kubeFile = join(dir, 'deployments.yaml');
+  writeFileSync(kubeFile, yaml);
+
+  let infra: PrivateInfra | undefined;
+  // As in the smoke test: Ctrl-C lets the check end (bounded by its timeout) so the tear-down runs.
+  const interrupted = () => log('Ctrl-C: the kube play check finishes (at most a few minutes), then removes its pods');
+  process.on('SIGINT', interrupted);
+  let played = false;
+  let secretMade = false;
+  try {
+    infra = await startRunInfra(ports, 'images-kube', log);
+    const secrets = runSecrets();
+    // The Secret values-dev.yaml names (deploy/dev/dev-secrets.mjs makes it for a cluster), pointing at the private database.
+    const secretFile = join(dir, 'secret.json');
+    writeFileSync(secretFile, podmanSecretData({ 'mongo-url': infra.mongoUrl, 'jwt-signing-key.pem': secrets.jwtKeyPem, 'credential-encryption-key': secrets.credentialKey }), { mode: 0o600 });
+    await engine.run(['secret', 'rm', SECRET]);
+    try {
+      await engine.must(['secret', 'create', SECRET, secretFile]);
+    } finally {
+      rmSync(secretFile, { force: true });
+    }
+    secretMade = true;
+    played = true;
+    const play = await engine.run(['kube', 'play', kubeFile], { timeoutMs: 10 * 60_000 });
+    if (play.code !== 0) throw new Error(`podman kube play failed:\n${tail(play)}`);
+    log(`kube play started ${deployments.length} pods: ${deployments.join(', ')}`);
+    const containers = await waitForPods(engine, ports.gateway, deployments);
+    log(`ok   /v1/health 200 through the gateway pod, all seven services, Kafka and the database up`);
+    for (const name of containers) {
+      const health = await engine.run(['exec', name, 'node', '/app/healthcheck.mjs'], { timeoutMs: 30_000 });
+      if (health.code !== 0) throw new Error(`${name}: health check failed (exit ${health.code}): ${`${health.stdout}${health.stderr}`.trim()}`);
+      const uid = (await engine.must(['exec', name, 'id', '-u'])).trim();
+      if (uid !== '1000') throw new Error(`${name} runs as uid ${uid}; the chart's securityContext says 1000`);
+    }
+    log(`ok   healthcheck.mjs exits 0 in all ${containers.length} service containers, each as uid 1000 (the chart's securityContext)`);
+    log(`kube play check passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } catch (error) {
+    await dumpPodLogs(engine, deployments, log);
+    throw error;
+  } finally {
+    process.off('SIGINT', interrupted);
+    if (played) {
+      const down = await engine.run(['kube', 'down', kubeFile], { timeoutMs: 120_000 });
+      // kube down stops at the first pod it cannot find (a play that failed halfway): remove the rest by name.
+      const left = await podsOf(engine, deployments);
+      if (left.length > 0) await engine.run(['pod', 'rm', '--force', ...left], { timeoutMs: 120_000 });
+      log(down.code === 0 && left.length === 0 ? 'kube down: pods stopped and removed' : `pods removed (kube down: ${tail(down, 300) || 'ok'})`);
+    }
+    if (secretMade) await engine.run(['secret', 'rm', SECRET]);
+    await infra?.stop();
+  }
+}
+
+async function podsOf(engine: Engine, deployments: readonly string[]): Promise<string[]> {
+  const listed = await engine.run(['pod', 'ps', '--format', '{{.Name}}']);
+  return listed.stdout.split('\n').map((s) => s.trim()).filter((name) => deployments.some((d) => name.startsWith(`${d}-pod`)));
+}
+
+/** kube play names a Deployment's pod `<deployment>-pod` and its container `<pod>-<container>`. */
+async function serviceContainers(engine: Engine, deployments: readonly string[]): Promise<Map<string, { running: boolean }>> {
+  // (podman 4.3 prints "Up 3 seconds" for {{.State}}: ask for the running ones by filter instead.)
+  const names = async (filter: string[]) =>
+    (await engine.run(['ps', ...filter, '--format', '{{.Names}}'])).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+  const running = new Set(await names(['--filter', 'status=running']));
+  const result = new Map<string, { running: boolean }>();
+  for (const name of await names(['--all'])) {
+    if (name.endsWith('-infra')) continue;
+    if (deployments.some((d) => name.startsWith(`${d}-pod-`))) result.set(name, { running: running.has(name) });
+  }
+  return result;
+}
+
+async function waitForPods(engine: Engine, gatewayPort: number, deployments: readonly string[]): Promise<string[]> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    const containers = await serviceContainers(engine, deployments);
+    const stopped = [...containers].filter(([, c]) => !c.running).map(([n]) => n);
+    if (stopped.length > 0) throw new Error(`container(s) not running: ${stopped.join(', ')}`);
+    try {
+      const response = await fetch(`http://${HOST}:${gatewayPort}/v1/health`, { signal: AbortSignal.timeout(3_000) });
+      last = `${response.status} ${(await response.text()).slice(0, 400)}`;
+      if (response.status === 200 && containers.size === deployments.length) return [...containers.keys()];
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await sleep(1_000);
+  }
+  throw new Error(`the pods were not healthy within ${START_TIMEOUT_MS / 1000} s; last /v1/health: ${last}`);
+}
+
+async function dumpPodLogs(engine: Engine, deployments: readonly string[], log: Log): Promise<void> {
+  for (const name of (await serviceContainers(engine, deployments)).keys()) {
+    const logs = await engine.run(['logs', '--tail', '15', name]);
+    log(`--- last log lines of ${name}:\n${`${logs.stdout}${logs.stderr}`.trim()}`);
+  }
+}
