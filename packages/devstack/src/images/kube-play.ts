@@ -84,7 +84,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
     const secrets = runSecrets();
     // The Secret values-dev.yaml names (deploy/dev/dev-secrets.mjs makes it for a cluster), pointing at the private database.
     const secretFile = join(dir, 'secret.json');
-    writeFileSync(secretFile, podmanSecretData({ 'mongo-url': infra.mongoUrl, 'jwt-signing-key.pem': secrets.jwtKeyPem, 'credential-encryption-key': secrets.credentialKey }), { mode: 0o600 });
+    writeFileSync(secretFile, podmanSecretData({ 'mongo-url': infra.mongoUrl, 'jwt-signing-key.pem': secrets.jwtKeyPem, 'credential-encryption-key': secrets.credentialKey, 'internal-token-key': secrets.internalTokenKey }), { mode: 0o600 });
     await engine.run(['secret', 'rm', SECRET]);
     try {
       await engine.must(['secret', 'create', SECRET, secretFile]);

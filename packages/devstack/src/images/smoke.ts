@@ -57,8 +57,10 @@ export async function startRunInfra(ports: RunPorts, dataDir: string, log: Log):
 }
 
 /** Secrets of one run, made up for it: the first administrator, the token signing key, the credential key. */
-export function runSecrets(): { adminEmail: string; adminPassword: string; jwtKeyPem: string; credentialKey: string } {
+export function runSecrets(): { adminEmail: string; adminPassword: string; jwtKeyPem: string; credentialKey: string; internalTokenKey: string } {
   return {
+    // The services refuse gRPC calls without a token signed with this key (one per run, like npm start).
+    internalTokenKey: randomBytes(32).toString('base64url'),
     adminEmail: 'admin@stormhook.test',
     adminPassword: randomBytes(12).toString('base64url'),
     jwtKeyPem: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -96,7 +98,7 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
       const name = `stormhook-${runLabel}-${service}`;
       names.set(service, name);
       const env: Record<string, string> = {
-        ...serviceEnv(service, { host: HOST, gatewayPort: ports.gateway, grpcBasePort: ports.grpcBase, kafkaBrokers: infra.kafkaBrokers, mongoUrl: infra.mongoUrl }),
+        ...serviceEnv(service, { host: HOST, gatewayPort: ports.gateway, grpcBasePort: ports.grpcBase, kafkaBrokers: infra.kafkaBrokers, mongoUrl: infra.mongoUrl, internalTokenKey: secrets.internalTokenKey }),
         LOG_LEVEL: 'info',
         ...(service === 'identity'
           ? // No IDENTITY_JWT_PRIVATE_KEY: an env file cannot carry a PEM's line breaks, and identity
