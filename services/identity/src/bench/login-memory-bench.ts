@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createClient } from '@stormhook/grpc';
+import { createClient, testInternalTokens } from '@stormhook/grpc';
 import { createKafkaClient, deleteTopics } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { identityV1 } from '@stormhook/proto';
@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   }
 
   const port = await freePort();
+  // The bench plays the gateway: its calls carry the gateway's service token, signed with the key the child gets.
+  const tokens = testInternalTokens();
   const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--enable-source-maps', fileURLToPath(new URL('../main.js', import.meta.url))], {
     env: {
       ...process.env,
@@ -73,13 +75,14 @@ async function main(): Promise<void> {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(port),
       LOG_LEVEL: 'warn',
+      INTERNAL_TOKEN_KEY: process.env['INTERNAL_TOKEN_KEY'] ?? '',
       ...(budgetMib ? { IDENTITY_PASSWORD_HASH_BUDGET_MIB: budgetMib } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const pid = child.pid!;
   // A generous deadline: the figure wanted is memory; queued logins on a busy shared machine take seconds.
-  const client = createClient(identityV1.IdentityService, `127.0.0.1:${port}`, { deadlineMs: 60_000 });
+  const client = createClient(identityV1.IdentityService, `127.0.0.1:${port}`, { deadlineMs: 60_000, internalToken: () => tokens.forService('identity') });
   try {
     for (let tries = 0; ; tries++) {
       try {

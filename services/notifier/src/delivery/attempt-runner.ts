@@ -99,14 +99,14 @@ export class AttemptRunner {
     let result: AttemptResult = { kind: 'settled' };
     if (decision.status === 'pending' && decision.nextAttemptAt) {
       const retry: QueueEntry = { ...entry, dueAt: decision.nextAttemptAt, attempt: entry.attempt + 1, trigger: 'scheduled', leaseOwner: null, leaseUntil: null };
-      if (source === 'queue') await store.reschedule(delivery.id, decision.nextAttemptAt, entry.attempt + 1);
+      if (source === 'queue') await store.reschedule(delivery.id, entry.attempt, decision.nextAttemptAt);
       else await store.enqueue(retry);
       result = { kind: 'retry', entry: retry, delivery: { ...delivery, attemptCount: entry.attempt, nextAttemptAt: decision.nextAttemptAt } };
     } else if (decision.publishFailure) {
-      if (source === 'queue') await store.parkForOutbox(delivery.id);
+      if (source === 'queue') await store.parkForOutbox(delivery.id, entry.attempt);
       else await store.enqueue({ ...entry, outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null });
     } else if (source === 'queue') {
-      await store.dequeue([delivery.id]);
+      await store.dequeue([{ deliveryId: delivery.id, attempt: entry.attempt }]);
     }
 
     if (verdict.succeeded) {
@@ -131,7 +131,7 @@ export class AttemptRunner {
   async kill(entry: QueueEntry, delivery: Delivery, reason: FailureReason, error: string): Promise<void> {
     const at = this.deps.clock.now();
     await this.deps.store.markDead(delivery.id, reason, error, at, entry.attempt);
-    await this.deps.store.parkForOutbox(delivery.id);
+    await this.deps.store.parkForOutbox(delivery.id, entry.attempt);
     this.deps.metrics?.dead.inc({ endpoint_id: delivery.endpointId ?? 'none' });
     await this.publishFailure({ ...delivery, status: 'dead', failureReason: reason, lastError: error, finishedAt: at, failureEventPending: true });
   }

@@ -469,7 +469,7 @@ export class DeliveryWorker {
     // read in full.
     const delivery = known ?? (await store.get(entry.deliveryId));
     if (!delivery || delivery.status !== 'pending') {
-      await store.dequeue([entry.deliveryId]); // finished elsewhere, or a stale entry
+      await store.dequeue([{ deliveryId: entry.deliveryId, attempt: entry.attempt }]); // finished elsewhere, or a stale entry
       return { kind: 'settled' };
     }
     const endpoint = await endpoints.get(entry.endpointId);

@@ -2,7 +2,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { MicroBatcher } from '@stormhook/batch';
 import type { Delivery, FailureReason } from '../domain/delivery.js';
 import { foldDelivery, type LoggedAttempt } from '../domain/delivery-state.js';
-import { OUTBOX_DUE_AT, type ClaimRequest, type DeliveryListFilter, type DeliveryStore, type DueQuery, type HeldDelivery, type Hold, type QueueEntry } from '../ports/delivery-store.js';
+import { OUTBOX_DUE_AT, type ClaimRequest, type DeliveryListFilter, type DeliveryStore, type DueQuery, type HeldAttempt, type HeldDelivery, type Hold, type QueueEntry } from '../ports/delivery-store.js';
 import { attemptKey, fromAttemptDocument, toAttemptDocument, type AttemptDocument } from './attempt-document.js';
 import { COLLECTIONS } from './collections.js';
 import { fromQueueDocument, storedDelivery, toDeliveryDocument, toQueueDocument, type DeliveryDocument, type QueueDocument } from './delivery-document.js';
@@ -48,7 +48,7 @@ export class MongoDeliveryStore implements DeliveryStore {
   private readonly deliveryInserts: MicroBatcher<DeliveryDocument, InsertResult>;
   private readonly queueInserts: MicroBatcher<QueueDocument, InsertResult>;
   private readonly attemptInserts: MicroBatcher<AttemptDocument, InsertResult>;
-  private readonly dequeues: MicroBatcher<string, void>;
+  private readonly dequeues: MicroBatcher<HeldAttempt, void>;
   private readonly holds: Collection<HoldDocument>;
   private readonly holdInserts: MicroBatcher<{ delivery: HeldDelivery; owner: string; leaseUntil: Date }, { holdId: string; size: number }>;
   private holdSeq = 0;
@@ -69,13 +69,15 @@ export class MongoDeliveryStore implements DeliveryStore {
     // queue on FerretDB (its cost grows with a dead endpoint's backlog). Only slow-path work (retries,
     // overflow, manual) has queue entries, so these are few; chunks stay far below the statement
     // count that stalled FerretDB.
-    this.dequeues = new MicroBatcher<string, void>({
+    this.dequeues = new MicroBatcher<HeldAttempt, void>({
       maxItems: Math.min(batchMaxItems, 50),
       maxDelayMs: batchMaxDelayMs,
-      flush: async (ids) => {
-        const unique = [...new Set(ids)];
-        await this.gate.run(() => this.queue.bulkWrite(unique.map((id) => ({ deleteOne: { filter: { _id: id } } })), { ordered: false }));
-        return ids.map(() => undefined);
+      flush: async (entries) => {
+        const latest = new Map<string, number>();
+        for (const { deliveryId, attempt } of entries) latest.set(deliveryId, Math.max(attempt, latest.get(deliveryId) ?? 0));
+        const deletes = [...latest].map(([id, attempt]) => ({ deleteOne: { filter: { _id: id, ...fencedBy(attempt) } } }));
+        await this.gate.run(() => this.queue.bulkWrite(deletes, { ordered: false }));
+        return entries.map(() => undefined);
       },
     });
     this.holds = db.collection<HoldDocument>(COLLECTIONS.holds);
@@ -172,16 +174,17 @@ export class MongoDeliveryStore implements DeliveryStore {
     await this.attemptInserts.add(toAttemptDocument(deliveryId, accountId, logged));
   }
 
-  async reschedule(deliveryId: string, dueAt: Date, nextAttempt: number): Promise<void> {
-    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId }, { $set: { dueAt, nextAttempt, leaseOwner: null, leaseUntil: null, trigger: 'scheduled' } }));
+  async reschedule(deliveryId: string, heldAttempt: number, dueAt: Date): Promise<void> {
+    const $set = { dueAt, nextAttempt: heldAttempt + 1, leaseOwner: null, leaseUntil: null, trigger: 'scheduled' as const };
+    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId, ...fencedBy(heldAttempt) }, { $set }));
   }
 
-  async dequeue(deliveryIds: readonly string[]): Promise<void> {
-    await Promise.all(deliveryIds.map((id) => this.dequeues.add(id)));
+  async dequeue(entries: readonly HeldAttempt[]): Promise<void> {
+    await Promise.all(entries.map((entry) => this.dequeues.add(entry)));
   }
 
-  async parkForOutbox(deliveryId: string): Promise<void> {
-    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId }, { $set: { outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null } }));
+  async parkForOutbox(deliveryId: string, heldAttempt: number): Promise<void> {
+    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId, ...fencedBy(heldAttempt) }, { $set: { outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null } }));
   }
 
   async pendingFailureEvents(limit: number): Promise<Delivery[]> {
@@ -322,4 +325,13 @@ export class MongoDeliveryStore implements DeliveryStore {
       .catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * The fence of an attempt holder's queue writes: the entry's next attempt number is still at most the
+ * one it holds, so no later attempt has rescheduled or parked it. Entries of the earlier design carry
+ * no `nextAttempt` and stay unfenced, as they were.
+ */
+function fencedBy(heldAttempt: number): Filter<QueueDocument> {
+  return { $or: [{ nextAttempt: { $lte: heldAttempt } }, { nextAttempt: { $exists: false } }] };
 }

@@ -30,6 +30,13 @@ export interface QueueEntry {
   leaseUntil: Date | null;
 }
 
+/** A queue entry as its attempt holder names it in a fenced write. */
+export interface HeldAttempt {
+  deliveryId: string;
+  /** The attempt number the writer holds. */
+  attempt: number;
+}
+
 /** Where outbox markers are parked, so that no due-work query ever returns them. */
 export const OUTBOX_DUE_AT = new Date('9999-12-31T00:00:00Z');
 
@@ -107,13 +114,21 @@ export interface DeliveryStore {
   claim(request: ClaimRequest): Promise<QueueEntry[]>;
   /** Appends an attempt and the state it left to the attempt log (batched; durable once resolved). */
   recordAttempt(deliveryId: string, accountId: string, logged: LoggedAttempt): Promise<void>;
-  /** Gives the entry back for its next attempt, due at `dueAt`. */
-  reschedule(deliveryId: string, dueAt: Date, nextAttempt: number): Promise<void>;
+  /**
+   * The writes below are made by the holder of attempt `heldAttempt` and are fenced by it: they apply
+   * only while the entry's stored next attempt number is at most `heldAttempt`, i.e. no later attempt
+   * has written the entry. A holder whose lease ran out while its request was slow can
+   * then no longer dequeue, reschedule or park an entry a later attempt already moved on. The fence is
+   * a filter on a value written earlier (not a compare-and-set between simultaneous writers, which races
+   * on FerretDB): the later attempt's write has landed before the stale one arrives.
+   */
+  /** Gives the entry back for its next attempt, `heldAttempt + 1`, due at `dueAt`. */
+  reschedule(deliveryId: string, heldAttempt: number, dueAt: Date): Promise<void>;
   /** Removes finished deliveries from the work index (batched). */
-  dequeue(deliveryIds: readonly string[]): Promise<void>;
+  dequeue(entries: readonly HeldAttempt[]): Promise<void>;
 
   /** Turns the entry into an outbox marker: the delivery is dead and DeliveryFailed is owed. */
-  parkForOutbox(deliveryId: string): Promise<void>;
+  parkForOutbox(deliveryId: string, heldAttempt: number): Promise<void>;
   /** Dead deliveries whose DeliveryFailed is not yet published (the outbox). */
   pendingFailureEvents(limit: number): Promise<Delivery[]>;
   /** Clears the outbox flag and removes the marker. */
