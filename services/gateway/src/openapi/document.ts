@@ -3,6 +3,7 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { SchemaComponents } from './components.js';
 import { ERROR_RESPONSE_NAMES, errorResponseComponents } from './error-responses.js';
+import { operationExamples } from './operation-examples.js';
 import { alternativeContent, successHeaders } from './response-headers.js';
 import { webhooksSection } from './webhooks.js';
 
@@ -43,8 +44,9 @@ function requiredOf(schema: JsonSchema | undefined): string[] {
   return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
 }
 
-function jsonContent(schema: JsonSchema | undefined, components: SchemaComponents): Record<string, unknown> | undefined {
-  return schema ? { content: { 'application/json': { schema: components.reference(schema) } } } : undefined;
+function jsonContent(schema: JsonSchema | undefined, components: SchemaComponents, example?: unknown): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  return { content: { 'application/json': { schema: components.reference(schema), ...(example !== undefined ? { example } : {}) } } };
 }
 
 function operationObject(spec: RouteSpec, components: SchemaComponents): Record<string, unknown> {
@@ -62,7 +64,8 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
       schema: components.reference(schema),
     })),
   ];
-  const success = jsonContent(spec.response.schema, components) as { content?: Record<string, unknown> } | undefined;
+  const examples = operationExamples(spec);
+  const success = jsonContent(spec.response.schema, components, examples.response) as { content?: Record<string, unknown> } | undefined;
   const headers = successHeaders(spec.operationId);
   const alternatives = alternativeContent(spec.operationId);
   const responses: Record<string, unknown> = {
@@ -94,7 +97,7 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
     security: spec.authenticated ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.request.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: components.reference(spec.request.body) } } } }
+      ? { requestBody: { required: true, ...jsonContent(spec.request.body, components, examples.request) } }
       : {}),
     responses,
   };

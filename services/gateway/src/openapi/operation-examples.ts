@@ -1,0 +1,48 @@
+import type { OperationId } from '../routes/operation-ids.js';
+import type { RouteSpec } from '../routes/route-spec.js';
+import { exampleOf } from './examples.js';
+
+export interface OperationExamples {
+  /** The request body's example; undefined when the operation takes no body. */
+  request?: unknown;
+  /** The main 2xx answer's example; undefined when it has no body. */
+  response?: unknown;
+}
+
+/**
+ * Examples written out where one built from the schema would be wrong or say little: the worked cases
+ * of interface.md 4 (a geometry over Ankara, a page of the last hour) and bodies whose fields exclude
+ * each other. Everything else is built from the schema and the field values of examples.ts.
+ */
+const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
+  // Exactly one of roles or its alias role, and a password or an invitation, never both.
+  createUser: {
+    request: {
+      username: 'ayse.yilmaz@example.com.tr',
+      firstName: 'Ayşe',
+      lastName: 'Yılmaz',
+      locale: 'tr_TR',
+      timezone: 'Europe/Istanbul',
+      roles: 'STANDARD_USER',
+      invite: true,
+      invitationPageLink: 'https://portal.example.com.tr/invitation',
+    },
+  },
+  // The bracket notation of interface.md 4.16.
+  getUserPage: {
+    request: { roles: '[STANDARD_USER, API_USER]', status: '[ACTIVE]', sortBy: { username: 'asc' }, pageNumber: 0, pageSize: 20, includeAccount: true },
+  },
+  // 4.2: the last hour over the subscription's area, moderate rain and heavier.
+  getPrecipitationPage: {
+    request: { backwardInterval: 3600, endTimeEpoch: 1_795_788_000_000, intensityThreshold: 'MODERATE', pageNumber: 0, pageSize: 20 },
+  },
+};
+
+/** The request and main-answer examples of one operation. */
+export function operationExamples(spec: RouteSpec): OperationExamples {
+  const written = WRITTEN[spec.operationId] ?? {};
+  return {
+    ...(spec.request.body ? { request: written.request ?? exampleOf(spec.request.body) } : {}),
+    ...(spec.response.schema ? { response: written.response ?? exampleOf(spec.response.schema) } : {}),
+  };
+}
