@@ -25,7 +25,9 @@ const DEFAULT_INFO: DocumentInfo = {
     'or `X-API-Key` for machine clients (role API_USER). Data and alarm operations are checked against the subscription: ' +
     '402 when it is expired or NONE, 403 when it lacks the endpoint or the queried place, 429 with Retry-After once its ' +
     'quota is spent. Their answers carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (seconds) and ' +
-    'RateLimit-Policy; only successful calls count.',
+    'RateLimit-Policy; only successful calls count.\n\n' +
+    'Weather data can also be published to Stormhook over Kafka: the feed topics are described by the ' +
+    '[AsyncAPI 3 document](/v1/asyncapi.json).',
 };
 
 /** Both ways a caller can authenticate: a token from /v1/auth/login, or an API key. */

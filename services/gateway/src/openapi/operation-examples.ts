@@ -32,6 +32,13 @@ const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
   getUserPage: {
     request: { roles: '[STANDARD_USER, API_USER]', status: '[ACTIVE]', sortBy: { username: 'asc' }, pageNumber: 0, pageSize: 20, includeAccount: true },
   },
+  // The two documents, abridged: an example of the whole would repeat the page it is on.
+  getOpenApiDocument: {
+    response: { openapi: '3.1.0', info: { title: 'Stormhook API', version: '1.0.0' }, paths: { '/v1/precipitations/geometry': {} } },
+  },
+  getAsyncApiDocument: {
+    response: { asyncapi: '3.0.0', info: { title: 'Stormhook feed topics', version: '1.0.0' }, channels: { 'feed.lightning.v1': { address: 'feed.lightning.v1' } } },
+  },
   // 4.2: the last hour over the subscription's area, moderate rain and heavier.
   getPrecipitationPage: {
     request: { backwardInterval: 3600, endTimeEpoch: 1_795_788_000_000, intensityThreshold: 'MODERATE', pageNumber: 0, pageSize: 20 },
