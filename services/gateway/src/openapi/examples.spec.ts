@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { MASKED_PASSWORD } from '../handlers/webhook-mapping.js';
 import { createSchemaCompiler } from '../http/validate.js';
 import { ROUTES } from '../routes/table.js';
 import type { RouteSpec } from '../routes/route-spec.js';
@@ -63,5 +64,15 @@ describe('OpenAPI examples', () => {
     assert.ok(geometry.eventIds.length > 0);
     const cities = doc['paths']['/v1/alarms/forecasts/{countryCode}/cities'].get.responses['200'].content['application/json'].example;
     assert.ok(JSON.stringify(cities).includes('Ankara'), 'a city of the contract');
+    assert.equal(geometry.center.lat, 39.9334);
+  });
+
+  it('shows secrets masked in answers, as interface.md 2.2 says, and in clear only in requests', () => {
+    const register = doc['paths']['/v1/alarms/geometries/register'].post;
+    const sent = register.requestBody.content['application/json'].example.webhook.authentication;
+    const answered = register.responses['200'].content['application/json'].example.webhook.authentication;
+    assert.notEqual(sent.password, MASKED_PASSWORD);
+    assert.equal(answered.password, MASKED_PASSWORD);
+    assert.equal(answered.type, undefined, 'no type in answers');
   });
 });

@@ -1,3 +1,4 @@
+import { MASKED_PASSWORD } from '../handlers/webhook-mapping.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
 
 /**
@@ -125,6 +126,30 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   role: 'STANDARD_USER',
   status: 'ACTIVE',
   requestHeaders: { 'X-Customer': 'anadolu-tarim' },
+  metric: 'TEMPERATURE',
+  unit: '°C',
+  value: 11.4,
+  icon: 'partly-cloudy-day.svg',
+  model: 'icon_seamless',
+  runId: 'icon_seamless-2026112806',
+  forecastRunId: 'icon_seamless-2026112806',
+  slotId: '2026-11-28T04:00Z',
+  filterField: 'windGustThreshold',
+  aggregation: 'maximum wind gust of the UTC day',
+  eventKind: 'LIGHTNING',
+  region: 'Ankara',
+  distance: 1350,
+  limitResetInterval: 1,
+  responseBody: '{"received":true}',
+  error: null,
+  disabledReason: null,
+  detail: 'connected',
+  dataSource: 'ferretdb',
+  inCloud: 12,
+  cloudToGround: 4,
+  total: 16,
+  components: { identity: { status: 'up' }, kafka: { status: 'up' }, database: { status: 'up' } },
+  payload: { type: 'lightning.strike', registrationId: 'b7e1d2c3-4a5f-4b6c-8d9e-0f1a2b3c4d5e', recipientId: 'customer-42' },
   filterByPolygonIntersection: [
     [32.8, 39.9],
     [32.92, 39.9],
@@ -141,6 +166,12 @@ const ANKARA_RING = [
   { lng: 32.80, lat: 39.97 },
   { lng: 32.80, lat: 39.90 },
 ];
+
+/** What an answer shows instead of what a request sends: secrets come back masked (handlers/webhook-mapping.ts). */
+const ANSWER_VALUES: Readonly<Record<string, unknown>> = { password: MASKED_PASSWORD };
+
+/** Whether the example is of a request (what the caller sends) or an answer (what the API returns). */
+export type ExampleSide = 'request' | 'answer';
 
 const FORMAT_VALUES: Readonly<Record<string, unknown>> = {
   uuid: '5d6e7f80-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
@@ -183,10 +214,10 @@ function numberExample(schema: JsonSchema, integer: boolean): number {
  * An example value of `schema`; `name` is the field it is the value of. Object fields are all filled
  * (a reader sees every field); the first branch of a oneOf/anyOf is taken.
  */
-export function exampleOf(schema: JsonSchema, name?: string): unknown {
+export function exampleOf(schema: JsonSchema, side: ExampleSide, name?: string): unknown {
   if (schema['const'] !== undefined) return schema['const'];
   if (name === 'exterior' || schema['title'] === 'Ring') return ANKARA_RING;
-  const known = name !== undefined ? FIELD_VALUES[name] : undefined;
+  const known = name === undefined ? undefined : side === 'answer' && name in ANSWER_VALUES ? ANSWER_VALUES[name] : FIELD_VALUES[name];
   const allowed = schema['enum'];
   if (known !== undefined && fits(known, schema) && (!Array.isArray(allowed) || allowed.includes(known))) return known;
   const examples = schema['examples'];
@@ -197,18 +228,18 @@ export function exampleOf(schema: JsonSchema, name?: string): unknown {
   const branches = schema['oneOf'] ?? schema['anyOf'];
   // A union of whole shapes (a GeoJSON-like choice) shows its first; an object's branches are merged below.
   if (Array.isArray(branches) && isObject(branches[0]) && firstType(schema) === undefined && !isObject(schema['properties'])) {
-    return exampleOf(branches[0], name);
+    return exampleOf(branches[0], side, name);
   }
   const allOf = schema['allOf'];
-  if (Array.isArray(allOf)) return Object.assign({}, ...allOf.filter(isObject).map((part) => exampleOf(part, name)));
+  if (Array.isArray(allOf)) return Object.assign({}, ...allOf.filter(isObject).map((part) => exampleOf(part, side, name)));
   switch (firstType(schema) ?? (isObject(schema['properties']) ? 'object' : undefined)) {
     case 'object':
-      return objectExample(schema);
+      return objectExample(schema, side);
     case 'array': {
       const items = isObject(schema['items']) ? schema['items'] : {};
       const count = Math.max(1, typeof schema['minItems'] === 'number' ? schema['minItems'] : 1);
       if (schema['maxItems'] === 0) return [];
-      return Array.from({ length: count }, () => exampleOf(items, singular(name)));
+      return Array.from({ length: count }, () => exampleOf(items, side, singular(name)));
     }
     case 'string': {
       const format = schema['format'];
@@ -226,17 +257,17 @@ export function exampleOf(schema: JsonSchema, name?: string): unknown {
   }
 }
 
-function objectExample(schema: JsonSchema): Record<string, unknown> {
+function objectExample(schema: JsonSchema, side: ExampleSide): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const props = isObject(schema['properties']) ? schema['properties'] : {};
-  for (const [field, sub] of Object.entries(props)) if (isObject(sub)) out[field] = exampleOf(sub, field);
+  for (const [field, sub] of Object.entries(props)) if (isObject(sub)) out[field] = exampleOf(sub, side, field);
   // A branch of a discriminated or exclusive oneOf adds its own fields (the forecast alarm's boundary).
   const branches = schema['oneOf'] ?? schema['anyOf'];
   if (Array.isArray(branches) && isObject(branches[0]) && isObject(branches[0]['properties'])) {
-    Object.assign(out, objectExample(branches[0]));
+    Object.assign(out, objectExample(branches[0], side));
   }
   const additional = schema['additionalProperties'];
-  if (Object.keys(props).length === 0 && isObject(additional)) out['key'] = exampleOf(additional);
+  if (Object.keys(props).length === 0 && isObject(additional)) out['key'] = exampleOf(additional, side);
   return out;
 }
 

@@ -49,7 +49,7 @@ const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
 export function operationExamples(spec: RouteSpec): OperationExamples {
   const written = WRITTEN[spec.operationId] ?? {};
   return {
-    ...(spec.request.body ? { request: written.request ?? exampleOf(spec.request.body) } : {}),
-    ...(spec.response.schema ? { response: written.response ?? exampleOf(spec.response.schema) } : {}),
+    ...(spec.request.body ? { request: written.request ?? exampleOf(spec.request.body, 'request') } : {}),
+    ...(spec.response.schema ? { response: written.response ?? exampleOf(spec.response.schema, 'answer') } : {}),
   };
 }
