@@ -99,6 +99,11 @@ describe('AsyncAPI document of the feed topics', () => {
       assert.equal(message['contentType'], 'application/x-protobuf');
       assert.equal(message['headers'].properties[EVENT_HEADERS.eventType].const, name);
     }
+    for (const topic of Object.keys(doc['channels']).filter((name) => name.startsWith('weather.'))) {
+      const message = doc['components'].messages[TOPICS[topic as TopicName].eventTypes[0] ?? ''];
+      const field = /`(\w+)` field/.exec(message.bindings.kafka.key.description)?.[1] ?? '';
+      assert.ok((resolveRef(doc, message.payload.$ref) as Doc)['properties'][field], `${topic}: keyed by its payload field ${field}`);
+    }
     const strike = doc['components'].schemas['stormhook.feed.v1.LightningStrike'];
     assert.deepEqual(strike.properties.peakCurrentAmperes, { type: 'number', format: 'double' });
     assert.deepEqual(strike.properties.version, { type: 'integer', format: 'int64' });

@@ -111,10 +111,17 @@ function headersSchema(eventType: string): JsonSchema {
   };
 }
 
-function keyDescription(topic: TopicName): string {
-  return topic.startsWith('feed.')
-    ? `the record's source id, so every version of one event stays in one partition, in order; per feed in ${FEEDS_MD} (Topics)`
-    : 'the area the event belongs to, so alarm matching scales out by area';
+/** The weather events' own field their records are keyed by (proto/stormhook/weather/v1/common.proto, AREA KEY). */
+const AREA_KEY_FIELD = 'areaKey';
+
+function keyDescription(topic: TopicName, eventType: string): string {
+  if (topic.startsWith('feed.')) {
+    return `the record's source id, so every version of one event stays in one partition, in order; per feed in ${FEEDS_MD} (Topics)`;
+  }
+  if (root.lookupType(eventType).fields[AREA_KEY_FIELD] === undefined) {
+    throw new Error(`${eventType} on ${topic} has no ${AREA_KEY_FIELD} field to be keyed by`);
+  }
+  return `the event's \`${AREA_KEY_FIELD}\` field, so alarm matching scales out by area and one area's events stay in order`;
 }
 
 /** Stormhook reads the feed topics (publishers send to them) and writes the weather topics. */
@@ -141,7 +148,7 @@ export function buildAsyncApiDocument(): AsyncApiDocument {
         contentType: PROTOBUF_CONTENT_TYPE,
         headers: headersSchema(eventType),
         payload: protos.message(eventType),
-        bindings: { kafka: { key: { type: 'string', description: keyDescription(topic) }, bindingVersion: KAFKA_BINDING_VERSION } },
+        bindings: { kafka: { key: { type: 'string', description: keyDescription(topic, eventType) }, bindingVersion: KAFKA_BINDING_VERSION } },
       };
       channelMessages[eventType] = { $ref: `#/components/messages/${eventType}` };
     }

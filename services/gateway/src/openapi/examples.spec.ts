@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { queryV1 } from '@stormhook/proto';
 import { MASKED_PASSWORD } from '../handlers/webhook-mapping.js';
 import { createSchemaCompiler } from '../http/validate.js';
 import { ROUTES } from '../routes/table.js';
@@ -65,6 +66,10 @@ describe('OpenAPI examples', () => {
     const cities = doc['paths']['/v1/alarms/forecasts/{countryCode}/cities'].get.responses['200'].content['application/json'].example;
     assert.ok(JSON.stringify(cities).includes('Ankara'), 'a city of the contract');
     assert.equal(geometry.center.lat, 39.9334);
+    const answer = doc['paths']['/v1/precipitations/geometry'].post.responses['200'].content['application/json'].example;
+    const decoded = queryV1.PrecipitationFeatureCollection.decode(Buffer.from(answer, 'base64'));
+    assert.deepEqual(decoded.features.map((feature) => feature.id), geometry.eventIds, 'the answer holds the requested events');
+    assert.equal(decoded.features[0]?.geometry?.multiPolygon?.polygons[0]?.rings[0]?.coordinates.length, 5);
   });
 
   it('shows secrets masked in answers, as interface.md 2.2 says, and in clear only in requests', () => {

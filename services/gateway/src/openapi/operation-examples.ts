@@ -1,3 +1,4 @@
+import { queryV1 } from '@stormhook/proto';
 import type { OperationId } from '../routes/operation-ids.js';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { exampleOf } from './examples.js';
@@ -14,7 +15,35 @@ export interface OperationExamples {
  * of interface.md 4 (a geometry over Ankara, a page of the last hour) and bodies whose fields exclude
  * each other. Everything else is built from the schema and the field values of examples.ts.
  */
+/**
+ * 4.1's answer: real bytes of a PrecipitationFeatureCollection, one moderate-rain event over central
+ * Ankara, so a reader can decode the example with the .proto and see what the operation returns.
+ */
+function geometryAnswer(): string {
+  const ring = [
+    { lng: 32.8, lat: 39.9 },
+    { lng: 32.92, lat: 39.9 },
+    { lng: 32.92, lat: 39.97 },
+    { lng: 32.8, lat: 39.97 },
+    { lng: 32.8, lat: 39.9 },
+  ];
+  const bytes = queryV1.PrecipitationFeatureCollection.encode({
+    features: [
+      {
+        id: 'prc-20261128-1200-ank-0001',
+        geometry: { type: 'GEOMETRY_TYPE_MULTI_POLYGON', multiPolygon: { polygons: [{ rings: [{ coordinates: ring }] }] } },
+        properties: { intensity: 'MODERATE', radarTimestamp: 1_795_788_000_000, forecast: false },
+      },
+    ],
+  });
+  return Buffer.from(bytes).toString('base64');
+}
+
 const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
+  getGeometryByEventIds: {
+    request: { eventIds: ['prc-20261128-1200-ank-0001'], center: { lng: 32.8597, lat: 39.9334 }, radius: 20_000 },
+    response: geometryAnswer(),
+  },
   // Exactly one of roles or its alias role, and a password or an invitation, never both.
   createUser: {
     request: {
