@@ -223,8 +223,7 @@ export function exampleOf(schema: JsonSchema, side: ExampleSide, name?: string):
   const examples = schema['examples'];
   if (Array.isArray(examples) && examples.length > 0) return examples[0];
   if (schema['default'] !== undefined) return schema['default'];
-  const values = schema['enum'];
-  if (Array.isArray(values) && values.length > 0) return values[0];
+  if (Array.isArray(allowed) && allowed.length > 0) return allowed[0];
   const branches = schema['oneOf'] ?? schema['anyOf'];
   // A union of whole shapes (a GeoJSON-like choice) shows its first; an object's branches are merged below.
   if (Array.isArray(branches) && isObject(branches[0]) && firstType(schema) === undefined && !isObject(schema['properties'])) {
