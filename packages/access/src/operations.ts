@@ -99,6 +99,7 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   getLiveness: open,
   getReadiness: open,
   getOpenApiDocument: open,
+  getAsyncApiDocument: open,
 };
 
 export function operationRule(operationId: string): OperationRule | undefined {

@@ -8,6 +8,7 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { tracing } from './http/tracing.js';
 import type { TrustProxy } from './http/trust-proxy.js';
 import { createSchemaCompiler } from './http/validate.js';
+import { buildAsyncApiDocument } from './openapi/asyncapi.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { mountRoutes, type Handlers } from './routes/mount.js';
 import type { RouteSpec } from './routes/route-spec.js';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Application {
   if (deps.screen) app.use(deps.screen);
 
   const openapi = buildOpenApiDocument(ROUTES);
+  const asyncapi = buildAsyncApiDocument();
   const health = healthHandlers(deps.health, deps.readiness);
   const builtIn: Handlers = {
     getHealth: health.full,
@@ -63,6 +65,9 @@ export function createApp(deps: AppDeps): Application {
     getReadiness: health.ready,
     getOpenApiDocument: (_req, res) => {
       res.json(openapi);
+    },
+    getAsyncApiDocument: (_req, res) => {
+      res.json(asyncapi);
     },
   };
   // The API reference page (not an operation of /v1, so outside the route table and its guards).

@@ -64,8 +64,8 @@ class Limit {
 
 const AUTH_OPERATIONS: ReadonlySet<string> = new Set(['login', 'refreshToken', 'logout']);
 const RESET_OPERATIONS: ReadonlySet<string> = new Set(['requestPasswordReset', 'resetPassword']);
-/** Health checks and the OpenAPI document are for probes and tooling: never limited. */
-const EXEMPT_PATHS: ReadonlySet<string> = new Set(['/v1/health', '/v1/health/live', '/v1/health/ready', '/v1/openapi.json']);
+/** Health checks and the API documents are for probes and tooling: never limited. */
+const EXEMPT_PATHS: ReadonlySet<string> = new Set(['/v1/health', '/v1/health/live', '/v1/health/ready', '/v1/openapi.json', '/v1/asyncapi.json']);
 
 function tooMany(res: Response, retryAfterSeconds: number): ApiError {
   res.set('Retry-After', String(retryAfterSeconds));

@@ -3,6 +3,7 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { SchemaComponents } from './components.js';
 import { ERROR_RESPONSE_NAMES, errorResponseComponents } from './error-responses.js';
+import { operationExamples } from './operation-examples.js';
 import { alternativeContent, successHeaders } from './response-headers.js';
 import { webhooksSection } from './webhooks.js';
 
@@ -24,7 +25,9 @@ const DEFAULT_INFO: DocumentInfo = {
     'or `X-API-Key` for machine clients (role API_USER). Data and alarm operations are checked against the subscription: ' +
     '402 when it is expired or NONE, 403 when it lacks the endpoint or the queried place, 429 with Retry-After once its ' +
     'quota is spent. Their answers carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (seconds) and ' +
-    'RateLimit-Policy; only successful calls count.',
+    'RateLimit-Policy; only successful calls count.\n\n' +
+    'Weather data can also be published to Stormhook over Kafka: the feed topics are described by the ' +
+    '[AsyncAPI 3 document](/v1/asyncapi.json).',
 };
 
 /** Both ways a caller can authenticate: a token from /v1/auth/login, or an API key. */
@@ -43,8 +46,9 @@ function requiredOf(schema: JsonSchema | undefined): string[] {
   return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
 }
 
-function jsonContent(schema: JsonSchema | undefined, components: SchemaComponents): Record<string, unknown> | undefined {
-  return schema ? { content: { 'application/json': { schema: components.reference(schema) } } } : undefined;
+function jsonContent(schema: JsonSchema | undefined, components: SchemaComponents, example?: unknown): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  return { content: { 'application/json': { schema: components.reference(schema), ...(example !== undefined ? { example } : {}) } } };
 }
 
 function operationObject(spec: RouteSpec, components: SchemaComponents): Record<string, unknown> {
@@ -62,7 +66,8 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
       schema: components.reference(schema),
     })),
   ];
-  const success = jsonContent(spec.response.schema, components) as { content?: Record<string, unknown> } | undefined;
+  const examples = operationExamples(spec);
+  const success = jsonContent(spec.response.schema, components, examples.response) as { content?: Record<string, unknown> } | undefined;
   const headers = successHeaders(spec.operationId);
   const alternatives = alternativeContent(spec.operationId);
   const responses: Record<string, unknown> = {
@@ -94,7 +99,7 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
     security: spec.authenticated ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.request.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: components.reference(spec.request.body) } } } }
+      ? { requestBody: { required: true, ...jsonContent(spec.request.body, components, examples.request) } }
       : {}),
     responses,
   };

@@ -82,6 +82,7 @@ export const OPERATION_IDS = [
   'getLiveness',
   'getReadiness',
   'getOpenApiDocument',
+  'getAsyncApiDocument',
 ] as const;
 
 export type OperationId = (typeof OPERATION_IDS)[number];

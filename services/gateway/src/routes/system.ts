@@ -1,4 +1,4 @@
-import { HealthReport, HealthStatus, OpenApiDocument } from '../schemas/system.js';
+import { AsyncApiDocument, HealthReport, HealthStatus, OpenApiDocument } from '../schemas/system.js';
 import type { RouteSpec } from './route-spec.js';
 
 export const systemRoutes: readonly RouteSpec[] = [
@@ -50,6 +50,19 @@ export const systemRoutes: readonly RouteSpec[] = [
     authenticated: false,
     request: {},
     response: { status: 200, description: 'the document', schema: OpenApiDocument },
+    errors: [],
+  },
+  {
+    operationId: 'getAsyncApiDocument',
+    method: 'get',
+    path: '/v1/asyncapi.json',
+    summary: 'The AsyncAPI 3.0 document of the Kafka feed and weather topics',
+    description: 'Generated from the topic catalogue and the protobuf descriptors: one channel per topic, one message per protobuf type.',
+    tag: 'system',
+    roles: 'anyone',
+    authenticated: false,
+    request: {},
+    response: { status: 200, description: 'the document', schema: AsyncApiDocument },
     errors: [],
   },
 ];

@@ -26,3 +26,4 @@ export const HealthStatus = named(
 );
 
 export const OpenApiDocument = { type: 'object', description: 'this OpenAPI 3.1 document' };
+export const AsyncApiDocument = { type: 'object', description: 'the AsyncAPI 3.0 document of the feed and weather topics' };

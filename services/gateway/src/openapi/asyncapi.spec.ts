@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVENT_HEADERS, TOPICS, type TopicName } from '@stormhook/kafka';
+import { root } from '@stormhook/proto';
+import { AbuseLimits } from '../http/rate-limits.js';
+import { request, serve, type RunningApp } from '../test-support/serve.js';
+import { buildAsyncApiDocument } from './asyncapi.js';
+
+type Doc = Record<string, any>;
+
+/** Component and channel keys of AsyncAPI 3.0 (its JSON Schema's patternProperties). */
+const KEY = /^[a-zA-Z0-9.\-_]+$/;
+const TOP_LEVEL = new Set(['asyncapi', 'id', 'info', 'servers', 'defaultContentType', 'channels', 'operations', 'components']);
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) dir = resolve(dir, '..');
+  return dir;
+}
+
+/** The rows of the Markdown table under `## <heading>` of FEEDS.md, cells without backticks. */
+function feedsTable(heading: string): string[][] {
+  const text = readFileSync(join(repoRoot(), 'proto/stormhook/feed/v1/FEEDS.md'), 'utf8');
+  const section = text.split(/^## /m).find((part) => part.startsWith(`${heading}\n`));
+  assert.ok(section, `FEEDS.md has a section ${heading}`);
+  const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2); // header and separator
+  assert.ok(rows.length > 0, `FEEDS.md ${heading} has a table`);
+  return rows.map((row) => row.split('|').slice(1, -1).map((cell) => cell.trim().replaceAll('`', '')));
+}
+
+function refsOf(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item) => refsOf(item, found));
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsOf(value, found);
+    }
+  }
+  return found;
+}
+
+function resolveRef(doc: Doc, ref: string): unknown {
+  assert.ok(ref.startsWith('#/'), ref);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
+}
+
+const feedTopics = (Object.keys(TOPICS) as TopicName[]).filter((name) => name.startsWith('feed.'));
+
+describe('AsyncAPI document of the feed topics', () => {
+  const doc: Doc = JSON.parse(JSON.stringify(buildAsyncApiDocument()));
+
+  it('is AsyncAPI 3.0 in shape: version, info, known top-level fields, well-formed keys, send/receive operations', () => {
+    assert.equal(doc['asyncapi'], '3.0.0');
+    assert.equal(typeof doc['info']?.title, 'string');
+    assert.equal(typeof doc['info']?.version, 'string');
+    for (const key of Object.keys(doc)) assert.ok(TOP_LEVEL.has(key), `top-level field ${key}`);
+    for (const map of [doc['channels'], doc['operations'], doc['components'].messages, doc['components'].schemas]) {
+      for (const key of Object.keys(map)) assert.match(key, KEY);
+    }
+    for (const [id, server] of Object.entries(doc['servers'] as Doc)) {
+      assert.equal((server as Doc)['protocol'], 'kafka', id);
+      assert.doesNotMatch((server as Doc)['host'], /:\/\//, 'AsyncAPI 3 hosts carry no scheme');
+    }
+    for (const [id, operation] of Object.entries(doc['operations'] as Doc)) {
+      assert.ok(['send', 'receive'].includes(operation['action']), id);
+      const channel = resolveRef(doc, operation['channel'].$ref) as Doc;
+      assert.ok(channel, `${id}: channel resolves`);
+      // AsyncAPI 3: an operation's messages must be messages of its channel.
+      for (const message of operation['messages']) assert.ok(message.$ref.startsWith(`${operation['channel'].$ref}/messages/`), `${id}: ${message.$ref}`);
+    }
+  });
+
+  it('has a channel for every feed and weather topic of the catalogue, with its partitions and retention', () => {
+    const expected = (Object.keys(TOPICS) as TopicName[]).filter((name) => name.startsWith('feed.') || name.startsWith('weather.'));
+    assert.ok(feedTopics.length >= 4);
+    assert.deepEqual(Object.keys(doc['channels']).sort(), [...expected].sort());
+    for (const topic of expected) {
+      const channel = doc['channels'][topic];
+      assert.equal(channel.address, topic);
+      assert.equal(channel.bindings.kafka.partitions, TOPICS[topic].partitions);
+      assert.equal(channel.bindings.kafka.topicConfiguration['retention.ms'], TOPICS[topic].retentionMs);
+      assert.deepEqual(Object.keys(channel.messages), [...TOPICS[topic].eventTypes]);
+    }
+    assert.ok(Object.keys(doc['channels']).every((name) => !name.startsWith('alarm.') && !name.startsWith('deadletter.')), 'internal topics stay out');
+  });
+
+  it('names an existing protobuf message in every message, and describes its fields from the descriptor', () => {
+    for (const [name, message] of Object.entries(doc['components'].messages as Doc)) {
+      assert.equal(message['name'], name);
+      const type = root.lookupType(name); // throws for a name the contract tree does not have
+      const payload = resolveRef(doc, message['payload'].$ref) as Doc;
+      assert.equal(payload['x-protobuf-type'], name);
+      assert.deepEqual(Object.keys(payload['properties']), type.fieldsArray.map((field) => field.name), `${name}: every field, in order`);
+      assert.equal(message['contentType'], 'application/x-protobuf');
+      assert.equal(message['headers'].properties[EVENT_HEADERS.eventType].const, name);
+    }
+    for (const topic of Object.keys(doc['channels']).filter((name) => name.startsWith('weather.'))) {
+      const message = doc['components'].messages[TOPICS[topic as TopicName].eventTypes[0] ?? ''];
+      const field = /`(\w+)` field/.exec(message.bindings.kafka.key.description)?.[1] ?? '';
+      assert.ok((resolveRef(doc, message.payload.$ref) as Doc)['properties'][field], `${topic}: keyed by its payload field ${field}`);
+    }
+    const strike = doc['components'].schemas['stormhook.feed.v1.LightningStrike'];
+    assert.deepEqual(strike.properties.peakCurrentAmperes, { type: 'number', format: 'double' });
+    assert.deepEqual(strike.properties.version, { type: 'integer', format: 'int64' });
+    const lightningType = resolveRef(doc, strike.properties.type.$ref) as Doc;
+    assert.deepEqual(lightningType['enum'], ['LIGHTNING_TYPE_UNSPECIFIED', 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND', 'LIGHTNING_TYPE_FLASH_IN_CLOUD']);
+  });
+
+  it('has a resolvable target for every $ref', () => {
+    const refs = refsOf(doc);
+    assert.ok(refs.length > 20);
+    for (const ref of refs) assert.ok(resolveRef(doc, ref) !== undefined, `${ref} resolves`);
+  });
+
+  it('agrees with the Topics and Headers tables of FEEDS.md', () => {
+    const rows = feedsTable('Topics');
+    assert.deepEqual(rows.map(([topic]) => topic).sort(), [...feedTopics].sort(), 'every feed topic of the catalogue is in FEEDS.md and nothing else');
+    for (const [topic = '', value, header, , partitions] of rows) {
+      const channel = doc['channels'][topic];
+      assert.deepEqual(Object.keys(channel.messages), [value], `${topic}: value type`);
+      assert.equal(doc['components'].messages[value ?? ''].headers.properties[EVENT_HEADERS.eventType].const, header, `${topic}: event-type`);
+      assert.equal(String(channel.bindings.kafka.partitions), partitions, `${topic}: partitions`);
+    }
+    const headers = feedsTable('Headers');
+    const names = headers.flatMap(([name = '']) => name.split(',').map((part) => part.trim()));
+    const required = headers.filter(([, isRequired]) => isRequired === 'yes').map(([name]) => name);
+    for (const topic of feedTopics) {
+      const message = doc['components'].messages[TOPICS[topic].eventTypes[0] ?? ''];
+      assert.deepEqual(Object.keys(message.headers.properties).sort(), [...names].sort(), `${topic}: header names`);
+      assert.deepEqual([...message.headers.required].sort(), [...required].sort(), `${topic}: required headers`);
+      assert.match(message.bindings.kafka.key.description, /FEEDS\.md/, `${topic}: the key is explained where it is written`);
+    }
+  });
+
+  describe('served by the gateway', () => {
+    let app: RunningApp;
+    before(async () => {
+      // Abuse limits on, tight: the document must be answered even to an address they block.
+      const limits = new AbuseLimits({ authPerAddressPerMin: 0, passwordResetPerAddressPerHour: 0, unmeteredPerPrincipalPerMin: 0, errorsPerMin: 1, errorBlockS: 60, testDeliveriesPerAccountPerHour: 0 });
+      app = await serve({ screen: limits.screen });
+    });
+    after(() => app.close());
+
+    it('answers GET /v1/asyncapi.json without authentication and outside the abuse limits, linked from the OpenAPI document', async () => {
+      for (let i = 0; i < 3; i++) await request(app.baseUrl, 'GET', `/v1/no-such-thing-${i}`);
+      assert.equal((await request(app.baseUrl, 'GET', '/v1/no-such-thing')).status, 429, 'this address is blocked');
+      const answer = await request(app.baseUrl, 'GET', '/v1/asyncapi.json');
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body, doc);
+      const openapi = await request(app.baseUrl, 'GET', '/v1/openapi.json');
+      const body = openapi.body as Doc;
+      assert.equal(openapi.status, 200);
+      assert.match(body['info'].description, /\(\/v1\/asyncapi\.json\)/);
+      assert.deepEqual(body['paths']['/v1/asyncapi.json'].get.security, []);
+    });
+  });
+});
