@@ -29,7 +29,8 @@ export function consumerGroup(config: Config): string {
  * Starts the query service: rebuilds the read models from its database, serves the QueryService
  * gRPC API at once (restricted callers get a 503 until the subscription areas are loaded), loads the
  * provinces from the geo service (retrying until it answers), then consumes the weather topics.
- * Health answers SERVING while Kafka and the database answer and the consumer has not failed.
+ * Health answers SERVING once the subscription areas are loaded, while Kafka and the database answer
+ * and the consumer has not failed.
  */
 export function start(config: Config, opts: QueryOptions = {}): Promise<RunningGrpcService> {
   return startGrpcService(
@@ -68,6 +69,9 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
       const geo = opts.geo ?? geoClient!;
       let consumerAlive = true;
       platform.checks['weather-consumer'] = async () => consumerAlive;
+      // Restricted callers get a 503 until the provinces are loaded from geo, so health says so too:
+      // a stack (or a rollout) is not "up" while customers with a plan geography would be refused.
+      platform.checks['subscription-areas'] = async () => areas !== undefined;
       const consumer = createConsumer({
         kafka: platform.kafka,
         groupId: consumerGroup(config),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createClient, GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
+import { createClient, GrpcError, GrpcStatus, testInternalTokens, tokenOfRequestPrincipal, type GrpcClient } from '@stormhook/grpc';
 import { alarmV1 } from '@stormhook/proto';
 import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '../test-support/harness.js';
 
@@ -29,7 +29,10 @@ describe('registration calls share the API caller\'s deadline (real Kafka and da
 
   before(async () => {
     h = await startHarness({ env: { GRPC_DEADLINE_MS: String(OWN_DEADLINE_MS) } });
-    client = createClient(alarmV1.AlarmMatcherService, `127.0.0.1:${h.matchers[0]!.port}`);
+    // Plays the gateway: its calls carry the internal token of the principal they name.
+    client = createClient(alarmV1.AlarmMatcherService, `127.0.0.1:${h.matchers[0]!.port}`, {
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'alarm-matcher'),
+    });
   });
   after(async () => {
     client?.close();

@@ -55,9 +55,12 @@ function serviceSettings(grpcBasePort: number, outboxDir: string): Record<string
     ALARM_LIGHTNING_QUIET_PERIOD_MS: '4000',
     ALARM_LIGHTNING_PERSIST_MS: '0',
     ALARM_SWEEP_INTERVAL_MS: '500',
-    // The hostile-input suite sends thousands of invalid requests from one address on purpose; the
-    // gateway's 4xx block (unit-tested in services/gateway) would turn the rest of the fuzz into 429s.
+    // The hostile-input suite sends thousands of invalid requests from one address on purpose, and
+    // every story of the suite comes from that same address: the gateway's per-address limits
+    // (unit-tested in services/gateway) would turn the fuzz and the later stories into 429s.
     GATEWAY_ERROR_LIMIT_PER_MIN: '0',
+    GATEWAY_AUTH_LIMIT_PER_ADDRESS_PER_MIN: '0',
+    GATEWAY_PASSWORD_RESET_LIMIT_PER_ADDRESS_PER_HOUR: '0',
   };
 }
 
