@@ -195,6 +195,12 @@ describe('real-time matching through Kafka (two instances)', function () {
     const before = h.alarms.forRegistration(ids['district']!).length;
     clock.advance(60_000 + 10 * 60_000 + 1); // past its end plus the grace period
     await Promise.all(h.matchers.map((m) => m.matcher.sweeper.sweep()));
+    // The sweep's END goes out through the claim-and-publish batches, which the lightning marker of
+    // settle() can overtake on a busy machine: wait for the END itself, then settle so a second END
+    // (from the other instance's sweep) would have arrived too.
+    for (const deadline = Date.now() + 15_000; h.alarms.forRegistration(ids['district']!).length === before && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await settle();
     const after = h.alarms.forRegistration(ids['district']!).slice(before);
     assert.deepEqual(after.map((x) => `${x.payload['stage'] as string}:${x.payload['endReason'] as string}`), ['END:EXPIRED']);
