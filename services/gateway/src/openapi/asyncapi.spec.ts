@@ -7,6 +7,7 @@ import { root } from '@stormhook/proto';
 import { AbuseLimits } from '../http/rate-limits.js';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 import { buildAsyncApiDocument } from './asyncapi.js';
+import { refsOf, resolveRef } from '../test-support/json-refs.js';
 
 type Doc = Record<string, any>;
 
@@ -28,25 +29,6 @@ function feedsTable(heading: string): string[][] {
   const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2); // header and separator
   assert.ok(rows.length > 0, `FEEDS.md ${heading} has a table`);
   return rows.map((row) => row.split('|').slice(1, -1).map((cell) => cell.trim().replaceAll('`', '')));
-}
-
-function refsOf(node: unknown, found: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((item) => refsOf(item, found));
-  else if (node !== null && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') found.push(value);
-      else refsOf(value, found);
-    }
-  }
-  return found;
-}
-
-function resolveRef(doc: Doc, ref: string): unknown {
-  assert.ok(ref.startsWith('#/'), ref);
-  return ref
-    .slice(2)
-    .split('/')
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
 }
 
 const feedTopics = (Object.keys(TOPICS) as TopicName[]).filter((name) => name.startsWith('feed.'));

@@ -4,6 +4,7 @@ import { createSchemaCompiler } from '../http/validate.js';
 import { ROUTES } from '../routes/table.js';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 import { buildOpenApiDocument } from './document.js';
+import { refsOf, resolveRef } from '../test-support/json-refs.js';
 
 /** Every endpoint of interface.md section 4, as written there. */
 const CONTRACT_SECTION_4: ReadonlyArray<[string, string]> = [
@@ -29,26 +30,6 @@ const CONTRACT_SECTION_4: ReadonlyArray<[string, string]> = [
 ];
 
 type Doc = Record<string, any>;
-
-/** Every `$ref` in the document, so each can be checked to resolve. */
-function refsOf(node: unknown, found: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((item) => refsOf(item, found));
-  else if (node !== null && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') found.push(value);
-      else refsOf(value, found);
-    }
-  }
-  return found;
-}
-
-function resolve(doc: Doc, ref: string): unknown {
-  assert.ok(ref.startsWith('#/'), ref);
-  return ref
-    .slice(2)
-    .split('/')
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[decodeURIComponent(part)], doc);
-}
 
 describe('OpenAPI document', () => {
   let app: RunningApp;
@@ -132,7 +113,7 @@ describe('OpenAPI document', () => {
   it('has a resolvable target for every $ref', () => {
     const refs = refsOf(doc);
     assert.ok(refs.length > 50);
-    for (const ref of refs) assert.ok(resolve(doc, ref) !== undefined, `${ref} resolves`);
+    for (const ref of refs) assert.ok(resolveRef(doc, ref) !== undefined, `${ref} resolves`);
   });
 
   it('declares each path template parameter, with the validation schema', () => {
