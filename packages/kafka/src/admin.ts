@@ -155,3 +155,43 @@ export async function kafkaHealth(admin: Admin, timeoutMs = 2_000): Promise<Kafk
     clearTimeout(timer);
   }
 }
+
+/**
+ * Gives a group that has no committed offset on a partition the partition's current end as its
+ * committed offset. A consumer that starts "from the end" otherwise resolves the end only on its
+ * first fetch, after joining, so a record published between start() returning and that fetch is
+ * skipped; pinned first, every record published after this call is read.
+ */
+export async function pinUncommittedToEnd(kafka: Kafka, groupId: string, topics: readonly string[], timeoutMs = 30_000): Promise<void> {
+  // The admin client does not retry coordinator errors itself, and a fresh broker answers
+  // NOT_COORDINATOR while it loads its offsets topic: retry what the broker calls retriable.
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await pinOnce(kafka, groupId, topics);
+    } catch (error) {
+      if (!isRetriable(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+function isRetriable(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = (e as { cause?: unknown; originalError?: unknown }).originalError ?? (e as { cause?: unknown }).cause) {
+    if ((e as { retriable?: boolean }).retriable === true) return true;
+  }
+  return false;
+}
+
+async function pinOnce(kafka: Kafka, groupId: string, topics: readonly string[]): Promise<void> {
+  await withAdmin(kafka, async (admin) => {
+    const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
+    for (const { topic, partitions } of committed) {
+      const open = new Set(partitions.filter((p) => Number(p.offset) < 0).map((p) => p.partition));
+      if (open.size === 0) continue;
+      const ends = await admin.fetchTopicOffsets(topic);
+      const pinned = ends.filter((end) => open.has(end.partition)).map((end) => ({ partition: end.partition, offset: end.high }));
+      await admin.setOffsets({ groupId, topic, partitions: pinned });
+    }
+  });
+}

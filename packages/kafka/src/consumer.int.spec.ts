@@ -27,7 +27,7 @@ interface Stack {
   prefix: string;
   publisher: Publisher;
   physical(name: TopicName): string;
-  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void; restartAfterMs?: number; onRecovered?: () => void; recordsInFlight?: number }): EventConsumer;
+  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void; restartAfterMs?: number; onRecovered?: () => void; recordsInFlight?: number; fromBeginning?: boolean }): EventConsumer;
 }
 
 describe('publisher and consumer (real broker)', () => {
@@ -108,6 +108,29 @@ describe('publisher and consumer (real broker)', () => {
       return [...ends].every(([partition, end]) => end === '0' || committed.get(partition) === end);
     }, 'every partition committed to its end');
     await consumer.stop();
+  });
+
+  it('from the end: skips what was published before start(), reads everything published once start() returned', async () => {
+    const s = await stack('kafka-end', [topicSpec('alarm.triggered.v1')]);
+    const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
+    const batch = (label: string) => keys.map((key) => ({ key, value: Buffer.from(label), eventType: EventTypes.AlarmTriggered }));
+    await s.publisher.publish('alarm.triggered.v1', batch('before'));
+    const seen: string[] = [];
+    const consumer = s.consumer(
+      ['alarm.triggered.v1'],
+      async (record) => {
+        seen.push(record.value.toString());
+        return Outcomes.ok();
+      },
+      { fromBeginning: false },
+    );
+    await consumer.start();
+    // Published at once, before the member has necessarily joined or fetched: the end was pinned by start().
+    await s.publisher.publish('alarm.triggered.v1', batch('after'));
+    await waitFor(() => seen.length >= keys.length, 'the records published after start()');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual([...new Set(seen)], ['after']);
+    assert.equal(seen.length, keys.length);
   });
 
   it('delivers events with key, value, event headers and ids intact, and commits after handling', async () => {

@@ -1,5 +1,6 @@
 import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@stormhook/logger';
+import { pinUncommittedToEnd } from './admin.js';
 import { deadLetterMessage } from './dead-letter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outcome.js';
 import type { Publisher } from './publisher.js';
@@ -361,6 +362,7 @@ export function createConsumer(opts: ConsumerOptions): EventConsumer {
     // Dead letters must be writable before the first record arrives.
     await opts.publisher.connect();
     await consumer.connect();
+    if (opts.fromBeginning === false) await pinUncommittedToEnd(opts.kafka, groupId, physicalTopics);
     await consumer.subscribe({ topics: physicalTopics, fromBeginning: opts.fromBeginning ?? true });
     await consumer.run({
       autoCommit: false,

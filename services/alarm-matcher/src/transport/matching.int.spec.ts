@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { MongoClient } from 'mongodb';
+import { databaseName } from '@stormhook/mongo';
 import type { alarmV1, DeepPartial } from '@stormhook/proto';
+import { testInfra } from '@stormhook/testing';
+import { COLLECTIONS } from '../persistence/collections.js';
 import { until, type TappedAlarm } from '../test-support/alarm-tap.js';
 import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '../test-support/harness.js';
 import { ManualClock } from '../test-support/manual-clock.js';
@@ -16,6 +20,7 @@ describe('real-time matching through Kafka (two instances)', function () {
   this.timeout(90_000);
   const clock = new ManualClock(Date.now());
   let h: Harness;
+  let mongo: MongoClient;
   const ids: Record<string, string> = {};
   const a = principal(ACCOUNT_A);
 
@@ -40,6 +45,7 @@ describe('real-time matching through Kafka (two instances)', function () {
 
   before(async () => {
     h = await startHarness({ instances: 2, clock });
+    mongo = await new MongoClient(testInfra().mongoUrl).connect();
     await h.client.registerAlarm({
       principal: a,
       kind: 'REGISTRATION_KIND_POINT',
@@ -66,6 +72,7 @@ describe('real-time matching through Kafka (two instances)', function () {
   });
 
   after(async () => {
+    await mongo?.close();
     await h?.stop();
   });
 
@@ -192,6 +199,13 @@ describe('real-time matching through Kafka (two instances)', function () {
       thunderstormEvent([32.6, 39.6, 0.1], [32.6, 39.6, 0.2], { eventId: 'tst_expire', startEpochMs: now, endEpochMs: now + 60_000 }),
     ]);
     await settle();
+    // The START goes out before its state is written (publish first, so a crash re-sends, never
+    // loses): the sweep reads stored states, so wait for the write it is meant to find.
+    const stored = mongo.db(databaseName('alarm_matcher', h.dbPrefix)).collection(COLLECTIONS.trackedStates);
+    for (const deadline = Date.now() + 15_000; (await stored.countDocuments({ _id: 'tst_expire' as never, activeCount: { $gt: 0 } })) === 0; ) {
+      if (Date.now() > deadline) throw new Error('the state of tst_expire was never stored');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const before = h.alarms.forRegistration(ids['district']!).length;
     clock.advance(60_000 + 10 * 60_000 + 1); // past its end plus the grace period
     await Promise.all(h.matchers.map((m) => m.matcher.sweeper.sweep()));
