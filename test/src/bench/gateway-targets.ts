@@ -53,6 +53,8 @@ export async function processStack(): Promise<BenchTarget> {
         // Peer addresses for a stack on other than the default ports (see e2e-stack.ts).
         GEO_GRPC_ADDRESS: `127.0.0.1:${grpcBasePort + 1}`,
         NOTIFIER_GRPC_ADDRESS: `127.0.0.1:${grpcBasePort + 5}`,
+        // For example "--cpu-prof --cpu-prof-dir=/tmp/profiles": every process writes a profile when it stops.
+        ...(process.env['BENCH_STACK_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_STACK_NODE_OPTIONS'] } : {}),
       },
     },
     240_000,

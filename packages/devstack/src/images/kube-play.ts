@@ -1,5 +1,7 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, join } from 'node:path';
 import { helmTemplateArgs } from '../deploy/chart-checks.js';
 import { runTool, tail } from '../deploy/run-tool.js';
 import { ensureGoTool, HELM } from '../deploy/tools.js';
@@ -12,6 +14,7 @@ import type { Engine } from './engine.js';
 import { freePortBlock } from './free-ports.js';
 import { imagesDir } from './image-paths.js';
 import { kubePlayDeployments, podmanSecretData } from './kube-manifests.js';
+import { smokeGeoFixture } from './smoke-api.js';
 import { runSecrets, startRunInfra, type RunPorts } from './smoke.js';
 
 type Log = (message: string) => void;
@@ -21,8 +24,10 @@ const SECRET = 'stormhook-dev';
 const START_TIMEOUT_MS = 240_000;
 
 /** The values the dev render gets so that its pods can run on one host against the private infrastructure. */
-function renderOverrides(ports: RunPorts, metricsBase: number, image: { tag: string; registry: string | undefined }): string[] {
+function renderOverrides(ports: RunPorts, metricsBase: number, image: { tag: string; registry: string | undefined }, geoSource: string): string[] {
   const set = [
+    // As a cluster must: geo imports its boundaries from a URL (query serves nobody restricted until it has them).
+    `services.geo.env.STORMHOOK_GEO_SOURCE=${geoSource}`,
     `global.image.tag=${image.tag}`,
     `global.image.registry=${image.registry ?? ''}`,
     // Built here, never pulled.
@@ -63,7 +68,8 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
   const block = await freePortBlock(HOST, 17);
   const ports: RunPorts = { kafka: block, kafkaController: block + 1, ferret: block + 2, gateway: block + 3, grpcBase: block + 4 };
   const metricsBase = block + 10;
-  const args = [...helmTemplateArgs(repoRoot, 'values-dev.yaml', renderOverrides(ports, metricsBase, { tag, registry })), '--skip-tests'];
+  const geoFiles = await serveGeoFixture();
+  const args = [...helmTemplateArgs(repoRoot, 'values-dev.yaml', renderOverrides(ports, metricsBase, { tag, registry }, geoFiles.url)), '--skip-tests'];
   const rendered = await runTool(helm, args);
   if (rendered.code !== 0) throw new Error(`helm template of the dev render failed:\n${tail(rendered)}`);
   const { yaml, deployments } = kubePlayDeployments(rendered.stdout);
@@ -120,7 +126,30 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
     }
     if (secretMade) await engine.run(['secret', 'rm', SECRET]);
     await infra?.stop();
+    geoFiles.server.close();
   }
+}
+
+/**
+ * The smoke test's one-province boundary file over HTTP on 127.0.0.1 (the pods share the host's
+ * network): what STORMHOOK_GEO_SOURCE points a cluster's geo at. Unknown names answer 404, which geo
+ * reads as "this level is not provided".
+ */
+async function serveGeoFixture(): Promise<{ server: Server; url: string }> {
+  const dir = join(imagesDir, 'kube-geo');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'tur_adm1_provinces.geojson'), smokeGeoFixture());
+  const server = createServer((req, res) => {
+    const file = join(dir, basename(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
+    if (!existsSync(file) || file === dir) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/geo+json' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  server.unref(); // never what keeps the check's process alive, whatever step fails
+  return { server, url: `http://${HOST}:${(server.address() as AddressInfo).port}/` };
 }
 
 async function podsOf(engine: Engine, deployments: readonly string[]): Promise<string[]> {
