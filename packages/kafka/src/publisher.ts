@@ -156,19 +156,20 @@ export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher
         async (span) => {
           try {
             const prepared = events.map((event) => ({ event, eventId: event.eventId ?? newEventId() }));
+            // Every record of the call carries the same trace context (this span's): injected once,
+            // not once per record.
+            const trace = injectTraceContext({}, context.active());
             const messages = prepared.map(({ event, eventId }): Message => ({
               key: event.key,
               value: Buffer.isBuffer(event.value) ? event.value : Buffer.from(event.value),
-              headers: injectTraceContext(
-                {
-                  ...event.headers,
-                  [EVENT_HEADERS.eventType]: event.eventType,
-                  [EVENT_HEADERS.eventId]: eventId,
-                  [EVENT_HEADERS.schemaVersion]: String(event.schemaVersion ?? 1),
-                  [EVENT_HEADERS.contentType]: event.headers?.[EVENT_HEADERS.contentType] ?? PROTOBUF_CONTENT_TYPE,
-                },
-                context.active(),
-              ),
+              headers: {
+                ...event.headers,
+                [EVENT_HEADERS.eventType]: event.eventType,
+                [EVENT_HEADERS.eventId]: eventId,
+                [EVENT_HEADERS.schemaVersion]: String(event.schemaVersion ?? 1),
+                [EVENT_HEADERS.contentType]: event.headers?.[EVENT_HEADERS.contentType] ?? PROTOBUF_CONTENT_TYPE,
+                ...trace,
+              },
             }));
             const eventIds = prepared.map((p) => p.eventId);
             if (eventIds.length === 1) span.setAttribute('messaging.message.id', eventIds.join());

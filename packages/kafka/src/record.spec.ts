@@ -75,4 +75,13 @@ describe('newEventId', () => {
     for (const id of ids) assert.match(id, /^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
     assert.ok(newEventId(1_000) < newEventId(2_000));
   });
+
+  it('encodes the time as ULID does and draws fresh random bits across refills of its pool', () => {
+    // The ULID specification's example: ulid(1469918176385) starts with 01ARYZ6S41.
+    assert.equal(newEventId(1_469_918_176_385).slice(4, 14), '01ARYZ6S41');
+    const randoms = new Set(Array.from({ length: 5_000 }, () => newEventId(0).slice(14)));
+    assert.equal(randoms.size, 5_000, 'no random part repeats over ten pool refills');
+    const firstChars = new Set([...randoms].map((r) => r[0]));
+    assert.ok(firstChars.size >= 30, `the high bits vary too (${firstChars.size} distinct first characters)`);
+  });
 });
