@@ -196,7 +196,9 @@ describe('real-time matching through Kafka (two instances)', function () {
   it('ends an event that stops being updated, once, however many instances sweep', async () => {
     const now = clock.now();
     await publishWeather(h.publisher, 'weather.thunderstorm.v1', [
-      thunderstormEvent([32.6, 39.6, 0.1], [32.6, 39.6, 0.2], { eventId: 'tst_expire', startEpochMs: now, endEpochMs: now + 60_000 }),
+      // Every time on the test's clock: its expiry counts from the later of end and insertion, and a
+      // default insertion time (the wall clock) runs minutes ahead of a clock made when mocha loaded the file.
+      thunderstormEvent([32.6, 39.6, 0.1], [32.6, 39.6, 0.2], { eventId: 'tst_expire', insertedEpochMs: now, startEpochMs: now, endEpochMs: now + 60_000 }),
     ]);
     await settle();
     // The START goes out before its state is written (publish first, so a crash re-sends, never
