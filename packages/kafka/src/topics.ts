@@ -2,7 +2,10 @@ import { alarmV1, feedV1, identityV1, notificationV1, weatherV1, type MessageCod
 import { EventTypes, type EventType } from './event-types.js';
 
 /**
- * THE catalogue of Kafka topics: nothing else in the repository spells a topic name.
+ * THE catalogue of Kafka topics: nothing else in the repository spells a topic name. Each topic is
+ * defined once here: its name (a constant of {@link TopicNames}), its settings, the event type its
+ * records carry and the protobuf codec of their value, so a consumer checks and decodes a record,
+ * and a publisher encodes one, from the topic alone (see channel-record.ts and channel-events.ts).
  *
  * WARNING: a topic name is a contract with every producer, consumer, committed consumer-group offset
  * and (for `feed.*`) external data publisher. Renaming or removing a topic, or changing its partition
@@ -12,10 +15,7 @@ import { EventTypes, type EventType } from './event-types.js';
  * Names follow `<domain>.<event>.v<N>`.
  */
 
-/**
- * The name of every topic, for code that names one (a publisher, a consumer's handlers, a test).
- * Names follow `<domain>.<event>.v<N>`; see the warning above before changing one.
- */
+/** The name of every topic, for code that names one (a publisher, a consumer's handlers, a test). */
 export const TopicNames = {
   FeedPrecipitation: 'feed.precipitation.v1',
   FeedLightning: 'feed.lightning.v1',

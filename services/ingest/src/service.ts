@@ -3,10 +3,10 @@ import { startGrpcService, type PlatformOptions, type RunningGrpcService } from 
 import { rulesFromConfig, type Config } from './config.js';
 import { BatchingSeenStore } from './dedup/batching-seen-store.js';
 import { MongoSeenStore } from './persistence/mongo-seen-store.js';
-import { FEED_CHANNELS, feedChannels, newCounters, type IngestCounters } from './transport/feed-handler.js';
+import { feedChannels, newCounters, type IngestCounters } from './transport/feed-handler.js';
 import { IngestRecord } from './usecase/ingest-record.js';
 import { startPurgeJob } from './usecase/purge-seen.js';
-import { WEATHER_CHANNELS } from './usecase/weather-topics.js';
+import { FEED_ROUTES } from './usecase/weather-topics.js';
 
 export interface IngestOptions extends PlatformOptions {
   /** Receives the running totals of handled records (tests and the benchmark read them). */
@@ -15,7 +15,7 @@ export interface IngestOptions extends PlatformOptions {
 
 /** The topics ingest reads and writes; it creates them at start (KRaft auto-creation is off). */
 export function ingestTopics(): TopicName[] {
-  return [...Object.values(FEED_CHANNELS), ...Object.values(WEATHER_CHANNELS), DEAD_LETTER_TOPIC];
+  return [...Object.values(FEED_ROUTES).flatMap((route) => [route.feed, route.weather]), DEAD_LETTER_TOPIC];
 }
 
 /** The consumer group id on the broker (tools and tests look it up). */

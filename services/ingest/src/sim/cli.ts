@@ -4,7 +4,7 @@ import { defineEnv } from '@stormhook/config';
 import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { platformEnv } from '@stormhook/service-kit';
-import { FEED_CHANNELS } from '../transport/feed-handler.js';
+import { FEED_ROUTES } from '../usecase/weather-topics.js';
 import { ANKARA, parseBBox, parseDuration, parseLngLat, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
 
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     sink = { publish: async (_topic: TopicName, events: readonly EventToPublish[]) => ({ eventIds: events.map(() => '') }) };
   } else {
     const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'stormhook-feed-sim', logger });
-    await ensureTopics(kafka, Object.values(FEED_CHANNELS).map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
+    await ensureTopics(kafka, Object.values(FEED_ROUTES).map((route) => topicSpec(route.feed)), { ...(prefix ? { prefix } : {}), logger });
     const publisher = createPublisher(kafka, { logger, clientId: 'stormhook-feed-sim', ...(prefix ? { prefix } : {}) });
     await publisher.connect();
     sink = publisher;

@@ -1,18 +1,11 @@
-import { channelSpec, Outcomes, TopicNames, type ChannelConsumerOptions, type ChannelName, type ChannelRecord, type Outcome } from '@stormhook/kafka';
+import { channelSpec, Outcomes, type ChannelConsumerOptions, type ChannelRecord, type Outcome } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
 import type { FeedKind } from '../domain/normalised.js';
 import type { FeedMessage } from '../domain/validate.js';
 import type { IngestRecord, IngestResult } from '../usecase/ingest-record.js';
+import { FEED_ROUTES } from '../usecase/weather-topics.js';
 
-/** The raw channel each feed arrives on. */
-export const FEED_CHANNELS = {
-  precipitation: TopicNames.FeedPrecipitation,
-  lightning: TopicNames.FeedLightning,
-  thunderstorm: TopicNames.FeedThunderstorm,
-  forecast: TopicNames.FeedForecast,
-} as const satisfies Record<FeedKind, ChannelName>;
-
-type FeedChannel = (typeof FEED_CHANNELS)[FeedKind];
+type FeedChannel = (typeof FEED_ROUTES)[FeedKind]['feed'];
 
 /** Running totals, for logs, tests and the benchmark. */
 export interface IngestCounters {
@@ -54,10 +47,10 @@ export function feedChannels(deps: { ingest: IngestRecord; logger: Logger; count
   };
   return {
     handlers: {
-      [FEED_CHANNELS.precipitation]: (record) => handle(record, { feed: 'precipitation', message: record.message }),
-      [FEED_CHANNELS.lightning]: (record) => handle(record, { feed: 'lightning', message: record.message }),
-      [FEED_CHANNELS.thunderstorm]: (record) => handle(record, { feed: 'thunderstorm', message: record.message }),
-      [FEED_CHANNELS.forecast]: (record) => handle(record, { feed: 'forecast', message: record.message }),
+      [FEED_ROUTES.precipitation.feed]: (record) => handle(record, { feed: 'precipitation', message: record.message }),
+      [FEED_ROUTES.lightning.feed]: (record) => handle(record, { feed: 'lightning', message: record.message }),
+      [FEED_ROUTES.thunderstorm.feed]: (record) => handle(record, { feed: 'thunderstorm', message: record.message }),
+      [FEED_ROUTES.forecast.feed]: (record) => handle(record, { feed: 'forecast', message: record.message }),
     },
     onRejected: () => {
       counters.rejected++;

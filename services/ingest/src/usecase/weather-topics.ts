@@ -3,13 +3,13 @@ import type { weatherV1 } from '@stormhook/proto';
 import { revisionEventId } from '../dedup/content-hash.js';
 import type { FeedKind, NormalisedRecord } from '../domain/normalised.js';
 
-/** Where each feed's normalised events go. */
-export const WEATHER_CHANNELS = {
-  precipitation: TopicNames.WeatherPrecipitation,
-  lightning: TopicNames.WeatherLightning,
-  thunderstorm: TopicNames.WeatherThunderstorm,
-  forecast: TopicNames.WeatherForecast,
-} as const satisfies Record<FeedKind, ChannelName>;
+/** Each feed's route through ingest: the raw channel it arrives on, and the channel its normalised events go to. */
+export const FEED_ROUTES = {
+  precipitation: { feed: TopicNames.FeedPrecipitation, weather: TopicNames.WeatherPrecipitation },
+  lightning: { feed: TopicNames.FeedLightning, weather: TopicNames.WeatherLightning },
+  thunderstorm: { feed: TopicNames.FeedThunderstorm, weather: TopicNames.WeatherThunderstorm },
+  forecast: { feed: TopicNames.FeedForecast, weather: TopicNames.WeatherForecast },
+} as const satisfies Record<FeedKind, { feed: ChannelName; weather: ChannelName }>;
 
 /** The part of the Kafka publisher this use case needs (a port: tests pass a fake). */
 export type WeatherSink = Pick<Publisher, 'publish'>;
@@ -27,12 +27,12 @@ export function publishWeather(sink: WeatherSink, record: NormalisedRecord, revi
   });
   switch (record.feed) {
     case 'precipitation':
-      return publishOn(sink, WEATHER_CHANNELS.precipitation, record.events.map(event));
+      return publishOn(sink, FEED_ROUTES.precipitation.weather, record.events.map(event));
     case 'lightning':
-      return publishOn(sink, WEATHER_CHANNELS.lightning, record.events.map(event));
+      return publishOn(sink, FEED_ROUTES.lightning.weather, record.events.map(event));
     case 'thunderstorm':
-      return publishOn(sink, WEATHER_CHANNELS.thunderstorm, record.events.map(event));
+      return publishOn(sink, FEED_ROUTES.thunderstorm.weather, record.events.map(event));
     case 'forecast':
-      return publishOn(sink, WEATHER_CHANNELS.forecast, record.events.map(event));
+      return publishOn(sink, FEED_ROUTES.forecast.weather, record.events.map(event));
   }
 }
