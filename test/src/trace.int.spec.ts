@@ -11,6 +11,7 @@ import {
   ensureTopics,
   EventTypes,
   Outcomes,
+  TopicNames,
   topicSpec,
   type EventConsumer,
   type Publisher,
@@ -37,7 +38,7 @@ describe('one trace across HTTP, gRPC and Kafka', () => {
   const prefix = uniqueName('trace');
   const logger = createLogger({ service: 'trace-test', level: 'silent' });
   const exporter = new InMemorySpanExporter();
-  const topic = 'identity.user-changed.v1' as const;
+  const topic = TopicNames.UserChanged;
   let telemetry: Telemetry;
   let grpcServer: GrpcServer;
   let httpServer: Server;
@@ -50,7 +51,7 @@ describe('one trace across HTTP, gRPC and Kafka', () => {
 
   before(async () => {
     telemetry = initTelemetry({ serviceName: 'trace-test', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-    await ensureTopics(kafka, [topicSpec(topic), topicSpec('deadletter.records.v1')], { prefix });
+    await ensureTopics(kafka, [topicSpec(topic), topicSpec(TopicNames.DeadLetter)], { prefix });
     publisher = createPublisher(kafka, { logger, clientId: 'trace-test', prefix });
     await publisher.connect();
 
@@ -101,7 +102,7 @@ describe('one trace across HTTP, gRPC and Kafka', () => {
     await publisher?.disconnect();
     await grpcServer?.shutdown();
     await new Promise<void>((resolve) => (httpServer ? httpServer.close(() => resolve()) : resolve()));
-    await deleteTopics(kafka, [topic, 'deadletter.records.v1'], { prefix });
+    await deleteTopics(kafka, [topic, TopicNames.DeadLetter], { prefix });
     await telemetry?.shutdown();
   });
 

@@ -4,12 +4,12 @@ import kafkajs, { type Kafka } from 'kafkajs';
 import { deleteTopics, ensureTopics, kafkaHealth } from './admin.js';
 import { createKafkaClient } from './client.js';
 import { testKafka, testLogger, uniqueName, withAdmin } from './int-support.js';
-import { topicSpec, type TopicName } from './topics.js';
+import { TopicNames, topicSpec, type TopicName } from './topics.js';
 
 describe('admin (real broker)', () => {
   let kafka: Kafka;
   const prefix = uniqueName('kafka-admin');
-  const names: TopicName[] = ['weather.lightning.v1', 'alarm.registration-changed.v1', 'deadletter.records.v1'];
+  const names: TopicName[] = [TopicNames.WeatherLightning, TopicNames.RegistrationChanged, TopicNames.DeadLetter];
 
   before(() => {
     kafka = testKafka();
@@ -39,25 +39,25 @@ describe('admin (real broker)', () => {
       }
       const configs = await admin.describeConfigs({
         includeSynonyms: false,
-        resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: `${prefix}.alarm.registration-changed.v1`, configNames: ['retention.ms', 'cleanup.policy'] }],
+        resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: `${prefix}.${TopicNames.RegistrationChanged}`, configNames: ['retention.ms', 'cleanup.policy'] }],
       });
       const entries = configs.resources[0]?.configEntries ?? [];
-      assert.equal(entries.find((e) => e.configName === 'retention.ms')?.configValue, String(topicSpec('alarm.registration-changed.v1').retentionMs));
+      assert.equal(entries.find((e) => e.configName === 'retention.ms')?.configValue, String(topicSpec(TopicNames.RegistrationChanged).retentionMs));
       assert.equal(entries.find((e) => e.configName === 'cleanup.policy')?.configValue, 'delete');
     });
   });
 
   it('survives concurrent callers racing to create the same topics', async () => {
     const racePrefix = uniqueName('kafka-race');
-    const specs = [topicSpec('feed.forecast.v1')];
+    const specs = [topicSpec(TopicNames.FeedForecast)];
     try {
       const results = await Promise.all([1, 2, 3].map(() => ensureTopics(kafka, specs, { prefix: racePrefix })));
       const created = results.flatMap((r) => r.created);
-      assert.ok(created.length <= 1 || created.every((c) => c === `${racePrefix}.feed.forecast.v1`));
+      assert.ok(created.length <= 1 || created.every((c) => c === `${racePrefix}.${TopicNames.FeedForecast}`));
       const listed = await withAdmin(kafka, (admin) => admin.listTopics());
-      assert.ok(listed.includes(`${racePrefix}.feed.forecast.v1`));
+      assert.ok(listed.includes(`${racePrefix}.${TopicNames.FeedForecast}`));
     } finally {
-      await deleteTopics(kafka, ['feed.forecast.v1'], { prefix: racePrefix });
+      await deleteTopics(kafka, [TopicNames.FeedForecast], { prefix: racePrefix });
     }
   });
 
@@ -73,14 +73,14 @@ describe('admin (real broker)', () => {
 
   it('deletes only the prefixed topics it is asked to', async () => {
     const own = uniqueName('kafka-del');
-    await ensureTopics(kafka, [topicSpec('feed.thunderstorm.v1'), topicSpec('feed.precipitation.v1')], { prefix: own });
+    await ensureTopics(kafka, [topicSpec(TopicNames.FeedThunderstorm), topicSpec(TopicNames.FeedPrecipitation)], { prefix: own });
     try {
-      await deleteTopics(kafka, ['feed.thunderstorm.v1'], { prefix: own });
+      await deleteTopics(kafka, [TopicNames.FeedThunderstorm], { prefix: own });
       const listed = await withAdmin(kafka, (admin) => admin.listTopics());
-      assert.ok(!listed.includes(`${own}.feed.thunderstorm.v1`));
-      assert.ok(listed.includes(`${own}.feed.precipitation.v1`));
+      assert.ok(!listed.includes(`${own}.${TopicNames.FeedThunderstorm}`));
+      assert.ok(listed.includes(`${own}.${TopicNames.FeedPrecipitation}`));
     } finally {
-      await deleteTopics(kafka, ['feed.thunderstorm.v1', 'feed.precipitation.v1'], { prefix: own });
+      await deleteTopics(kafka, [TopicNames.FeedThunderstorm, TopicNames.FeedPrecipitation], { prefix: own });
     }
   });
 });

@@ -7,10 +7,10 @@ import { committedOffsets, deleteGroups, endOffsets, testKafka, testLogger, uniq
 import { Outcomes } from './outcome.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import type { BatchHandler } from './batch-processor.js';
-import { topicSpec, type TopicName } from './topics.js';
+import { TopicNames, topicSpec, type TopicName } from './topics.js';
 
 const logger = testLogger();
-const TOPIC: TopicName = 'weather.lightning.v1';
+const TOPIC: TopicName = TopicNames.WeatherLightning;
 
 describe('consumer with a batch handler (real broker)', () => {
   let kafka: Kafka;
@@ -22,7 +22,7 @@ describe('consumer with a batch handler (real broker)', () => {
   beforeEach(async () => {
     kafka = testKafka(logger);
     prefix = uniqueName('kafka-batch');
-    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 1 }, topicSpec('deadletter.records.v1')], { prefix });
+    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 1 }, topicSpec(TopicNames.DeadLetter)], { prefix });
     publisher = createPublisher(kafka, { logger, clientId: 'batch-handler', prefix });
   });
 
@@ -30,7 +30,7 @@ describe('consumer with a batch handler (real broker)', () => {
     await Promise.all(consumers.splice(0).map((c) => c.stop()));
     await publisher.disconnect();
     await deleteGroups(kafka, groups.splice(0));
-    await deleteTopics(kafka, [TOPIC, 'deadletter.records.v1'], { prefix });
+    await deleteTopics(kafka, [TOPIC, TopicNames.DeadLetter], { prefix });
   });
 
   function consumer(batchHandler: BatchHandler, extra: Partial<ConsumerOptions> = {}): EventConsumer {
@@ -88,7 +88,7 @@ describe('consumer with a batch handler (real broker)', () => {
     await waitFor(async () => (await committed(c)) === '10', 'offset 10 committed');
     assert.equal(handled.filter((n) => n === 6).length, 2, 'record 6 handed over again');
     assert.equal(handled.filter((n) => n !== 6).length, 9, 'the others once');
-    assert.deepEqual([...(await endOffsets(kafka, `${prefix}.deadletter.records.v1`)).values()].reduce((a, b) => a + Number(b), 0), 1);
+    assert.deepEqual([...(await endOffsets(kafka, `${prefix}.${TopicNames.DeadLetter}`)).values()].reduce((a, b) => a + Number(b), 0), 1);
   });
 
   it('gives up on a record that keeps failing, after committing the records before it', async () => {

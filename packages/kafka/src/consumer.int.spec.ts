@@ -9,6 +9,7 @@ import {
   committedOffsets,
   deleteGroups,
   endOffsets,
+  readAll,
   testKafka,
   testLogger,
   uniqueName,
@@ -18,7 +19,7 @@ import {
 import { Outcomes, type Outcome } from './outcome.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import type { ConsumedRecord } from './record.js';
-import { topicSpec, type TopicName, type TopicSpec } from './topics.js';
+import { TopicNames, topicSpec, type TopicName, type TopicSpec } from './topics.js';
 
 const logger = testLogger();
 
@@ -44,7 +45,7 @@ describe('publisher and consumer (real broker)', () => {
 
   async function stack(label: string, specs: TopicSpec[]): Promise<Stack> {
     const prefix = uniqueName(label);
-    const all = [...specs, topicSpec('deadletter.records.v1')];
+    const all = [...specs, topicSpec(TopicNames.DeadLetter)];
     await ensureTopics(kafka, all, { prefix });
     const publisher = createPublisher(kafka, { logger, clientId: label, prefix });
     const groups: string[] = [];
@@ -80,15 +81,15 @@ describe('publisher and consumer (real broker)', () => {
   }
 
   it('with recordsInFlight, overlaps records of different keys, keeps each key in order and commits everything', async () => {
-    const s = await stack('kafka-window', [topicSpec('alarm.triggered.v1')]);
+    const s = await stack('kafka-window', [topicSpec(TopicNames.AlarmTriggered)]);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];
     const events = Array.from({ length: 60 }, (_, i) => ({ key: keys[i % keys.length]!, value: Buffer.from(String(Math.floor(i / keys.length))), eventType: EventTypes.AlarmTriggered }));
-    await s.publisher.publish('alarm.triggered.v1', events);
+    await s.publisher.publish(TopicNames.AlarmTriggered, events);
     const seenByKey = new Map<string, number[]>();
     let running = 0;
     let peak = 0;
     const consumer = s.consumer(
-      ['alarm.triggered.v1'],
+      [TopicNames.AlarmTriggered],
       async (record) => {
         peak = Math.max(peak, ++running);
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
@@ -102,7 +103,7 @@ describe('publisher and consumer (real broker)', () => {
     await waitFor(() => [...seenByKey.values()].reduce((n, v) => n + v.length, 0) >= 60, 'all 60 records handled');
     for (const key of keys) assert.deepEqual(seenByKey.get(key), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], `order of ${key}`);
     assert.ok(peak > 1, `records overlapped (peak ${peak})`);
-    const topic = s.physical('alarm.triggered.v1');
+    const topic = s.physical(TopicNames.AlarmTriggered);
     await waitFor(async () => {
       const [ends, committed] = await Promise.all([endOffsets(kafka, topic), committedOffsets(kafka, consumer.groupId, topic)]);
       return [...ends].every(([partition, end]) => end === '0' || committed.get(partition) === end);
@@ -111,13 +112,13 @@ describe('publisher and consumer (real broker)', () => {
   });
 
   it('from the end: skips what was published before start(), reads everything published once start() returned', async () => {
-    const s = await stack('kafka-end', [topicSpec('alarm.triggered.v1')]);
+    const s = await stack('kafka-end', [topicSpec(TopicNames.AlarmTriggered)]);
     const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
     const batch = (label: string) => keys.map((key) => ({ key, value: Buffer.from(label), eventType: EventTypes.AlarmTriggered }));
-    await s.publisher.publish('alarm.triggered.v1', batch('before'));
+    await s.publisher.publish(TopicNames.AlarmTriggered, batch('before'));
     const seen: string[] = [];
     const consumer = s.consumer(
-      ['alarm.triggered.v1'],
+      [TopicNames.AlarmTriggered],
       async (record) => {
         seen.push(record.value.toString());
         return Outcomes.ok();
@@ -126,7 +127,7 @@ describe('publisher and consumer (real broker)', () => {
     );
     await consumer.start();
     // Published at once, before the member has necessarily joined or fetched: the end was pinned by start().
-    await s.publisher.publish('alarm.triggered.v1', batch('after'));
+    await s.publisher.publish(TopicNames.AlarmTriggered, batch('after'));
     await waitFor(() => seen.length >= keys.length, 'the records published after start()');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual([...new Set(seen)], ['after']);
@@ -134,8 +135,8 @@ describe('publisher and consumer (real broker)', () => {
   });
 
   it('delivers events with key, value, event headers and ids intact, and commits after handling', async () => {
-    const s = await stack('kafka-pc', [topicSpec('alarm.triggered.v1')]);
-    const { eventIds } = await s.publisher.publish('alarm.triggered.v1', [
+    const s = await stack('kafka-pc', [topicSpec(TopicNames.AlarmTriggered)]);
+    const { eventIds } = await s.publisher.publish(TopicNames.AlarmTriggered, [
       { key: 'reg-1', value: Buffer.from('first'), eventType: EventTypes.AlarmTriggered, eventId: 'evt_given', headers: { 'x-tenant': 'acme' } },
       { key: null, value: new Uint8Array([0, 255, 7]), eventType: EventTypes.AlarmTriggered, schemaVersion: 2 },
     ]);
@@ -143,7 +144,7 @@ describe('publisher and consumer (real broker)', () => {
     assert.match(eventIds[1] ?? '', /^evt_[0-9A-Z]{26}$/);
 
     const seen: ConsumedRecord[] = [];
-    const consumer = s.consumer(['alarm.triggered.v1'], async (record) => {
+    const consumer = s.consumer([TopicNames.AlarmTriggered], async (record) => {
       seen.push(record);
       return Outcomes.ok();
     });
@@ -155,7 +156,7 @@ describe('publisher and consumer (real broker)', () => {
     const first = seen.find((r) => r.headers.eventId === 'evt_given');
     const second = seen.find((r) => r.headers.eventId === eventIds[1]);
     assert.ok(first && second, 'both event ids arrive unchanged');
-    assert.equal(first.topic, 'alarm.triggered.v1');
+    assert.equal(first.topic, TopicNames.AlarmTriggered);
     assert.equal(first.key, 'reg-1');
     assert.equal(first.value.toString(), 'first');
     assert.equal(first.headers.eventType, EventTypes.AlarmTriggered);
@@ -168,7 +169,7 @@ describe('publisher and consumer (real broker)', () => {
     assert.ok(Math.abs(first.timestamp.getTime() - Date.now()) < 60_000);
 
     // Every handled record is committed: the group's offsets reached the end of each partition.
-    const topic = s.physical('alarm.triggered.v1');
+    const topic = s.physical(TopicNames.AlarmTriggered);
     const [ends, committed] = await Promise.all([endOffsets(kafka, topic), committedOffsets(kafka, consumer.groupId, topic)]);
     for (const [partition, end] of ends) {
       if (end !== '0') assert.equal(committed.get(partition), end, `partition ${partition}`);
@@ -176,33 +177,33 @@ describe('publisher and consumer (real broker)', () => {
   });
 
   it('refuses an event type that does not belong on the topic', async () => {
-    const s = await stack('kafka-type', [topicSpec('alarm.triggered.v1')]);
+    const s = await stack('kafka-type', [topicSpec(TopicNames.AlarmTriggered)]);
     await assert.rejects(
-      s.publisher.publish('alarm.triggered.v1', [{ key: null, value: Buffer.from('x'), eventType: EventTypes.UserChanged }]),
+      s.publisher.publish(TopicNames.AlarmTriggered, [{ key: null, value: Buffer.from('x'), eventType: EventTypes.UserChanged }]),
       /does not belong on topic alarm\.triggered\.v1/,
     );
   });
 
   it('dead-letters a poison record with reason and source coordinates, and the partition moves on', async () => {
     // One partition, so "after the poison record" is well defined.
-    const s = await stack('kafka-poison', [{ ...topicSpec('feed.lightning.v1'), partitions: 1 }]);
-    const topic = s.physical('feed.lightning.v1');
+    const s = await stack('kafka-poison', [{ ...topicSpec(TopicNames.FeedLightning), partitions: 1 }]);
+    const topic = s.physical(TopicNames.FeedLightning);
     const strike = (value: string, eventId?: string) => ({
       key: 'station-1',
       value: Buffer.from(value),
       eventType: EventTypes.LightningStrike,
       ...(eventId ? { eventId } : {}),
     });
-    await s.publisher.publish('feed.lightning.v1', [strike('ok-0'), strike('poison', 'evt_poison')]);
+    await s.publisher.publish(TopicNames.FeedLightning, [strike('ok-0'), strike('poison', 'evt_poison')]);
     // A record from a foreign client without our headers: unparseable.
     const raw = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await raw.connect();
     await raw.send({ topic, messages: [{ key: 'station-1', value: 'no headers at all' }] });
     await raw.disconnect();
-    await s.publisher.publish('feed.lightning.v1', [strike('ok-3'), strike('ok-4')]);
+    await s.publisher.publish(TopicNames.FeedLightning, [strike('ok-3'), strike('ok-4')]);
 
     const handled: string[] = [];
-    const consumer = s.consumer(['feed.lightning.v1'], async (record) => {
+    const consumer = s.consumer([TopicNames.FeedLightning], async (record) => {
       handled.push(record.value.toString());
       return record.value.toString() === 'poison' ? Outcomes.deadLetter('strike outside the served area') : Outcomes.ok();
     });
@@ -210,7 +211,7 @@ describe('publisher and consumer (real broker)', () => {
     await waitFor(() => handled.includes('ok-4'), 'records after the poison ones');
     assert.deepEqual(handled, ['ok-0', 'poison', 'ok-3', 'ok-4']);
 
-    const dead = await readAll(kafka, s.physical('deadletter.records.v1'), 2);
+    const dead = await readAll(kafka, s.physical(TopicNames.DeadLetter), 2);
     const text = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
     const [poison, unparseable] = dead;
     assert.ok(poison && unparseable);
@@ -231,12 +232,12 @@ describe('publisher and consumer (real broker)', () => {
   });
 
   it('stops loudly after a transient failure outlasts maxAttempts, leaving the record uncommitted', async () => {
-    const s = await stack('kafka-fatal', [{ ...topicSpec('identity.user-changed.v1'), partitions: 1 }]);
-    await s.publisher.publish('identity.user-changed.v1', [{ key: 'usr_1', value: Buffer.from('u'), eventType: EventTypes.UserChanged }]);
+    const s = await stack('kafka-fatal', [{ ...topicSpec(TopicNames.UserChanged), partitions: 1 }]);
+    await s.publisher.publish(TopicNames.UserChanged, [{ key: 'usr_1', value: Buffer.from('u'), eventType: EventTypes.UserChanged }]);
     let attempts = 0;
     const fatalSeen: Error[] = [];
     const consumer = s.consumer(
-      ['identity.user-changed.v1'],
+      [TopicNames.UserChanged],
       async () => {
         attempts++;
         return Outcomes.retry('database unavailable');
@@ -249,21 +250,21 @@ describe('publisher and consumer (real broker)', () => {
     if (exit.kind === 'fatal') assert.match(exit.error.message, /after 3 attempts: database unavailable/);
     assert.equal(attempts, 3);
     assert.equal(fatalSeen.length, 1);
-    const committed = await committedOffsets(kafka, consumer.groupId, s.physical('identity.user-changed.v1'));
+    const committed = await committedOffsets(kafka, consumer.groupId, s.physical(TopicNames.UserChanged));
     assert.equal(committed.get(0), '-1');
-    const dead = await endOffsets(kafka, s.physical('deadletter.records.v1'));
+    const dead = await endOffsets(kafka, s.physical(TopicNames.DeadLetter));
     assert.ok([...dead.values()].every((end) => end === '0'), 'a transient failure is never dead-lettered');
   });
 
   it('after an outage outlasting the retries, rejoins by itself and processes the failed record: nothing lost', async () => {
-    const s = await stack('kafka-recover', [{ ...topicSpec('identity.user-changed.v1'), partitions: 1 }]);
-    await s.publisher.publish('identity.user-changed.v1', [{ key: 'usr_1', value: Buffer.from('u'), eventType: EventTypes.UserChanged }]);
+    const s = await stack('kafka-recover', [{ ...topicSpec(TopicNames.UserChanged), partitions: 1 }]);
+    await s.publisher.publish(TopicNames.UserChanged, [{ key: 'usr_1', value: Buffer.from('u'), eventType: EventTypes.UserChanged }]);
     let databaseUp = false;
     let processed = 0;
     const fatalSeen: Error[] = [];
     let recovered = 0;
     const consumer = s.consumer(
-      ['identity.user-changed.v1'],
+      [TopicNames.UserChanged],
       async () => {
         if (!databaseUp) return Outcomes.retry('database unavailable');
         processed++;
@@ -275,15 +276,15 @@ describe('publisher and consumer (real broker)', () => {
     await waitFor(() => fatalSeen.length >= 1, 'the consumer to give up on the record');
     databaseUp = true;
     await waitFor(() => processed === 1, 'the record to be processed after the restart', 20_000);
-    await waitFor(async () => (await committedOffsets(kafka, consumer.groupId, s.physical('identity.user-changed.v1'))).get(0) === '1', 'offset 1 committed');
+    await waitFor(async () => (await committedOffsets(kafka, consumer.groupId, s.physical(TopicNames.UserChanged))).get(0) === '1', 'offset 1 committed');
     assert.ok(recovered >= 1, 'onRecovered was called');
-    const dead = await endOffsets(kafka, s.physical('deadletter.records.v1'));
+    const dead = await endOffsets(kafka, s.physical(TopicNames.DeadLetter));
     assert.ok([...dead.values()].every((end) => end === '0'), 'nothing was dead-lettered');
   });
 
   it('stops gracefully: the record in flight finishes and is committed before the member leaves', async () => {
-    const s = await stack('kafka-stop', [{ ...topicSpec('alarm.delivery-failed.v1'), partitions: 1 }]);
-    await s.publisher.publish('alarm.delivery-failed.v1', [
+    const s = await stack('kafka-stop', [{ ...topicSpec(TopicNames.DeliveryFailed), partitions: 1 }]);
+    await s.publisher.publish(TopicNames.DeliveryFailed, [
       { key: 'dlv_1', value: Buffer.from('1'), eventType: EventTypes.DeliveryFailed },
       { key: 'dlv_2', value: Buffer.from('2'), eventType: EventTypes.DeliveryFailed },
     ]);
@@ -293,7 +294,7 @@ describe('publisher and consumer (real broker)', () => {
     });
     const started: string[] = [];
     const finished: string[] = [];
-    const consumer = s.consumer(['alarm.delivery-failed.v1'], async (record) => {
+    const consumer = s.consumer([TopicNames.DeliveryFailed], async (record) => {
       started.push(record.value.toString());
       await gate;
       finished.push(record.value.toString());
@@ -312,7 +313,7 @@ describe('publisher and consumer (real broker)', () => {
     await stopping;
 
     assert.deepEqual(finished, ['1'], 'the second record is not started once stop was asked');
-    const committed = await committedOffsets(kafka, consumer.groupId, s.physical('alarm.delivery-failed.v1'));
+    const committed = await committedOffsets(kafka, consumer.groupId, s.physical(TopicNames.DeliveryFailed));
     assert.equal(committed.get(0), '1', 'the finished record is committed, the next one is not');
     const group = await withAdmin(kafka, (admin) => admin.describeGroups([consumer.groupId]));
     assert.deepEqual(group.groups[0]?.members, [], 'the member left the group');
@@ -322,16 +323,16 @@ describe('publisher and consumer (real broker)', () => {
     const exporter = new InMemorySpanExporter();
     const telemetry = initTelemetry({ serviceName: 'kafka-int', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     cleanups.push(() => telemetry.shutdown());
-    const s = await stack('kafka-trace', [topicSpec('notification.message-requested.v1')]);
+    const s = await stack('kafka-trace', [topicSpec(TopicNames.MessageRequested)]);
 
     const root = await telemetry.tracer.startActiveSpan('POST /v1/users', async (span) => {
-      await s.publisher.publish('notification.message-requested.v1', [{ key: 'usr_1', value: Buffer.from('sms'), eventType: EventTypes.MessageRequested }]);
+      await s.publisher.publish(TopicNames.MessageRequested, [{ key: 'usr_1', value: Buffer.from('sms'), eventType: EventTypes.MessageRequested }]);
       span.end();
       return span.spanContext();
     });
 
     let handlerSpan: { traceId: string; spanId: string } | undefined;
-    const consumer = s.consumer(['notification.message-requested.v1'], async () => {
+    const consumer = s.consumer([TopicNames.MessageRequested], async () => {
       const active = trace.getActiveSpan()?.spanContext();
       handlerSpan = active && { traceId: active.traceId, spanId: active.spanId };
       return Outcomes.ok();
@@ -348,7 +349,7 @@ describe('publisher and consumer (real broker)', () => {
     assert.equal(producer.parentSpanContext?.spanId, root.spanId);
     assert.equal(consumerSpan.spanContext().traceId, root.traceId);
     assert.equal(consumerSpan.parentSpanContext?.spanId, producer.spanContext().spanId);
-    assert.equal(consumerSpan.attributes['messaging.destination.name'], s.physical('notification.message-requested.v1'));
+    assert.equal(consumerSpan.attributes['messaging.destination.name'], s.physical(TopicNames.MessageRequested));
     assert.deepEqual(handlerSpan, { traceId: root.traceId, spanId: consumerSpan.spanContext().spanId });
   });
 });
@@ -365,25 +366,4 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Reads the first `count` records of a topic with a plain kafkajs consumer (dead letters are not events to handle). */
-async function readAll(kafka: Kafka, topic: string, count: number): Promise<KafkaMessage[]> {
-  const groupId = uniqueName('kafka-dlq-reader');
-  const reader = kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
-  const messages: KafkaMessage[] = [];
-  await reader.connect();
-  try {
-    await reader.subscribe({ topics: [topic], fromBeginning: true });
-    await reader.run({
-      eachMessage: async ({ message }) => {
-        messages.push(message);
-      },
-    });
-    await waitFor(() => messages.length >= count, `${count} records on ${topic}`);
-  } finally {
-    await reader.disconnect();
-    await withAdmin(kafka, (admin) => admin.deleteGroups([groupId])).catch(() => undefined);
-  }
-  return messages.sort((a, b) => Number(BigInt(a.offset) - BigInt(b.offset)));
 }

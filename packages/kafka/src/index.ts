@@ -1,11 +1,17 @@
 export { EventTypes, type EventType } from './event-types.js';
 export {
   TOPICS,
+  TopicNames,
   DEAD_LETTER_TOPIC,
   allTopics,
+  channelSpec,
+  isChannelName,
   isTopicName,
   topicSpec,
+  type ChannelName,
+  type ChannelSpec,
   type CleanupPolicy,
+  type MessageOf,
   type TopicName,
   type TopicSettings,
   type TopicSpec,
@@ -62,3 +68,8 @@ export {
   type EventConsumer,
 } from './consumer.js';
 export { DEFAULT_COMMIT_POLICY, type CommitPolicy } from './offset-commits.js';
+export { consumerGroupId } from './consumer-group.js';
+export { decodeChannelRecord, SUPPORTED_SCHEMA_VERSION, type ChannelDecodeResult, type ChannelRecord } from './channel-record.js';
+export { channelHandler, channelsOf, type ChannelHandler, type ChannelHandlerOptions, type ChannelHandlers } from './channel-handler.js';
+export { createChannelConsumer, type ChannelConsumerOptions } from './channel-consumer.js';
+export { channelEvents, publishOn, type ChannelEvent } from './channel-events.js';

@@ -1,5 +1,5 @@
 /** Helpers for this package's integration tests only (not exported). */
-import type { Kafka } from 'kafkajs';
+import type { Kafka, KafkaMessage } from 'kafkajs';
 import { withAdmin } from './admin.js';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import { createLogger, type Logger } from '@stormhook/logger';
@@ -48,4 +48,25 @@ export async function deleteGroups(kafka: Kafka, groupIds: readonly string[]): P
   await withAdmin(kafka, (admin) => admin.deleteGroups([...groupIds])).catch(() => {
     // a group that never committed may not exist; nothing to clean then
   });
+}
+
+/** Reads the first `count` records of a topic with a plain kafkajs consumer (dead letters are not events to handle). */
+export async function readAll(kafka: Kafka, topic: string, count: number): Promise<KafkaMessage[]> {
+  const groupId = uniqueName('kafka-dlq-reader');
+  const reader = kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
+  const messages: KafkaMessage[] = [];
+  await reader.connect();
+  try {
+    await reader.subscribe({ topics: [topic], fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        messages.push(message);
+      },
+    });
+    await waitFor(() => messages.length >= count, `${count} records on ${topic}`);
+  } finally {
+    await reader.disconnect();
+    await withAdmin(kafka, (admin) => admin.deleteGroups([groupId])).catch(() => undefined);
+  }
+  return messages.sort((a, b) => Number(BigInt(a.offset) - BigInt(b.offset)));
 }

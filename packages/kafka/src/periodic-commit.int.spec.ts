@@ -7,10 +7,10 @@ import { committedOffsets, deleteGroups, testKafka, testLogger, uniqueName, wait
 import { Outcomes, type Outcome } from './outcome.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import type { ConsumedRecord } from './record.js';
-import { topicSpec, type TopicName } from './topics.js';
+import { TopicNames, topicSpec, type TopicName } from './topics.js';
 
 const logger = testLogger();
-const TOPIC: TopicName = 'alarm.triggered.v1';
+const TOPIC: TopicName = TopicNames.AlarmTriggered;
 
 /** The same client, counting the offset-commit requests its consumers send to the broker. */
 function countingCommits(kafka: Kafka): { kafka: Kafka; requests(): number } {
@@ -39,7 +39,7 @@ describe('periodic offset commits (real broker)', () => {
     kafka = testKafka(logger);
     prefix = uniqueName('kafka-commit');
     // One partition: offsets then say exactly which records are committed.
-    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 1 }, topicSpec('deadletter.records.v1')], { prefix });
+    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 1 }, topicSpec(TopicNames.DeadLetter)], { prefix });
     publisher = createPublisher(kafka, { logger, clientId: 'periodic-commit', prefix });
   });
 
@@ -47,7 +47,7 @@ describe('periodic offset commits (real broker)', () => {
     await Promise.all(consumers.splice(0).map((c) => c.stop()));
     await publisher.disconnect();
     await deleteGroups(kafka, groups.splice(0));
-    await deleteTopics(kafka, [TOPIC, 'deadletter.records.v1'], { prefix });
+    await deleteTopics(kafka, [TOPIC, TopicNames.DeadLetter], { prefix });
   });
 
   function consumer(groupId: string, handler: (r: ConsumedRecord) => Promise<Outcome>, extra: Partial<ConsumerOptions> = {}): EventConsumer {

@@ -4,11 +4,11 @@ import { deleteTopics, ensureTopics } from './admin.js';
 import { EventTypes } from './event-types.js';
 import { endOffsets, testKafka, testLogger, uniqueName, waitFor } from './int-support.js';
 import { createPublisher } from './publisher.js';
-import { topicSpec, type TopicName } from './topics.js';
+import { TopicNames, topicSpec, type TopicName } from './topics.js';
 
 const logger = testLogger();
-const TOPIC: TopicName = 'alarm.triggered.v1';
-const OTHER: TopicName = 'alarm.delivery-failed.v1';
+const TOPIC: TopicName = TopicNames.AlarmTriggered;
+const OTHER: TopicName = TopicNames.DeliveryFailed;
 
 /** The same client, counting the Produce requests its producers send. */
 function countingProduceRequests(kafka: Kafka): { kafka: Kafka; requests(): number } {

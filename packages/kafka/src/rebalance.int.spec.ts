@@ -7,10 +7,10 @@ import { committedOffsets, deleteGroups, endOffsets, testKafka, testLogger, uniq
 import { Outcomes } from './outcome.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import type { ConsumedRecord } from './record.js';
-import { topicSpec, type TopicName } from './topics.js';
+import { TopicNames, topicSpec, type TopicName } from './topics.js';
 
 const logger = testLogger();
-const TOPIC: TopicName = 'weather.lightning.v1';
+const TOPIC: TopicName = TopicNames.WeatherLightning;
 
 describe('consumer group rebalance (real broker)', () => {
   let kafka: Kafka;
@@ -23,7 +23,7 @@ describe('consumer group rebalance (real broker)', () => {
 
   before(async () => {
     kafka = testKafka(logger);
-    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 4 }, topicSpec('deadletter.records.v1')], { prefix });
+    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 4 }, topicSpec(TopicNames.DeadLetter)], { prefix });
     publisher = createPublisher(kafka, { logger, clientId: 'rebalance', prefix });
   });
 
@@ -31,7 +31,7 @@ describe('consumer group rebalance (real broker)', () => {
     await Promise.all(consumers.map((c) => c.stop()));
     await publisher.disconnect();
     await deleteGroups(kafka, [groupId, quietGroupId]);
-    await deleteTopics(kafka, [TOPIC, 'deadletter.records.v1'], { prefix });
+    await deleteTopics(kafka, [TOPIC, TopicNames.DeadLetter], { prefix });
   });
 
   /** Processed event ids by member; a little work per record keeps A busy while B joins. */

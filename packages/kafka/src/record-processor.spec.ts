@@ -4,8 +4,9 @@ import { createLogger } from '@stormhook/logger';
 import { Outcomes, type Outcome } from './outcome.js';
 import { processMessage, type ProcessorDeps, type RecordCoordinates } from './record-processor.js';
 import type { ConsumedRecord } from './record.js';
+import { TopicNames } from './topics.js';
 
-const at: RecordCoordinates = { topic: 'alarm.triggered.v1', physicalTopic: 'p.alarm.triggered.v1', partition: 1 };
+const at: RecordCoordinates = { topic: TopicNames.AlarmTriggered, physicalTopic: 'p.alarm.triggered.v1', partition: 1 };
 
 function message(headers: KafkaMessage['headers'] = { 'event-type': 't', 'event-id': 'evt_1' }): KafkaMessage {
   return { key: null, value: Buffer.from('v'), timestamp: '0', attributes: 0, offset: '7', headers } as KafkaMessage;

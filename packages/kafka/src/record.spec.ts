@@ -3,6 +3,7 @@ import type { KafkaMessage } from 'kafkajs';
 import { deadLetterMessage } from './dead-letter.js';
 import { newEventId } from './ids.js';
 import { nextOffset, toConsumedRecord } from './record.js';
+import { TopicNames } from './topics.js';
 
 function message(overrides: Partial<KafkaMessage> = {}): KafkaMessage {
   return {
@@ -18,9 +19,9 @@ function message(overrides: Partial<KafkaMessage> = {}): KafkaMessage {
 
 describe('toConsumedRecord', () => {
   it('gives the handler decoded key, raw value, typed headers and the timestamp', () => {
-    const result = toConsumedRecord('weather.lightning.v1', 2, message());
+    const result = toConsumedRecord(TopicNames.WeatherLightning, 2, message());
     assert.ok(result.ok);
-    assert.equal(result.record.topic, 'weather.lightning.v1');
+    assert.equal(result.record.topic, TopicNames.WeatherLightning);
     assert.equal(result.record.partition, 2);
     assert.equal(result.record.offset, '41');
     assert.equal(result.record.key, 'area-34');
@@ -30,11 +31,11 @@ describe('toConsumedRecord', () => {
   });
 
   it('keeps a null key and refuses a record without value or headers', () => {
-    const keyless = toConsumedRecord('weather.lightning.v1', 0, message({ key: null }));
+    const keyless = toConsumedRecord(TopicNames.WeatherLightning, 0, message({ key: null }));
     assert.ok(keyless.ok);
     assert.equal(keyless.record.key, null);
-    assert.deepEqual(toConsumedRecord('weather.lightning.v1', 0, message({ value: null })), { ok: false, reason: 'record has no value' });
-    assert.equal(toConsumedRecord('weather.lightning.v1', 0, message({ headers: {} })).ok, false);
+    assert.deepEqual(toConsumedRecord(TopicNames.WeatherLightning, 0, message({ value: null })), { ok: false, reason: 'record has no value' });
+    assert.equal(toConsumedRecord(TopicNames.WeatherLightning, 0, message({ headers: {} })).ok, false);
   });
 });
 

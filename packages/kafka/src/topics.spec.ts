@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { consumerGroupId } from './consumer-group.js';
 import { EventTypes } from './event-types.js';
 import { topicNamer } from './topic-namer.js';
-import { allTopics, isTopicName, TOPICS, topicSpec, type TopicName } from './topics.js';
+import { allTopics, channelSpec, isChannelName, isTopicName, TopicNames, TOPICS, topicSpec, type TopicName } from './topics.js';
 
 describe('topic catalogue', () => {
   it('names every topic <domain>.<event>.v<N>', () => {
@@ -47,6 +48,23 @@ describe('topic catalogue', () => {
     assert.deepEqual(topicSpec('deadletter.records.v1').eventTypes, []);
   });
 
+  it('names each topic once among its constants', () => {
+    assert.deepEqual(Object.values(TopicNames).sort(), Object.keys(TOPICS).sort());
+  });
+
+  it('makes every topic but the dead-letter one a channel whose codec reads its one event type', () => {
+    for (const { name } of allTopics()) {
+      if (name === TopicNames.DeadLetter) {
+        assert.equal(isChannelName(name), false);
+        continue;
+      }
+      assert.ok(isChannelName(name), name);
+      const channel = channelSpec(name);
+      assert.deepEqual(topicSpec(name).eventTypes, [channel.eventType], name);
+      assert.equal(channel.codec.typeName, channel.eventType, name);
+    }
+  });
+
   it('recognises catalogue names only', () => {
     assert.equal(isTopicName('alarm.triggered.v1'), true);
     assert.equal(isTopicName('alarm.triggered.v2'), false);
@@ -74,5 +92,14 @@ describe('topicNamer', () => {
   it('rejects prefixes Kafka would not accept', () => {
     assert.throws(() => topicNamer('bad/prefix'), /invalid topic prefix/);
     assert.throws(() => topicNamer(''), /invalid topic prefix/);
+  });
+});
+
+describe('consumerGroupId', () => {
+  it('prefixes a group like the topics, and leaves it alone without a prefix', () => {
+    assert.equal(consumerGroupId('stormhook-ingest', 't-1'), 't-1.stormhook-ingest');
+    assert.equal(consumerGroupId('stormhook-ingest'), 'stormhook-ingest');
+    assert.equal(consumerGroupId('stormhook-ingest', ''), 'stormhook-ingest', 'an empty STORMHOOK_TOPIC_PREFIX is no prefix');
+    assert.throws(() => consumerGroupId(''), /needs a name/);
   });
 });

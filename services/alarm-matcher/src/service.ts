@@ -1,16 +1,26 @@
 import type { Kafka } from 'kafkajs';
-import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, type EventConsumer, type TopicName } from '@stormhook/kafka';
+import {
+  consumerGroupId,
+  createChannelConsumer,
+  DEAD_LETTER_TOPIC,
+  ensureTopics,
+  TopicNames,
+  topicSpec,
+  type ChannelConsumerOptions,
+  type ChannelHandlers,
+  type ChannelName,
+  type EventConsumer,
+  type TopicName,
+} from '@stormhook/kafka';
 import { alarmV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
-import { ALARM_TOPIC } from './adapters/kafka-alarm-publisher.js';
-import { REGISTRATION_TOPIC } from './adapters/kafka-registration-events.js';
 import { composeAlarmMatcher, type AlarmMatcherParts, type CompositionOptions } from './compose.js';
 import type { Config } from './config.js';
 import { repeat, type Repeating } from './repeat.js';
 import { alarmMatcherHandlers } from './transport/grpc-handlers.js';
-import { forecastCellsHandler } from './transport/forecast-cells-consumer.js';
-import { registrationChangeHandler } from './transport/registration-consumer.js';
-import { FORECAST_TOPIC, WEATHER_TOPICS, weatherHandler } from './transport/weather-consumer.js';
+import { forecastCellsHandlers } from './transport/forecast-cells-consumer.js';
+import { registrationChangeHandlers } from './transport/registration-consumer.js';
+import { WEATHER_CHANNELS, weatherHandlers } from './transport/weather-consumer.js';
 
 export interface AlarmMatcherOptions extends PlatformOptions, CompositionOptions {
   /**
@@ -26,10 +36,11 @@ export interface RunningAlarmMatcher extends RunningGrpcService {
 }
 
 /** Every topic the matcher reads or writes, created at start when missing. */
-const OWN_TOPICS: readonly TopicName[] = [...WEATHER_TOPICS, REGISTRATION_TOPIC, ALARM_TOPIC, DEAD_LETTER_TOPIC];
+const OWN_TOPICS: readonly TopicName[] = [...WEATHER_CHANNELS, TopicNames.RegistrationChanged, TopicNames.AlarmTriggered, DEAD_LETTER_TOPIC];
 
+/** The weather consumer group id on the broker (tools and tests look it up). */
 export function weatherConsumerGroup(config: Config): string {
-  return config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.ALARM_CONSUMER_GROUP}` : config.ALARM_CONSUMER_GROUP;
+  return consumerGroupId(config.ALARM_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
 }
 
 async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
@@ -64,16 +75,16 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       parts = matcher;
 
       const alive = { registrations: true, forecastCells: true, weather: true };
-      const consumer = (name: keyof typeof alive, groupId: string, topics: readonly TopicName[], handler: Parameters<typeof createConsumer>[0]['handler'], extra: object): EventConsumer =>
-        createConsumer({
+      // Everything of a consumer but its channels and what all three share.
+      type Own = Omit<ChannelConsumerOptions<ChannelName>, 'handlers' | 'kafka' | 'publisher' | 'logger' | 'prefix' | 'onFatal' | 'onRecovered'>;
+      const consumer = <N extends ChannelName>(name: keyof typeof alive, handlers: ChannelHandlers<N>, own: Own): EventConsumer =>
+        createChannelConsumer<N>({
           kafka,
-          groupId,
-          topics,
-          handler,
           publisher,
           logger,
           ...prefixOption,
-          ...extra,
+          ...own,
+          handlers,
           onFatal: (error) => {
             alive[name] = false;
             logger.error({ err: error, consumer: name }, 'alarm-matcher consumer down; health reports NOT_SERVING until it rejoins');
@@ -82,13 +93,21 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
             alive[name] = true;
           },
         });
+      const group = config.ALARM_CONSUMER_GROUP;
       // A group per instance: every instance must see every change (a broadcast, not a work queue).
-      const broadcastGroup = `${weatherConsumerGroup(config)}.registrations.${matcher.instanceId}`;
-      const registrations = consumer('registrations', broadcastGroup, [REGISTRATION_TOPIC], registrationChangeHandler(matcher.indexer), { fromBeginning: false });
-      // Likewise every forecast chunk, so each instance holds every cell a slot may need.
-      const cellsGroup = `${weatherConsumerGroup(config)}.forecast-cells.${matcher.instanceId}`;
-      const forecastCells = consumer('forecastCells', cellsGroup, [FORECAST_TOPIC], forecastCellsHandler(matcher.forecastCells), { fromBeginning: false });
-      const weather = consumer('weather', weatherConsumerGroup(config), WEATHER_TOPICS, weatherHandler(matcher), {
+      const registrations = consumer('registrations', registrationChangeHandlers(matcher.indexer), {
+        group: `${group}.registrations.${matcher.instanceId}`,
+        fromBeginning: false,
+      });
+      // Likewise every forecast chunk, so each instance holds every cell a slot may need. Records
+      // that fail the channel checks are skipped: the weather group dead-letters them once already.
+      const forecastCells = consumer('forecastCells', forecastCellsHandlers(matcher.forecastCells), {
+        group: `${group}.forecast-cells.${matcher.instanceId}`,
+        fromBeginning: false,
+        onMismatch: 'skip',
+      });
+      const weather = consumer('weather', weatherHandlers(matcher), {
+        group,
         partitionsConsumedConcurrently: config.ALARM_PARTITIONS_CONCURRENTLY,
         // Records of different areas run at once so their claims and publishes share batches; one
         // area's records keep their order (lightning needs none; storm revisions are also serialised
@@ -106,8 +125,8 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         await weather.stop();
         await matcher.dispatcher.drain();
         await Promise.all([registrations.stop(), forecastCells.stop()]);
-        for (const group of [broadcastGroup, cellsGroup]) {
-          await deleteGroup(kafka, group).catch((error: unknown) => logger.debug({ err: error, group }, 'broadcast group not deleted'));
+        for (const { groupId } of [registrations, forecastCells]) {
+          await deleteGroup(kafka, groupId).catch((error: unknown) => logger.debug({ err: error, group: groupId }, 'broadcast group not deleted'));
         }
         matcher.close();
       };

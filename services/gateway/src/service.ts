@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, InternalTokens } from '@stormhook/grpc';
-import { DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
+import { DEAD_LETTER_TOPIC, ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
@@ -14,7 +14,7 @@ import { deliveryHandlers } from './handlers/deliveries.js';
 import { webhookHandlers } from './handlers/webhooks.js';
 import { GeoResolutionCache } from './access/geo-resolution-cache.js';
 import { AccessSnapshotCache } from './access/snapshot-cache.js';
-import { USER_CHANGED_TOPIC, userChangeConsumer } from './access/user-changes.js';
+import { userChangeConsumer } from './access/user-changes.js';
 import { accessGuards } from './http/auth.js';
 import { AbuseLimits, abuseLimitSettings } from './http/rate-limits.js';
 import { internalTokenFor } from './http/internal-caller.js';
@@ -80,7 +80,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   });
   try {
     await ensureQuotaIndexes(platform.mongo.db);
-    await ensureTopics(platform.kafka, [topicSpec(USER_CHANGED_TOPIC), topicSpec(DEAD_LETTER_TOPIC)], { ...(prefix ? { prefix } : {}), logger: platform.logger });
+    await ensureTopics(platform.kafka, [topicSpec(TopicNames.UserChanged), topicSpec(DEAD_LETTER_TOPIC)], { ...(prefix ? { prefix } : {}), logger: platform.logger });
     // Joined before the first request: a change made after a snapshot is read is then always seen.
     await changes.consumer.start();
   } catch (error) {

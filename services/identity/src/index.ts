@@ -83,7 +83,7 @@ export { quotaWindow, NEVER, type QuotaWindow } from '@stormhook/access';
 export { parseSettings, type IdentitySettings } from './settings.js';
 export { identityHandlers } from './transport/grpc-handlers.js';
 export { toGrpcError, IDENTITY_REASONS } from './transport/errors.js';
-export { KafkaMessagePublisher, MESSAGE_TOPIC, messageRequested } from './adapters/kafka-message-publisher.js';
+export { KafkaMessagePublisher, messageRequested } from './adapters/kafka-message-publisher.js';
 export { GrpcGeoResolver } from './adapters/grpc-geo-resolver.js';
 export { loadOrCreateDevSigningKey } from './adapters/dev-signing-key.js';
 export { createMongoRepositories } from './persistence/create-repositories.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createClient, GrpcError, GrpcStatus, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from '@stormhook/grpc';
-import { createKafkaClient, deleteTopics } from '@stormhook/kafka';
+import { createKafkaClient, deleteTopics, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo } from '@stormhook/mongo';
 import { identityV1 } from '@stormhook/proto';
@@ -29,7 +29,7 @@ describe('identity service (real Kafka and database)', function () {
 
   after(async () => {
     const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'identity-spec', logger });
-    await deleteTopics(kafka, ['notification.message-requested.v1'], { prefix: topicPrefix });
+    await deleteTopics(kafka, [TopicNames.MessageRequested], { prefix: topicPrefix });
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: `${prefix}_identity`, appName: 'identity-spec' });
     await mongo.db.dropDatabase();
     await mongo.close();

@@ -1,12 +1,12 @@
 import { ConfigError } from '@stormhook/config';
 import { createClient, InternalTokens } from '@stormhook/grpc';
-import { ensureTopics, topicSpec } from '@stormhook/kafka';
+import { ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
 import { geoV1, identityV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import { loadOrCreateDevSigningKey } from './adapters/dev-signing-key.js';
 import { GrpcGeoResolver } from './adapters/grpc-geo-resolver.js';
-import { KafkaAccessChangePublisher, USER_CHANGED_TOPIC } from './adapters/kafka-access-change-publisher.js';
-import { KafkaMessagePublisher, MESSAGE_TOPIC } from './adapters/kafka-message-publisher.js';
+import { KafkaAccessChangePublisher } from './adapters/kafka-access-change-publisher.js';
+import { KafkaMessagePublisher } from './adapters/kafka-message-publisher.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { GeoResolver } from './ports/geo-resolver.js';
@@ -43,7 +43,7 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
       const { logger, mongo } = platform;
       await ensureIdentityIndexes(mongo.db);
       const prefix = platform.topicPrefix;
-      await ensureTopics(platform.kafka, [topicSpec(MESSAGE_TOPIC), topicSpec(USER_CHANGED_TOPIC)], { ...(prefix ? { prefix } : {}), logger });
+      await ensureTopics(platform.kafka, [topicSpec(TopicNames.MessageRequested), topicSpec(TopicNames.UserChanged)], { ...(prefix ? { prefix } : {}), logger });
 
       let signingKey = settings.signingKey;
       if (!signingKey) {

@@ -8,6 +8,7 @@ import {
   deleteTopics,
   ensureTopics,
   EventTypes,
+  TopicNames,
   type EventType,
   type Publisher,
   type TopicName,
@@ -50,7 +51,7 @@ describe('ingest service (real Kafka and database)', function () {
     feeds = createPublisher(kafka, { logger, clientId: 'ingest-it-feeds', prefix });
     tap = new TopicTap(
       kafka,
-      ['weather.precipitation.v1', 'weather.lightning.v1', 'weather.thunderstorm.v1', 'weather.forecast.v1', 'deadletter.records.v1'],
+      [TopicNames.WeatherPrecipitation, TopicNames.WeatherLightning, TopicNames.WeatherThunderstorm, TopicNames.WeatherForecast, TopicNames.DeadLetter],
       prefix,
       uniqueName('ingest-it-tap'),
     );
@@ -78,30 +79,30 @@ describe('ingest service (real Kafka and database)', function () {
 
   it('publishes normalised events of all four feeds, keyed by area', async () => {
     const now = Date.now();
-    await send('feed.precipitation.v1', EventTypes.PrecipitationObservation, 'all-p', feedV1.PrecipitationObservation.encode(precipitation({ sourceEventId: 'all-p', intensity: undefined, rainRateMmPerH: 30 }, now)));
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'all-l', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'all-l', latitude: 41.01, longitude: 28.98 }, now)));
-    await send('feed.thunderstorm.v1', EventTypes.ThunderstormCell, 'all-t', feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: 'all-t' }, now)));
-    await send('feed.forecast.v1', EventTypes.ForecastGrid, 'all-f', feedV1.ForecastGrid.encode(forecast({ runId: 'all-f' }, now)));
+    await send(TopicNames.FeedPrecipitation, EventTypes.PrecipitationObservation, 'all-p', feedV1.PrecipitationObservation.encode(precipitation({ sourceEventId: 'all-p', intensity: undefined, rainRateMmPerH: 30 }, now)));
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'all-l', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'all-l', latitude: 41.01, longitude: 28.98 }, now)));
+    await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'all-t', feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: 'all-t' }, now)));
+    await send(TopicNames.FeedForecast, EventTypes.ForecastGrid, 'all-f', feedV1.ForecastGrid.encode(forecast({ runId: 'all-f' }, now)));
 
-    await waitFor(() => tap.on('weather.forecast.v1').length >= 2 && tap.on('weather.thunderstorm.v1').length >= 1
-      && tap.on('weather.lightning.v1').length >= 1 && tap.on('weather.precipitation.v1').length >= 1, 'events of all four feeds');
+    await waitFor(() => tap.on(TopicNames.WeatherForecast).length >= 2 && tap.on(TopicNames.WeatherThunderstorm).length >= 1
+      && tap.on(TopicNames.WeatherLightning).length >= 1 && tap.on(TopicNames.WeatherPrecipitation).length >= 1, 'events of all four feeds');
 
-    const [p] = decodedOn('weather.precipitation.v1', (b) => weatherV1.PrecipitationEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-p');
+    const [p] = decodedOn(TopicNames.WeatherPrecipitation, (b) => weatherV1.PrecipitationEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-p');
     assert.equal(p!.record.key, 'sxp');
     assert.equal(p!.record.headers['event-type'], EventTypes.PrecipitationEvent);
     assert.equal(p!.event.eventId, 'prc_all-p');
     assert.equal(p!.event.intensity, 'PRECIPITATION_INTENSITY_VERY_HEAVY');
     assert.equal(p!.event.revision!.revision, 1);
 
-    const [l] = decodedOn('weather.lightning.v1', (b) => weatherV1.LightningEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-l');
+    const [l] = decodedOn(TopicNames.WeatherLightning, (b) => weatherV1.LightningEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-l');
     assert.equal(l!.record.key, 'sxk'); // Istanbul
     assert.deepEqual(l!.event.location, { lng: 28.98, lat: 41.01 });
 
-    const [t] = decodedOn('weather.thunderstorm.v1', (b) => weatherV1.ThunderstormEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-t');
+    const [t] = decodedOn(TopicNames.WeatherThunderstorm, (b) => weatherV1.ThunderstormEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-t');
     assert.equal(t!.record.key, 'sxp');
     assert.equal(t!.event.cell!.speedKmh, 33.3);
 
-    const f = decodedOn('weather.forecast.v1', (b) => weatherV1.ForecastEvent.decode(b)).filter((x) => x.event.runId === 'all-f');
+    const f = decodedOn(TopicNames.WeatherForecast, (b) => weatherV1.ForecastEvent.decode(b)).filter((x) => x.event.runId === 'all-f');
     assert.deepEqual(f.map((x) => x.record.key).sort(), ['sxk', 'sxp']);
     assert.ok(f.every((x) => x.event.cells.length === 1 && x.event.hourCount === 3));
   });
@@ -109,31 +110,31 @@ describe('ingest service (real Kafka and database)', function () {
   it('dead-letters a bad record with the reason, and the records after it still flow', async () => {
     const now = Date.now();
     // Same key, hence same partition: the good record is behind the bad one.
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'dl', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-bad', latitude: 123 }, now)));
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'dl', Buffer.from('not protobuf at all, just text'));
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'dl', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-good' }, now)));
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dl', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-bad', latitude: 123 }, now)));
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dl', Buffer.from('not protobuf at all, just text'));
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dl', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-good' }, now)));
 
     await waitFor(
-      () => decodedOn('weather.lightning.v1', (b) => weatherV1.LightningEvent.decode(b)).some((x) => x.event.sourceEventId === 'dl-good'),
+      () => decodedOn(TopicNames.WeatherLightning, (b) => weatherV1.LightningEvent.decode(b)).some((x) => x.event.sourceEventId === 'dl-good'),
       'the good record behind the bad ones',
     );
-    const dead = tap.on('deadletter.records.v1').filter((r) => r.key === 'dl');
+    const dead = tap.on(TopicNames.DeadLetter).filter((r) => r.key === 'dl');
     assert.equal(dead.length, 2);
     assert.match(dead[0]!.headers['deadletter-reason']!, /^invalid LightningStrike: latitude: 123 degrees is outside -90 to 90/);
-    assert.equal(dead[0]!.headers['deadletter-source-topic'], `${prefix}.feed.lightning.v1`);
+    assert.equal(dead[0]!.headers['deadletter-source-topic'], `${prefix}.${TopicNames.FeedLightning}`);
     assert.equal(dead[0]!.headers['event-type'], EventTypes.LightningStrike);
     assert.match(dead[1]!.headers['deadletter-reason']!, /LightningStrike/);
-    assert.ok(!decodedOn('weather.lightning.v1', (b) => weatherV1.LightningEvent.decode(b)).some((x) => x.event.sourceEventId === 'dl-bad'));
+    assert.ok(!decodedOn(TopicNames.WeatherLightning, (b) => weatherV1.LightningEvent.decode(b)).some((x) => x.event.sourceEventId === 'dl-bad'));
   });
 
   it('does not double a duplicate', async () => {
     const now = Date.now();
     const strike = feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dup-1' }, now));
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'dup', strike);
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'dup', strike);
-    await send('feed.lightning.v1', EventTypes.LightningStrike, 'dup', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dup-marker' }, now)));
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dup', strike);
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dup', strike);
+    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dup', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dup-marker' }, now)));
 
-    const events = () => decodedOn('weather.lightning.v1', (b) => weatherV1.LightningEvent.decode(b));
+    const events = () => decodedOn(TopicNames.WeatherLightning, (b) => weatherV1.LightningEvent.decode(b));
     await waitFor(() => events().some((x) => x.event.sourceEventId === 'dup-marker'), 'the marker behind the duplicate');
     assert.equal(events().filter((x) => x.event.sourceEventId === 'dup-1').length, 1);
     const seen = await mongo.db(`${dbPrefix}_ingest`).collection<{ _id: string; revision: number }>('seen_records').find({ _id: 'lightning:dup-1' }).toArray();
@@ -145,12 +146,12 @@ describe('ingest service (real Kafka and database)', function () {
     const now = Date.now();
     const cell = (version: number, severity: feedV1.ThunderstormSeverity, id = 'upd-1') =>
       feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: id, version, severity }, now));
-    await send('feed.thunderstorm.v1', EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_LOW'));
-    await send('feed.thunderstorm.v1', EventTypes.ThunderstormCell, 'upd', cell(2, 'THUNDERSTORM_SEVERITY_HIGH'));
-    await send('feed.thunderstorm.v1', EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_MEDIUM'));
-    await send('feed.thunderstorm.v1', EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_LOW', 'upd-marker'));
+    await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_LOW'));
+    await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'upd', cell(2, 'THUNDERSTORM_SEVERITY_HIGH'));
+    await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_MEDIUM'));
+    await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_LOW', 'upd-marker'));
 
-    const events = () => decodedOn('weather.thunderstorm.v1', (b) => weatherV1.ThunderstormEvent.decode(b));
+    const events = () => decodedOn(TopicNames.WeatherThunderstorm, (b) => weatherV1.ThunderstormEvent.decode(b));
     await waitFor(() => events().some((x) => x.event.sourceEventId === 'upd-marker'), 'the marker behind the updates');
     const updates = events().filter((x) => x.event.sourceEventId === 'upd-1');
     assert.deepEqual(updates.map((x) => [x.event.eventId, x.event.revision!.revision, x.event.revision!.sourceVersion, x.event.severity]), [

@@ -1,12 +1,12 @@
-import { createConsumer, ensureTopics, topicSpec, DEAD_LETTER_TOPIC, type TopicName } from '@stormhook/kafka';
+import { consumerGroupId, createChannelConsumer, ensureTopics, topicSpec, DEAD_LETTER_TOPIC, type TopicName } from '@stormhook/kafka';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import { rulesFromConfig, type Config } from './config.js';
 import { BatchingSeenStore } from './dedup/batching-seen-store.js';
 import { MongoSeenStore } from './persistence/mongo-seen-store.js';
-import { createFeedHandler, FEED_TOPIC_NAMES, newCounters, type IngestCounters } from './transport/feed-handler.js';
+import { feedChannels, newCounters, type IngestCounters } from './transport/feed-handler.js';
 import { IngestRecord } from './usecase/ingest-record.js';
 import { startPurgeJob } from './usecase/purge-seen.js';
-import { WEATHER_TOPICS } from './usecase/weather-topics.js';
+import { FEED_ROUTES } from './usecase/weather-topics.js';
 
 export interface IngestOptions extends PlatformOptions {
   /** Receives the running totals of handled records (tests and the benchmark read them). */
@@ -15,12 +15,12 @@ export interface IngestOptions extends PlatformOptions {
 
 /** The topics ingest reads and writes; it creates them at start (KRaft auto-creation is off). */
 export function ingestTopics(): TopicName[] {
-  return [...FEED_TOPIC_NAMES, ...Object.values(WEATHER_TOPICS).map((w) => w.topic), DEAD_LETTER_TOPIC];
+  return [...Object.values(FEED_ROUTES).flatMap((route) => [route.feed, route.weather]), DEAD_LETTER_TOPIC];
 }
 
-/** The consumer group: prefixed like the topics, so a second stack on the same broker has its own group. */
+/** The consumer group id on the broker (tools and tests look it up). */
 export function consumerGroup(config: Config): string {
-  return config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.INGEST_CONSUMER_GROUP}` : config.INGEST_CONSUMER_GROUP;
+  return consumerGroupId(config.INGEST_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
 }
 
 /**
@@ -47,11 +47,10 @@ export function start(config: Config, opts: IngestOptions = {}): Promise<Running
       const ingest = new IngestRecord({ store, sink: platform.publisher, rules });
       const counters = opts.counters ?? newCounters();
       let consumerAlive = true;
-      const consumer = createConsumer({
+      const consumer = createChannelConsumer({
         kafka: platform.kafka,
-        groupId: consumerGroup(config),
-        topics: FEED_TOPIC_NAMES,
-        handler: createFeedHandler({ ingest, logger, counters }),
+        group: config.INGEST_CONSUMER_GROUP,
+        ...feedChannels({ ingest, logger, counters }),
         publisher: platform.publisher,
         logger,
         ...(prefix ? { prefix } : {}),

@@ -1,2 +1,2 @@
-export { start, type NotifierStartOptions } from './service.js';
+export { start, consumerGroups, type NotifierStartOptions } from './service.js';
 export { loadConfig, type Config } from './config.js';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, type EventConsumer, type TopicName } from '@stormhook/kafka';
+import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, TopicNames, topicSpec, type ChannelHandlers, type ChannelName, type EventConsumer, type TopicName } from '@stormhook/kafka';
 import { notificationV1 } from '@stormhook/proto';
 import { startGrpcService, type Platform, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import type { Config } from './config.js';
@@ -40,15 +40,20 @@ export interface NotifierStartOptions extends PlatformOptions {
 }
 
 /** The topics the notifier reads and writes; created at start (KRaft auto-creation is off). */
-export const NOTIFIER_TOPICS: readonly TopicName[] = ['alarm.triggered.v1', 'notification.message-requested.v1', 'alarm.delivery-failed.v1', DEAD_LETTER_TOPIC];
+export const NOTIFIER_TOPICS: readonly TopicName[] = [TopicNames.AlarmTriggered, TopicNames.MessageRequested, TopicNames.DeliveryFailed, DEAD_LETTER_TOPIC];
 
 /** How long a stopping worker lets attempts in flight finish; the rest are retried elsewhere after their lease. */
 const STOP_GRACE_MS = 5_000;
 
-/** Consumer groups, prefixed like the topics so a second stack on the same broker has its own. */
+/** The two consumer groups' names; on the broker they are prefixed like the topics. */
+function groupNames(config: Config): { alarms: string; messages: string } {
+  return { alarms: config.NOTIFIER_CONSUMER_GROUP, messages: `${config.NOTIFIER_CONSUMER_GROUP}.messages` };
+}
+
+/** The consumer group ids on the broker (tools and tests look them up). */
 export function consumerGroups(config: Config): { alarms: string; messages: string } {
-  const base = config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.NOTIFIER_CONSUMER_GROUP}` : config.NOTIFIER_CONSUMER_GROUP;
-  return { alarms: base, messages: `${base}.messages` };
+  const names = groupNames(config);
+  return { alarms: consumerGroupId(names.alarms, config.STORMHOOK_TOPIC_PREFIX), messages: consumerGroupId(names.messages, config.STORMHOOK_TOPIC_PREFIX) };
 }
 
 async function credentialCipher(config: Config, platform: Platform): Promise<CredentialCipher> {
@@ -143,12 +148,12 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       // Two groups: an SMS or mail provider outage stalls messages only, never webhook acceptance.
       const groups = consumerGroups(config);
       const alive = { alarms: true, messages: true };
-      const consumer = (group: keyof typeof groups, topic: TopicName, handler: ReturnType<typeof alarmTriggeredHandler>, partitions: number, recordsInFlight: number): EventConsumer =>
-        createConsumer({
+      const names = groupNames(config);
+      const consumer = <N extends ChannelName>(group: keyof typeof names, handlers: ChannelHandlers<N>, partitions: number, recordsInFlight: number): EventConsumer =>
+        createChannelConsumer<N>({
           kafka: platform.kafka,
-          groupId: groups[group],
-          topics: [topic],
-          handler,
+          group: names[group],
+          handlers,
           publisher: platform.publisher,
           logger,
           ...(prefix ? { prefix } : {}),
@@ -156,15 +161,15 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
           recordsInFlight,
           onFatal: (error) => {
             alive[group] = false;
-            logger.error({ err: error, topic }, 'notifier consumer down; health reports NOT_SERVING until it rejoins');
+            logger.error({ err: error, topic: channelsOf(handlers).join() }, 'notifier consumer down; health reports NOT_SERVING until it rejoins');
           },
           onRecovered: () => {
             alive[group] = true;
           },
         });
       const consumers = [
-        consumer('alarms', 'alarm.triggered.v1', alarmTriggeredHandler(accept, logger), config.NOTIFIER_PARTITIONS_CONCURRENTLY, config.NOTIFIER_RECORDS_IN_FLIGHT),
-        consumer('messages', 'notification.message-requested.v1', messageRequestedHandler(queueMessage, logger), 1, 1),
+        consumer('alarms', { [TopicNames.AlarmTriggered]: alarmTriggeredHandler(accept, logger) }, config.NOTIFIER_PARTITIONS_CONCURRENTLY, config.NOTIFIER_RECORDS_IN_FLIGHT),
+        consumer('messages', { [TopicNames.MessageRequested]: messageRequestedHandler(queueMessage, logger) }, 1, 1),
       ];
       platform.checks['alarm-consumer'] = async () => alive.alarms;
       platform.checks['message-consumer'] = async () => alive.messages;

@@ -1,6 +1,6 @@
 export { start, consumerGroup, type QueryOptions } from './service.js';
 export { loadConfig, type Config } from './config.js';
-export { WEATHER_TOPICS, newWeatherCounters, type WeatherCounters } from './transport/weather-consumer.js';
+export { newWeatherCounters, type WeatherCounters } from './transport/weather-consumer.js';
 export type { Maintenance, RetentionResult } from './usecases/retention.js';
 export { cropToCircle } from './geometry/circle-clip.js';
 export { distanceM } from './geometry/geodesy.js';

@@ -1,5 +1,5 @@
 import { createClient, InternalTokens } from '@stormhook/grpc';
-import { createConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
+import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
 import { geoV1, queryV1 } from '@stormhook/proto';
 import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import type { AreaIndex } from './areas/area-index.js';
@@ -7,7 +7,7 @@ import { loadAreasWithRetry, type GeoAreasClient } from './areas/geo-areas.js';
 import type { Config } from './config.js';
 import { buildReadModels, loadReadModels } from './compose.js';
 import { queryHandlers } from './transport/grpc-handlers.js';
-import { createWeatherHandler, newWeatherCounters, WEATHER_TOPICS, type WeatherCounters } from './transport/weather-consumer.js';
+import { newWeatherCounters, weatherChannels, type WeatherCounters } from './transport/weather-consumer.js';
 import type { QueryContext } from './usecases/context.js';
 import { startMaintenance, type Maintenance } from './usecases/retention.js';
 
@@ -20,9 +20,9 @@ export interface QueryOptions extends PlatformOptions {
   geo?: GeoAreasClient;
 }
 
-/** The consumer group, prefixed like the topics so a second stack on the same broker has its own. */
+/** The consumer group id on the broker (tools and tests look it up). */
 export function consumerGroup(config: Config): string {
-  return config.STORMHOOK_TOPIC_PREFIX ? `${config.STORMHOOK_TOPIC_PREFIX}.${config.QUERY_CONSUMER_GROUP}` : config.QUERY_CONSUMER_GROUP;
+  return consumerGroupId(config.QUERY_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
 }
 
 /**
@@ -39,12 +39,13 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
     async (platform, server) => {
       const { logger } = platform;
       const prefix = platform.topicPrefix;
-      await ensureTopics(platform.kafka, [...WEATHER_TOPICS, DEAD_LETTER_TOPIC].map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
-
       const sinks = buildReadModels(platform.mongo.db, config, logger);
+      let areas: AreaIndex | undefined;
+      const weather = weatherChannels({ sinks, areas: () => areas!, counters: opts.counters ?? newWeatherCounters() });
+      await ensureTopics(platform.kafka, [...channelsOf(weather.handlers), DEAD_LETTER_TOPIC].map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
+
       await loadReadModels(sinks, config, logger);
 
-      let areas: AreaIndex | undefined;
       const ctx: QueryContext = {
         ...sinks,
         areas: () => areas,
@@ -72,11 +73,10 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
       // Restricted callers get a 503 until the provinces are loaded from geo, so health says so too:
       // a stack (or a rollout) is not "up" while customers with a plan geography would be refused.
       platform.checks['subscription-areas'] = async () => areas !== undefined;
-      const consumer = createConsumer({
+      const consumer = createChannelConsumer({
         kafka: platform.kafka,
-        groupId: consumerGroup(config),
-        topics: WEATHER_TOPICS,
-        handler: createWeatherHandler({ sinks, areas: () => areas!, counters: opts.counters ?? newWeatherCounters() }),
+        group: config.QUERY_CONSUMER_GROUP,
+        ...weather,
         publisher: platform.publisher,
         logger,
         ...(prefix ? { prefix } : {}),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EventTypes } from '@stormhook/kafka';
+import { EventTypes, TopicNames } from '@stormhook/kafka';
 import { weatherV1, type DeepPartial } from '@stormhook/proto';
 import { payloadProblems } from '@stormhook/webhooks';
 import { ANKARA, KECIOREN, KIZILAY, Receiver, eventually, fullWebhook, startAlarmStack, type AlarmStack, type TestUser } from './support.js';
@@ -72,7 +72,7 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     const hit = strike(north(2_000), KIZILAY.lng, { peakCurrentAmperes: -10_000 }); // inside, at the threshold
     // Published last on the same partition: when its webhook arrives, the others have been matched too.
     await stack.matcher.platform.publisher.publish(
-      'weather.lightning.v1',
+      TopicNames.WeatherLightning,
       [weak, outside, inCloud, hit].map((event) => ({
         key: event.areaKey,
         value: weatherV1.LightningEvent.encode(event),
@@ -124,7 +124,7 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     // A marker strike in Keçiören (the geometry alarm) after it: its webhook shows the first was matched.
     const marker = strike(40.0, 32.83);
     await stack.matcher.platform.publisher.publish(
-      'weather.lightning.v1',
+      TopicNames.WeatherLightning,
       [hit, marker].map((event) => ({ key: event.areaKey, value: weatherV1.LightningEvent.encode(event), eventType: EventTypes.LightningEvent, eventId: `evt_${event.eventId}` })),
     );
     const markerCall = await eventually(() => receiver.received.slice(before).find((c) => c.body.includes(marker.eventId)), 30_000, 'the marker webhook');

@@ -30,7 +30,7 @@
  */
 import { parseArgs } from 'node:util';
 import { seedPointAlarms } from '@stormhook/alarm-matcher/bench';
-import { createKafkaClient } from '@stormhook/kafka';
+import { createKafkaClient, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { machineDescription, reportBench } from '@stormhook/testing';
 import { describeStorm, lcg, Storm, STORM_BOX, STORM_CLEARANCE_DEG, widened, type Point } from '../faults/storm.js';
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
         targets: phaseProbes.map((point) => ({ point })),
         idPrefix: `p${phaseIndex}-${Date.now().toString(36)}`,
         background,
-        publish: async (events) => void (await world.publish('feed.lightning.v1', events)),
+        publish: async (events) => void (await world.publish(TopicNames.FeedLightning, events)),
       });
       const phaseStart = Date.now();
       const stats = await storm.run();

@@ -7,6 +7,7 @@ import { MINUTE, precipitation, thunderstorm } from './support/feed-records.js';
 import { eventually } from './support/geo-math.js';
 import { hostileRecords } from './support/hostile-records.js';
 import { CANKAYA } from './support/places.js';
+import { TopicNames } from '@stormhook/kafka';
 
 /**
  * Issue item 4, feeds: malformed and oversized records on every raw feed topic. Nothing crashes
@@ -23,7 +24,7 @@ describe('e2e hostile input: malformed and oversized feed records', function () 
     this.timeout(300_000);
     stack = await e2eStack();
     const feed = await stack.feed();
-    letters = await DeadLetterReader.start(stack.kafkaBrokers, feed.physical('deadletter.records.v1'), `${stack.topicPrefix}.e2e-dead-letter-reader-${tag}`);
+    letters = await DeadLetterReader.start(stack.kafkaBrokers, feed.physical(TopicNames.DeadLetter), `${stack.topicPrefix}.e2e-dead-letter-reader-${tag}`);
   });
 
   after(async () => {
@@ -63,7 +64,7 @@ describe('e2e hostile input: malformed and oversized feed records', function () 
     const door = await FeedPublisher.connect(stack.kafkaBrokers, stack.topicPrefix, true);
     try {
       await assert.rejects(
-        door.raw('feed.lightning.v1', [{ key: `${tag}-too-large`, value: Buffer.alloc(1_100_000, 1), headers: { 'event-type': 'x' } }]),
+        door.raw(TopicNames.FeedLightning, [{ key: `${tag}-too-large`, value: Buffer.alloc(1_100_000, 1), headers: { 'event-type': 'x' } }]),
         /too large|MESSAGE_TOO_LARGE|size/i,
       );
     } finally {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kafka } from 'kafkajs';
 import { MongoClient } from 'mongodb';
-import { createKafkaClient } from '@stormhook/kafka';
+import { createKafkaClient, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { databaseName } from '@stormhook/mongo';
 import { testInfra } from '@stormhook/testing';
@@ -123,7 +123,7 @@ async function stormScenario(
       targets: alarms,
       idPrefix: `${key}-${Date.now().toString(36)}`,
       background: uniformIn(STORM_BOX, 77),
-      publish: async (events) => void (await world.publish('feed.lightning.v1', events)),
+      publish: async (events) => void (await world.publish(TopicNames.FeedLightning, events)),
     });
     const stormStart = Date.now();
     const running = storm.run();
@@ -354,7 +354,7 @@ export function databaseStop(settings: StormSettings): Promise<ScenarioResult> {
     const extraDue: DuePair[] = [];
     const strikeAt = async (r: Registration) => {
       const strikeId = `db-stop-${r.recipientId}-${Date.now()}`;
-      await world.publish('feed.lightning.v1', [feedStrike(strikeId, r.point)]);
+      await world.publish(TopicNames.FeedLightning, [feedStrike(strikeId, r.point)]);
       extraDue.push({ strikeId, registrationId: r.id });
     };
     const refusedBefore = world.status503;

@@ -5,7 +5,7 @@ import * as geo from '@stormhook/geo';
 import { createClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
 import * as identity from '@stormhook/identity';
 import * as ingest from '@stormhook/ingest';
-import { EventTypes, createKafkaClient, createPublisher, topicNamer, type EventToPublish, type Publisher, type TopicName } from '@stormhook/kafka';
+import { createKafkaClient, createPublisher, EventTypes, topicNamer, TopicNames, type EventToPublish, type Publisher, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import { notificationV1, weatherV1 } from '@stormhook/proto';
@@ -164,12 +164,10 @@ export class World {
   /** The consumer groups of the lightning path and the topics they read, as the services name them. */
   lagGroups(): LagGroup[] {
     const topics = topicNamer(this.topicPrefix);
-    const notifierConfig = notifier.loadConfig({ ...this.env, ...this.notifierEnv });
     return [
-      { name: 'ingest', groupId: ingest.consumerGroup(ingest.loadConfig(this.env)), topic: topics.physical('feed.lightning.v1') },
-      { name: 'matcher', groupId: alarmMatcher.weatherConsumerGroup(alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv })), topic: topics.physical('weather.lightning.v1') },
-      // The notifier's group is prefixed like every other (services/notifier consumerGroups).
-      { name: 'notifier', groupId: `${this.topicPrefix}.${notifierConfig.NOTIFIER_CONSUMER_GROUP}`, topic: topics.physical('alarm.triggered.v1') },
+      { name: 'ingest', groupId: ingest.consumerGroup(ingest.loadConfig(this.env)), topic: topics.physical(TopicNames.FeedLightning) },
+      { name: 'matcher', groupId: alarmMatcher.weatherConsumerGroup(alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv })), topic: topics.physical(TopicNames.WeatherLightning) },
+      { name: 'notifier', groupId: notifier.consumerGroups(notifier.loadConfig({ ...this.env, ...this.notifierEnv })).alarms, topic: topics.physical(TopicNames.AlarmTriggered) },
     ];
   }
 
@@ -262,7 +260,7 @@ export class World {
     const until = Date.now() + deadlineMs;
     for (;;) {
       try {
-        await this.publisher.publish('weather.lightning.v1', [
+        await this.publisher.publish(TopicNames.WeatherLightning, [
           { key: event.areaKey, value: weatherV1.LightningEvent.encode(event), eventType: EventTypes.LightningEvent, eventId: `evt_${eventId}` },
         ]);
         return eventId;

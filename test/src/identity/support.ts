@@ -4,7 +4,7 @@ import * as gateway from '@stormhook/gateway';
 import type { GatewayStartOptions, RunningGateway } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
 import * as identity from '@stormhook/identity';
-import { createKafkaClient } from '@stormhook/kafka';
+import { createKafkaClient, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { notificationV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
@@ -138,7 +138,7 @@ export async function startIdentityStack(handlers: GatewayStartOptions['handlers
     const mailbox = new Mailbox();
     consumer = kafka.consumer({ groupId: uniqueName('identity-it-mail') });
     await consumer.connect();
-    await consumer.subscribe({ topic: `${topicPrefix}.notification.message-requested.v1`, fromBeginning: true });
+    await consumer.subscribe({ topic: `${topicPrefix}.${TopicNames.MessageRequested}`, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         if (message.value) mailbox.messages.push(notificationV1.MessageRequested.decode(message.value));

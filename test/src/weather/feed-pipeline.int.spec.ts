@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EventTypes } from '@stormhook/kafka';
+import { EventTypes, TopicNames } from '@stormhook/kafka';
 import { feedV1 } from '@stormhook/proto';
 import { HOUR, PLACES, square } from './fixtures.js';
 import { eventually, startWeatherStack, type WeatherStack } from './support.js';
@@ -45,7 +45,7 @@ describe('feed records to the gateway (ingest, query, real Kafka and database)',
     ],
   };
 
-  const publishFeed = async (topic: 'feed.precipitation.v1' | 'feed.forecast.v1', key: string, value: Uint8Array, eventType: (typeof EventTypes)[keyof typeof EventTypes]) =>
+  const publishFeed = async (topic: typeof TopicNames.FeedPrecipitation | typeof TopicNames.FeedForecast, key: string, value: Uint8Array, eventType: (typeof EventTypes)[keyof typeof EventTypes]) =>
     stack.publish(topic, eventType, [{ key, value }]);
 
   before(async () => {
@@ -61,14 +61,14 @@ describe('feed records to the gateway (ingest, query, real Kafka and database)',
 
   it('lists a radar observation once, classified from its rain rate, however often it is re-sent, and shows its update', async () => {
     const value = feedV1.PrecipitationObservation.encode(observation(1, 12));
-    for (let i = 0; i < 3; i++) await publishFeed('feed.precipitation.v1', 'radar-ank-1', value, EventTypes.PrecipitationObservation);
+    for (let i = 0; i < 3; i++) await publishFeed(TopicNames.FeedPrecipitation, 'radar-ank-1', value, EventTypes.PrecipitationObservation);
     const first = await eventually(async () => {
       const answer = await list();
       return answer.body.totalRecords === 1 ? answer : undefined;
     }, 'the observation to reach the list');
     assert.deepEqual(first.body.precipitations, [{ eventId: 'prc_radar-ank-1', radarTimeStamp: radarTime, forecast: false, intensity: 'HEAVY' }]);
 
-    await publishFeed('feed.precipitation.v1', 'radar-ank-1', feedV1.PrecipitationObservation.encode(observation(2, 60)), EventTypes.PrecipitationObservation);
+    await publishFeed(TopicNames.FeedPrecipitation, 'radar-ank-1', feedV1.PrecipitationObservation.encode(observation(2, 60)), EventTypes.PrecipitationObservation);
     const updated = await eventually(async () => {
       const answer = await list();
       return answer.body.precipitations[0]?.intensity === 'EXTREME' ? answer : undefined;
@@ -77,7 +77,7 @@ describe('feed records to the gateway (ingest, query, real Kafka and database)',
   });
 
   it('answers the current forecast of İstanbul from a forecast grid sent to the feed', async () => {
-    await publishFeed('feed.forecast.v1', `${grid.runId}#0`, feedV1.ForecastGrid.encode(grid), EventTypes.ForecastGrid);
+    await publishFeed(TopicNames.FeedForecast, `${grid.runId}#0`, feedV1.ForecastGrid.encode(grid), EventTypes.ForecastGrid);
     const answer = await eventually(async () => {
       const a = await stack.call('POST', '/v1/forecasts/current', { token, body: { location: PLACES.istanbul, metrics: ['TEMPERATURE', 'HUMIDITY', 'SOIL_MOISTURE'] } });
       return a.status === 200 ? a : undefined;

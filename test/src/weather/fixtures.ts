@@ -1,5 +1,5 @@
 import { areaKey } from '@stormhook/ingest';
-import { EventTypes } from '@stormhook/kafka';
+import { EventTypes, TopicNames } from '@stormhook/kafka';
 import { weatherV1, type commonV1 } from '@stormhook/proto';
 import type { WeatherStack } from './support.js';
 
@@ -93,7 +93,7 @@ export function thunderstorm(id: string, at: Place, start: number, end: number, 
 
 export async function publishPrecipitations(stack: WeatherStack, events: weatherV1.PrecipitationEvent[]): Promise<void> {
   await stack.publish(
-    'weather.precipitation.v1',
+    TopicNames.WeatherPrecipitation,
     EventTypes.PrecipitationEvent,
     events.map((e) => ({ key: e.areaKey, value: weatherV1.PrecipitationEvent.encode(e) })),
   );
@@ -101,7 +101,7 @@ export async function publishPrecipitations(stack: WeatherStack, events: weather
 
 export async function publishThunderstorms(stack: WeatherStack, events: weatherV1.ThunderstormEvent[]): Promise<void> {
   await stack.publish(
-    'weather.thunderstorm.v1',
+    TopicNames.WeatherThunderstorm,
     EventTypes.ThunderstormEvent,
     events.map((e) => ({ key: e.areaKey, value: weatherV1.ThunderstormEvent.encode(e) })),
   );
@@ -145,7 +145,7 @@ export function forecastRun(runId: string, issue: number, firstHour: number, cel
 }
 
 export async function publishForecast(stack: WeatherStack, event: weatherV1.ForecastEvent): Promise<void> {
-  await stack.publish('weather.forecast.v1', EventTypes.ForecastEvent, [{ key: event.areaKey, value: weatherV1.ForecastEvent.encode(event) }]);
+  await stack.publish(TopicNames.WeatherForecast, EventTypes.ForecastEvent, [{ key: event.areaKey, value: weatherV1.ForecastEvent.encode(event) }]);
 }
 
 export { HOUR };

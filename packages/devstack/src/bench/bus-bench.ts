@@ -6,7 +6,7 @@
  *   KAFKA_BROKERS=127.0.0.1:9092 node packages/devstack/dist/bench/bus-bench.js [records=100000]
  */
 import { randomBytes } from 'node:crypto';
-import { createConsumer, createKafkaClient, DEFAULT_COMMIT_POLICY, createPublisher, deleteTopics, ensureTopics, EventTypes, Outcomes, topicNamer, topicSpec } from '@stormhook/kafka';
+import { createConsumer, createKafkaClient, createPublisher, DEFAULT_COMMIT_POLICY, deleteTopics, ensureTopics, EventTypes, Outcomes, topicNamer, TopicNames, topicSpec } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { machineDescription, reportBench, testInfra, uniqueName } from '@stormhook/testing';
 import { exec } from '../infra/exec.js';
@@ -14,12 +14,12 @@ import { installKafkaTools } from '../infra/kafka.js';
 
 const RECORD_BYTES = 256;
 const BATCH = 500;
-const TOPIC = 'weather.lightning.v1' as const;
+const TOPIC = TopicNames.WeatherLightning;
 
 async function kafkajsRun(brokers: string[], prefix: string, count: number) {
   const logger = createLogger({ service: 'bus-bench', level: 'warn' });
   const kafka = createKafkaClient({ brokers, clientId: 'bus-bench', logger });
-  await ensureTopics(kafka, [topicSpec(TOPIC), topicSpec('deadletter.records.v1')], { prefix });
+  await ensureTopics(kafka, [topicSpec(TOPIC), topicSpec(TopicNames.DeadLetter)], { prefix });
   const publisher = createPublisher(kafka, { logger, clientId: 'bus-bench', prefix });
   await publisher.connect();
   const value = randomBytes(RECORD_BYTES);
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   await admin.createTopics({ topics: [{ topic: javaTopic, numPartitions: topicSpec(TOPIC).partitions }], waitForLeaders: true });
   await admin.disconnect();
   const java = await javaRun(libs, kafkaBrokers, javaTopic, count);
-  await deleteTopics(ours.kafka, [TOPIC, 'deadletter.records.v1'], { prefix });
+  await deleteTopics(ours.kafka, [TOPIC, TopicNames.DeadLetter], { prefix });
   const cleanup = ours.kafka.admin();
   await cleanup.connect();
   await cleanup.deleteTopics({ topics: [javaTopic] }).catch(() => undefined);

@@ -1,10 +1,8 @@
-import { EventTypes, type Publisher } from '@stormhook/kafka';
+import { publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
 import { alarmV1 } from '@stormhook/proto';
 import type { AlarmPublisher } from '../ports/alarm-publisher.js';
 import type { Notification } from '../payloads/notification.js';
 import { KIND_TO_PROTO } from '../transport/registration-proto.js';
-
-export const ALARM_TOPIC = 'alarm.triggered.v1' as const;
 
 /** The AlarmTriggered message of one notification. */
 export function alarmTriggered(notification: Notification, triggeredAtMs: number): alarmV1.AlarmTriggered {
@@ -34,14 +32,10 @@ export class KafkaAlarmPublisher implements AlarmPublisher {
 
   async publish(notifications: readonly Notification[], triggeredAtMs: number): Promise<void> {
     if (notifications.length === 0) return;
-    await this.publisher.publish(
-      ALARM_TOPIC,
-      notifications.map((n) => ({
-        key: n.addressee.registrationId,
-        value: alarmV1.AlarmTriggered.encode(alarmTriggered(n, triggeredAtMs)),
-        eventType: EventTypes.AlarmTriggered,
-        eventId: n.notificationId,
-      })),
+    await publishOn(
+      this.publisher,
+      TopicNames.AlarmTriggered,
+      notifications.map((n) => ({ key: n.addressee.registrationId, message: alarmTriggered(n, triggeredAtMs), eventId: n.notificationId })),
     );
   }
 }

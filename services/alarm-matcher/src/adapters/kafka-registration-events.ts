@@ -1,9 +1,7 @@
-import { EventTypes, type Publisher } from '@stormhook/kafka';
+import { publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
 import { alarmV1 } from '@stormhook/proto';
 import type { RegistrationChange, RegistrationEvents } from '../ports/registration-events.js';
 import { registrationToProto } from '../transport/registration-proto.js';
-
-export const REGISTRATION_TOPIC = 'alarm.registration-changed.v1' as const;
 
 export function registrationChangedOf(change: RegistrationChange): alarmV1.RegistrationChanged {
   if (change.change === 'UNREGISTERED') {
@@ -29,8 +27,6 @@ export class KafkaRegistrationEvents implements RegistrationEvents {
 
   async publish(change: RegistrationChange): Promise<void> {
     const message = registrationChangedOf(change);
-    await this.publisher.publish(REGISTRATION_TOPIC, [
-      { key: message.registrationId, value: alarmV1.RegistrationChanged.encode(message), eventType: EventTypes.RegistrationChanged },
-    ]);
+    await publishOn(this.publisher, TopicNames.RegistrationChanged, [{ key: message.registrationId, message }]);
   }
 }

@@ -11,6 +11,7 @@
  *
  * Part 2 needs KAFKA_BROKERS and MONGO_URL (`npm run bench` sets them) and is skipped without them.
  */
+import { TopicNames } from '@stormhook/kafka';
 import { reportBench } from '@stormhook/testing';
 import { Grid } from '../geometry/grid.js';
 import { RegistrationIndex } from '../matching/registration-index.js';
@@ -81,7 +82,7 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[]): Promise
     const latencies: number[] = [];
     for (let i = 0; i < 200; i++) {
       const sent = Date.now();
-      await publishWeather(h.publisher, 'weather.lightning.v1', [lightningEvent(32.25, 40.25, { timeEpochMs: sent })]);
+      await publishWeather(h.publisher, TopicNames.WeatherLightning, [lightningEvent(32.25, 40.25, { timeEpochMs: sent })]);
       const alarm = (await h.alarms.expect(timed.registrationId, i + 1, 15_000, 0))[i]!;
       latencies.push(alarm.receivedAtMs - sent);
     }
@@ -96,7 +97,7 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[]): Promise
     const burst = 2_000;
     const before = h.alarms.forRegistration(timed.registrationId).length;
     const start = Date.now();
-    await publishWeather(h.publisher, 'weather.lightning.v1', Array.from({ length: burst }, () => lightningEvent(32.25, 40.25, { timeEpochMs: start })));
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, Array.from({ length: burst }, () => lightningEvent(32.25, 40.25, { timeEpochMs: start })));
     await h.alarms.expect(timed.registrationId, before + burst, 300_000, 0);
     const seconds = (Date.now() - start) / 1000;
     const rate = Math.round(burst / seconds);
@@ -116,7 +117,7 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[]): Promise
     const areas = Array.from({ length: 24 }, (_, i) => `a${i.toString(36)}`);
     await publishWeather(
       h.publisher,
-      'weather.lightning.v1',
+      TopicNames.WeatherLightning,
       Array.from({ length: burst }, (_, i) => lightningEvent(32.25, 40.25, { timeEpochMs: spreadStart, areaKey: areas[i % areas.length]! })),
     );
     await h.alarms.expect(timed.registrationId, spreadBefore + burst, 300_000, 0);

@@ -1,5 +1,5 @@
 import type { Consumer, Kafka } from 'kafkajs';
-import { headersAsText, topicNamer } from '@stormhook/kafka';
+import { headersAsText, topicNamer, TopicNames } from '@stormhook/kafka';
 import { alarmV1 } from '@stormhook/proto';
 import { uniqueName } from '@stormhook/testing';
 
@@ -26,7 +26,7 @@ export class AlarmTap {
   async start(): Promise<void> {
     this.consumer = this.kafka.consumer({ groupId: this.groupId, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 100 });
     await this.consumer.connect();
-    await this.consumer.subscribe({ topic: topicNamer(this.prefix).physical('alarm.triggered.v1'), fromBeginning: true });
+    await this.consumer.subscribe({ topic: topicNamer(this.prefix).physical(TopicNames.AlarmTriggered), fromBeginning: true });
     await this.consumer.run({
       eachMessage: async ({ message }) => {
         if (!message.value) return;

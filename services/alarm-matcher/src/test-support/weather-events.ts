@@ -1,4 +1,4 @@
-import { EventTypes, type EventType, type Publisher, type TopicName } from '@stormhook/kafka';
+import { publishOn, type MessageOf, type Publisher, type TopicNames } from '@stormhook/kafka';
 import { weatherV1, type DeepPartial } from '@stormhook/proto';
 import { squareRing } from './shapes.js';
 
@@ -73,36 +73,15 @@ export function precipitationEvent(area: [number, number, number], overrides: De
   });
 }
 
-const TYPES: Record<string, EventType> = {
-  'weather.lightning.v1': EventTypes.LightningEvent,
-  'weather.thunderstorm.v1': EventTypes.ThunderstormEvent,
-  'weather.precipitation.v1': EventTypes.PrecipitationEvent,
-  'weather.forecast.v1': EventTypes.ForecastEvent,
-};
+type WeatherChannel = typeof TopicNames.WeatherLightning | typeof TopicNames.WeatherThunderstorm | typeof TopicNames.WeatherPrecipitation | typeof TopicNames.WeatherForecast;
+type WeatherMessage = weatherV1.LightningEvent | weatherV1.ThunderstormEvent | weatherV1.PrecipitationEvent | weatherV1.ForecastEvent;
 
 /** Publishes weather events as ingest does: keyed by area, one event id per revision. */
-export async function publishWeather(
-  publisher: Publisher,
-  topic: TopicName,
-  events: ReadonlyArray<weatherV1.LightningEvent | weatherV1.ThunderstormEvent | weatherV1.PrecipitationEvent | weatherV1.ForecastEvent>,
-): Promise<void> {
-  const type = TYPES[topic];
-  if (!type) throw new Error(`not a weather topic: ${topic}`);
-  const encode = (event: (typeof events)[number]): Uint8Array => {
-    switch (topic) {
-      case 'weather.lightning.v1':
-        return weatherV1.LightningEvent.encode(event as weatherV1.LightningEvent);
-      case 'weather.thunderstorm.v1':
-        return weatherV1.ThunderstormEvent.encode(event as weatherV1.ThunderstormEvent);
-      case 'weather.precipitation.v1':
-        return weatherV1.PrecipitationEvent.encode(event as weatherV1.PrecipitationEvent);
-      default:
-        return weatherV1.ForecastEvent.encode(event as weatherV1.ForecastEvent);
-    }
-  };
-  await publisher.publish(
+export async function publishWeather<N extends WeatherChannel>(publisher: Publisher, topic: N, events: ReadonlyArray<MessageOf<N> & WeatherMessage>): Promise<void> {
+  await publishOn(
+    publisher,
     topic,
-    events.map((event) => ({ key: event.areaKey, value: encode(event), eventType: type, eventId: `evt_${event.eventId}_r${event.revision?.revision ?? 1}` })),
+    events.map((event) => ({ key: event.areaKey, message: event, eventId: `evt_${event.eventId}_r${event.revision?.revision ?? 1}` })),
   );
 }
 

@@ -1,18 +1,19 @@
-import { EventTypes, Outcomes, type ConsumedRecord, type Handler, type Outcome } from '@stormhook/kafka';
+import { Outcomes, TopicNames, type ChannelHandlers } from '@stormhook/kafka';
 import type { LatestForecastCells } from '../forecast/latest-cells.js';
 import { cellsOfChunk } from '../usecases/forecast/store-forecast.js';
-import { decodeForecast } from './weather-decoding.js';
+import { toForecastChunk } from './weather-decoding.js';
 
 /**
  * Applies weather.forecast.v1 to this instance's forecast cells in memory (every instance reads
  * every chunk). A record it cannot use is skipped, not dead-lettered: the shared weather consumer
- * dead-letters it once already.
+ * dead-letters it once already (its consumer skips records that fail the channel checks likewise).
  */
-export function forecastCellsHandler(cells: LatestForecastCells): Handler {
-  return async (record: ConsumedRecord): Promise<Outcome> => {
-    if (record.headers.eventType !== EventTypes.ForecastEvent) return Outcomes.ok();
-    const decoded = decodeForecast(record.value);
-    if (decoded.ok) cells.apply(cellsOfChunk(decoded.value));
-    return Outcomes.ok();
+export function forecastCellsHandlers(cells: LatestForecastCells): ChannelHandlers<typeof TopicNames.WeatherForecast> {
+  return {
+    [TopicNames.WeatherForecast]: async ({ message }) => {
+      const chunk = toForecastChunk(message);
+      if (chunk.ok) cells.apply(cellsOfChunk(chunk.value));
+      return Outcomes.ok();
+    },
   };
 }

@@ -8,6 +8,7 @@ import { until, type TappedAlarm } from '../test-support/alarm-tap.js';
 import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '../test-support/harness.js';
 import { ManualClock } from '../test-support/manual-clock.js';
 import { lightningEvent, precipitationEvent, publishWeather, thunderstormEvent } from '../test-support/weather-events.js';
+import { TopicNames } from '@stormhook/kafka';
 
 const QUIET_MS = 30 * 60_000;
 
@@ -36,7 +37,7 @@ describe('real-time matching through Kafka (two instances)', function () {
   let markers = 0;
   async function settle(): Promise<void> {
     markers++;
-    await publishWeather(h.publisher, 'weather.lightning.v1', [lightningEvent(29.05, 41.0, { timeEpochMs: clock.now() })]);
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, [lightningEvent(29.05, 41.0, { timeEpochMs: clock.now() })]);
     await h.alarms.expect(ids['marker']!, markers);
   }
 
@@ -80,7 +81,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     const now = clock.now();
     const hit = lightningEvent(32.25, 40.29, { timeEpochMs: now, peakCurrentAmperes: -20_000 }); // about 4.4 km north, at the threshold
     const icHit = lightningEvent(32.7, 39.7, { timeEpochMs: now, type: 'LIGHTNING_TYPE_FLASH_IN_CLOUD', inCloudHeightM: 4_500 });
-    await publishWeather(h.publisher, 'weather.lightning.v1', [
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, [
       hit,
       lightningEvent(32.25, 40.25, { timeEpochMs: now, peakCurrentAmperes: -19_999 }), // just below
       lightningEvent(32.25, 40.3, { timeEpochMs: now, peakCurrentAmperes: -30_000 }), // about 5.5 km: outside the radius
@@ -121,7 +122,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     const before = h.alarms.alarms.length;
     await publishWeather(
       h.publisher,
-      'weather.lightning.v1',
+      TopicNames.WeatherLightning,
       replay.map((x) => lightningEvent(x.payload['longitude'] as number, x.payload['latitude'] as number, {
         eventId: x.message.eventId,
         sourceEventId: x.payload['strikeId'] as string,
@@ -141,7 +142,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     const threat: [number, number, number] = [32.5, 39.5, 0.8];
     const storm = (revision: number, cell: [number, number, number], severity: 'MEDIUM' | 'HIGH') =>
       thunderstormEvent(cell, threat, { eventId: 'tst_life', sourceEventId: 'EAF-life', revision: { revision }, severity: `THUNDERSTORM_SEVERITY_${severity}` });
-    await publishWeather(h.publisher, 'weather.thunderstorm.v1', [
+    await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [
       storm(1, inside, 'MEDIUM'),
       storm(2, inside, 'MEDIUM'),
       storm(3, inside, 'HIGH'),
@@ -169,7 +170,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     assert.equal((start!['affectedPolygon'] as { exterior: unknown[] }).exterior.length, 5);
 
     // Replaying the whole life of the storm changes nothing.
-    await publishWeather(h.publisher, 'weather.thunderstorm.v1', [storm(1, inside, 'MEDIUM'), storm(3, inside, 'HIGH'), storm(4, outside, 'HIGH')]);
+    await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [storm(1, inside, 'MEDIUM'), storm(3, inside, 'HIGH'), storm(4, outside, 'HIGH')]);
     await settle();
     assert.equal(h.alarms.forRegistration(ids['district']!).filter((x) => x.message.eventKind === 'ALARM_EVENT_KIND_THUNDERSTORM').length, storms.length);
   });
@@ -177,7 +178,7 @@ describe('real-time matching through Kafka (two instances)', function () {
   it('follows precipitation by intensity: new, worse, then END when it moves away', async () => {
     const rain = (revision: number, area: [number, number, number], intensity: 'MODERATE' | 'HEAVY' | 'LIGHT') =>
       precipitationEvent(area, { eventId: 'prc_life', revision: { revision }, intensity: `PRECIPITATION_INTENSITY_${intensity}`, radarTimestampEpochMs: clock.now() });
-    await publishWeather(h.publisher, 'weather.precipitation.v1', [
+    await publishWeather(h.publisher, TopicNames.WeatherPrecipitation, [
       rain(1, [32.2, 40.2, 0.1], 'MODERATE'),
       rain(2, [32.2, 40.2, 0.1], 'HEAVY'),
       rain(3, [32.6, 40.2, 0.1], 'HEAVY'), // about 25 km east: outside the 5 km circle
@@ -195,7 +196,7 @@ describe('real-time matching through Kafka (two instances)', function () {
 
   it('ends an event that stops being updated, once, however many instances sweep', async () => {
     const now = clock.now();
-    await publishWeather(h.publisher, 'weather.thunderstorm.v1', [
+    await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [
       // Every time on the test's clock: its expiry counts from the later of end and insertion, and a
       // default insertion time (the wall clock) runs minutes ahead of a clock made when mocha loaded the file.
       thunderstormEvent([32.6, 39.6, 0.1], [32.6, 39.6, 0.2], { eventId: 'tst_expire', insertedEpochMs: now, startEpochMs: now, endEpochMs: now + 60_000 }),
@@ -235,7 +236,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     assert.equal(cleared[0]!.payload['stage'], 'ALL_CLEAR');
     assert.ok(h.alarms.forRegistration(ids['district']!).some((x) => x.message.phase === 'ALARM_PHASE_ALL_CLEAR'), 'the district had a strike too');
 
-    await publishWeather(h.publisher, 'weather.lightning.v1', [lightningEvent(32.25, 40.25, { timeEpochMs: clock.now() })]);
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, [lightningEvent(32.25, 40.25, { timeEpochMs: clock.now() })]);
     // Records of different areas are matched at once (records in flight), so the marker of settle()
     // can overtake this strike: wait for the new episode itself, then check nothing else came.
     await until(() => h.alarms.forRegistration(ids['point']!).length > before + 1, 'the new episode of the point alarm');
@@ -248,7 +249,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     await h.client.unregisterAlarm({ principal: a, kind: 'REGISTRATION_KIND_POINT', registrationId: ids['point']! });
     await until(() => h.matchers.every((m) => m.matcher.index.get(ids['point']!) === undefined), 'the removal to reach every instance');
     const before = count('point');
-    await publishWeather(h.publisher, 'weather.lightning.v1', [lightningEvent(32.25, 40.25, { timeEpochMs: clock.now() })]);
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, [lightningEvent(32.25, 40.25, { timeEpochMs: clock.now() })]);
     await settle();
     assert.equal(count('point'), before);
   });

@@ -1,4 +1,4 @@
-import { weatherV1, type commonV1 } from '@stormhook/proto';
+import type { commonV1, weatherV1 } from '@stormhook/proto';
 import { fromProtoEnum, INTENSITIES, LIGHTNING_TYPES, SEVERITIES } from '../domain/weather-enums.js';
 import type { HourlyMetric, HourlySeries } from '../forecast/daily.js';
 import { bboxOfMulti, centroidOf } from '../geometry/planar.js';
@@ -6,7 +6,7 @@ import type { MultiPolygon, Position, Ring } from '../geometry/types.js';
 import type { Rain, Storm, Strike } from '../matching/weather-events.js';
 import type { ForecastChunk } from '../usecases/forecast/store-forecast.js';
 
-/** A decoded event, or why the record cannot be used (it then goes to the dead-letter topic). */
+/** A weather event in the matcher's terms, or why the record cannot be used (it then goes to the dead-letter topic). */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 function ringOf(linear: commonV1.LinearRing | null | undefined): Ring {
@@ -23,18 +23,7 @@ function multiOf(multi: commonV1.MultiPolygon | null | undefined): MultiPolygon 
   return (multi?.polygons ?? []).flatMap((polygon) => polygonOf(polygon));
 }
 
-function decode<T>(bytes: Uint8Array, codec: { decode(bytes: Uint8Array): T }, what: string): Decoded<T> {
-  try {
-    return { ok: true, value: codec.decode(bytes) };
-  } catch (error) {
-    return { ok: false, reason: `undecodable ${what}: ${(error as Error).message}` };
-  }
-}
-
-export function decodeLightning(bytes: Uint8Array): Decoded<Strike> {
-  const decoded = decode(bytes, weatherV1.LightningEvent, 'LightningEvent');
-  if (!decoded.ok) return decoded;
-  const e = decoded.value;
+export function toStrike(e: weatherV1.LightningEvent): Decoded<Strike> {
   const type = fromProtoEnum('LIGHTNING_TYPE_', e.type, LIGHTNING_TYPES);
   if (!type) return { ok: false, reason: `LightningEvent ${e.eventId} has no known type (${e.type})` };
   if (!e.location) return { ok: false, reason: `LightningEvent ${e.eventId} has no location` };
@@ -55,10 +44,7 @@ export function decodeLightning(bytes: Uint8Array): Decoded<Strike> {
   };
 }
 
-export function decodeThunderstorm(bytes: Uint8Array): Decoded<Storm> {
-  const decoded = decode(bytes, weatherV1.ThunderstormEvent, 'ThunderstormEvent');
-  if (!decoded.ok) return decoded;
-  const e = decoded.value;
+export function toStorm(e: weatherV1.ThunderstormEvent): Decoded<Storm> {
   const severity = fromProtoEnum('THUNDERSTORM_SEVERITY_', e.severity, SEVERITIES);
   if (!severity) return { ok: false, reason: `ThunderstormEvent ${e.eventId} has no known severity (${e.severity})` };
   const cellPolygon = polygonOf(e.cell?.polygon);
@@ -94,10 +80,7 @@ export function decodeThunderstorm(bytes: Uint8Array): Decoded<Storm> {
   };
 }
 
-export function decodePrecipitation(bytes: Uint8Array): Decoded<Rain> {
-  const decoded = decode(bytes, weatherV1.PrecipitationEvent, 'PrecipitationEvent');
-  if (!decoded.ok) return decoded;
-  const e = decoded.value;
+export function toRain(e: weatherV1.PrecipitationEvent): Decoded<Rain> {
   const intensity = fromProtoEnum('PRECIPITATION_INTENSITY_', e.intensity, INTENSITIES);
   if (!intensity) return { ok: false, reason: `PrecipitationEvent ${e.eventId} has no known intensity (${e.intensity})` };
   const geometry = multiOf(e.geometry);
@@ -128,10 +111,7 @@ const METRICS: Partial<Record<weatherV1.ForecastMetric, HourlyMetric>> = {
   FORECAST_METRIC_TEMPERATURE: 'TEMPERATURE',
 };
 
-export function decodeForecast(bytes: Uint8Array): Decoded<ForecastChunk> {
-  const decoded = decode(bytes, weatherV1.ForecastEvent, 'ForecastEvent');
-  if (!decoded.ok) return decoded;
-  const e = decoded.value;
+export function toForecastChunk(e: weatherV1.ForecastEvent): Decoded<ForecastChunk> {
   if (!e.runId) return { ok: false, reason: `ForecastEvent ${e.eventId} has no run id` };
   const cells: ForecastChunk['cells'] = [];
   for (const cell of e.cells) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EventTypes, type ConsumedRecord } from '@stormhook/kafka';
+import { channelHandler, EventTypes, TopicNames, type ConsumedRecord } from '@stormhook/kafka';
 import { identityV1 } from '@stormhook/proto';
 import { userChangeHandler, type AccessInvalidation } from './user-changes.js';
 
@@ -18,7 +18,7 @@ class Recorder implements AccessInvalidation {
 
 function record(value: Buffer, eventType: string = EventTypes.UserChanged): ConsumedRecord {
   return {
-    topic: 'identity.user-changed.v1',
+    topic: TopicNames.UserChanged,
     partition: 0,
     offset: '0',
     key: 'u1',
@@ -30,10 +30,13 @@ function record(value: Buffer, eventType: string = EventTypes.UserChanged): Cons
 
 const event = (change: string, apiKeyId = '') => Buffer.from(identityV1.UserChanged.encode({ userId: 'u1', change, apiKeyId, changedAtEpochMs: 1 }));
 
+/** The handler as the gateway's consumer runs it: channel checks and decode first. */
+const userChanges = (target: AccessInvalidation) => channelHandler({ [TopicNames.UserChanged]: userChangeHandler(target) });
+
 describe('identity.user-changed.v1 at the gateway', () => {
   it('drops the user\'s snapshot on every change, and a revoked key as well', async () => {
     const target = new Recorder();
-    const handle = userChangeHandler(target);
+    const handle = userChanges(target);
     assert.deepEqual(await handle(record(event('ROLE_OR_STATUS'))), { kind: 'ok' });
     assert.deepEqual(await handle(record(event('API_KEY_REVOKED', 'k1'))), { kind: 'ok' });
     assert.deepEqual(await handle(record(event('API_KEY_CREATED', 'k2'))), { kind: 'ok' });
@@ -41,9 +44,9 @@ describe('identity.user-changed.v1 at the gateway', () => {
   });
 
   it('dead-letters a record of another type or one that cannot be read, naming why', async () => {
-    const handle = userChangeHandler(new Recorder());
+    const handle = userChanges(new Recorder());
     const wrongType = await handle(record(event('ACCOUNT'), EventTypes.MessageRequested));
-    assert.ok(wrongType.kind === 'dead-letter' && /expected stormhook.identity.v1.UserChanged/.test(wrongType.reason));
+    assert.ok(wrongType.kind === 'dead-letter' && /carries stormhook\.identity\.v1\.UserChanged/.test(wrongType.reason));
     const garbage = await handle(record(Buffer.from([0xff, 0xff, 0xff])));
     assert.ok(garbage.kind === 'dead-letter' && /UserChanged/.test(garbage.reason));
     const anonymous = await handle(record(Buffer.from(identityV1.UserChanged.encode({ userId: '', change: 'ACCOUNT', apiKeyId: '', changedAtEpochMs: 1 }))));

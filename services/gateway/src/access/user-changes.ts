@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
-import { createConsumer, EventTypes, Outcomes, type ConsumedRecord, type EventConsumer, type Handler, type Outcome, type Publisher } from '@stormhook/kafka';
+import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandler, type EventConsumer, type Publisher } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { identityV1 } from '@stormhook/proto';
-
-export const USER_CHANGED_TOPIC = 'identity.user-changed.v1';
 
 /** What a user change invalidates in this gateway. */
 export interface AccessInvalidation {
@@ -19,17 +16,9 @@ export interface AccessInvalidation {
  * state) and a revoked key leaves the key cache. The event carries no state of its own, so applying
  * an old or repeated one is harmless: it only costs one more read.
  */
-export function userChangeHandler(target: AccessInvalidation): Handler {
-  return async (record: ConsumedRecord): Promise<Outcome> => {
-    if (record.headers.eventType !== EventTypes.UserChanged) {
-      return Outcomes.deadLetter(`event type ${record.headers.eventType} on ${record.topic}; expected ${EventTypes.UserChanged}`);
-    }
-    let change: identityV1.UserChanged;
-    try {
-      change = identityV1.UserChanged.decode(record.value);
-    } catch (error) {
-      return Outcomes.deadLetter(`undecodable UserChanged: ${(error as Error).message}`);
-    }
+export function userChangeHandler(target: AccessInvalidation): ChannelHandler<typeof TopicNames.UserChanged> {
+  return async (record) => {
+    const change = record.message;
     if (!change.userId) return Outcomes.deadLetter('UserChanged without userId');
     target.evictUser(change.userId);
     if (change.change === 'API_KEY_REVOKED' && change.apiKeyId) target.evictApiKey(change.apiKeyId);
@@ -54,12 +43,10 @@ export interface UserChangeConsumerOptions {
  * The group is deleted at stop so throw-away groups do not pile up on the broker.
  */
 export function userChangeConsumer(options: UserChangeConsumerOptions): { consumer: EventConsumer; stop(): Promise<void> } {
-  const groupId = `${options.prefix ? `${options.prefix}.` : ''}gateway.user-changes.${randomUUID()}`;
-  const consumer = createConsumer({
+  const consumer = createChannelConsumer({
     kafka: options.kafka,
-    groupId,
-    topics: [USER_CHANGED_TOPIC],
-    handler: userChangeHandler(options.target),
+    group: `gateway.user-changes.${randomUUID()}`,
+    handlers: { [TopicNames.UserChanged]: userChangeHandler(options.target) },
     publisher: options.publisher,
     logger: options.logger,
     ...(options.prefix ? { prefix: options.prefix } : {}),
@@ -79,9 +66,9 @@ export function userChangeConsumer(options: UserChangeConsumerOptions): { consum
       const admin = options.kafka.admin();
       try {
         await admin.connect();
-        await admin.deleteGroups([groupId]);
+        await admin.deleteGroups([consumer.groupId]);
       } catch (error) {
-        options.logger.debug({ err: error, groupId }, 'user-change group not deleted');
+        options.logger.debug({ err: error, groupId: consumer.groupId }, 'user-change group not deleted');
       } finally {
         await admin.disconnect().catch(() => undefined);
       }

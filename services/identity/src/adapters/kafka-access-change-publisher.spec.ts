@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EventTypes, type EventToPublish, type TopicName } from '@stormhook/kafka';
+import { EventTypes, TopicNames, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { identityV1 } from '@stormhook/proto';
 import { KafkaAccessChangePublisher } from './kafka-access-change-publisher.js';
@@ -20,7 +20,7 @@ describe('user change events for the gateways', () => {
     const publisher = new KafkaAccessChangePublisher({ publish: async (topic, events) => (sent.push({ topic, events }), { eventIds: ['evt_1'] }) }, clock, logger);
     await publisher.changed('u1', 'API_KEY_REVOKED', 'k1');
     assert.equal(sent.length, 1);
-    assert.equal(sent[0]?.topic, 'identity.user-changed.v1');
+    assert.equal(sent[0]?.topic, TopicNames.UserChanged);
     const event = sent[0]?.events[0];
     assert.equal(event?.key, 'u1');
     assert.equal(event?.eventType, EventTypes.UserChanged);

@@ -1,10 +1,7 @@
-import { EventTypes, type Publisher } from '@stormhook/kafka';
+import { publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { identityV1 } from '@stormhook/proto';
 import type { AccessChange, AccessChangePublisher } from '../ports/access-changes.js';
 import type { Clock } from '../ports/clock.js';
-
-export const USER_CHANGED_TOPIC = 'identity.user-changed.v1';
 
 /**
  * Publishes stormhook.identity.v1.UserChanged on identity.user-changed.v1, keyed by user so one
@@ -20,9 +17,9 @@ export class KafkaAccessChangePublisher implements AccessChangePublisher {
   ) {}
 
   async changed(userId: string, change: AccessChange, apiKeyId?: string): Promise<void> {
-    const value = identityV1.UserChanged.encode({ userId, change, apiKeyId: apiKeyId ?? '', changedAtEpochMs: this.clock.now().getTime() });
+    const message = { userId, change, apiKeyId: apiKeyId ?? '', changedAtEpochMs: this.clock.now().getTime() };
     try {
-      await this.publisher.publish(USER_CHANGED_TOPIC, [{ key: userId, value, eventType: EventTypes.UserChanged }]);
+      await publishOn(this.publisher, TopicNames.UserChanged, [{ key: userId, message }]);
     } catch (error) {
       this.logger.error(
         { err: error, userId, change, ...(apiKeyId ? { apiKeyId } : {}) },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { EventToPublish, TopicName } from '@stormhook/kafka';
 import { notificationV1 } from '@stormhook/proto';
 import { KafkaMessagePublisher, messageRequested } from './kafka-message-publisher.js';
+import { TopicNames } from '@stormhook/kafka';
 
 describe('message requests to the notifier', () => {
   const at = new Date('2025-06-01T12:00:00Z');
@@ -38,7 +39,7 @@ describe('message requests to the notifier', () => {
     const publisher = new KafkaMessagePublisher({ publish: async (topic, events) => (sent.push({ topic, events }), { eventIds: ['evt_1'] }) }, { now: () => at });
     await publisher.publish(request);
     assert.equal(sent.length, 1);
-    assert.equal(sent[0]?.topic, 'notification.message-requested.v1');
+    assert.equal(sent[0]?.topic, TopicNames.MessageRequested);
     const event = sent[0]?.events[0];
     assert.equal(event?.key, '+905321234567');
     assert.equal(event?.eventType, 'stormhook.notification.v1.MessageRequested');

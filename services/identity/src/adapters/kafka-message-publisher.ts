@@ -1,10 +1,8 @@
-import { EventTypes, type Publisher } from '@stormhook/kafka';
+import { publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
 import { notificationV1 } from '@stormhook/proto';
 import type { MessageRequest, MessageTemplate } from '../domain/message-request.js';
 import type { Clock } from '../ports/clock.js';
 import type { MessagePublisher } from '../ports/message-publisher.js';
-
-export const MESSAGE_TOPIC = 'notification.message-requested.v1';
 
 const TEMPLATES: Readonly<Record<MessageTemplate, notificationV1.MessageTemplate>> = {
   'password-reset': 'MESSAGE_TEMPLATE_PASSWORD_RESET',
@@ -40,7 +38,6 @@ export class KafkaMessagePublisher implements MessagePublisher {
   ) {}
 
   async publish(request: MessageRequest): Promise<void> {
-    const value = notificationV1.MessageRequested.encode(messageRequested(request, this.clock.now()));
-    await this.publisher.publish(MESSAGE_TOPIC, [{ key: request.to, value, eventType: EventTypes.MessageRequested }]);
+    await publishOn(this.publisher, TopicNames.MessageRequested, [{ key: request.to, message: messageRequested(request, this.clock.now()) }]);
   }
 }

@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createClient, testInternalTokens } from '@stormhook/grpc';
-import { createKafkaClient, deleteTopics } from '@stormhook/kafka';
+import { createKafkaClient, deleteTopics, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { identityV1 } from '@stormhook/proto';
 import { testInfra, uniqueName } from '@stormhook/testing';
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'login-bench', logger });
-    await deleteTopics(kafka, ['notification.message-requested.v1', 'identity.user-changed.v1'], { prefix: topicPrefix }).catch(() => undefined);
+    await deleteTopics(kafka, [TopicNames.MessageRequested, TopicNames.UserChanged], { prefix: topicPrefix }).catch(() => undefined);
     await h.close();
   }
 }

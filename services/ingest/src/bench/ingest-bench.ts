@@ -13,7 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { allTopics, createKafkaClient, createPublisher, deleteTopics, EventTypes, ensureTopics, type EventToPublish, type TopicName } from '@stormhook/kafka';
+import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, EventTypes, TopicNames, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { feedV1, weatherV1 } from '@stormhook/proto';
 import { machineDescription, reportBench, testInfra, uniqueName } from '@stormhook/testing';
@@ -42,14 +42,14 @@ function feedRecords(now: number): Array<{ topic: TopicName; event: EventToPubli
     const id = `bench-${i}`;
     const kind = i % 20;
     if (kind < 16) {
-      out.push({ topic: 'feed.lightning.v1', event: { key: id, eventType: EventTypes.LightningStrike, value: feedV1.LightningStrike.encode(lightning({ sourceEventId: id, latitude: lat, longitude: lng }, now)) } });
+      out.push({ topic: TopicNames.FeedLightning, event: { key: id, eventType: EventTypes.LightningStrike, value: feedV1.LightningStrike.encode(lightning({ sourceEventId: id, latitude: lat, longitude: lng }, now)) } });
     } else if (kind < 19) {
       const msg = precipitation({ sourceEventId: id }, now);
       const ring = msg.geometry!.polygons[0]!.exterior!;
       ring.points = ring.points.map((p) => ({ lng: p.lng - 32.85 + lng, lat: p.lat - 39.93 + lat }));
-      out.push({ topic: 'feed.precipitation.v1', event: { key: id, eventType: EventTypes.PrecipitationObservation, value: feedV1.PrecipitationObservation.encode(msg) } });
+      out.push({ topic: TopicNames.FeedPrecipitation, event: { key: id, eventType: EventTypes.PrecipitationObservation, value: feedV1.PrecipitationObservation.encode(msg) } });
     } else {
-      out.push({ topic: 'feed.thunderstorm.v1', event: { key: id, eventType: EventTypes.ThunderstormCell, value: feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: id }, now)) } });
+      out.push({ topic: TopicNames.FeedThunderstorm, event: { key: id, eventType: EventTypes.ThunderstormCell, value: feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: id }, now)) } });
     }
   }
   return out;
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'ingest-bench', logger });
   await ensureTopics(kafka, allTopics(), { prefix });
   const counters = newCounters();
-  const tap = new TopicTap(kafka, ['weather.lightning.v1', 'weather.precipitation.v1', 'weather.thunderstorm.v1'], prefix, uniqueName('ingest-bench-tap'));
+  const tap = new TopicTap(kafka, [TopicNames.WeatherLightning, TopicNames.WeatherPrecipitation, TopicNames.WeatherThunderstorm], prefix, uniqueName('ingest-bench-tap'));
   const publisher = createPublisher(kafka, { logger, clientId: 'ingest-bench', prefix });
   await publisher.connect();
   await tap.start();
@@ -111,16 +111,16 @@ async function main(): Promise<void> {
     const id = `steady-${i}`;
     const value = feedV1.LightningStrike.encode(lightning({ sourceEventId: id, latitude: 36.5 + (i % 50) / 10, longitude: 27 + (i % 170) / 10 }, now));
     publishedAt.set(id, Date.now());
-    await publisher.publish('feed.lightning.v1', [{ key: id, value, eventType: EventTypes.LightningStrike }]);
+    await publisher.publish(TopicNames.FeedLightning, [{ key: id, value, eventType: EventTypes.LightningStrike }]);
     await sleep(50);
   }
   await waitFor(() => tap.records.length >= total + steady, 'the steady records', 120_000);
 
   // Feed publish to weather event (broker timestamp): the delay a reader of the weather topics sees.
   const sourceIdOf = (topic: TopicName, value: Buffer): string =>
-    topic === 'weather.lightning.v1'
+    topic === TopicNames.WeatherLightning
       ? weatherV1.LightningEvent.decode(value).sourceEventId
-      : topic === 'weather.precipitation.v1'
+      : topic === TopicNames.WeatherPrecipitation
         ? weatherV1.PrecipitationEvent.decode(value).sourceEventId
         : weatherV1.ThunderstormEvent.decode(value).sourceEventId;
   const latency = (prefixOfId: string) =>
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
 
   const throughput = Math.round((arrived / elapsedMs) * 1000);
   // Strikes per second from the first to the last lightning event ingest wrote (broker timestamps).
-  const strikeTimes = tap.records.filter((r) => r.topic === 'weather.lightning.v1' && sourceIdOf(r.topic, r.value).startsWith('bench-')).map((r) => r.timestampMs);
+  const strikeTimes = tap.records.filter((r) => r.topic === TopicNames.WeatherLightning && sourceIdOf(r.topic, r.value).startsWith('bench-')).map((r) => r.timestampMs);
   const strikeRate = Math.round((strikeTimes.length / Math.max(1, Math.max(...strikeTimes) - Math.min(...strikeTimes))) * 1000);
   console.log('ingest benchmark: feed topics -> ingest -> weather topics (real Kafka, real database)');
   console.log(`machine: ${machineDescription()}`);
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   console.log(`backlog: ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm) published in ${publishMs} ms before ingest started; ${concurrency} partitions processed concurrently, ${inFlight} records in flight per partition`);
   console.log(`  first to last weather event ${elapsedMs} ms: ${throughput} records/s (${strikeRate} lightning strikes/s)`);
   console.log(`steady: ${steady} lightning records at 20/s: latency p50 ${percentile(steadyLatency, 50)} ms, p99 ${percentile(steadyLatency, 99)} ms`);
-  for (const topic of ['weather.lightning.v1', 'weather.precipitation.v1', 'weather.thunderstorm.v1'] as const) {
+  for (const topic of [TopicNames.WeatherLightning, TopicNames.WeatherPrecipitation, TopicNames.WeatherThunderstorm] as const) {
     const times = tap.records.filter((r) => r.topic === topic && sourceIdOf(r.topic, r.value).startsWith('bench-')).map((r) => r.timestampMs);
     console.log(`  ${topic}: ${times.length} events over ${Math.max(...times) - Math.min(...times)} ms`);
   }

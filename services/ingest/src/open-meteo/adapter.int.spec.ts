@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Kafka } from 'kafkajs';
-import { createKafkaClient, createPublisher, deleteTopics, ensureTopics, allTopics, type Publisher } from '@stormhook/kafka';
+import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, TopicNames, type Publisher } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { feedV1 } from '@stormhook/proto';
 import { testInfra, uniqueName } from '@stormhook/testing';
@@ -24,7 +24,7 @@ describe('Open-Meteo adapter to Kafka (real broker)', function () {
     await ensureTopics(kafka, allTopics(), { prefix });
     publisher = createPublisher(kafka, { logger, clientId: 'open-meteo-it', prefix });
     server = await fakeOpenMeteo(() => ({ status: 200, body: recordedAnswer('forecast-istanbul-ankara') }));
-    tap = new TopicTap(kafka, ['feed.forecast.v1'], prefix, uniqueName('openmeteo-it-tap'));
+    tap = new TopicTap(kafka, [TopicNames.FeedForecast], prefix, uniqueName('openmeteo-it-tap'));
     await tap.start();
   });
 

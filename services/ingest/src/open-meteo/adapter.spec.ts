@@ -7,6 +7,7 @@ import { fakeOpenMeteo, recordedAnswer, type FakeOpenMeteo } from '../test-suppo
 import { RecordingSink } from '../test-support/recording-sink.js';
 import { fetchForecastRun, runOpenMeteoAdapter, type OpenMeteoOptions } from './adapter.js';
 import { parseGrid } from './grid.js';
+import { TopicNames } from '@stormhook/kafka';
 
 const FETCHED_AT = Date.UTC(2025, 5, 15, 6, 20);
 const istanbulAnkara = JSON.parse(recordedAnswer('forecast-istanbul-ankara')) as Array<{ hourly: Record<string, unknown[]> }>;
@@ -122,7 +123,7 @@ describe('Open-Meteo adapter (local server with recorded answers)', () => {
     assert.equal(result.failures, 1);
     assert.ok(result.runs >= 1);
     const first = sink.published[0]!;
-    assert.equal(first.topic, 'feed.forecast.v1');
+    assert.equal(first.topic, TopicNames.FeedForecast);
     assert.equal(first.event.key, 'openmeteo-best_match-20250615T06#0');
     assert.equal(first.event.eventType, 'stormhook.feed.v1.ForecastGrid');
   });

@@ -1,6 +1,6 @@
 import type { Logger } from '@stormhook/logger';
-import { EventTypes } from '@stormhook/kafka';
-import { feedV1 } from '@stormhook/proto';
+import { publishOn, TopicNames } from '@stormhook/kafka';
+import type { feedV1 } from '@stormhook/proto';
 import { FORECAST_METRIC_PREFIX } from '../domain/forecast-metrics.js';
 import type { FeedSink } from '../feed-sink.js';
 import type { GridPoint } from './grid.js';
@@ -111,9 +111,7 @@ export async function fetchForecastRun(opts: OpenMeteoOptions): Promise<feedV1.F
 /** Publishes a run chunk by chunk (one record per send: each is close to the broker's size limit). */
 export async function publishForecastRun(sink: FeedSink, chunks: readonly feedV1.ForecastGrid[]): Promise<void> {
   for (const chunk of chunks) {
-    await sink.publish('feed.forecast.v1', [
-      { key: `${chunk.runId}#${chunk.chunkIndex}`, value: feedV1.ForecastGrid.encode(chunk), eventType: EventTypes.ForecastGrid },
-    ]);
+    await publishOn(sink, TopicNames.FeedForecast, [{ key: `${chunk.runId}#${chunk.chunkIndex}`, message: chunk }]);
   }
 }
 

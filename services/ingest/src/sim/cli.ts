@@ -4,6 +4,7 @@ import { defineEnv } from '@stormhook/config';
 import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { platformEnv } from '@stormhook/service-kit';
+import { FEED_ROUTES } from '../usecase/weather-topics.js';
 import { ANKARA, parseBBox, parseDuration, parseLngLat, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
 
@@ -37,8 +38,6 @@ const env = defineEnv({
   STORMHOOK_TOPIC_PREFIX: platformEnv.STORMHOOK_TOPIC_PREFIX,
   LOG_LEVEL: platformEnv.LOG_LEVEL,
 });
-
-const FEED_TOPICS: TopicName[] = ['feed.precipitation.v1', 'feed.lightning.v1', 'feed.thunderstorm.v1', 'feed.forecast.v1'];
 
 function number(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;
@@ -90,7 +89,7 @@ async function main(): Promise<void> {
     sink = { publish: async (_topic: TopicName, events: readonly EventToPublish[]) => ({ eventIds: events.map(() => '') }) };
   } else {
     const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'stormhook-feed-sim', logger });
-    await ensureTopics(kafka, FEED_TOPICS.map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
+    await ensureTopics(kafka, Object.values(FEED_ROUTES).map((route) => topicSpec(route.feed)), { ...(prefix ? { prefix } : {}), logger });
     const publisher = createPublisher(kafka, { logger, clientId: 'stormhook-feed-sim', ...(prefix ? { prefix } : {}) });
     await publisher.connect();
     sink = publisher;

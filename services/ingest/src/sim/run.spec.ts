@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import type { EventToPublish, PublishResult, TopicName } from '@stormhook/kafka';
 import { feedV1 } from '@stormhook/proto';
 import { runSimulator } from './run.js';
+import { TopicNames } from '@stormhook/kafka';
 
 class CountingSink {
   readonly sends: Array<{ topic: TopicName; count: number; bytes: number }> = [];
   readonly times: number[] = [];
   async publish(topic: TopicName, events: readonly EventToPublish[]): Promise<PublishResult> {
     this.sends.push({ topic, count: events.length, bytes: events.reduce((n, e) => n + e.value.length, 0) });
-    if (topic === 'feed.lightning.v1') for (const e of events) this.times.push(feedV1.LightningStrike.decode(e.value).timeEpochMs);
+    if (topic === TopicNames.FeedLightning) for (const e of events) this.times.push(feedV1.LightningStrike.decode(e.value).timeEpochMs);
     return { eventIds: events.map(() => 'x') };
   }
 }
@@ -25,8 +26,8 @@ describe('runSimulator', () => {
       clock: () => Date.UTC(2025, 6, 16),
     });
     assert.equal(summary.ticks, 180);
-    assert.equal(sink.sends[0]!.topic, 'feed.forecast.v1');
-    assert.ok((summary.records['feed.forecast.v1'] ?? 0) > 1);
+    assert.equal(sink.sends[0]!.topic, TopicNames.FeedForecast);
+    assert.ok((summary.records[TopicNames.FeedForecast] ?? 0) > 1);
     assert.ok(sink.sends.every((s) => s.bytes < 1_000_000), 'every send under 1 MB');
     // A tick ending at t carries the flashes of (t - 10 s, t].
     assert.ok(sink.times.length > 0 && sink.times.every((t) => t > start - 10_000 && t < start + 30 * 60_000));

@@ -6,6 +6,7 @@ import { distanceKm } from './geo-math.js';
 import { ANKARA, DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { WeatherSimulator, type SimRecord } from './simulate.js';
 import { stateAt } from './storms.js';
+import { TopicNames } from '@stormhook/kafka';
 
 /** A July afternoon: convection season, several storms alive with seed 1. */
 const START = Date.UTC(2025, 6, 15, 12, 0);
@@ -20,11 +21,11 @@ function collect(sim: WeatherSimulator, from: number, to: number): Array<{ t: nu
 
 function decode(r: SimRecord): FeedMessage {
   switch (r.topic) {
-    case 'feed.precipitation.v1':
+    case TopicNames.FeedPrecipitation:
       return { feed: 'precipitation', message: feedV1.PrecipitationObservation.decode(r.value) };
-    case 'feed.lightning.v1':
+    case TopicNames.FeedLightning:
       return { feed: 'lightning', message: feedV1.LightningStrike.decode(r.value) };
-    case 'feed.thunderstorm.v1':
+    case TopicNames.FeedThunderstorm:
       return { feed: 'thunderstorm', message: feedV1.ThunderstormCell.decode(r.value) };
     default:
       return { feed: 'forecast', message: feedV1.ForecastGrid.decode(r.value) };
@@ -60,13 +61,13 @@ describe('feed simulator', () => {
       const result = validateFeedMessage(decode(r), t, DEFAULT_RULES);
       assert.ok(result.ok, `${r.key}: ${result.ok ? '' : result.reason}`);
     }
-    assert.ok((byTopic.get('feed.precipitation.v1') ?? 0) > 50, `precipitation ${byTopic.get('feed.precipitation.v1')}`);
-    assert.ok((byTopic.get('feed.thunderstorm.v1') ?? 0) > 5, `thunderstorm ${byTopic.get('feed.thunderstorm.v1')}`);
-    assert.ok((byTopic.get('feed.lightning.v1') ?? 0) > 100, `lightning ${byTopic.get('feed.lightning.v1')}`);
+    assert.ok((byTopic.get(TopicNames.FeedPrecipitation) ?? 0) > 50, `precipitation ${byTopic.get(TopicNames.FeedPrecipitation)}`);
+    assert.ok((byTopic.get(TopicNames.FeedThunderstorm) ?? 0) > 5, `thunderstorm ${byTopic.get(TopicNames.FeedThunderstorm)}`);
+    assert.ok((byTopic.get(TopicNames.FeedLightning) ?? 0) > 100, `lightning ${byTopic.get(TopicNames.FeedLightning)}`);
   });
 
   it('clusters lightning in the convective cores at realistic rates', () => {
-    const strikes = window.filter(({ r }) => r.topic === 'feed.lightning.v1').map(({ t, r }) => ({ t, m: feedV1.LightningStrike.decode(r.value) }));
+    const strikes = window.filter(({ r }) => r.topic === TopicNames.FeedLightning).map(({ t, r }) => ({ t, m: feedV1.LightningStrike.decode(r.value) }));
     for (const { t, m } of strikes) {
       const systemId = m.sourceEventId.split('-')[1]!;
       const system = sim.systemsAt(t).find((s) => s.id === systemId);
@@ -83,7 +84,7 @@ describe('feed simulator', () => {
   });
 
   it('tracks each storm cell under one source id with increasing versions', () => {
-    const cells = window.filter(({ r }) => r.topic === 'feed.thunderstorm.v1').map(({ r }) => feedV1.ThunderstormCell.decode(r.value));
+    const cells = window.filter(({ r }) => r.topic === TopicNames.FeedThunderstorm).map(({ r }) => feedV1.ThunderstormCell.decode(r.value));
     const byId = new Map<string, number[]>();
     for (const c of cells) byId.set(c.sourceEventId, [...(byId.get(c.sourceEventId) ?? []), c.version]);
     for (const [id, versions] of byId) {
@@ -105,11 +106,11 @@ describe('feed simulator', () => {
     const winter = Date.UTC(2026, 0, 15, 2, 0);
     const demo = new WeatherSimulator({ ...OPTS, demoStorm: ANKARA, forecast: { ...OPTS.forecast, enabled: false } });
     const records = collect(demo, winter, winter + HOUR);
-    const strikes = records.filter(({ r }) => r.topic === 'feed.lightning.v1').map(({ r }) => feedV1.LightningStrike.decode(r.value));
+    const strikes = records.filter(({ r }) => r.topic === TopicNames.FeedLightning).map(({ r }) => feedV1.LightningStrike.decode(r.value));
     const near = strikes.filter((m) => distanceKm({ lng: m.longitude, lat: m.latitude }, ANKARA) < 20);
     // At least 6 flashes a minute within 20 km: a 20 km point alarm there fires within a minute.
     assert.ok(near.length >= 360, `${near.length} strikes within 20 km of the anchor in an hour`);
-    const cells = records.filter(({ r }) => r.topic === 'feed.thunderstorm.v1').map(({ r }) => feedV1.ThunderstormCell.decode(r.value));
+    const cells = records.filter(({ r }) => r.topic === TopicNames.FeedThunderstorm).map(({ r }) => feedV1.ThunderstormCell.decode(r.value));
     assert.ok(cells.some((c) => c.sourceEventId.includes('demo')), 'the demo storm is a tracked thunderstorm cell');
     // Every minute of the hour has a strike near the anchor: never a lull a first start could fall into.
     const minutes = new Set(near.map((m) => Math.floor((m.timeEpochMs - winter) / 60_000)));

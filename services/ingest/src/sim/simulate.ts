@@ -1,4 +1,4 @@
-import { EventTypes, type EventType, type TopicName } from '@stormhook/kafka';
+import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormhook/kafka';
 import { feedV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
@@ -27,25 +27,25 @@ function stamp(t: number): string {
 
 const record = {
   precipitation: (m: feedV1.PrecipitationObservation): SimRecord => ({
-    topic: 'feed.precipitation.v1',
+    topic: TopicNames.FeedPrecipitation,
     eventType: EventTypes.PrecipitationObservation,
     key: m.sourceEventId,
     value: feedV1.PrecipitationObservation.encode(m),
   }),
   lightning: (m: feedV1.LightningStrike): SimRecord => ({
-    topic: 'feed.lightning.v1',
+    topic: TopicNames.FeedLightning,
     eventType: EventTypes.LightningStrike,
     key: m.sourceEventId,
     value: feedV1.LightningStrike.encode(m),
   }),
   thunderstorm: (m: feedV1.ThunderstormCell): SimRecord => ({
-    topic: 'feed.thunderstorm.v1',
+    topic: TopicNames.FeedThunderstorm,
     eventType: EventTypes.ThunderstormCell,
     key: m.sourceEventId,
     value: feedV1.ThunderstormCell.encode(m),
   }),
   forecast: (m: feedV1.ForecastGrid): SimRecord => ({
-    topic: 'feed.forecast.v1',
+    topic: TopicNames.FeedForecast,
     eventType: EventTypes.ForecastGrid,
     key: `${m.runId}#${m.chunkIndex}`,
     value: feedV1.ForecastGrid.encode(m),

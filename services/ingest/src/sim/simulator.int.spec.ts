@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Kafka } from 'kafkajs';
-import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, type Publisher } from '@stormhook/kafka';
+import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, TopicNames, type Publisher } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import type { RunningGrpcService } from '@stormhook/service-kit';
 import { testInfra, uniqueName } from '@stormhook/testing';
@@ -38,7 +38,7 @@ describe('feed simulator through ingest (real Kafka and database)', function () 
     await ensureTopics(kafka, allTopics(), { prefix });
     service = await start(config, { logger, counters });
     publisher = createPublisher(kafka, { logger, clientId: 'sim-it', prefix });
-    tap = new TopicTap(kafka, ['deadletter.records.v1'], prefix, uniqueName('sim-it-tap'));
+    tap = new TopicTap(kafka, [TopicNames.DeadLetter], prefix, uniqueName('sim-it-tap'));
     await tap.start();
   });
 
@@ -63,8 +63,8 @@ describe('feed simulator through ingest (real Kafka and database)', function () 
       sim: { seed: 11, storms: 8, forecast: { days: 1, gridDeg: 2 } },
     });
     const total = Object.values(summary.records).reduce((n, c) => n + c, 0);
-    assert.ok((summary.records['feed.precipitation.v1'] ?? 0) > 0, 'some precipitation');
-    assert.ok((summary.records['feed.forecast.v1'] ?? 0) > 0, 'a forecast run');
+    assert.ok((summary.records[TopicNames.FeedPrecipitation] ?? 0) > 0, 'some precipitation');
+    assert.ok((summary.records[TopicNames.FeedForecast] ?? 0) > 0, 'a forecast run');
     await waitFor(() => counters.published + counters.duplicate + counters.stale + counters.rejected >= total, `ingest to handle ${total} records`, 45_000);
     assert.equal(counters.rejected, 0);
     assert.equal(tap.records.length, 0, 'no dead letters');

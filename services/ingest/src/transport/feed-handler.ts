@@ -1,35 +1,11 @@
-import { EventTypes, Outcomes, PROTOBUF_CONTENT_TYPE, type ConsumedRecord, type EventType, type Handler, type Outcome, type TopicName } from '@stormhook/kafka';
+import { channelSpec, Outcomes, type ChannelConsumerOptions, type ChannelRecord, type Outcome } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { feedV1 } from '@stormhook/proto';
+import type { FeedKind } from '../domain/normalised.js';
 import type { FeedMessage } from '../domain/validate.js';
 import type { IngestRecord, IngestResult } from '../usecase/ingest-record.js';
+import { FEED_ROUTES } from '../usecase/weather-topics.js';
 
-interface FeedTopic {
-  eventType: EventType;
-  decode(value: Buffer): FeedMessage;
-}
-
-/** The four raw feed topics, the message each carries and how to decode it. */
-export const FEED_TOPICS: Partial<Record<TopicName, FeedTopic>> = {
-  'feed.precipitation.v1': {
-    eventType: EventTypes.PrecipitationObservation,
-    decode: (value) => ({ feed: 'precipitation', message: feedV1.PrecipitationObservation.decode(value) }),
-  },
-  'feed.lightning.v1': {
-    eventType: EventTypes.LightningStrike,
-    decode: (value) => ({ feed: 'lightning', message: feedV1.LightningStrike.decode(value) }),
-  },
-  'feed.thunderstorm.v1': {
-    eventType: EventTypes.ThunderstormCell,
-    decode: (value) => ({ feed: 'thunderstorm', message: feedV1.ThunderstormCell.decode(value) }),
-  },
-  'feed.forecast.v1': {
-    eventType: EventTypes.ForecastGrid,
-    decode: (value) => ({ feed: 'forecast', message: feedV1.ForecastGrid.decode(value) }),
-  },
-};
-
-export const FEED_TOPIC_NAMES = Object.keys(FEED_TOPICS) as TopicName[];
+type FeedChannel = (typeof FEED_ROUTES)[FeedKind]['feed'];
 
 /** Running totals, for logs, tests and the benchmark. */
 export interface IngestCounters {
@@ -44,49 +20,19 @@ export function newCounters(): IngestCounters {
   return { published: 0, duplicate: 0, stale: 0, rejected: 0, retried: 0 };
 }
 
-const SUPPORTED_SCHEMA_VERSION = 1;
-
-/** Envelope checks before decoding: a record we cannot interpret safely is poison, not a retry. */
-function checkEnvelope(record: ConsumedRecord, spec: FeedTopic): string | undefined {
-  const { headers } = record;
-  if (headers.eventType !== spec.eventType) {
-    return `header event-type is "${headers.eventType}", but ${record.topic} carries ${spec.eventType}`;
-  }
-  if (headers.contentType !== PROTOBUF_CONTENT_TYPE) {
-    return `header content-type is "${headers.contentType}", but feed records are ${PROTOBUF_CONTENT_TYPE}`;
-  }
-  if (headers.schemaVersion !== SUPPORTED_SCHEMA_VERSION) {
-    return `header schema-version is ${headers.schemaVersion}; this ingest reads version ${SUPPORTED_SCHEMA_VERSION}`;
-  }
-  return undefined;
-}
-
 function describe(result: IngestResult): string {
   return result.kind === 'published' ? `published revision ${result.revision}` : result.kind;
 }
 
 /**
- * The Kafka handler of the feed topics: envelope, decode, then the use case, with every outcome a
+ * The Kafka side of the feed channels: the use case on each decoded message, with every outcome a
  * value. Rejects become dead letters naming the field; store or broker trouble becomes a retry.
+ * Records whose envelope or bytes are not their channel's are dead-lettered by the consumer before
+ * they get here, and counted as rejected too.
  */
-export function createFeedHandler(deps: { ingest: IngestRecord; logger: Logger; counters?: IngestCounters }): Handler {
+export function feedChannels(deps: { ingest: IngestRecord; logger: Logger; counters?: IngestCounters }): Pick<ChannelConsumerOptions<FeedChannel>, 'handlers' | 'onRejected'> {
   const counters = deps.counters ?? newCounters();
-  return async (record: ConsumedRecord): Promise<Outcome> => {
-    const spec = FEED_TOPICS[record.topic];
-    if (!spec) return Outcomes.deadLetter(`ingest does not read topic ${record.topic}`);
-    const envelope = checkEnvelope(record, spec);
-    if (envelope) {
-      counters.rejected++;
-      return Outcomes.deadLetter(envelope);
-    }
-    const typeName = spec.eventType.split('.').pop();
-    let input: FeedMessage;
-    try {
-      input = spec.decode(record.value);
-    } catch (error) {
-      counters.rejected++;
-      return Outcomes.deadLetter(`value is not a valid ${spec.eventType}: ${(error as Error).message}`);
-    }
+  const handle = async (record: ChannelRecord<FeedChannel>, input: FeedMessage): Promise<Outcome> => {
     let result: IngestResult;
     try {
       result = await deps.ingest.execute(input);
@@ -96,7 +42,18 @@ export function createFeedHandler(deps: { ingest: IngestRecord; logger: Logger; 
     }
     counters[result.kind]++;
     deps.logger.debug({ topic: record.topic, offset: record.offset, eventId: record.headers.eventId, result: describe(result) }, 'feed record handled');
-    if (result.kind === 'rejected') return Outcomes.deadLetter(`invalid ${typeName}: ${result.reason}`);
+    if (result.kind === 'rejected') return Outcomes.deadLetter(`invalid ${channelSpec(record.topic).eventType.split('.').pop()}: ${result.reason}`);
     return Outcomes.ok();
+  };
+  return {
+    handlers: {
+      [FEED_ROUTES.precipitation.feed]: (record) => handle(record, { feed: 'precipitation', message: record.message }),
+      [FEED_ROUTES.lightning.feed]: (record) => handle(record, { feed: 'lightning', message: record.message }),
+      [FEED_ROUTES.thunderstorm.feed]: (record) => handle(record, { feed: 'thunderstorm', message: record.message }),
+      [FEED_ROUTES.forecast.feed]: (record) => handle(record, { feed: 'forecast', message: record.message }),
+    },
+    onRejected: () => {
+      counters.rejected++;
+    },
   };
 }

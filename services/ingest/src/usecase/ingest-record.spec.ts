@@ -5,6 +5,7 @@ import { DEFAULT_RULES } from '../domain/rules.js';
 import { forecast, lightning, NOW, precipitation, thunderstorm } from '../test-support/feed-fixtures.js';
 import { RecordingSink } from '../test-support/recording-sink.js';
 import { IngestRecord } from './ingest-record.js';
+import { TopicNames } from '@stormhook/kafka';
 
 function setup() {
   const store = new MemorySeenStore();
@@ -20,7 +21,7 @@ describe('IngestRecord', () => {
     assert.equal(result.kind, 'published');
     assert.equal(sink.published.length, 1);
     const [{ topic, event }] = sink.published as [(typeof sink.published)[number]];
-    assert.equal(topic, 'weather.precipitation.v1');
+    assert.equal(topic, TopicNames.WeatherPrecipitation);
     assert.equal(event.key, 'sxp');
     assert.equal(event.eventType, 'stormhook.weather.v1.PrecipitationEvent');
     const decoded = weatherV1.PrecipitationEvent.decode(event.value);
@@ -90,8 +91,8 @@ describe('IngestRecord', () => {
     const { sink, ingest } = setup();
     await ingest.execute({ feed: 'forecast', message: forecast() });
     assert.deepEqual(sink.published.map((p) => [p.topic, p.event.key]), [
-      ['weather.forecast.v1', 'sxk'],
-      ['weather.forecast.v1', 'sxp'],
+      [TopicNames.WeatherForecast, 'sxk'],
+      [TopicNames.WeatherForecast, 'sxp'],
     ]);
     const decoded = weatherV1.ForecastEvent.decode(sink.published[0]!.event.value);
     assert.equal(decoded.runId, 'sim-run-2025061511');

@@ -1,14 +1,12 @@
-import type { EventToPublish, Publisher } from '@stormhook/kafka';
-import { contentHash, revisionEventId } from '../dedup/content-hash.js';
+import { contentHash } from '../dedup/content-hash.js';
 import { decide } from '../dedup/decide.js';
 import type { SeenKey, SeenRecord, SeenStore } from '../dedup/seen-store.js';
 import type { NormalisedRecord } from '../domain/normalised.js';
 import type { IngestRules } from '../domain/rules.js';
 import { validateFeedMessage, type FeedMessage } from '../domain/validate.js';
-import { encodeEvents, WEATHER_TOPICS } from './weather-topics.js';
+import { publishWeather, type WeatherSink } from './weather-topics.js';
 
-/** The part of the Kafka publisher this use case needs (a port: tests pass a fake). */
-export type WeatherSink = Pick<Publisher, 'publish'>;
+export type { WeatherSink };
 
 export interface IngestRecordDeps {
   store: SeenStore;
@@ -81,20 +79,12 @@ export class IngestRecord {
   }
 
   private async publish(record: NormalisedRecord, revision: number, now: number): Promise<string[]> {
-    const { topic, eventType } = WEATHER_TOPICS[record.feed];
-    const encoded = encodeEvents(record, {
+    const result = await publishWeather(this.deps.sink, record, {
       revision,
       sourceVersion: record.version,
       sourceUpdatedEpochMs: record.updatedEpochMs,
       ingestedEpochMs: now,
     });
-    const events: EventToPublish[] = encoded.map((e) => ({
-      key: e.areaKey,
-      value: e.value,
-      eventType,
-      eventId: revisionEventId(e.eventId, revision),
-    }));
-    const result = await this.deps.sink.publish(topic, events);
     return result.eventIds;
   }
 }

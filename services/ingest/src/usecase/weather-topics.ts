@@ -1,32 +1,38 @@
-import { EventTypes, type EventType, type TopicName } from '@stormhook/kafka';
-import { weatherV1 } from '@stormhook/proto';
+import { publishOn, TopicNames, type ChannelName, type Publisher, type PublishResult } from '@stormhook/kafka';
+import type { weatherV1 } from '@stormhook/proto';
+import { revisionEventId } from '../dedup/content-hash.js';
 import type { FeedKind, NormalisedRecord } from '../domain/normalised.js';
 
-/** Where each feed's normalised events go. */
-export const WEATHER_TOPICS: Record<FeedKind, { topic: TopicName; eventType: EventType }> = {
-  precipitation: { topic: 'weather.precipitation.v1', eventType: EventTypes.PrecipitationEvent },
-  lightning: { topic: 'weather.lightning.v1', eventType: EventTypes.LightningEvent },
-  thunderstorm: { topic: 'weather.thunderstorm.v1', eventType: EventTypes.ThunderstormEvent },
-  forecast: { topic: 'weather.forecast.v1', eventType: EventTypes.ForecastEvent },
-};
+/** Each feed's route through ingest: the raw channel it arrives on, and the channel its normalised events go to. */
+export const FEED_ROUTES = {
+  precipitation: { feed: TopicNames.FeedPrecipitation, weather: TopicNames.WeatherPrecipitation },
+  lightning: { feed: TopicNames.FeedLightning, weather: TopicNames.WeatherLightning },
+  thunderstorm: { feed: TopicNames.FeedThunderstorm, weather: TopicNames.WeatherThunderstorm },
+  forecast: { feed: TopicNames.FeedForecast, weather: TopicNames.WeatherForecast },
+} as const satisfies Record<FeedKind, { feed: ChannelName; weather: ChannelName }>;
 
-/** One encoded weather event with what the publisher needs to route it. */
-export interface EncodedEvent {
-  eventId: string;
-  areaKey: string;
-  value: Uint8Array;
-}
+/** The part of the Kafka publisher this use case needs (a port: tests pass a fake). */
+export type WeatherSink = Pick<Publisher, 'publish'>;
 
-/** Encodes the events of a normalised record at `revision` (the switch keeps each codec with its type). */
-export function encodeEvents(record: NormalisedRecord, revision: weatherV1.EventRevision): EncodedEvent[] {
+/**
+ * Publishes the events of a normalised record at `revision` on its feed's weather channel, keyed by
+ * area, each with an event id that is the same for every publication of this revision (the switch
+ * keeps each message with its channel).
+ */
+export function publishWeather(sink: WeatherSink, record: NormalisedRecord, revision: weatherV1.EventRevision): Promise<PublishResult> {
+  const event = <E extends { eventId: string; areaKey: string }>(e: E) => ({
+    key: e.areaKey,
+    message: { ...e, revision },
+    eventId: revisionEventId(e.eventId, revision.revision),
+  });
   switch (record.feed) {
     case 'precipitation':
-      return record.events.map((e) => ({ eventId: e.eventId, areaKey: e.areaKey, value: weatherV1.PrecipitationEvent.encode({ ...e, revision }) }));
+      return publishOn(sink, FEED_ROUTES.precipitation.weather, record.events.map(event));
     case 'lightning':
-      return record.events.map((e) => ({ eventId: e.eventId, areaKey: e.areaKey, value: weatherV1.LightningEvent.encode({ ...e, revision }) }));
+      return publishOn(sink, FEED_ROUTES.lightning.weather, record.events.map(event));
     case 'thunderstorm':
-      return record.events.map((e) => ({ eventId: e.eventId, areaKey: e.areaKey, value: weatherV1.ThunderstormEvent.encode({ ...e, revision }) }));
+      return publishOn(sink, FEED_ROUTES.thunderstorm.weather, record.events.map(event));
     case 'forecast':
-      return record.events.map((e) => ({ eventId: e.eventId, areaKey: e.areaKey, value: weatherV1.ForecastEvent.encode({ ...e, revision }) }));
+      return publishOn(sink, FEED_ROUTES.forecast.weather, record.events.map(event));
   }
 }

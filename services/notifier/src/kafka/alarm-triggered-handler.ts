@@ -1,6 +1,5 @@
-import { EventTypes, Outcomes, type ConsumedRecord, type Handler } from '@stormhook/kafka';
+import { Outcomes, type ChannelHandler, type TopicNames } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { alarmV1 } from '@stormhook/proto';
 import type { AcceptAlarm } from '../usecases/accept-alarm.js';
 
 /**
@@ -8,15 +7,9 @@ import type { AcceptAlarm } from '../usecases/accept-alarm.js';
  * never sends: a slow receiver must not hold a Kafka partition (the worker sends). A database failure
  * returns retry, so the offset is not committed before the delivery is stored.
  */
-export function alarmTriggeredHandler(accept: AcceptAlarm, logger: Logger): Handler {
-  return async (record: ConsumedRecord) => {
-    if (record.headers.eventType !== EventTypes.AlarmTriggered) return Outcomes.deadLetter(`unexpected event type ${record.headers.eventType}`);
-    let event: alarmV1.AlarmTriggered;
-    try {
-      event = alarmV1.AlarmTriggered.decode(record.value);
-    } catch (error) {
-      return Outcomes.deadLetter(`undecodable AlarmTriggered: ${(error as Error).message}`);
-    }
+export function alarmTriggeredHandler(accept: AcceptAlarm, logger: Logger): ChannelHandler<typeof TopicNames.AlarmTriggered> {
+  return async (record) => {
+    const event = record.message;
     if (!event.notificationId) return Outcomes.deadLetter('AlarmTriggered without notification_id');
     if (!event.accountId) return Outcomes.deadLetter('AlarmTriggered without account_id');
     try {

@@ -1,5 +1,5 @@
-import { EventTypes, type Publisher } from '@stormhook/kafka';
-import { alarmV1, notificationV1 } from '@stormhook/proto';
+import { publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
+import type { alarmV1, notificationV1 } from '@stormhook/proto';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 
 /** The notifier's events on their catalogue topics; keyed by account (failures) and recipient (messages). */
@@ -7,14 +7,10 @@ export class KafkaNotifierEventPublisher implements NotifierEventPublisher {
   constructor(private readonly publisher: Publisher) {}
 
   async deliveryFailed(event: alarmV1.DeliveryFailed): Promise<void> {
-    await this.publisher.publish('alarm.delivery-failed.v1', [
-      { key: event.accountId, value: alarmV1.DeliveryFailed.encode(event), eventType: EventTypes.DeliveryFailed, eventId: `evt_df_${event.notificationId}` },
-    ]);
+    await publishOn(this.publisher, TopicNames.DeliveryFailed, [{ key: event.accountId, message: event, eventId: `evt_df_${event.notificationId}` }]);
   }
 
   async messageRequested(message: notificationV1.MessageRequested): Promise<void> {
-    await this.publisher.publish('notification.message-requested.v1', [
-      { key: message.recipient, value: notificationV1.MessageRequested.encode(message), eventType: EventTypes.MessageRequested, eventId: `evt_${message.messageId}` },
-    ]);
+    await publishOn(this.publisher, TopicNames.MessageRequested, [{ key: message.recipient, message, eventId: `evt_${message.messageId}` }]);
   }
 }

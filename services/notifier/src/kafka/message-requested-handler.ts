@@ -1,6 +1,5 @@
-import { EventTypes, Outcomes, type ConsumedRecord, type Handler } from '@stormhook/kafka';
+import { Outcomes, type ChannelHandler, type TopicNames } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { notificationV1 } from '@stormhook/proto';
 import type { QueueMessage } from '../usecases/queue-message.js';
 
 /**
@@ -8,15 +7,9 @@ import type { QueueMessage } from '../usecases/queue-message.js';
  * (sending is the outbox worker's, outside the consumer's session). A request that can never be sent
  * (bad channel, address or text) is dead-lettered with the reason; a failed outbox write is retried.
  */
-export function messageRequestedHandler(queue: QueueMessage, logger: Logger): Handler {
-  return async (record: ConsumedRecord) => {
-    if (record.headers.eventType !== EventTypes.MessageRequested) return Outcomes.deadLetter(`unexpected event type ${record.headers.eventType}`);
-    let request: notificationV1.MessageRequested;
-    try {
-      request = notificationV1.MessageRequested.decode(record.value);
-    } catch (error) {
-      return Outcomes.deadLetter(`undecodable MessageRequested: ${(error as Error).message}`);
-    }
+export function messageRequestedHandler(queue: QueueMessage, logger: Logger): ChannelHandler<typeof TopicNames.MessageRequested> {
+  return async (record) => {
+    const request = record.message;
     try {
       const result = await queue.execute(request);
       switch (result.kind) {

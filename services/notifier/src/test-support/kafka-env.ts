@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKafkaClient, createPublisher, deleteTopics, EventTypes, type Publisher } from '@stormhook/kafka';
+import { createKafkaClient, createPublisher, deleteTopics, publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
-import { alarmV1, notificationV1 } from '@stormhook/proto';
+import type { alarmV1, notificationV1 } from '@stormhook/proto';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import type { Kafka } from 'kafkajs';
 import { NOTIFIER_TOPICS } from '../service.js';
@@ -57,14 +57,10 @@ export async function createKafkaTestEnv(extra: Record<string, string> = {}): Pr
     publisher,
     mongo,
     async publishAlarm(event, eventId) {
-      await publisher.publish('alarm.triggered.v1', [
-        { key: event.accountId, value: alarmV1.AlarmTriggered.encode(event), eventType: EventTypes.AlarmTriggered, ...(eventId ? { eventId } : {}) },
-      ]);
+      await publishOn(publisher, TopicNames.AlarmTriggered, [{ key: event.accountId, message: event, ...(eventId ? { eventId } : {}) }]);
     },
     async publishMessage(message) {
-      await publisher.publish('notification.message-requested.v1', [
-        { key: message.recipient, value: notificationV1.MessageRequested.encode(message), eventType: EventTypes.MessageRequested },
-      ]);
+      await publishOn(publisher, TopicNames.MessageRequested, [{ key: message.recipient, message }]);
     },
     async cleanup() {
       await publisher.disconnect();

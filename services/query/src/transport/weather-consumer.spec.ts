@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EventTypes, type ConsumedRecord, type TopicName } from '@stormhook/kafka';
+import { channelHandler, EventTypes, TopicNames, type ConsumedRecord, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { weatherV1 } from '@stormhook/proto';
 import { AreaIndex } from '../areas/area-index.js';
@@ -10,7 +10,7 @@ import type { PayloadStore } from '../persistence/payload-store.js';
 import type { SegmentLog } from '../persistence/segment-log.js';
 import { EventReadModel } from '../read-models/event-read-model.js';
 import type { WeatherSinks } from '../usecases/accept-weather.js';
-import { createWeatherHandler, newWeatherCounters } from './weather-consumer.js';
+import { newWeatherCounters, weatherChannels, type WeatherCounters } from './weather-consumer.js';
 
 /** In-memory stand-ins of the service's own storage ports. */
 function sinks(): { sinks: WeatherSinks; writes: string[] } {
@@ -38,6 +38,12 @@ const ring = [
 ];
 const parts = flattenMultiPolygon([{ exterior: ring, holes: [] }]);
 const areas = new AreaIndex([{ key: 'TUR:6', countryCode: 'TUR', name: 'Ankara', parts, bbox: unionBBox(parts) }]);
+
+/** The handler as the consumer runs it: channel checks and decode, then the query's handlers. */
+function weatherHandler(deps: { sinks: WeatherSinks; areas: () => AreaIndex; counters: WeatherCounters }) {
+  const channels = weatherChannels(deps);
+  return channelHandler(channels.handlers, channels);
+}
 
 function record(topic: TopicName, value: Uint8Array, eventType: string): ConsumedRecord {
   return {
@@ -67,9 +73,9 @@ describe('the weather consumer handler', () => {
   it('stores a new event once, tagged with the areas it touches, and takes a re-delivery as a duplicate', async () => {
     const { sinks: s, writes } = sinks();
     const counters = newWeatherCounters();
-    const handle = createWeatherHandler({ sinks: s, areas: () => areas, counters });
-    assert.deepEqual(await handle(record('weather.precipitation.v1', event(), EventTypes.PrecipitationEvent)), { kind: 'ok' });
-    assert.deepEqual(await handle(record('weather.precipitation.v1', event(), EventTypes.PrecipitationEvent)), { kind: 'ok' });
+    const handle = weatherHandler({ sinks: s, areas: () => areas, counters });
+    assert.deepEqual(await handle(record(TopicNames.WeatherPrecipitation, event(), EventTypes.PrecipitationEvent)), { kind: 'ok' });
+    assert.deepEqual(await handle(record(TopicNames.WeatherPrecipitation, event(), EventTypes.PrecipitationEvent)), { kind: 'ok' });
     assert.deepEqual(writes, ['payload prc_1:1', 'journal prc_1:1']);
     assert.deepEqual(counters, { stored: 1, duplicates: 1, deadLettered: 0 });
     assert.deepEqual(s.precipitations.index.get('prc_1')?.areas, ['TUR:6']);
@@ -78,15 +84,16 @@ describe('the weather consumer handler', () => {
   it('dead-letters records it can never index: wrong event type, undecodable bytes, no geometry, no revision', async () => {
     const { sinks: s, writes } = sinks();
     const counters = newWeatherCounters();
-    const handle = createWeatherHandler({ sinks: s, areas: () => areas, counters });
+    const handle = weatherHandler({ sinks: s, areas: () => areas, counters });
     const outcomes = [
-      await handle(record('weather.precipitation.v1', event(), EventTypes.ThunderstormEvent)),
-      await handle(record('weather.precipitation.v1', Buffer.from([0xff, 0xff, 0xff]), EventTypes.PrecipitationEvent)),
-      await handle(record('weather.precipitation.v1', event({ geometry: null }), EventTypes.PrecipitationEvent)),
-      await handle(record('weather.precipitation.v1', event({ revision: null }), EventTypes.PrecipitationEvent)),
+      await handle(record(TopicNames.WeatherPrecipitation, event(), EventTypes.ThunderstormEvent)),
+      await handle(record(TopicNames.WeatherPrecipitation, Buffer.from([0xff, 0xff, 0xff]), EventTypes.PrecipitationEvent)),
+      await handle(record(TopicNames.WeatherPrecipitation, event({ geometry: null }), EventTypes.PrecipitationEvent)),
+      await handle(record(TopicNames.WeatherPrecipitation, event({ revision: null }), EventTypes.PrecipitationEvent)),
     ];
     assert.deepEqual(outcomes.map((o) => o.kind), ['dead-letter', 'dead-letter', 'dead-letter', 'dead-letter']);
     assert.match((outcomes[2] as { reason: string }).reason, /geometry has no polygon/);
     assert.deepEqual(writes, []);
+    assert.deepEqual(counters, { stored: 0, duplicates: 0, deadLettered: 4 });
   });
 });

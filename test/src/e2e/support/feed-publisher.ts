@@ -1,9 +1,9 @@
-import { createKafkaClient, createPublisher, EventTypes, type Publisher, type RawRecord } from '@stormhook/kafka';
+import { createKafkaClient, createPublisher, EventTypes, TopicNames, type Publisher, type RawRecord } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { feedV1 } from '@stormhook/proto';
 
-export type FeedTopic = 'feed.precipitation.v1' | 'feed.lightning.v1' | 'feed.thunderstorm.v1' | 'feed.forecast.v1';
-export const FEED_TOPICS: readonly FeedTopic[] = ['feed.precipitation.v1', 'feed.lightning.v1', 'feed.thunderstorm.v1', 'feed.forecast.v1'];
+export type FeedTopic = typeof TopicNames.FeedPrecipitation | typeof TopicNames.FeedLightning | typeof TopicNames.FeedThunderstorm | typeof TopicNames.FeedForecast;
+export const FEED_TOPICS: readonly FeedTopic[] = [TopicNames.FeedPrecipitation, TopicNames.FeedLightning, TopicNames.FeedThunderstorm, TopicNames.FeedForecast];
 
 /**
  * A data publisher as FEEDS.md describes one: protobuf records keyed by source id (forecast chunks by
@@ -22,34 +22,34 @@ export class FeedPublisher {
   }
 
   /** The topic's name on the broker. */
-  physical(topic: FeedTopic | 'deadletter.records.v1'): string {
+  physical(topic: FeedTopic | typeof TopicNames.DeadLetter): string {
     return this.publisher.topics.physical(topic);
   }
 
   async lightning(strikes: feedV1.LightningStrike[]): Promise<void> {
     await this.publisher.publish(
-      'feed.lightning.v1',
+      TopicNames.FeedLightning,
       strikes.map((s) => ({ key: s.sourceEventId, value: feedV1.LightningStrike.encode(s), eventType: EventTypes.LightningStrike })),
     );
   }
 
   async precipitation(observations: feedV1.PrecipitationObservation[]): Promise<void> {
     await this.publisher.publish(
-      'feed.precipitation.v1',
+      TopicNames.FeedPrecipitation,
       observations.map((o) => ({ key: o.sourceEventId, value: feedV1.PrecipitationObservation.encode(o), eventType: EventTypes.PrecipitationObservation })),
     );
   }
 
   async thunderstorm(cells: feedV1.ThunderstormCell[]): Promise<void> {
     await this.publisher.publish(
-      'feed.thunderstorm.v1',
+      TopicNames.FeedThunderstorm,
       cells.map((c) => ({ key: c.sourceEventId, value: feedV1.ThunderstormCell.encode(c), eventType: EventTypes.ThunderstormCell })),
     );
   }
 
   async forecast(grids: feedV1.ForecastGrid[]): Promise<void> {
     await this.publisher.publish(
-      'feed.forecast.v1',
+      TopicNames.FeedForecast,
       grids.map((g) => ({ key: `${g.runId}#${g.chunkIndex}`, value: feedV1.ForecastGrid.encode(g), eventType: EventTypes.ForecastGrid })),
     );
   }

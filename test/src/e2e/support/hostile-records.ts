@@ -1,4 +1,4 @@
-import { EventTypes, type RawRecord } from '@stormhook/kafka';
+import { EventTypes, TopicNames, type RawRecord } from '@stormhook/kafka';
 import { feedV1 } from '@stormhook/proto';
 import type { FeedTopic } from './feed-publisher.js';
 import { forecastGrid, HOUR, lightning, MINUTE, precipitation, square, thunderstorm, type Place } from './feed-records.js';
@@ -12,10 +12,10 @@ export interface HostileRecord {
 }
 
 const EVENT_TYPE_OF: Record<FeedTopic, string> = {
-  'feed.precipitation.v1': EventTypes.PrecipitationObservation,
-  'feed.lightning.v1': EventTypes.LightningStrike,
-  'feed.thunderstorm.v1': EventTypes.ThunderstormCell,
-  'feed.forecast.v1': EventTypes.ForecastGrid,
+  [TopicNames.FeedPrecipitation]: EventTypes.PrecipitationObservation,
+  [TopicNames.FeedLightning]: EventTypes.LightningStrike,
+  [TopicNames.FeedThunderstorm]: EventTypes.ThunderstormCell,
+  [TopicNames.FeedForecast]: EventTypes.ForecastGrid,
 };
 
 const ANKARA: Place = { lng: 32.86, lat: 39.87 };
@@ -32,13 +32,13 @@ function manyVertexRing(c: Place, count: number): { points: Array<{ lng: number;
 /** A valid record of the topic, encoded: the base the header-level flaws are put on. */
 function validValue(topic: FeedTopic, id: string, now: number): Buffer {
   switch (topic) {
-    case 'feed.precipitation.v1':
+    case TopicNames.FeedPrecipitation:
       return Buffer.from(feedV1.PrecipitationObservation.encode(precipitation(id, ANKARA, now - MINUTE)));
-    case 'feed.lightning.v1':
+    case TopicNames.FeedLightning:
       return Buffer.from(feedV1.LightningStrike.encode(lightning(id, ANKARA, now - MINUTE)));
-    case 'feed.thunderstorm.v1':
+    case TopicNames.FeedThunderstorm:
       return Buffer.from(feedV1.ThunderstormCell.encode(thunderstorm(id, ANKARA, now - 5 * MINUTE, now + 5 * MINUTE)));
-    case 'feed.forecast.v1': {
+    case TopicNames.FeedForecast: {
       const hour = Math.floor(now / HOUR) * HOUR;
       return Buffer.from(feedV1.ForecastGrid.encode(forecastGrid(id, hour, hour, [{ id: 'c1', at: ANKARA, base: 10 }], 6)));
     }
@@ -48,16 +48,16 @@ function validValue(topic: FeedTopic, id: string, now: number): Buffer {
 /** A record that decodes but breaks a rule of FEEDS.md (the field is named in the reason). */
 function ruleBroken(topic: FeedTopic, id: string, now: number): Buffer {
   switch (topic) {
-    case 'feed.precipitation.v1': {
+    case TopicNames.FeedPrecipitation: {
       const open = precipitation(id, ANKARA, now - MINUTE);
       open.geometry = { polygons: [{ exterior: { points: square(ANKARA, 0.05).points.slice(0, 4) }, holes: [] }] };
       return Buffer.from(feedV1.PrecipitationObservation.encode(open));
     }
-    case 'feed.lightning.v1':
+    case TopicNames.FeedLightning:
       return Buffer.from(feedV1.LightningStrike.encode({ ...lightning(id, ANKARA, now - MINUTE), latitude: 95 }));
-    case 'feed.thunderstorm.v1':
+    case TopicNames.FeedThunderstorm:
       return Buffer.from(feedV1.ThunderstormCell.encode(thunderstorm(id, ANKARA, now, now - 10 * MINUTE)));
-    case 'feed.forecast.v1': {
+    case TopicNames.FeedForecast: {
       const hour = Math.floor(now / HOUR) * HOUR;
       const grid = forecastGrid(id, hour, hour, [{ id: 'c1', at: ANKARA, base: 10 }], 6);
       grid.cells[0]!.series[0]!.values.pop(); // one value short of hour_count
@@ -69,22 +69,22 @@ function ruleBroken(topic: FeedTopic, id: string, now: number): Buffer {
 /** Under the broker's 1 MB but far over what the contract allows. */
 function oversized(topic: FeedTopic, id: string, now: number): Buffer {
   switch (topic) {
-    case 'feed.precipitation.v1': {
+    case TopicNames.FeedPrecipitation: {
       const big = precipitation(id, ANKARA, now - MINUTE);
       big.geometry = { polygons: [{ exterior: manyVertexRing(ANKARA, 25_000), holes: [] }] };
       return Buffer.from(feedV1.PrecipitationObservation.encode(big));
     }
-    case 'feed.thunderstorm.v1': {
+    case TopicNames.FeedThunderstorm: {
       const big = thunderstorm(id, ANKARA, now - 5 * MINUTE, now + 5 * MINUTE);
       big.threatPolygon = { exterior: manyVertexRing(ANKARA, 25_000), holes: [] };
       return Buffer.from(feedV1.ThunderstormCell.encode(big));
     }
-    case 'feed.forecast.v1': {
+    case TopicNames.FeedForecast: {
       const hour = Math.floor(now / HOUR) * HOUR;
       const cells = Array.from({ length: 501 }, (_, i) => ({ id: `c${i}`, at: { lng: 30 + (i % 30) * 0.1, lat: 38 + Math.floor(i / 30) * 0.1 }, base: 10 }));
       return Buffer.from(feedV1.ForecastGrid.encode(forecastGrid(id, hour, hour, cells, 24)));
     }
-    case 'feed.lightning.v1':
+    case TopicNames.FeedLightning:
       // A strike is a few dozen bytes; 900 KB of it can only be garbage.
       return Buffer.alloc(900_000, 0xff);
   }

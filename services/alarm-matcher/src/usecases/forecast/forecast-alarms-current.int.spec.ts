@@ -9,6 +9,7 @@ import { until } from '../../test-support/alarm-tap.js';
 import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '../../test-support/harness.js';
 import { ManualClock } from '../../test-support/manual-clock.js';
 import { forecastEvent, publishWeather } from '../../test-support/weather-events.js';
+import { TopicNames } from '@stormhook/kafka';
 
 const HOUR = 3_600_000;
 const DAY = Date.UTC(2030, 0, 15);
@@ -40,7 +41,7 @@ describe('forecast alarms held in memory, kept current by registration events (t
     h = await startHarness({ instances: 2, clock });
     mongo = new MongoClient(testInfra().mongoUrl);
     await mongo.connect();
-    await publishWeather(h.publisher, 'weather.forecast.v1', [
+    await publishWeather(h.publisher, TopicNames.WeatherForecast, [
       forecastEvent('run-1', DAY - 6 * HOUR, DAY + HOUR, [{ cellId: 'c3', lng: 32.26, lat: 40.26, series: { WIND_GUSTS: hoursOf(0, 55), TEMPERATURE: hoursOf(0, 2) } }]),
     ]);
     await until(() => h.matchers.every((m) => m.matcher.forecastCells.size === 1), 'both instances to hold the forecast cell');

@@ -5,6 +5,7 @@ import { until } from '../../test-support/alarm-tap.js';
 import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '../../test-support/harness.js';
 import { ManualClock } from '../../test-support/manual-clock.js';
 import { forecastEvent, publishWeather } from '../../test-support/weather-events.js';
+import { TopicNames } from '@stormhook/kafka';
 
 const HOUR = 3_600_000;
 const DAY = Date.UTC(2030, 0, 15);
@@ -33,7 +34,7 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
   before(async () => {
     h = await startHarness({ instances: 2, clock });
     // Hourly series start at 01:00 of the slot day, so index 0..23 is that UTC day's amounts.
-    await publishWeather(h.publisher, 'weather.forecast.v1', [
+    await publishWeather(h.publisher, TopicNames.WeatherForecast, [
       forecastEvent('run-1', DAY - 6 * HOUR, DAY + HOUR, [
         { cellId: 'c1', lng: 32.6, lat: 39.6, series: { PRECIPITATION: hoursOf(0, 0.5), TEMPERATURE: hoursOf(0, 5) } },
         { cellId: 'c2', lng: 32.9, lat: 39.9, series: { PRECIPITATION: hoursOf(1, 1), TEMPERATURE: hoursOf(0, 3) } },
