@@ -2,7 +2,7 @@ import { EventTypes, Outcomes, PROTOBUF_CONTENT_TYPE, type ConsumedRecord, type 
 import type { Logger } from '@stormhook/logger';
 import { feedV1 } from '@stormhook/proto';
 import type { FeedMessage } from '../domain/validate.js';
-import type { IngestRecord, IngestResult } from '../usecase/ingest-record.js';
+import type { IngestRecord, IngestResult } from '../usecases/ingest-record.js';
 
 interface FeedTopic {
   eventType: EventType;
