@@ -17,6 +17,7 @@ import { MessageOutboxWorker } from './messaging/message-outbox-worker.js';
 import { DeliveryMetrics } from './metrics/delivery-metrics.js';
 import { ensureNotifierIndexes } from './persistence/collections.js';
 import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
+import { MongoDevKeyring } from './persistence/mongo-dev-keyring.js';
 import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository.js';
 import { MongoMessageLog } from './persistence/mongo-message-log.js';
 import { MongoMessageOutbox } from './persistence/mongo-message-outbox.js';
@@ -24,7 +25,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { MessageSender } from './ports/message-sender.js';
 import { RetentionJanitor } from './retention/retention-janitor.js';
 import { CredentialCipher, parseKeyring } from './security/credential-cipher.js';
-import { loadOrCreateDevKeyring } from './security/dev-keyring.js';
+import { newDevKeyring } from './security/dev-keyring.js';
 import { SsrfPolicy } from './security/ssrf-policy.js';
 import { UrlGuard } from './security/url-guard.js';
 import { notifierHandlers } from './transport/grpc-handlers.js';
@@ -53,7 +54,7 @@ export function consumerGroups(config: Config): { alarms: string; messages: stri
 
 async function credentialCipher(config: Config, platform: Platform): Promise<CredentialCipher> {
   if (config.CREDENTIAL_ENCRYPTION_KEY) return new CredentialCipher(parseKeyring(config.CREDENTIAL_ENCRYPTION_KEY));
-  const dev = await loadOrCreateDevKeyring(platform.mongo.db);
+  const dev = await new MongoDevKeyring(platform.mongo.db).loadOrCreate(newDevKeyring);
   platform.logger.warn(
     { created: dev.created },
     'CREDENTIAL_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a DEVELOPMENT key kept in the notifier database next to them; production MUST set it',
