@@ -113,7 +113,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       );
       const endpoints = new EndpointUseCases({ repository, clock, urlGuard: new UrlGuard(policy), cache });
       const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker });
-      const accept = new AcceptAlarm({ store, endpoints: cache, clock, worker });
+      const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs });
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
       const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);

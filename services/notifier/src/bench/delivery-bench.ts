@@ -206,7 +206,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const health = new EndpointHealth({ repository, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 86_400_000 });
   const worker = new DeliveryWorker({ store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()) }, { instanceId: 'bench' });
   worker.start();
-  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, worker });
+  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs });
 
   const events = Array.from({ length: count }, (_, i) => alarmEvent(`bench-${i % ENDPOINTS}`));
   // Endpoints 1-7 in both runs: the ones that stay alive beside endpoint 0.

@@ -3,7 +3,8 @@ import type { Logger } from '@stormhook/logger';
 import type { Delivery } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryStore, QueueEntry } from '../ports/delivery-store.js';
+import type { DeliveryIntake } from '../ports/delivery-intake.js';
+import { queueEntry, type DeliveryStore, type QueueEntry } from '../ports/delivery-store.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import type { HttpSender } from '../ports/http-sender.js';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
@@ -87,7 +88,7 @@ interface Job {
 }
 
 /**
- * The delivery scheduler of one notifier instance. Fresh deliveries accepted here are sent at once
+ * The delivery scheduler of one notifier instance. Fresh deliveries offered here are sent at once
  * from memory: the hold written with them (one document per batch) is their claim and their safety
  * net. Everything else (retries, overflow past an endpoint's limit, redeliveries, work of dead
  * instances) is a queue entry in the database, known here from what this instance queued and from a
@@ -95,7 +96,7 @@ interface Job {
  * instances ever make the same attempt. Slots: `concurrency` in flight, at most
  * `perEndpointConcurrency` per endpoint, so a dead endpoint cannot take the others' slots.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements DeliveryIntake {
   private readonly options: DeliveryWorkerOptions;
   private readonly runner: AttemptRunner;
   private readonly work = new WorkSchedule();
@@ -184,12 +185,39 @@ export class DeliveryWorker {
   }
 
   /**
+   * Takes a fresh delivery (DeliveryIntake). With a slot free here it is sent from memory: the hold
+   * (one document per batch) is the claim of attempt 1 and the safety net if this instance dies before
+   * the attempt is recorded. An endpoint at its limit here (slow or dead) has its work queued, and
+   * remembered here to be claimed when due. The hold's lease and the entry's due time count from the
+   * delivery's acceptance (`createdAt`), the time a replay of its event also counts from.
+   */
+  async offer(delivery: Delivery, endpoint: WebhookEndpoint): Promise<void> {
+    const { store } = this.deps;
+    const acceptedAt = delivery.createdAt;
+    const entry = queueEntry(delivery, endpoint.id, acceptedAt, {});
+    if (await this.reserveSlot(endpoint.id, endpoint.deliveryPolicy.timeoutMs)) {
+      let hold: { holdId: string; size: number };
+      try {
+        hold = await store.hold({ deliveryId: delivery.id, accountId: delivery.accountId, endpointId: endpoint.id }, this.options.instanceId, new Date(acceptedAt.getTime() + this.options.leaseMs));
+      } catch (error) {
+        this.unreserve(endpoint.id);
+        throw error;
+      }
+      this.holds.attach(hold.holdId, hold.size);
+      this.track({ entry, source: 'hold', delivery, endpoint, holdId: hold.holdId });
+      return;
+    }
+    await store.enqueue(entry);
+    this.schedule(entry, delivery);
+  }
+
+  /**
    * Takes a slot for a fresh delivery of `endpointId`. Waits while every slot of the instance is busy
    * (back-pressure: the consumer slows down rather than queueing everything), and up to `slotWaitMs`
    * while its endpoint is at its limit; false then (a slow endpoint's work goes to the queue), or
    * when the worker stops.
    */
-  async reserveSlot(endpointId: string, timeoutMs: number): Promise<boolean> {
+  private async reserveSlot(endpointId: string, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + this.options.slotWaitMs;
     for (;;) {
       if (!this.running) return false;
@@ -248,17 +276,6 @@ export class DeliveryWorker {
       }, ms);
       waiters.push(wake);
     });
-  }
-
-  /** Runs a fresh delivery whose slot was reserved and whose first attempt `holdId` holds. */
-  dispatchHeld(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, hold: { holdId: string; size: number }): void {
-    this.holds.attach(hold.holdId, hold.size);
-    this.track({ entry, source: 'hold', delivery, endpoint, holdId: hold.holdId });
-  }
-
-  /** Gives back a slot reserved with reserveSlot that will not be used. */
-  cancelReservation(endpointId: string): void {
-    this.unreserve(endpointId);
   }
 
   /** Publishes DeliveryFailed for dead deliveries that still owe it; returns how many went out. */

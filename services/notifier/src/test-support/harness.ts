@@ -76,7 +76,7 @@ export async function startHarness(): Promise<NotifierHarness> {
       );
       workers.push(worker);
       worker.start();
-      return { worker, accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, worker }), cache };
+      return { worker, accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs }), cache };
     },
     async close() {
       await Promise.all(workers.map((w) => w.stop({ graceMs: 0 })));
