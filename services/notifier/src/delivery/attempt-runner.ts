@@ -72,7 +72,8 @@ export class AttemptRunner {
   /** Runs a claimed attempt to its end. Never rejects: a failure is logged and reported as `failed`. */
   async run(claimed: ClaimedAttempt, control: AttemptControl): Promise<AttemptResult> {
     try {
-      return claimed.source === 'hold' ? await this.attempt(claimed.entry, claimed.delivery, claimed.endpoint, 'hold', control) : await this.runQueued(claimed.entry, claimed.delivery, control);
+      if (claimed.source === 'hold') return await this.attempt(claimed.entry, claimed.delivery, claimed.endpoint, 'hold', control);
+      return await this.runQueued(claimed.entry, claimed.delivery, control);
     } catch (error) {
       if (!control.abandoned()) this.deps.logger.error({ err: error, deliveryId: claimed.entry.deliveryId }, 'delivery attempt failed unexpectedly');
       return { kind: 'failed' };
