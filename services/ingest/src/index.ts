@@ -1,7 +1,7 @@
 export { start, ingestTopics, consumerGroup, type IngestOptions } from './service.js';
 export { loadConfig, rulesFromConfig, type Config } from './config.js';
 export { newCounters, type IngestCounters } from './transport/feed-handler.js';
-export { FEED_ROUTES } from './usecase/weather-topics.js';
+export { FEED_ROUTES } from './usecases/weather-topics.js';
 export { areaKey, AREA_KEY_PRECISION } from './domain/area-key.js';
 export { geohash, geohashBounds } from './domain/geo/geohash.js';
 export { gridCellId } from './domain/grid-cell-id.js';

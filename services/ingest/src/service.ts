@@ -4,9 +4,9 @@ import { rulesFromConfig, type Config } from './config.js';
 import { BatchingSeenStore } from './dedup/batching-seen-store.js';
 import { MongoSeenStore } from './persistence/mongo-seen-store.js';
 import { feedChannels, newCounters, type IngestCounters } from './transport/feed-handler.js';
-import { IngestRecord } from './usecase/ingest-record.js';
-import { startPurgeJob } from './usecase/purge-seen.js';
-import { FEED_ROUTES } from './usecase/weather-topics.js';
+import { IngestRecord } from './usecases/ingest-record.js';
+import { startPurgeJob } from './usecases/purge-seen.js';
+import { FEED_ROUTES } from './usecases/weather-topics.js';
 
 export interface IngestOptions extends PlatformOptions {
   /** Receives the running totals of handled records (tests and the benchmark read them). */

@@ -9,14 +9,15 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { EndpointCache } from './delivery/endpoint-cache.js';
 import { EndpointHealth } from './delivery/endpoint-health.js';
 import { GotWebhookSender } from './http/got-sender.js';
-import { alarmTriggeredHandler } from './kafka/alarm-triggered-handler.js';
-import { KafkaNotifierEventPublisher } from './kafka/kafka-event-publisher.js';
-import { messageRequestedHandler } from './kafka/message-requested-handler.js';
+import { alarmTriggeredHandler } from './transport/alarm-triggered-handler.js';
+import { KafkaNotifierEventPublisher } from './transport/kafka-event-publisher.js';
+import { messageRequestedHandler } from './transport/message-requested-handler.js';
 import { createMessageSender } from './messaging/create-message-sender.js';
 import { MessageOutboxWorker } from './messaging/message-outbox-worker.js';
 import { DeliveryMetrics } from './metrics/delivery-metrics.js';
 import { ensureNotifierIndexes } from './persistence/collections.js';
 import { MongoDeliveryStore } from './persistence/mongo-delivery-store.js';
+import { MongoDevKeyring } from './persistence/mongo-dev-keyring.js';
 import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository.js';
 import { MongoMessageLog } from './persistence/mongo-message-log.js';
 import { MongoMessageOutbox } from './persistence/mongo-message-outbox.js';
@@ -24,7 +25,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { MessageSender } from './ports/message-sender.js';
 import { RetentionJanitor } from './retention/retention-janitor.js';
 import { CredentialCipher, parseKeyring } from './security/credential-cipher.js';
-import { loadOrCreateDevKeyring } from './security/dev-keyring.js';
+import { newDevKeyring } from './security/dev-keyring.js';
 import { SsrfPolicy } from './security/ssrf-policy.js';
 import { UrlGuard } from './security/url-guard.js';
 import { notifierHandlers } from './transport/grpc-handlers.js';
@@ -58,7 +59,7 @@ export function consumerGroups(config: Config): { alarms: string; messages: stri
 
 async function credentialCipher(config: Config, platform: Platform): Promise<CredentialCipher> {
   if (config.CREDENTIAL_ENCRYPTION_KEY) return new CredentialCipher(parseKeyring(config.CREDENTIAL_ENCRYPTION_KEY));
-  const dev = await loadOrCreateDevKeyring(platform.mongo.db);
+  const dev = await new MongoDevKeyring(platform.mongo.db).loadOrCreate(newDevKeyring);
   platform.logger.warn(
     { created: dev.created },
     'CREDENTIAL_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a DEVELOPMENT key kept in the notifier database next to them; production MUST set it',
@@ -117,7 +118,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       );
       const endpoints = new EndpointUseCases({ repository, clock, urlGuard: new UrlGuard(policy), cache });
       const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker });
-      const accept = new AcceptAlarm({ store, endpoints: cache, clock, worker });
+      const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs });
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
       const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);

@@ -4,7 +4,7 @@ import { defineEnv } from '@stormhook/config';
 import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { platformEnv } from '@stormhook/service-kit';
-import { FEED_ROUTES } from '../usecase/weather-topics.js';
+import { FEED_ROUTES } from '../usecases/weather-topics.js';
 import { ANKARA, parseBBox, parseDuration, parseLngLat, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
 

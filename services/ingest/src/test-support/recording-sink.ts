@@ -1,5 +1,5 @@
 import type { EventToPublish, PublishResult, TopicName } from '@stormhook/kafka';
-import type { WeatherSink } from '../usecase/ingest-record.js';
+import type { WeatherSink } from '../usecases/ingest-record.js';
 
 /** A WeatherSink that keeps what it was given; `failNext` makes the next publish reject like a broker outage. */
 export class RecordingSink implements WeatherSink {

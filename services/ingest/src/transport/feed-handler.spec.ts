@@ -6,7 +6,7 @@ import { MemorySeenStore } from '../dedup/memory-seen-store.js';
 import { DEFAULT_RULES } from '../domain/rules.js';
 import { lightning, NOW } from '../test-support/feed-fixtures.js';
 import { RecordingSink } from '../test-support/recording-sink.js';
-import { IngestRecord } from '../usecase/ingest-record.js';
+import { IngestRecord } from '../usecases/ingest-record.js';
 import { feedChannels, newCounters } from './feed-handler.js';
 
 const logger = createLogger({ service: 'ingest-test', level: 'silent' });

@@ -2,8 +2,8 @@ import { channelSpec, Outcomes, type ChannelConsumerOptions, type ChannelRecord,
 import type { Logger } from '@stormhook/logger';
 import type { FeedKind } from '../domain/normalised.js';
 import type { FeedMessage } from '../domain/validate.js';
-import type { IngestRecord, IngestResult } from '../usecase/ingest-record.js';
-import { FEED_ROUTES } from '../usecase/weather-topics.js';
+import type { IngestRecord, IngestResult } from '../usecases/ingest-record.js';
+import { FEED_ROUTES } from '../usecases/weather-topics.js';
 
 type FeedChannel = (typeof FEED_ROUTES)[FeedKind]['feed'];
 

@@ -31,9 +31,10 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, type Logger } from '@stormhook/logger';
 import { reportBench } from '@stormhook/testing';
 import { Registry } from 'prom-client';
-import { DEFAULT_WORKER_OPTIONS, DeliveryWorker } from '../delivery/delivery-worker.js';
+import { DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
+import { DEFAULT_WORKER_OPTIONS } from '../delivery/worker-options.js';
 import { GotWebhookSender } from '../http/got-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { COLLECTIONS, ensureNotifierIndexes } from '../persistence/collections.js';
@@ -206,7 +207,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const health = new EndpointHealth({ repository, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 86_400_000 });
   const worker = new DeliveryWorker({ store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()) }, { instanceId: 'bench' });
   worker.start();
-  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, worker });
+  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs });
 
   const events = Array.from({ length: count }, (_, i) => alarmEvent(`bench-${i % ENDPOINTS}`));
   // Endpoints 1-7 in both runs: the ones that stay alive beside endpoint 0.

@@ -8,11 +8,13 @@ import { OUTBOX_DUE_AT, type DeliveryStore, type QueueEntry } from '../ports/del
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import type { HttpSender, SendOutcome } from '../ports/http-sender.js';
 import { buildRequest } from './build-request.js';
+import type { EndpointCache } from './endpoint-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
 import { deliveryFailedEvent } from './failure-event.js';
 
 export interface AttemptRunnerDeps {
   store: DeliveryStore;
+  endpoints: EndpointCache;
   health: EndpointHealth;
   sender: HttpSender;
   publisher: NotifierEventPublisher;
@@ -24,6 +26,25 @@ export interface AttemptRunnerDeps {
 /** Where the attempt's claim lives: a queue entry (claimed with a lease document) or a hold of fresh deliveries. */
 export type ClaimSource = 'queue' | 'hold';
 
+/**
+ * An attempt this instance holds the claim of. A held fresh delivery is in hand with its endpoint; a
+ * queued one carries its delivery only when this instance queued it itself (its copy is current then).
+ */
+export type ClaimedAttempt =
+  | { source: 'hold'; entry: QueueEntry; delivery: Delivery; endpoint: WebhookEndpoint; holdId: string }
+  | { source: 'queue'; entry: QueueEntry; delivery?: Delivery };
+
+/**
+ * What the scheduler lends an attempt: `sent` is called once the request is over, saying whether it
+ * timed out (the endpoint's slot may go to the next one while this attempt is recorded); `abandoned`
+ * says the instance is stopping hard, and `abort` cancels the request then.
+ */
+export interface AttemptControl {
+  abort: AbortSignal;
+  abandoned: () => boolean;
+  sent: (timedOut: boolean) => void;
+}
+
 interface Decision {
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
@@ -31,24 +52,60 @@ interface Decision {
   publishFailure: boolean;
 }
 
-/** What became of an attempt, for the scheduler: a retry to remember, or nothing left to do. */
-export type AttemptResult = { kind: 'settled' } | { kind: 'retry'; entry: QueueEntry; delivery: Delivery } | { kind: 'abandoned' };
+/**
+ * What became of an attempt, for the scheduler: nothing left to do, a retry to remember, or nothing
+ * (or not all) recorded because the instance stopped hard (`abandoned`) or a write failed (`failed`).
+ * In the last two cases the claim expires and the attempt is made again, here or elsewhere.
+ */
+export type AttemptResult = { kind: 'settled' } | { kind: 'retry'; entry: QueueEntry; delivery: Delivery } | { kind: 'abandoned' } | { kind: 'failed' };
 
 /**
  * Makes one claimed attempt and records it: send, judge the answer, append the attempt and the state
  * it leaves to the attempt log (batched), then move the work on. A queued delivery's entry is
  * rescheduled, parked for the outbox or removed; a held fresh delivery gets a queue entry only when
  * it needs a retry or owes DeliveryFailed, so the success path writes nothing but its log entry.
+ * When to make which attempt is the scheduler's (DeliveryWorker); this is one attempt, start to end.
  */
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
+  /** Runs a claimed attempt to its end. Never rejects: a failure is logged and reported as `failed`. */
+  async run(claimed: ClaimedAttempt, control: AttemptControl): Promise<AttemptResult> {
+    try {
+      if (claimed.source === 'hold') return await this.attempt(claimed.entry, claimed.delivery, claimed.endpoint, 'hold', control);
+      return await this.runQueued(claimed.entry, claimed.delivery, control);
+    } catch (error) {
+      if (!control.abandoned()) this.deps.logger.error({ err: error, deliveryId: claimed.entry.deliveryId }, 'delivery attempt failed unexpectedly');
+      return { kind: 'failed' };
+    }
+  }
+
   /**
-   * `control.sent` is called once the request is over, saying whether it timed out (the endpoint's
-   * slot may go to the next one while this attempt is recorded); `control.abandoned` says the
-   * instance is stopping hard.
+   * A queued attempt: sent unless its delivery can no longer be sent (finished elsewhere, a stale
+   * entry, no endpoint, endpoint disabled, retry budget spent), which is settled without a request.
    */
-  async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, control: { abort: AbortSignal; abandoned: () => boolean; sent: (timedOut: boolean) => void }): Promise<AttemptResult> {
+  private async runQueued(entry: QueueEntry, known: Delivery | undefined, control: AttemptControl): Promise<AttemptResult> {
+    const { store, endpoints } = this.deps;
+    // Every change to a pending delivery is made by whoever claims its next attempt number, and this
+    // instance holds that number: the copy it queued itself is current. Entries found by a read are
+    // read in full.
+    const delivery = known ?? (await store.get(entry.deliveryId));
+    if (!delivery || delivery.status !== 'pending') {
+      await store.dequeue([{ deliveryId: entry.deliveryId, attempt: entry.attempt }]); // finished elsewhere, or a stale entry
+      return { kind: 'settled' };
+    }
+    const endpoint = await endpoints.get(entry.endpointId);
+    if (!endpoint) return this.kill(entry, delivery, 'no-endpoint', 'the account has no webhook endpoint');
+    if (endpoint.status === 'disabled') return this.kill(entry, delivery, 'endpoint-disabled', `endpoint disabled: ${endpoint.disabledReason ?? ''}`);
+    const scheduledUsed = entry.attempt - entry.manualAttempts;
+    if (!entry.single && entry.trigger === 'scheduled' && scheduledUsed > 1 + endpoint.deliveryPolicy.maxRetries) {
+      // Attempts were claimed but never recorded (crashed instances): the budget is spent anyway.
+      return this.kill(entry, delivery, 'retries-exhausted', 'attempts exhausted (some were lost in restarts)');
+    }
+    return this.attempt(entry, delivery, endpoint, 'queue', control);
+  }
+
+  private async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, control: AttemptControl): Promise<AttemptResult> {
     const { clock, metrics, logger, store } = this.deps;
     const scheduledUsed = entry.attempt - entry.manualAttempts;
     const startedAt = clock.now();
@@ -128,12 +185,13 @@ export class AttemptRunner {
   }
 
   /** Marks a claimed queued delivery dead without an attempt and owes its DeliveryFailed event. */
-  async kill(entry: QueueEntry, delivery: Delivery, reason: FailureReason, error: string): Promise<void> {
+  private async kill(entry: QueueEntry, delivery: Delivery, reason: FailureReason, error: string): Promise<AttemptResult> {
     const at = this.deps.clock.now();
     await this.deps.store.markDead(delivery.id, reason, error, at, entry.attempt);
     await this.deps.store.parkForOutbox(delivery.id, entry.attempt);
     this.deps.metrics?.dead.inc({ endpoint_id: delivery.endpointId ?? 'none' });
     await this.publishFailure({ ...delivery, status: 'dead', failureReason: reason, lastError: error, finishedAt: at, failureEventPending: true });
+    return { kind: 'settled' };
   }
 
   /** Publishes one owed DeliveryFailed; on failure the outbox sweep tries again later. */

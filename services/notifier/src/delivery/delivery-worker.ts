@@ -2,68 +2,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@stormhook/logger';
 import type { Delivery } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
+import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryStore, QueueEntry } from '../ports/delivery-store.js';
+import type { DeliveryIntake } from '../ports/delivery-intake.js';
+import { queueEntry, type DeliveryStore, type QueueEntry } from '../ports/delivery-store.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import type { HttpSender } from '../ports/http-sender.js';
-import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
-import { AttemptRunner, type AttemptResult, type ClaimSource } from './attempt-runner.js';
+import { AttemptRunner, type ClaimedAttempt } from './attempt-runner.js';
+import { AttemptSlots } from './attempt-slots.js';
 import type { EndpointCache } from './endpoint-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
 import { recoverHold } from './hold-recovery.js';
 import { HoldTracker } from './hold-tracker.js';
 import { WorkSchedule } from './work-schedule.js';
-
-export interface DeliveryWorkerOptions {
-  /** Lease owner name; unique per process (e.g. host name + pid + random). */
-  instanceId: string;
-  /** Attempts in flight at once on this instance. */
-  concurrency: number;
-  /** Attempts in flight at once per endpoint on this instance, so one slow receiver cannot take every slot. */
-  perEndpointConcurrency: number;
-  /**
-   * Attempts in flight at once to an endpoint whose last request timed out. A dead endpoint is probed,
-   * not flooded: each of its attempts costs a request, a timer and a recorded failure, and 32 at a time
-   * (every retry round of its backlog) took CPU and writes from the healthy endpoints. The first
-   * request that ends in time gives it its full concurrency back. Its deliveries wait in the queue
-   * meanwhile (their retries may start later than scheduled; none is skipped or lost).
-   */
-  timingOutEndpointConcurrency: number;
-  /** How long a claim holds a delivery; must exceed the largest attempt timeout. Another instance takes it over after. */
-  leaseMs: number;
-  /** How often the queue is read for work this instance did not queue itself (other instances, redeliveries). */
-  pollIntervalMs: number;
-  /** Period of the outbox sweep that publishes owed DeliveryFailed events. */
-  outboxIntervalMs: number;
-  /** Period of the look for holds of dead instances. */
-  recoveryIntervalMs: number;
-  /**
-   * How long a fresh delivery waits for a slot of its endpoint before it goes to the queue. A busy
-   * but healthy endpoint frees a slot within milliseconds, and sending from memory is many times
-   * cheaper than a round trip through the queue. An endpoint whose recent requests ran into half its
-   * timeout is not waited for: its work is queued at once, so a dead endpoint holds no acceptance
-   * (and no Kafka record).
-   */
-  slotWaitMs: number;
-}
-
-export const DEFAULT_WORKER_OPTIONS: Omit<DeliveryWorkerOptions, 'instanceId'> = {
-  concurrency: 512,
-  perEndpointConcurrency: 32,
-  timingOutEndpointConcurrency: 2,
-  leaseMs: 60_000,
-  pollIntervalMs: 1_000,
-  outboxIntervalMs: 5_000,
-  recoveryIntervalMs: 1_000,
-  slotWaitMs: 1_000,
-};
+import { DEFAULT_WORKER_OPTIONS, type DeliveryWorkerOptions } from './worker-options.js';
 
 /** Entries claimed per round: one insertMany of lease documents. */
 export const MAX_CLAIM_BATCH = 200;
 /** Queue entries read per look at the queue. */
 const SCAN_LIMIT = 1_000;
-/** Wait for a slot of a full endpoint none of whose requests has ended yet. */
-const UNKNOWN_ENDPOINT_WAIT_MS = 500;
 /** Expired holds recovered per sweep. */
 const RECOVERY_LIMIT = 20;
 
@@ -78,26 +35,19 @@ export interface DeliveryWorkerDeps {
   metrics?: DeliveryMetrics;
 }
 
-interface Job {
-  entry: QueueEntry;
-  source: ClaimSource;
-  delivery?: Delivery;
-  endpoint?: WebhookEndpoint;
-  holdId?: string;
-}
-
 /**
- * The delivery scheduler of one notifier instance. Fresh deliveries accepted here are sent at once
+ * The delivery scheduler of one notifier instance. Fresh deliveries offered here are sent at once
  * from memory: the hold written with them (one document per batch) is their claim and their safety
  * net. Everything else (retries, overflow past an endpoint's limit, redeliveries, work of dead
  * instances) is a queue entry in the database, known here from what this instance queued and from a
  * periodic read, and claimed attempt by attempt with a unique insert (LeaseClaims), so no two
- * instances ever make the same attempt. Slots: `concurrency` in flight, at most
- * `perEndpointConcurrency` per endpoint, so a dead endpoint cannot take the others' slots.
+ * instances ever make the same attempt. Slots (AttemptSlots) bound what runs at once; each attempt is
+ * the AttemptRunner's.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements DeliveryIntake {
   private readonly options: DeliveryWorkerOptions;
   private readonly runner: AttemptRunner;
+  private readonly slots: AttemptSlots;
   private readonly work = new WorkSchedule();
   private readonly holds: HoldTracker;
   private running = false;
@@ -110,17 +60,7 @@ export class DeliveryWorker {
   private poked = false;
   private readonly backgroundTasks = new Map<string, Promise<unknown>>();
   private scanRequested = true;
-  private active = 0;
-  private readonly perEndpoint = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Acceptances waiting for a slot: of any endpoint (all busy: back-pressure on the consumer), or of their own. */
-  private readonly slotWaiters: (() => void)[] = [];
-  private readonly endpointWaiters = new Map<string, (() => void)[]>();
-  /** Recent request duration per endpoint (moving average, ms): tells a busy endpoint from a slow one. */
-  private readonly requestMs = new Map<string, number>();
-  private readonly busySince = new Map<string, number>();
-  /** Endpoints whose last request timed out: held to timingOutEndpointConcurrency. */
-  private readonly timingOut = new Set<string>();
   private lastOutboxSweep = 0;
   private lastRecovery = 0;
   private lastScan = 0;
@@ -131,6 +71,7 @@ export class DeliveryWorker {
   ) {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
     this.runner = new AttemptRunner(deps);
+    this.slots = new AttemptSlots(this.options, () => this.poke());
     this.holds = new HoldTracker(deps.store, deps.logger);
   }
 
@@ -138,6 +79,7 @@ export class DeliveryWorker {
     return this.options.instanceId;
   }
 
+  /** How long a claim (a lease, or the hold of a fresh delivery's first attempt) lasts. */
   get leaseMs(): number {
     return this.options.leaseMs;
   }
@@ -145,6 +87,7 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.slots.open();
     this.loopDone = this.loop();
   }
 
@@ -154,8 +97,7 @@ export class DeliveryWorker {
    */
   async stop({ graceMs = 10_000 }: { graceMs?: number } = {}): Promise<void> {
     this.running = false;
-    for (const wake of this.slotWaiters.splice(0)) wake();
-    for (const waiters of this.endpointWaiters.values()) for (const wake of waiters.splice(0)) wake();
+    this.slots.close();
     this.poke();
     await this.loopDone;
     await Promise.allSettled([...this.backgroundTasks.values()]);
@@ -184,81 +126,30 @@ export class DeliveryWorker {
   }
 
   /**
-   * Takes a slot for a fresh delivery of `endpointId`. Waits while every slot of the instance is busy
-   * (back-pressure: the consumer slows down rather than queueing everything), and up to `slotWaitMs`
-   * while its endpoint is at its limit; false then (a slow endpoint's work goes to the queue), or
-   * when the worker stops.
+   * Takes a fresh delivery (DeliveryIntake). With a slot free here it is sent from memory: the hold
+   * (one document per batch) is the claim of attempt 1 and the safety net if this instance dies before
+   * the attempt is recorded. An endpoint at its limit here (slow or dead) has its work queued, and
+   * remembered here to be claimed when due. The hold's lease and the entry's due time count from the
+   * delivery's acceptance (`createdAt`), the time a replay of its event also counts from.
    */
-  async reserveSlot(endpointId: string, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + this.options.slotWaitMs;
-    for (;;) {
-      if (!this.running) return false;
-      if ((this.perEndpoint.get(endpointId) ?? 0) >= this.limit(endpointId)) {
-        const patience = this.patience(endpointId, timeoutMs);
-        if (patience === 0 || this.waitersFull(endpointId)) return false;
-        const left = Math.min(deadline - Date.now(), patience);
-        if (left <= 0 || !(await this.waitForEndpoint(endpointId, left))) return false;
-        continue;
+  async offer(delivery: Delivery, endpoint: WebhookEndpoint): Promise<void> {
+    const { store } = this.deps;
+    const acceptedAt = delivery.createdAt;
+    const entry = queueEntry(delivery, endpoint.id, acceptedAt, {});
+    if (await this.slots.reserveFresh(endpoint.id, endpoint.deliveryPolicy.timeoutMs)) {
+      let hold: { holdId: string; size: number };
+      try {
+        hold = await store.hold({ deliveryId: delivery.id, accountId: delivery.accountId, endpointId: endpoint.id }, this.options.instanceId, new Date(acceptedAt.getTime() + this.options.leaseMs));
+      } catch (error) {
+        this.slots.unreserve(endpoint.id);
+        throw error;
       }
-      if (this.active < this.options.concurrency) {
-        this.reserve(endpointId);
-        return true;
-      }
-      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+      this.holds.attach(hold.holdId, hold.size);
+      this.track({ source: 'hold', entry, delivery, endpoint, holdId: hold.holdId });
+      return;
     }
-  }
-
-  /**
-   * How long to wait for a slot of a full endpoint: `slotWaitMs` while its requests end well inside
-   * their timeout (a busy, healthy receiver, however slow the machine), nothing once they run into
-   * half of it (dead or dying), and while none has ended yet, until its first requests have been out
-   * for UNKNOWN_ENDPOINT_WAIT_MS.
-   */
-  private patience(endpointId: string, timeoutMs: number): number {
-    const took = this.requestMs.get(endpointId);
-    if (took === undefined) return Math.max(0, (this.busySince.get(endpointId) ?? Date.now()) + UNKNOWN_ENDPOINT_WAIT_MS - Date.now());
-    return took < timeoutMs / 2 ? this.options.slotWaitMs : 0;
-  }
-
-  /**
-   * Whether the acceptances already waiting for a slot of a full endpoint none of whose requests has
-   * ended are as many as its slots. Each waiter is a Kafka record (of the 256 in flight per partition)
-   * that other endpoints' records queue behind: a dead endpoint's share of them, all waiting out
-   * UNKNOWN_ENDPOINT_WAIT_MS at once, stalled every acceptance for that long (the dead-endpoint
-   * benchmark's loss). Beyond this many, its work goes to the queue at once.
-   */
-  private waitersFull(endpointId: string): boolean {
-    return !this.requestMs.has(endpointId) && (this.endpointWaiters.get(endpointId)?.length ?? 0) >= this.options.perEndpointConcurrency;
-  }
-
-  /** True when a slot of the endpoint was freed within `ms`. */
-  private waitForEndpoint(endpointId: string, ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const waiters = this.endpointWaiters.get(endpointId) ?? [];
-      this.endpointWaiters.set(endpointId, waiters);
-      const wake = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        const at = waiters.indexOf(wake);
-        if (at >= 0) waiters.splice(at, 1);
-        if (waiters.length === 0 && this.endpointWaiters.get(endpointId) === waiters) this.endpointWaiters.delete(endpointId);
-        resolve(false);
-      }, ms);
-      waiters.push(wake);
-    });
-  }
-
-  /** Runs a fresh delivery whose slot was reserved and whose first attempt `holdId` holds. */
-  dispatchHeld(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, hold: { holdId: string; size: number }): void {
-    this.holds.attach(hold.holdId, hold.size);
-    this.track({ entry, source: 'hold', delivery, endpoint, holdId: hold.holdId });
-  }
-
-  /** Gives back a slot reserved with reserveSlot that will not be used. */
-  cancelReservation(endpointId: string): void {
-    this.unreserve(endpointId);
+    await store.enqueue(entry);
+    this.schedule(entry, delivery);
   }
 
   /** Publishes DeliveryFailed for dead deliveries that still owe it; returns how many went out. */
@@ -269,69 +160,30 @@ export class DeliveryWorker {
     return sent;
   }
 
-  private reserve(endpointId: string): void {
-    this.active++;
-    const used = this.perEndpoint.get(endpointId) ?? 0;
-    if (used === 0 && !this.busySince.has(endpointId)) this.busySince.set(endpointId, Date.now());
-    this.perEndpoint.set(endpointId, used + 1);
-  }
-
-  private unreserve(endpointId: string): void {
-    this.releaseEndpoint(endpointId);
-    this.releaseGlobal();
-  }
-
-  /** The instance's slot: held until the attempt is recorded, so a slow database slows acceptance. */
-  private releaseGlobal(): void {
-    this.active--;
-    this.slotWaiters.shift()?.();
-    this.poke();
-  }
-
-  /** The endpoint's slot: held while its request is out, given back before the (batched) recording. */
-  private releaseEndpoint(endpointId: string): void {
-    const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
-    if (left <= 0) this.perEndpoint.delete(endpointId);
-    else this.perEndpoint.set(endpointId, left);
-    const waiters = this.endpointWaiters.get(endpointId);
-    waiters?.shift()?.();
-    if (waiters && waiters.length === 0) this.endpointWaiters.delete(endpointId);
-    this.poke();
-  }
-
-  /** Attempts the endpoint may have in flight here now. */
-  private limit(endpointId: string): number {
-    const { perEndpointConcurrency, timingOutEndpointConcurrency } = this.options;
-    return this.timingOut.has(endpointId) ? Math.min(timingOutEndpointConcurrency, perEndpointConcurrency) : perEndpointConcurrency;
-  }
-
-  private room(endpointId: string): number {
-    return this.limit(endpointId) - (this.perEndpoint.get(endpointId) ?? 0);
-  }
-
-  private track(job: Job): void {
+  /** Runs a claimed attempt whose slots are reserved, and gives them back as it goes. */
+  private track(claimed: ClaimedAttempt): void {
+    const { deliveryId, endpointId } = claimed.entry;
     let endpointHeld = true;
     const started = Date.now();
-    // `timedOut` is undefined when no request was made (a stale entry, a dead-on-claim delivery):
-    // that says nothing about the endpoint, so its probe limit stays as it is.
     const sent = (timedOut?: boolean): void => {
       if (!endpointHeld) return;
       endpointHeld = false;
-      const { endpointId } = job.entry;
-      if (timedOut === true) this.timingOut.add(endpointId);
-      else if (timedOut === false) this.timingOut.delete(endpointId);
-      const took = Date.now() - started;
-      const before = this.requestMs.get(endpointId);
-      this.requestMs.set(endpointId, before === undefined ? took : 0.7 * before + 0.3 * took);
-      this.releaseEndpoint(endpointId);
+      this.slots.requestEnded(endpointId, Date.now() - started, timedOut);
     };
-    this.attempting.add(job.entry.deliveryId);
-    const run = this.run(job, sent).finally(() => {
-      this.inFlight.delete(run);
-      this.attempting.delete(job.entry.deliveryId);
-      sent();
-      this.releaseGlobal();
-    });
+    this.attempting.add(deliveryId);
+    const run = this.runner
+      .run(claimed, { abort: this.hardStop.signal, abandoned: () => this.abandoned, sent })
+      .then((result) => {
+        if (result.kind === 'retry') this.work.put(result.entry, result.delivery);
+        // A hold is released once all its deliveries are settled; one that is not keeps it until recovery.
+        if (claimed.source === 'hold') this.holds.settle(claimed.holdId, result.kind === 'settled' || result.kind === 'retry');
+      })
+      .finally(() => {
+        this.inFlight.delete(run);
+        this.attempting.delete(deliveryId);
+        sent();
+        this.slots.releaseGlobal();
+      });
     this.inFlight.add(run);
   }
 
@@ -404,24 +256,23 @@ export class DeliveryWorker {
   private untilNextWork(): number {
     const now = Date.now();
     const next = [this.lastScan + this.options.pollIntervalMs, this.lastRecovery + this.options.recoveryIntervalMs, this.lastOutboxSweep + this.options.outboxIntervalMs];
-    const due = this.work.nextDueAt(now, (id) => this.room(id));
+    const due = this.work.nextDueAt(now, (id) => this.slots.room(id));
     if (due !== null) next.push(due);
     return Math.min(...next) - now;
   }
 
   /** Reads due queue entries into the schedule (one read of the small queue, not per delivery). */
   private async scan(): Promise<void> {
-    const saturated = [...this.perEndpoint].filter(([id, n]) => n >= this.limit(id)).map(([id]) => id);
-    const due = await this.deps.store.findDue({ now: this.deps.clock.now(), limit: SCAN_LIMIT, excludeEndpoints: saturated });
+    const due = await this.deps.store.findDue({ now: this.deps.clock.now(), limit: SCAN_LIMIT, excludeEndpoints: this.slots.saturated() });
     for (const entry of due) if (!this.attempting.has(entry.deliveryId)) this.work.merge(entry);
   }
 
   /** Claims due work from the schedule that this instance has room for; returns how many it got. */
   private async claimRound(): Promise<number> {
-    const free = Math.min(this.options.concurrency - this.active, MAX_CLAIM_BATCH);
-    const chosen = this.work.take(this.deps.clock.now().getTime(), free, (id) => this.room(id));
+    const free = Math.min(this.slots.free, MAX_CLAIM_BATCH);
+    const chosen = this.work.take(this.deps.clock.now().getTime(), free, (id) => this.slots.room(id));
     if (chosen.length === 0) return 0;
-    for (const { entry } of chosen) this.reserve(entry.endpointId);
+    for (const { entry } of chosen) this.slots.reserve(entry.endpointId);
     const now = this.deps.clock.now();
     let claimed: QueueEntry[] = [];
     try {
@@ -429,63 +280,14 @@ export class DeliveryWorker {
     } finally {
       // Entries lost to another claimer are that claimer's now; a later read brings back what is left.
       const got = new Set(claimed.map((e) => e.deliveryId));
-      for (const { entry } of chosen) if (!got.has(entry.deliveryId)) this.unreserve(entry.endpointId);
+      for (const { entry } of chosen) if (!got.has(entry.deliveryId)) this.slots.unreserve(entry.endpointId);
     }
     const known = new Map(chosen.map((c) => [c.entry.deliveryId, c.delivery]));
     for (const entry of claimed) {
       const delivery = known.get(entry.deliveryId);
-      this.track({ entry, source: 'queue', ...(delivery ? { delivery } : {}) });
+      this.track({ source: 'queue', entry, ...(delivery ? { delivery } : {}) });
     }
     return claimed.length;
-  }
-
-  private async run(job: Job, sent: (timedOut?: boolean) => void): Promise<void> {
-    const { entry } = job;
-    let settled = false;
-    try {
-      const result = job.source === 'hold' ? await this.runHeld(job, sent) : await this.runQueued(job, sent);
-      if (result.kind === 'retry') this.work.put(result.entry, result.delivery);
-      settled = result.kind !== 'abandoned';
-    } catch (error) {
-      // Nothing recorded: the claim expires and the attempt is made again, here or elsewhere.
-      if (!this.abandoned) this.deps.logger.error({ err: error, deliveryId: entry.deliveryId }, 'delivery attempt failed unexpectedly');
-    } finally {
-      if (job.holdId) this.holds.settle(job.holdId, settled);
-    }
-  }
-
-  private runHeld(job: Job, sent: (timedOut?: boolean) => void): Promise<AttemptResult> {
-    return this.runner.attempt(job.entry, job.delivery as Delivery, job.endpoint as WebhookEndpoint, 'hold', this.signals(sent));
-  }
-
-  private signals(sent: (timedOut?: boolean) => void): { abort: AbortSignal; abandoned: () => boolean; sent: (timedOut?: boolean) => void } {
-    return { abort: this.hardStop.signal, abandoned: () => this.abandoned, sent };
-  }
-
-  private async runQueued({ entry, delivery: known }: Job, sent: (timedOut?: boolean) => void): Promise<AttemptResult> {
-    const { store, endpoints } = this.deps;
-    // Every change to a pending delivery is made by whoever claims its next attempt number, and this
-    // instance holds that number: the copy it queued itself is current. Entries found by a read are
-    // read in full.
-    const delivery = known ?? (await store.get(entry.deliveryId));
-    if (!delivery || delivery.status !== 'pending') {
-      await store.dequeue([{ deliveryId: entry.deliveryId, attempt: entry.attempt }]); // finished elsewhere, or a stale entry
-      return { kind: 'settled' };
-    }
-    const endpoint = await endpoints.get(entry.endpointId);
-    if (!endpoint) return this.killed(entry, delivery, 'no-endpoint', 'the account has no webhook endpoint');
-    if (endpoint.status === 'disabled') return this.killed(entry, delivery, 'endpoint-disabled', `endpoint disabled: ${endpoint.disabledReason ?? ''}`);
-    const scheduledUsed = entry.attempt - entry.manualAttempts;
-    if (!entry.single && entry.trigger === 'scheduled' && scheduledUsed > 1 + endpoint.deliveryPolicy.maxRetries) {
-      // Attempts were claimed but never recorded (crashed instances): the budget is spent anyway.
-      return this.killed(entry, delivery, 'retries-exhausted', 'attempts exhausted (some were lost in restarts)');
-    }
-    return this.runner.attempt(entry, delivery, endpoint, 'queue', this.signals(sent));
-  }
-
-  private async killed(entry: QueueEntry, delivery: Delivery, reason: Parameters<AttemptRunner['kill']>[2], error: string): Promise<AttemptResult> {
-    await this.runner.kill(entry, delivery, reason, error);
-    return { kind: 'settled' };
   }
 
   private async recoverHolds(): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { queueEntry } from '../ports/delivery-store.js';
 import { alarmEvent, endpointConfig, startHarness, type NotifierHarness } from '../test-support/harness.js';
-import { deliveryFromEvent, queueEntry } from '../usecases/accept-alarm.js';
+import { deliveryFromEvent } from '../usecases/accept-alarm.js';
 import { COLLECTIONS } from './collections.js';
 
 // A holder whose lease ran out while its request was slow must not undo what the next attempt wrote

@@ -30,6 +30,24 @@ export interface QueueEntry {
   leaseUntil: Date | null;
 }
 
+/** The queue entry of `delivery`'s next attempt at `endpointId`, due at `dueAt`: attempt 1, scheduled, unleased, unless overridden. */
+export function queueEntry(delivery: Delivery, endpointId: string, dueAt: Date, overrides: Partial<QueueEntry>): QueueEntry {
+  return {
+    deliveryId: delivery.id,
+    accountId: delivery.accountId,
+    endpointId,
+    dueAt,
+    trigger: 'scheduled',
+    single: false,
+    attempt: 1,
+    manualAttempts: 0,
+    outbox: false,
+    leaseOwner: null,
+    leaseUntil: null,
+    ...overrides,
+  };
+}
+
 /** A queue entry as its attempt holder names it in a fenced write. */
 export interface HeldAttempt {
   deliveryId: string;

@@ -8,9 +8,10 @@ import { Registry } from 'prom-client';
 import { DEFAULT_POLICY_BOUNDS, type DeliveryPolicyBounds } from '../domain/delivery-policy.js';
 import type { EndpointConfigInput } from '../domain/endpoint-input.js';
 import { newId } from '../domain/ids.js';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../delivery/delivery-worker.js';
+import { DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
+import type { DeliveryWorkerOptions } from '../delivery/worker-options.js';
 import { GotWebhookSender } from '../http/got-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { ensureNotifierIndexes } from '../persistence/collections.js';
@@ -76,7 +77,7 @@ export async function startHarness(): Promise<NotifierHarness> {
       );
       workers.push(worker);
       worker.start();
-      return { worker, accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, worker }), cache };
+      return { worker, accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs }), cache };
     },
     async close() {
       await Promise.all(workers.map((w) => w.stop({ graceMs: 0 })));

@@ -2,18 +2,23 @@ import type { alarmV1 } from '@stormhook/proto';
 import { acknowledgementId, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
-import { OUTBOX_DUE_AT, type DeliveryStore, type QueueEntry } from '../ports/delivery-store.js';
+import type { DeliveryIntake } from '../ports/delivery-intake.js';
+import { OUTBOX_DUE_AT, queueEntry, type DeliveryStore } from '../ports/delivery-store.js';
 import type { EndpointCache } from '../delivery/endpoint-cache.js';
-import { DEFAULT_WORKER_OPTIONS, type DeliveryWorker } from '../delivery/delivery-worker.js';
 
 export type AcceptResult = 'accepted' | 'duplicate' | 'dead-on-arrival';
 
 export interface AcceptAlarmDeps {
   store: DeliveryStore;
-  endpoints: EndpointCache;
+  endpoints: Pick<EndpointCache, 'byAccount'>;
   clock: Clock;
-  /** This instance's worker: fresh deliveries go to it in memory, held for it. Optional. */
-  worker?: DeliveryWorker;
+  /** This instance's delivery worker: every fresh live delivery is offered to it. */
+  intake: DeliveryIntake;
+  /**
+   * How long the worker's hold of a fresh delivery's first attempt lasts (its lease). A replayed event
+   * queues the next attempt this long after it, so never beside a hold that is still alive.
+   */
+  holdLeaseMs: number;
 }
 
 const stripPrefix = (value: string, prefix: string): string => (value.startsWith(prefix) ? value.slice(prefix.length) : value);
@@ -78,47 +83,13 @@ export class AcceptAlarm {
       // finished delivery by then is dropped unsent, and an orphan is sent.
       const existing = await store.get(delivery.id);
       if (existing?.status === 'pending') {
-        const after = new Date(now.getTime() + (this.deps.worker?.leaseMs ?? DEFAULT_WORKER_OPTIONS.leaseMs));
+        const after = new Date(now.getTime() + this.deps.holdLeaseMs);
         await store.enqueue(queueEntry(existing, existing.endpointId ?? live.id, after, { attempt: Math.max(existing.attemptCount, 1) + 1 }));
       }
       return 'duplicate';
     }
-    const worker = this.deps.worker;
-    const heldHere = worker ? await worker.reserveSlot(live.id, live.deliveryPolicy.timeoutMs) : false;
-    if (worker && heldHere) {
-      // A slot is free here: send from memory. The hold (one document per batch) is the claim of
-      // attempt 1 and the safety net if this instance dies before the attempt is recorded.
-      let hold: { holdId: string; size: number };
-      try {
-        hold = await store.hold({ deliveryId: delivery.id, accountId: delivery.accountId, endpointId: live.id }, worker.instanceId, new Date(now.getTime() + worker.leaseMs));
-      } catch (error) {
-        worker.cancelReservation(live.id);
-        throw error;
-      }
-      worker.dispatchHeld(queueEntry(delivery, live.id, now, {}), delivery, live, hold);
-      return 'accepted';
-    }
-    // The endpoint is at its limit here (slow or dead): its work waits in the queue.
-    const entry = queueEntry(delivery, live.id, now, {});
-    await store.enqueue(entry);
-    worker?.schedule(entry, delivery);
+    // Sent from memory when this instance has a slot for it, queued otherwise: the worker's protocol.
+    await this.deps.intake.offer(delivery, live);
     return 'accepted';
   }
-}
-
-export function queueEntry(delivery: Delivery, endpointId: string, now: Date, overrides: Partial<QueueEntry>): QueueEntry {
-  return {
-    deliveryId: delivery.id,
-    accountId: delivery.accountId,
-    endpointId,
-    dueAt: now,
-    trigger: 'scheduled',
-    single: false,
-    attempt: 1,
-    manualAttempts: 0,
-    outbox: false,
-    leaseOwner: null,
-    leaseUntil: null,
-    ...overrides,
-  };
 }

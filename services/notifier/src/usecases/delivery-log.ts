@@ -4,9 +4,8 @@ import { newId } from '../domain/ids.js';
 import { fail, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
 import type { DeliveryWorker } from '../delivery/delivery-worker.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryStore } from '../ports/delivery-store.js';
+import { queueEntry, type DeliveryStore } from '../ports/delivery-store.js';
 import type { EndpointRepository } from '../ports/endpoint-repository.js';
-import { queueEntry } from './accept-alarm.js';
 
 /** A delivery as its owner sees it: `in-flight` when an attempt holds a live lease right now. */
 export interface DeliveryView extends Omit<Delivery, 'status'> {
