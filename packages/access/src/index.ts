@@ -2,6 +2,7 @@
 // check decide with the same code, so they can never disagree.
 export { ROLES, isRole, atLeast, compareRoles, type Role } from './roles.js';
 export { USER_STATUSES, isUserStatus, canSignIn, type UserStatus } from './user-status.js';
+export { ACCOUNT_TYPES, type AccountType } from './account-type.js';
 export type { Principal } from './principal.js';
 export { METERED_SERVICES, isMeteredService, parseServiceName, type MeteredService } from './metered-services.js';
 export { OPERATION_RULES, operationRule, type OperationRule } from './operations.js';

@@ -1,8 +1,11 @@
+import { enumNames, identityV1 } from '@stormhook/proto';
+
 /**
- * Roles, lowest to highest (interface.md section 5). The order is the contract: a role includes every
- * permission of the roles before it. Renaming a value is a breaking change of /v1 and of stored users.
+ * Roles, lowest to highest (interface.md section 5), as proto/stormhook/identity/v1/vocabulary.proto
+ * declares them. The order is the contract: a role includes every permission of the roles before it.
+ * Renaming a value is a breaking change of /v1 and of stored users.
  */
-export const ROLES = ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN'] as const;
+export const ROLES = enumNames(identityV1.Role, 'ROLE_');
 export type Role = (typeof ROLES)[number];
 
 const RANK: ReadonlyMap<string, number> = new Map(ROLES.map((role, index) => [role, index]));

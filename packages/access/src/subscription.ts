@@ -1,16 +1,9 @@
+import { enumNames, identityV1 } from '@stormhook/proto';
 import type { GeoBoundary } from './geography.js';
 import type { MeteredService } from './metered-services.js';
 
-/** interface.md 2.9. Stored in accounts: renaming one needs a data migration. */
-export const SUBSCRIPTION_PLANS = [
-  'NONE',
-  'TRIAL',
-  'BASIC_MONTHLY',
-  'BASIC_YEARLY',
-  'PREMIUM_MONTHLY',
-  'PREMIUM_YEARLY',
-  'CUSTOM',
-] as const;
+/** interface.md 2.9, from identity's vocabulary.proto. Stored in accounts: renaming one needs a data migration. */
+export const SUBSCRIPTION_PLANS = enumNames(identityV1.SubscriptionPlan, 'SUBSCRIPTION_PLAN_');
 export type SubscriptionPlan = (typeof SUBSCRIPTION_PLANS)[number];
 
 export function isSubscriptionPlan(value: unknown): value is SubscriptionPlan {

@@ -1,5 +1,7 @@
-/** interface.md 2.10. Renaming a value is a breaking change of /v1 and of stored users. */
-export const USER_STATUSES = ['INACTIVE', 'ACTIVE', 'EXPIRED', 'BLOCKED', 'DELETED'] as const;
+import { enumNames, identityV1 } from '@stormhook/proto';
+
+/** interface.md 2.10, from identity's vocabulary.proto. Renaming a value is a breaking change of /v1 and of stored users. */
+export const USER_STATUSES = enumNames(identityV1.UserStatus, 'USER_STATUS_');
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 export function isUserStatus(value: unknown): value is UserStatus {

@@ -1,19 +1,9 @@
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-function findRoot(start: string): string {
-  let dir = start;
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no pnpm-workspace.yaml above ${start}`);
-    dir = parent;
-  }
-  return dir;
-}
+import { requireRepoRoot } from '@stormhook/config';
 
 /** Repository root and the ignored folders the embedded stack caches and runs in. */
-export const repoRoot = findRoot(dirname(fileURLToPath(import.meta.url)));
+export const repoRoot = requireRepoRoot(dirname(fileURLToPath(import.meta.url)));
 export const stackDir = resolve(repoRoot, '.stack');
 export const paths = {
   cache: join(stackDir, 'cache'),

@@ -1,4 +1,6 @@
+import { alarmV1, enumNames, weatherV1 } from '@stormhook/proto';
 import { WEBHOOK_PAYLOAD_VERSION, type WebhookEventType } from './event-types.js';
+import { COMPARISONS, THRESHOLD_METRICS } from './forecast-thresholds.js';
 
 /**
  * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of every callback body, payload version 1: the
@@ -49,7 +51,7 @@ const lightningStrike = payload('LightningStrikePayload', 'lightning.strike', 't
   eventId: { ...string, description: "Stormhook's id of the strike (ltg_...)" },
   ...addressee,
   timeEpochMillis: epochMillis,
-  dischargeType: { enum: ['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'] },
+  dischargeType: { enum: [...enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_')] },
   latitude: number,
   longitude: number,
   peakCurrent: { ...number, description: 'amperes, signed (negative = negative polarity)' },
@@ -78,7 +80,7 @@ function thunderstorm(type: WebhookEventType, stage: string, title: string): Pay
     ...addressee,
     eventStartUtc: { ...integer, description: 'epoch SECONDS' },
     eventEndUtc: { ...integer, description: 'epoch SECONDS' },
-    severity: { enum: ['LOW', 'MEDIUM', 'HIGH'] },
+    severity: { enum: [...enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_')] },
     threshold: { ...number, description: 'flashes per minute for a thunderstorm' },
     speedKmh: number,
     distance: { ...number, description: 'metres from the affected polygon (or the cell) to the reference point; 0 under it' },
@@ -103,7 +105,7 @@ function precipitation(type: WebhookEventType, stage: string, title: string): Pa
     ...addressee,
     timeEpochMillis: epochMillis,
     forecast: { type: 'boolean', description: 'true for a nowcast' },
-    intensity: { enum: ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] },
+    intensity: { enum: [...enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_')] },
     rainRate: { ...nullable(number), description: 'mm/h when the publisher sent one' },
     centroid: lngLat,
     areaKm2: number,
@@ -114,7 +116,7 @@ function precipitation(type: WebhookEventType, stage: string, title: string): Pa
 const forecastAlarm = payload('ForecastAlarmPayload', 'forecast.alarm', 'the slot time (04:00 or 16:00 UTC)', 'At a delivery slot, the forecast breaches a threshold of the registration.', {
   ...addressee,
   notificationTime: isoTime,
-  delivery: { enum: ['MORNING', 'EVENING'] },
+  delivery: { enum: [...enumNames(alarmV1.ForecastDelivery, 'FORECAST_DELIVERY_')] },
   scheduledTime: isoTime,
   late: { type: 'boolean', description: 'the slot was evaluated after downtime' },
   latitude: number,
@@ -129,11 +131,11 @@ const forecastAlarm = payload('ForecastAlarmPayload', 'forecast.alarm', 'the slo
   violations: {
     type: 'array',
     items: object({
-      metric: { enum: ['PRECIPITATION', 'SNOWFALL', 'WIND_GUSTS_MAX', 'TEMPERATURE_MAX', 'TEMPERATURE_MIN'] },
+      metric: { enum: [...THRESHOLD_METRICS] },
       unit: string,
       threshold: string,
       thresholdValue: number,
-      comparison: { enum: ['>=', '<='] },
+      comparison: { enum: [...COMPARISONS] },
       forecasts: { type: 'array', items: object({ time: string, value: number, cellId: string, latitude: number, longitude: number }) },
     }),
   },

@@ -2,4 +2,3 @@ export { start, weatherConsumerGroup, type AlarmMatcherOptions, type RunningAlar
 export { loadConfig, type Config } from './config.js';
 export { composeAlarmMatcher, type AlarmMatcherParts, type CompositionOptions } from './compose.js';
 export type { Clock } from './ports/clock.js';
-export { FORECAST_THRESHOLDS, resolveThreshold, type ThresholdScale } from './domain/forecast-thresholds.js';

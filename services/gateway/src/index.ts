@@ -42,4 +42,3 @@ export { ownAccountId, targetAccountId, NO_ACCOUNT_MESSAGE, type AccountLookup }
 export { webhookHandlers, type WebhookHandlerDeps, type NotifierClient } from './handlers/webhooks.js';
 export { deliveryHandlers } from './handlers/deliveries.js';
 export { alarmHandlers, type AlarmHandlerDeps, type AlarmMatcherClient } from './handlers/alarms.js';
-export { FORECAST_THRESHOLD_TABLE, type ForecastThresholdScale } from './schemas/alarm-filters.js';

@@ -1,10 +1,10 @@
+import { findRepoRoot } from '@stormhook/config';
 import type { Logger } from '@stormhook/logger';
 import { GeoQueries } from './domain/geo-queries.js';
 import { buildGeoSnapshot } from './domain/geo-snapshot.js';
 import { GeoSourceError, resolveGeoSource } from './import/geo-source.js';
 import { importBoundaries } from './import/import-boundaries.js';
 import type { ImportReport } from './import/import-report.js';
-import { findRepoRoot } from './import/repo-root.js';
 import type { AreaRepository } from './persistence/area-repository.js';
 
 export interface LoadBoundariesOptions {

@@ -3,13 +3,13 @@
 //   node services/geo/dist/import-cli.js <directory-or-url>
 // with the same environment as the service (MONGO_URL, STORMHOOK_DB_PREFIX). The running service
 // picks the new areas up at its next start.
+import { findRepoRoot } from '@stormhook/config';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo, databaseName } from '@stormhook/mongo';
 import { logImportReport } from './boundaries.js';
 import { loadConfig } from './config.js';
 import { resolveGeoSource } from './import/geo-source.js';
 import { importBoundaries } from './import/import-boundaries.js';
-import { findRepoRoot } from './import/repo-root.js';
 import { AreaRepository } from './persistence/area-repository.js';
 import { fileURLToPath } from 'node:url';
 

@@ -54,7 +54,7 @@ export type { FileReport, ImportReport, RejectedFeature } from './import/import-
 export type { BoundaryStore, HashedArea } from './import/boundary-store.js';
 export { parseBoundaries, type ParsedBoundaries } from './import/parse-boundaries.js';
 export { GEO_SOURCE_VARIABLE, GeoSourceError, resolveGeoSource, type GeoSource } from './import/geo-source.js';
-export { findRepoRoot, sharedGeoDataDir } from './import/repo-root.js';
+export { sharedGeoDataDir } from './import/shared-geo-data.js';
 
 // Persistence.
 export { AREAS_COLLECTION, AreaRepository, IMPORT_RUNS_COLLECTION } from './persistence/area-repository.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { FORECAST_THRESHOLD_TABLE } from '@stormhook/gateway';
+import { FORECAST_THRESHOLDS } from '@stormhook/webhooks';
 import { ANKARA, CANKAYA, ISTANBUL, KADIKOY, KECIOREN, KIZILAY, errorMessage, fullWebhook, startAlarmStack, type AlarmStack, type TestUser } from './support.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -225,7 +225,7 @@ describe('alarm registrations through the gateway (three kinds)', function () {
     it('serves the threshold table, equal to the one the OpenAPI document lists', async () => {
       const answer = await call('GET', '/v1/alarms/forecasts/thresholds');
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      const fromTable = Object.entries(FORECAST_THRESHOLD_TABLE).flatMap(([filterField, scale]) =>
+      const fromTable = Object.entries(FORECAST_THRESHOLDS).flatMap(([filterField, scale]) =>
         scale.values.map(([name, value]) => ({ filterField, name, metric: scale.metric, unit: scale.unit, value, comparison: scale.comparison, aggregation: scale.aggregation })),
       );
       assert.deepEqual(answer.body['thresholds'], fromTable);

@@ -2116,6 +2116,13 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "AccountType": {
+                  "values": {
+                    "ACCOUNT_TYPE_UNSPECIFIED": 0,
+                    "ACCOUNT_TYPE_INDIVIDUAL": 1,
+                    "ACCOUNT_TYPE_ORGANIZATION": 2
+                  }
+                },
                 "ActivatePhoneNumberRequest": {
                   "fields": {
                     "actor": {
@@ -3193,6 +3200,17 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "Role": {
+                  "values": {
+                    "ROLE_UNSPECIFIED": 0,
+                    "ROLE_GUEST": 1,
+                    "ROLE_API_USER": 2,
+                    "ROLE_STANDARD_USER": 3,
+                    "ROLE_POWER_USER": 4,
+                    "ROLE_EXTENDED_USER": 5,
+                    "ROLE_ADMIN": 6
+                  }
+                },
                 "ServiceLimit": {
                   "fields": {
                     "service": {
@@ -3277,6 +3295,18 @@ export const root = buildRoot({
                       "type": "string",
                       "id": 8
                     }
+                  }
+                },
+                "SubscriptionPlan": {
+                  "values": {
+                    "SUBSCRIPTION_PLAN_UNSPECIFIED": 0,
+                    "SUBSCRIPTION_PLAN_NONE": 1,
+                    "SUBSCRIPTION_PLAN_TRIAL": 2,
+                    "SUBSCRIPTION_PLAN_BASIC_MONTHLY": 3,
+                    "SUBSCRIPTION_PLAN_BASIC_YEARLY": 4,
+                    "SUBSCRIPTION_PLAN_PREMIUM_MONTHLY": 5,
+                    "SUBSCRIPTION_PLAN_PREMIUM_YEARLY": 6,
+                    "SUBSCRIPTION_PLAN_CUSTOM": 7
                   }
                 },
                 "TokenKey": {
@@ -3515,6 +3545,16 @@ export const root = buildRoot({
                       "id": 4,
                       "protoName": "changed_at_epoch_ms"
                     }
+                  }
+                },
+                "UserStatus": {
+                  "values": {
+                    "USER_STATUS_UNSPECIFIED": 0,
+                    "USER_STATUS_INACTIVE": 1,
+                    "USER_STATUS_ACTIVE": 2,
+                    "USER_STATUS_EXPIRED": 3,
+                    "USER_STATUS_BLOCKED": 4,
+                    "USER_STATUS_DELETED": 5
                   }
                 },
                 "VerifyApiKeyRequest": {

@@ -6,6 +6,7 @@
 //   stormhook/identity/v1/identity.proto
 //   stormhook/identity/v1/principal.proto
 //   stormhook/identity/v1/users.proto
+//   stormhook/identity/v1/vocabulary.proto
 
 import { methodDefinition } from '../runtime/service.js';
 import { messageCodec } from '../runtime/codec.js';
@@ -110,6 +111,34 @@ export interface Account {
 
 /** Codec of {@link Account} (`stormhook.identity.v1.Account`). */
 export const Account = messageCodec<Account>(root, 'stormhook.identity.v1.Account');
+
+/** Kind of account (interface.md 2.9). */
+export type AccountType =
+  | 'ACCOUNT_TYPE_UNSPECIFIED'
+  | 'ACCOUNT_TYPE_INDIVIDUAL'
+  | 'ACCOUNT_TYPE_ORGANIZATION';
+
+/** The values of {@link AccountType} (`stormhook.identity.v1.AccountType`), usable like an enum. */
+export const AccountType = {
+  /**
+   * Not a type; never stored or sent.
+   *
+   * Wire value 0.
+   */
+  ACCOUNT_TYPE_UNSPECIFIED: 'ACCOUNT_TYPE_UNSPECIFIED',
+  /**
+   * A person.
+   *
+   * Wire value 1.
+   */
+  ACCOUNT_TYPE_INDIVIDUAL: 'ACCOUNT_TYPE_INDIVIDUAL',
+  /**
+   * A company or other organisation.
+   *
+   * Wire value 2.
+   */
+  ACCOUNT_TYPE_ORGANIZATION: 'ACCOUNT_TYPE_ORGANIZATION',
+} as const;
 
 /** Completes a phone activation with the SMS code. */
 export interface ActivatePhoneNumberRequest {
@@ -752,6 +781,65 @@ export interface RevokeApiKeyResponse {
 /** Codec of {@link RevokeApiKeyResponse} (`stormhook.identity.v1.RevokeApiKeyResponse`). */
 export const RevokeApiKeyResponse = messageCodec<RevokeApiKeyResponse>(root, 'stormhook.identity.v1.RevokeApiKeyResponse');
 
+/**
+ * Roles, lowest to highest: a role includes every permission of the roles declared before it, so
+ * the declaration order is part of the contract.
+ */
+export type Role =
+  | 'ROLE_UNSPECIFIED'
+  | 'ROLE_GUEST'
+  | 'ROLE_API_USER'
+  | 'ROLE_STANDARD_USER'
+  | 'ROLE_POWER_USER'
+  | 'ROLE_EXTENDED_USER'
+  | 'ROLE_ADMIN';
+
+/** The values of {@link Role} (`stormhook.identity.v1.Role`), usable like an enum. */
+export const Role = {
+  /**
+   * Not a role; never stored or sent.
+   *
+   * Wire value 0.
+   */
+  ROLE_UNSPECIFIED: 'ROLE_UNSPECIFIED',
+  /**
+   * Lowest role (interface.md section 5).
+   *
+   * Wire value 1.
+   */
+  ROLE_GUEST: 'ROLE_GUEST',
+  /**
+   * The only role that may hold API keys; includes GUEST.
+   *
+   * Wire value 2.
+   */
+  ROLE_API_USER: 'ROLE_API_USER',
+  /**
+   * Includes API_USER.
+   *
+   * Wire value 3.
+   */
+  ROLE_STANDARD_USER: 'ROLE_STANDARD_USER',
+  /**
+   * Includes STANDARD_USER; may list another account's alarm registrations.
+   *
+   * Wire value 4.
+   */
+  ROLE_POWER_USER: 'ROLE_POWER_USER',
+  /**
+   * Includes POWER_USER.
+   *
+   * Wire value 5.
+   */
+  ROLE_EXTENDED_USER: 'ROLE_EXTENDED_USER',
+  /**
+   * Operator, highest role: includes every other role and sees every account.
+   *
+   * Wire value 6.
+   */
+  ROLE_ADMIN: 'ROLE_ADMIN',
+} as const;
+
 /** The invocation limit of one metered service. */
 export interface ServiceLimit {
   /** Metered service name, e.g. PRECIPITATION (unitless). */
@@ -804,6 +892,69 @@ export interface Subscription {
 
 /** Codec of {@link Subscription} (`stormhook.identity.v1.Subscription`). */
 export const Subscription = messageCodec<Subscription>(root, 'stormhook.identity.v1.Subscription');
+
+/** Subscription plan of an account (interface.md 2.9). */
+export type SubscriptionPlan =
+  | 'SUBSCRIPTION_PLAN_UNSPECIFIED'
+  | 'SUBSCRIPTION_PLAN_NONE'
+  | 'SUBSCRIPTION_PLAN_TRIAL'
+  | 'SUBSCRIPTION_PLAN_BASIC_MONTHLY'
+  | 'SUBSCRIPTION_PLAN_BASIC_YEARLY'
+  | 'SUBSCRIPTION_PLAN_PREMIUM_MONTHLY'
+  | 'SUBSCRIPTION_PLAN_PREMIUM_YEARLY'
+  | 'SUBSCRIPTION_PLAN_CUSTOM';
+
+/** The values of {@link SubscriptionPlan} (`stormhook.identity.v1.SubscriptionPlan`), usable like an enum. */
+export const SubscriptionPlan = {
+  /**
+   * Not a plan; never stored or sent.
+   *
+   * Wire value 0.
+   */
+  SUBSCRIPTION_PLAN_UNSPECIFIED: 'SUBSCRIPTION_PLAN_UNSPECIFIED',
+  /**
+   * No plan: metered endpoints answer 402.
+   *
+   * Wire value 1.
+   */
+  SUBSCRIPTION_PLAN_NONE: 'SUBSCRIPTION_PLAN_NONE',
+  /**
+   * Time-limited trial.
+   *
+   * Wire value 2.
+   */
+  SUBSCRIPTION_PLAN_TRIAL: 'SUBSCRIPTION_PLAN_TRIAL',
+  /**
+   * Basic plan, billed monthly.
+   *
+   * Wire value 3.
+   */
+  SUBSCRIPTION_PLAN_BASIC_MONTHLY: 'SUBSCRIPTION_PLAN_BASIC_MONTHLY',
+  /**
+   * Basic plan, billed yearly.
+   *
+   * Wire value 4.
+   */
+  SUBSCRIPTION_PLAN_BASIC_YEARLY: 'SUBSCRIPTION_PLAN_BASIC_YEARLY',
+  /**
+   * Premium plan, billed monthly.
+   *
+   * Wire value 5.
+   */
+  SUBSCRIPTION_PLAN_PREMIUM_MONTHLY: 'SUBSCRIPTION_PLAN_PREMIUM_MONTHLY',
+  /**
+   * Premium plan, billed yearly.
+   *
+   * Wire value 6.
+   */
+  SUBSCRIPTION_PLAN_PREMIUM_YEARLY: 'SUBSCRIPTION_PLAN_PREMIUM_YEARLY',
+  /**
+   * Limits and geography set by an operator.
+   *
+   * Wire value 7.
+   */
+  SUBSCRIPTION_PLAN_CUSTOM: 'SUBSCRIPTION_PLAN_CUSTOM',
+} as const;
 
 /** One public key of the token signer. */
 export interface TokenKey {
@@ -946,6 +1097,55 @@ export interface UserChanged {
 
 /** Codec of {@link UserChanged} (`stormhook.identity.v1.UserChanged`). */
 export const UserChanged = messageCodec<UserChanged>(root, 'stormhook.identity.v1.UserChanged');
+
+/** Lifecycle state of a user (interface.md 2.10); only ACTIVE users sign in. */
+export type UserStatus =
+  | 'USER_STATUS_UNSPECIFIED'
+  | 'USER_STATUS_INACTIVE'
+  | 'USER_STATUS_ACTIVE'
+  | 'USER_STATUS_EXPIRED'
+  | 'USER_STATUS_BLOCKED'
+  | 'USER_STATUS_DELETED';
+
+/** The values of {@link UserStatus} (`stormhook.identity.v1.UserStatus`), usable like an enum. */
+export const UserStatus = {
+  /**
+   * Not a status; never stored or sent.
+   *
+   * Wire value 0.
+   */
+  USER_STATUS_UNSPECIFIED: 'USER_STATUS_UNSPECIFIED',
+  /**
+   * Invited and not accepted yet, or paused by an administrator.
+   *
+   * Wire value 1.
+   */
+  USER_STATUS_INACTIVE: 'USER_STATUS_INACTIVE',
+  /**
+   * May sign in and call the API.
+   *
+   * Wire value 2.
+   */
+  USER_STATUS_ACTIVE: 'USER_STATUS_ACTIVE',
+  /**
+   * Expired.
+   *
+   * Wire value 3.
+   */
+  USER_STATUS_EXPIRED: 'USER_STATUS_EXPIRED',
+  /**
+   * Blocked by an administrator.
+   *
+   * Wire value 4.
+   */
+  USER_STATUS_BLOCKED: 'USER_STATUS_BLOCKED',
+  /**
+   * Deleted by an administrator.
+   *
+   * Wire value 5.
+   */
+  USER_STATUS_DELETED: 'USER_STATUS_DELETED',
+} as const;
 
 /** An API key to check. */
 export interface VerifyApiKeyRequest {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findRepoRoot } from '@stormhook/config';
 import type { GeometryRegistration, LightningFilter, PointRegistration, RealtimeRegistration } from '../domain/registration.js';
 import type { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
@@ -45,13 +46,8 @@ export function loadAreas(grid: Grid): { districts: BenchArea[]; provinces: Benc
 }
 
 function sharedGeoDir(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return join(dir, '..', 'shared', 'data', 'geo');
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+  return root === undefined ? undefined : join(root, '..', 'shared', 'data', 'geo');
 }
 
 /**

@@ -1,5 +1,7 @@
-/** Roles of the public contract (2.10), lowest to highest. */
-export const ROLES = ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN'] as const;
+import { enumNames, identityV1 } from '@stormhook/proto';
+
+/** Roles of the public contract (2.10), lowest to highest, as identity's vocabulary.proto declares them. */
+export const ROLES = enumNames(identityV1.Role, 'ROLE_');
 export type Role = (typeof ROLES)[number];
 
 /** Who is calling, as the gateway established it (identity's Principal). */

@@ -1,6 +1,8 @@
+import { alarmV1, enumNames } from '@stormhook/proto';
+import type { ForecastFilterField } from '@stormhook/webhooks';
 import type { Intensity, LightningType, Severity } from './weather-enums.js';
 
-export const REGISTRATION_KINDS = ['GEOMETRY', 'FORECAST', 'POINT'] as const;
+export const REGISTRATION_KINDS = enumNames(alarmV1.RegistrationKind, 'REGISTRATION_KIND_');
 export type RegistrationKind = (typeof REGISTRATION_KINDS)[number];
 
 /** The public path segment of each kind, for messages that point the caller to an operation. */
@@ -62,18 +64,12 @@ export interface WeatherFilter {
   precipitation?: PrecipitationFilter;
 }
 
-export const FORECAST_FILTER_FIELDS = [
-  'precipitationThreshold',
-  'snowFallThreshold',
-  'windGustThreshold',
-  'hotTemperatureThreshold',
-  'coldTemperatureThreshold',
-] as const;
-export type ForecastFilterField = (typeof FORECAST_FILTER_FIELDS)[number];
-/** Threshold names from the table in forecast-thresholds.ts; absent: not evaluated. */
+export { FORECAST_FILTER_FIELDS, type ForecastFilterField } from '@stormhook/webhooks';
+/** Threshold names from the table of @stormhook/webhooks (forecast-thresholds.ts); absent: not evaluated. */
 export type ForecastFilter = Partial<Record<ForecastFilterField, string>>;
 
-export const DELIVERIES = ['MORNING', 'EVENING'] as const;
+/** MORNING (04:00 UTC) before EVENING (16:00 UTC), the order of the slots in a day. */
+export const DELIVERIES = enumNames(alarmV1.ForecastDelivery, 'FORECAST_DELIVERY_');
 export type Delivery = (typeof DELIVERIES)[number];
 
 export interface ResolvedAdministrative {

@@ -1,16 +1,19 @@
+import { enumNames, weatherV1 } from '@stormhook/proto';
+
 /**
  * The weather enumerations filters and payloads use, in their public spelling (the proto enums
- * without their prefix). Ranks order them for "at or above a threshold" and "worse" decisions.
+ * without their prefix). Ranks order them for "at or above a threshold" and "worse" decisions, so
+ * they keep the declaration order of proto/stormhook/weather/v1.
  */
-export const LIGHTNING_TYPES = ['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'] as const;
+export const LIGHTNING_TYPES = enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_');
 export type LightningType = (typeof LIGHTNING_TYPES)[number];
 
 /** LOW < MEDIUM < HIGH. */
-export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+export const SEVERITIES = enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_');
 export type Severity = (typeof SEVERITIES)[number];
 
 /** Rain-rate classes of the feed contract, weakest first (DRIZZLE below 0.5 mm/h ... EXTREME from 50 mm/h). */
-export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
+export const INTENSITIES = enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
 export type Intensity = (typeof INTENSITIES)[number];
 
 /** 1-based rank: LOW 1, MEDIUM 2, HIGH 3. */

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireRepoRoot } from '@stormhook/config';
 import { ensureChromium, renderInChromium } from '@stormhook/testing';
 import { serve, type RunningApp } from '../test-support/serve.js';
 
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) dir = resolve(dir, '..');
-  return dir;
-}
+const repoRoot = (): string => requireRepoRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** GET /docs in headless Chromium (Debian's package, installed by ensureChromium when missing). */
 describe('API reference page /docs in headless Chromium', function () {

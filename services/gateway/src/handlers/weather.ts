@@ -1,11 +1,11 @@
 import type { Request } from 'express';
+import { atLeast, isRole } from '@stormhook/access';
 import { ApiError } from '@stormhook/errors';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { queryV1 } from '@stormhook/proto';
 import { accessOf, principalOf } from '../http/auth-state.js';
 import { validatedInput } from '../http/request-state.js';
 import type { Handlers } from '../routes/mount.js';
-import { ROLES } from '../schemas/common.js';
 import { forecastJson, precipitationPageJson, thunderstormJson, thunderstormPageJson } from './weather-json.js';
 
 export type QueryClient = GrpcClient<typeof queryV1.QueryService>;
@@ -18,8 +18,6 @@ interface GeoPointBody {
   lng: number;
   lat: number;
 }
-
-const atLeast = (role: string, lowest: (typeof ROLES)[number]) => ROLES.indexOf(role as (typeof ROLES)[number]) >= ROLES.indexOf(lowest);
 
 /**
  * Where the caller may see data, as identity decided it for this request: ADMINs see everything;
@@ -65,7 +63,7 @@ export function weatherHandlers(deps: { query: QueryClient }): Handlers {
       const center = b['center'] as GeoPointBody | undefined;
       const radius = b['radius'] as number | undefined;
       // The schema makes center and radius come together; leaving both out is a privilege (4.1 rule 2).
-      if ((center === undefined || radius === undefined) && !atLeast(principalOf(req).role, 'POWER_USER')) {
+      if ((center === undefined || radius === undefined) && !isAtLeastPowerUser(principalOf(req).role)) {
         throw new ApiError(400, 'center and radius are required: only POWER_USER and above may ask for uncropped geometry', [
           'center is required',
           'radius is required',
@@ -139,4 +137,9 @@ export function weatherHandlers(deps: { query: QueryClient }): Handlers {
       res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_DAILY'))));
     },
   };
+}
+
+/** The role rank of the access rules; an unknown role (a corrupt principal) never passes. */
+function isAtLeastPowerUser(role: string): boolean {
+  return isRole(role) && atLeast(role, 'POWER_USER');
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireRepoRoot } from '@stormhook/config';
 import { EVENT_HEADERS, TOPICS, type TopicName } from '@stormhook/kafka';
 import { root } from '@stormhook/proto';
 import { AbuseLimits } from '../http/rate-limits.js';
@@ -15,11 +16,7 @@ type Doc = Record<string, any>;
 const KEY = /^[a-zA-Z0-9.\-_]+$/;
 const TOP_LEVEL = new Set(['asyncapi', 'id', 'info', 'servers', 'defaultContentType', 'channels', 'operations', 'components']);
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) dir = resolve(dir, '..');
-  return dir;
-}
+const repoRoot = (): string => requireRepoRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The rows of the Markdown table under `## <heading>` of FEEDS.md, cells without backticks. */
 function feedsTable(heading: string): string[][] {

@@ -1,3 +1,4 @@
+import { COUNTRY_CODES, LIMIT_RECURRENCES } from '@stormhook/access';
 import { AccountType, SubscriptionPlan, dateTime, epochMillis, url, uuid, MAX_EPOCH_MS } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 
@@ -83,13 +84,11 @@ export const PhoneActivationCodeRequest = named(
 
 export const AccountIdParams = pathParams({ accountId: uuid });
 
-const COUNTRIES = ['TUR', 'CTR'] as const;
-const LIMIT_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'QUOTA'] as const;
 
 const GeoBoundary = named(
   'GeoBoundary',
   closedObject(
-    { country: enumOf(COUNTRIES, { description: 'ISO 3166 alpha-3' }), region: { type: 'string', maxLength: 128, description: 'a province name; absent: the whole country' } },
+    { country: enumOf(COUNTRY_CODES, { description: 'ISO 3166 alpha-3' }), region: { type: 'string', maxLength: 128, description: 'a province name; absent: the whole country' } },
     ['country'],
   ),
 );
@@ -112,7 +111,7 @@ export const UpdateSubscriptionRequest = named(
         details: arrayOf(
           closedObject({
             limitResetRecurrence: closedObject(
-              { limitType: enumOf(LIMIT_TYPES), limitResetInterval: { type: 'integer', minimum: 1, maximum: 366, description: 'periods per reset' } },
+              { limitType: enumOf(LIMIT_RECURRENCES), limitResetInterval: { type: 'integer', minimum: 1, maximum: 366, description: 'periods per reset' } },
               ['limitType'],
             ),
             geoBoundary: GeoBoundary,
@@ -151,7 +150,7 @@ export const Subscription = named(
         openObject({
           serviceName: { type: 'string' },
           maxInvocation: { type: 'integer' },
-          limitType: enumOf(LIMIT_TYPES),
+          limitType: enumOf(LIMIT_RECURRENCES),
           limitResetInterval: { type: 'integer' },
         }),
       ),

@@ -1,8 +1,6 @@
-import { INTENSITIES } from './common.js';
+import { FORECAST_THRESHOLDS, type ForecastFilterField } from '@stormhook/webhooks';
+import { INTENSITIES, LIGHTNING_TYPES, THUNDERSTORM_SEVERITIES } from './common.js';
 import { arrayOf, closedObject, enumOf, named } from './json-schema.js';
-
-export const LIGHTNING_TYPES = ['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'] as const;
-export const THUNDERSTORM_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 
 /**
  * interface.md 2.3 filter, shared by geometry and point alarms (2.5). The matching rules are the
@@ -83,91 +81,9 @@ export const WeatherAlarmFilter = named(
   ),
 );
 
-/** One accepted value of a forecast filter field and what it means in numbers. */
-export interface ForecastThresholdScale {
-  metric: string;
-  unit: string;
-  comparison: '>=' | '<=';
-  aggregation: string;
-  values: ReadonlyArray<readonly [string, number]>;
-}
-
-/**
- * The forecast threshold table as the alarm-matcher defines it (services/alarm-matcher
- * domain/forecast-thresholds.ts, served by GET /v1/alarms/forecasts/thresholds). Copied here so the
- * OpenAPI document lists the values with their numbers; test/src/alarms checks that the copy equals
- * the matcher's table, so the two cannot drift apart unnoticed.
- */
-export const FORECAST_THRESHOLD_TABLE: Readonly<Record<string, ForecastThresholdScale>> = {
-  precipitationThreshold: {
-    metric: 'PRECIPITATION',
-    unit: 'mm',
-    comparison: '>=',
-    aggregation: 'total precipitation of the UTC day',
-    values: [
-      ['LIGHT', 1],
-      ['MODERATE', 10],
-      ['HEAVY', 25],
-      ['VERY_HEAVY', 50],
-      ['EXTREME', 75],
-    ],
-  },
-  snowFallThreshold: {
-    metric: 'SNOWFALL',
-    unit: 'cm',
-    comparison: '>=',
-    aggregation: 'total snowfall of the UTC day',
-    values: [
-      ['LIGHT', 1],
-      ['MODERATE', 5],
-      ['HEAVY', 10],
-      ['VERY_HEAVY', 20],
-      ['EXTREME', 40],
-    ],
-  },
-  windGustThreshold: {
-    metric: 'WIND_GUSTS_MAX',
-    unit: 'km/h',
-    comparison: '>=',
-    aggregation: 'maximum wind gust of the UTC day',
-    values: [
-      ['STRONG_WIND', 50],
-      ['GALE', 62],
-      ['STRONG_GALE', 75],
-      ['STORM', 89],
-      ['VIOLENT_STORM', 103],
-      ['HURRICANE', 118],
-    ],
-  },
-  hotTemperatureThreshold: {
-    metric: 'TEMPERATURE_MAX',
-    unit: '°C',
-    comparison: '>=',
-    aggregation: 'highest air temperature of the UTC day',
-    values: [
-      ['WARM', 30],
-      ['HOT_SNAP', 35],
-      ['HEATWAVE', 38],
-      ['EXTREME_HEAT', 40],
-    ],
-  },
-  coldTemperatureThreshold: {
-    metric: 'TEMPERATURE_MIN',
-    unit: '°C',
-    comparison: '<=',
-    aggregation: 'lowest air temperature of the UTC day',
-    values: [
-      ['FROST', 0],
-      ['COLD_SNAP', -5],
-      ['SEVERE_COLD', -10],
-      ['EXTREME_COLD', -20],
-    ],
-  },
-};
-
-function thresholdField(field: string, example: string) {
-  const scale = FORECAST_THRESHOLD_TABLE[field];
-  if (!scale) throw new Error(`no threshold scale for ${field}`);
+/** A forecast filter field documented from the one threshold table, values with their numbers. */
+function thresholdField(field: ForecastFilterField, example: string) {
+  const scale = FORECAST_THRESHOLDS[field];
   const values = scale.values.map(([name, value]) => `${name} ${value} ${scale.unit}`).join(', ');
   return enumOf(
     scale.values.map(([name]) => name),

@@ -1,3 +1,4 @@
+import { alarmV1, enumNames } from '@stormhook/proto';
 import { GeoPoint, dateTime, forecastDays, nonEmptyString, pageNumber, pageSize, uuid } from './common.js';
 import { ForecastAlarmFilter, WeatherAlarmFilter } from './alarm-filters.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
@@ -72,7 +73,8 @@ export const PointAlarmBoundary = named(
   ),
 );
 
-export const ALARM_DELIVERY_TIMES = ['MORNING', 'EVENING'] as const;
+/** Forecast delivery slots (alarm-matcher's ForecastDelivery without its prefix). */
+export const ALARM_DELIVERY_TIMES = enumNames(alarmV1.ForecastDelivery, 'FORECAST_DELIVERY_');
 
 export type AlarmKind = 'geometries' | 'forecasts' | 'points';
 

@@ -1,3 +1,4 @@
+import { COUNTRY_CODES } from '@stormhook/access';
 import { Geometry, Polygon } from './common.js';
 import { arrayOf, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 
@@ -35,7 +36,8 @@ export const CitiesWithGeometry = arrayOf(CityWithGeometry);
 const numericId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 export const NeighborhoodIdParams = pathParams({ neighborhoodId: numericId });
 export const DistrictIdParams = pathParams({ districtId: numericId });
-export const COUNTRY_CODES = ['TUR', 'CTR'] as const;
+// The countries the access rules know (one home with subscriptions' geography).
+export { COUNTRY_CODES };
 export const CountryCodeParams = pathParams({
   countryCode: enumOf(COUNTRY_CODES, { description: 'ISO 3166 alpha-3 code' }),
 });

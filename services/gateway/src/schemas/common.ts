@@ -1,5 +1,6 @@
 import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } from './json-schema.js';
-import { ROLES, SUBSCRIPTION_PLANS, USER_STATUSES } from '@stormhook/access';
+import { ACCOUNT_TYPES, ROLES, SUBSCRIPTION_PLANS, USER_STATUSES } from '@stormhook/access';
+import { enumNames, weatherV1 } from '@stormhook/proto';
 
 export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
 export const nonEmptyString = (maxLength = 256): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
@@ -57,12 +58,14 @@ export const Geometry = named(
   openObject({ polygons: arrayOf(Polygon) }, ['polygons'], { description: 'multi-polygon; a single polygon is a one-part multi-polygon' }),
 );
 
-export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
+// The weather value sets of the public API are the proto enums without their prefix.
+export const INTENSITIES = enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
+export const LIGHTNING_TYPES = enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_');
+export const THUNDERSTORM_SEVERITIES = enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_');
 export const Intensity = named('PrecipitationIntensity', enumOf(INTENSITIES));
 
-// Roles, user statuses and plans have one home, the access rules the gateway decides with.
-export { ROLES, USER_STATUSES, SUBSCRIPTION_PLANS };
-export const ACCOUNT_TYPES = ['INDIVIDUAL', 'ORGANIZATION'] as const;
+// Roles, user statuses, plans and account types have one home, the access rules the gateway decides with.
+export { ROLES, USER_STATUSES, SUBSCRIPTION_PLANS, ACCOUNT_TYPES };
 
 export const Role = named('Role', enumOf(ROLES));
 export const UserStatus = named('UserStatus', enumOf(USER_STATUSES));

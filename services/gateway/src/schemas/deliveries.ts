@@ -1,9 +1,10 @@
+import { enumNames, notificationV1 } from '@stormhook/proto';
 import { epochMillis, pageNumber, pageSize, uuid } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 
 /** Public delivery states (the notifier's DeliveryStatus without its prefix). */
-export const DELIVERY_STATUSES = ['PENDING', 'IN_FLIGHT', 'SUCCEEDED', 'DEAD'] as const;
-export const ATTEMPT_TRIGGERS = ['SCHEDULED', 'MANUAL'] as const;
+export const DELIVERY_STATUSES = enumNames(notificationV1.DeliveryStatus, 'DELIVERY_STATUS_');
+export const ATTEMPT_TRIGGERS = enumNames(notificationV1.AttemptTrigger, 'ATTEMPT_TRIGGER_');
 
 /** The page size used when a delivery-page request leaves it out. */
 export const DEFAULT_DELIVERY_PAGE_SIZE = 20;

@@ -10,12 +10,12 @@
 import { cpus, platform, release } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findRepoRoot } from '@stormhook/config';
 import { createLogger } from '@stormhook/logger';
 import { reportBench } from '@stormhook/testing';
 import { SpatialIndex } from '../domain/spatial-index.js';
 import { resolveGeoSource } from '../import/geo-source.js';
 import { parseBoundaries } from '../import/parse-boundaries.js';
-import { findRepoRoot } from '../import/repo-root.js';
 
 /** Turkey's extent in the province file: [minLng, minLat, maxLng, maxLat]. */
 const TURKEY_BBOX = [25.665449, 35.80768, 44.817664, 42.104801] as const;

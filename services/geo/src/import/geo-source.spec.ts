@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GEO_ATTRIBUTION } from './attribution.js';
 import { GeoSourceError, resolveGeoSource } from './geo-source.js';
-import { findRepoRoot, sharedGeoDataDir } from './repo-root.js';
+import { sharedGeoDataDir } from './shared-geo-data.js';
 
 describe('resolveGeoSource', () => {
   let base: string;
@@ -17,8 +17,7 @@ describe('resolveGeoSource', () => {
   });
   after(() => rm(base, { recursive: true, force: true }));
 
-  it('finds the repository root by walking up to pnpm-workspace.yaml', () => {
-    assert.equal(findRepoRoot(join(repo, 'services', 'geo', 'dist')), repo);
+  it('looks for shared data beside the repository', () => {
     assert.equal(sharedGeoDataDir(repo), join(base, 'shared', 'data', 'geo'));
   });
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { BOUNDARY_FILES } from './boundary-files.js';
 import { isUrlSource } from './read-source.js';
-import { sharedGeoDataDir } from './repo-root.js';
+import { sharedGeoDataDir } from './shared-geo-data.js';
 
 export const GEO_SOURCE_VARIABLE = 'STORMHOOK_GEO_SOURCE';
 

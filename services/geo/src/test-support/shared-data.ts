@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findRepoRoot, sharedGeoDataDir } from '../import/repo-root.js';
+import { findRepoRoot } from '@stormhook/config';
+import { sharedGeoDataDir } from '../import/shared-geo-data.js';
 
 /**
  * The real boundary files (../shared/data/geo beside the repository), which the repository must not

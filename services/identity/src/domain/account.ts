@@ -1,8 +1,7 @@
+import type { AccountType } from '@stormhook/access';
 import type { Subscription, SubscriptionPlan } from './subscription.js';
 
-/** interface.md 2.9. */
-export const ACCOUNT_TYPES = ['INDIVIDUAL', 'ORGANIZATION'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
+export { ACCOUNT_TYPES, type AccountType } from '@stormhook/access';
 
 /** The profile fields a user may write (4.13, 4.14); plan and verification flags are not among them. */
 export interface AccountProfile {

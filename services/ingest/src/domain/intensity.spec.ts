@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { intensityForRainRate, intensityRank } from './intensity.js';
+import { INTENSITIES, intensityForRainRate, intensityRank, RAIN_RATE_TABLE } from './intensity.js';
 
 describe('rain rate to intensity', () => {
   it('classifies each bound into the class it starts', () => {
@@ -22,5 +22,10 @@ describe('rain rate to intensity', () => {
   it('orders the classes', () => {
     assert.ok(intensityRank('DRIZZLE') < intensityRank('LIGHT'));
     assert.ok(intensityRank('VERY_HEAVY') < intensityRank('EXTREME'));
+    assert.deepEqual(INTENSITIES, ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME']);
+  });
+
+  it('lists the rain-rate table in the order of the classes, each class once', () => {
+    assert.deepEqual(RAIN_RATE_TABLE.map((row) => row.intensity), [...INTENSITIES]);
   });
 });

@@ -1,5 +1,7 @@
-/** Intensity classes in increasing order, as the public contract names them (2.7). */
-export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
+import { enumNames, feedV1 } from '@stormhook/proto';
+
+/** Intensity classes in increasing order, as the public contract names them (2.7): the feed's enum without its prefix. */
+export const INTENSITIES = enumNames(feedV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
 export type Intensity = (typeof INTENSITIES)[number];
 
 /**

@@ -1,7 +1,7 @@
-import type { weatherV1 } from '@stormhook/proto';
+import { enumNames, weatherV1 } from '@stormhook/proto';
 
 /** Public intensity names, weakest first (interface.md 2.7); the rank is the position + 1. */
-export const INTENSITIES = ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME'] as const;
+export const INTENSITIES = enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
 export type Intensity = (typeof INTENSITIES)[number];
 
 const INTENSITY_PREFIX = 'PRECIPITATION_INTENSITY_';
@@ -21,7 +21,8 @@ export function publicIntensity(intensity: weatherV1.PrecipitationIntensity): st
   return intensity === 'PRECIPITATION_INTENSITY_UNSPECIFIED' ? '' : intensity.slice(INTENSITY_PREFIX.length);
 }
 
-const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+/** Public severity names, lowest first. */
+const SEVERITIES = enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_');
 
 /** 1 (LOW) to 3 (HIGH); 0 for UNSPECIFIED. */
 export function severityRank(severity: weatherV1.ThunderstormSeverity): number {

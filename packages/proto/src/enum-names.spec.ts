@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { enumNames, type EnumName } from './runtime/enum-names.js';
+import { feedV1, identityV1, root, weatherV1 } from './index.js';
+
+/** Names of `fullName`'s values sorted by wire number, read from the descriptor, not the generated object. */
+function byWireNumber(fullName: string, prefix: string): string[] {
+  const values = root.lookupEnum(fullName).values;
+  return Object.entries(values)
+    .sort(([, a], [, b]) => a - b)
+    .map(([name]) => name.slice(prefix.length))
+    .filter((name) => name !== 'UNSPECIFIED');
+}
+
+describe('enumNames', () => {
+  it('strips the prefix and drops UNSPECIFIED', () => {
+    assert.deepEqual(enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_'), ['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD']);
+    assert.deepEqual(enumNames(identityV1.AccountType, 'ACCOUNT_TYPE_'), ['INDIVIDUAL', 'ORGANIZATION']);
+  });
+
+  it('keeps the order ranks depend on: weakest, lowest first', () => {
+    assert.deepEqual(enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'), ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME']);
+    assert.deepEqual(enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'), ['LOW', 'MEDIUM', 'HIGH']);
+    assert.deepEqual(enumNames(identityV1.Role, 'ROLE_'), ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN']);
+    assert.deepEqual(enumNames(identityV1.UserStatus, 'USER_STATUS_'), ['INACTIVE', 'ACTIVE', 'EXPIRED', 'BLOCKED', 'DELETED']);
+    assert.deepEqual(enumNames(identityV1.SubscriptionPlan, 'SUBSCRIPTION_PLAN_'), [
+      'NONE',
+      'TRIAL',
+      'BASIC_MONTHLY',
+      'BASIC_YEARLY',
+      'PREMIUM_MONTHLY',
+      'PREMIUM_YEARLY',
+      'CUSTOM',
+    ]);
+  });
+
+  it('follows the wire numbers of every ordered enum, so declaration order and numbering cannot disagree', () => {
+    const ordered: Array<[string, Readonly<Record<string, string>>, string]> = [
+      ['stormhook.weather.v1.PrecipitationIntensity', weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'],
+      ['stormhook.feed.v1.PrecipitationIntensity', feedV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'],
+      ['stormhook.weather.v1.ThunderstormSeverity', weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'],
+      ['stormhook.feed.v1.ThunderstormSeverity', feedV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'],
+      ['stormhook.identity.v1.Role', identityV1.Role, 'ROLE_'],
+    ];
+    for (const [fullName, values, prefix] of ordered) assert.deepEqual(enumNames(values, prefix), byWireNumber(fullName, prefix), fullName);
+  });
+
+  it('gives the feed and the weather contract the same public names', () => {
+    assert.deepEqual(enumNames(feedV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'), enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'));
+    assert.deepEqual(enumNames(feedV1.LightningType, 'LIGHTNING_TYPE_'), enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_'));
+    assert.deepEqual(enumNames(feedV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'), enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'));
+  });
+
+  it('refuses a prefix that does not start every value', () => {
+    assert.throws(() => enumNames(weatherV1.LightningType, 'LIGHTNING_KIND_'), /LIGHTNING_TYPE_UNSPECIFIED does not start with LIGHTNING_KIND_/);
+  });
+
+  it('returns a frozen list', () => {
+    const names = enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_');
+    assert.ok(Object.isFrozen(names));
+  });
+
+  it('types the names as a union of literals', () => {
+    const severity: EnumName<weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'> = 'MEDIUM';
+    // @ts-expect-error UNSPECIFIED is not a public name
+    const unspecified: EnumName<weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'> = 'UNSPECIFIED';
+    assert.deepEqual([severity, unspecified], ['MEDIUM', 'UNSPECIFIED']);
+  });
+});
