@@ -16,10 +16,8 @@ export {
   type AreaRef,
   type CountryCode,
 } from './domain/area.js';
-export type { BBox, Circle, MultiPolygon, PolygonRings, Position, QueryShape, Ring } from './domain/geometry/types.js';
-export { isClosed, largestPolygon, multiPolygonProblem, ringProblem, MIN_RING_POINTS } from './domain/geometry/ring.js';
-export { pointInMultiPolygon, pointInPolygon } from './domain/geometry/point-in-polygon.js';
-export { haversineM, pointToPolygonM } from './domain/geometry/distance.js';
+export type { QueryShape } from './domain/geometry/query-shape.js';
+export { largestPolygon, multiPolygonProblem, ringProblem, MIN_RING_POINTS } from './domain/geometry/ring.js';
 export { simplifyMultiPolygon, simplifyRing } from './domain/geometry/simplify.js';
 export { positionProblem } from './domain/geometry/position.js';
 export { AreaCatalog } from './domain/area-catalog.js';

@@ -1,6 +1,6 @@
 import { ConfigError, defineEnv, int, str, type ConfigOf, type EnvSource } from '@stormhook/config';
+import type { BBox } from '@stormhook/geometry';
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
-import type { BBox } from './domain/geo/types.js';
 import { DEFAULT_RULES, type IngestRules } from './domain/rules.js';
 
 const MINUTE = 60_000;

@@ -3,5 +3,4 @@ export { loadConfig, type Config } from './config.js';
 export { newWeatherCounters, type WeatherCounters } from './transport/weather-consumer.js';
 export type { Maintenance, RetentionResult } from './usecases/retention.js';
 export { cropToCircle } from './geometry/circle-clip.js';
-export { distanceM } from './geometry/geodesy.js';
 export { timezoneAt } from './forecast/timezone.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { distanceM } from '@stormhook/geometry';
 import { queryV1, type commonV1, type weatherV1 } from '@stormhook/proto';
-import { distanceM } from '@stormhook/query';
 import { forecastRun, HOUR, PLACES, precipitation, publishForecast, publishPrecipitations, publishThunderstorms, thunderstorm } from './fixtures.js';
 import { eventually, startWeatherStack, type Answer, type WeatherStack } from './support.js';
 
@@ -182,7 +182,7 @@ describe('weather data through the gateway (query service, real Kafka and databa
       const vertices = cropped.flatMap((p) => p.rings.flatMap((r) => r.coordinates));
       assert.ok(vertices.length > 100, 'the 110 km square cropped to the 30 km circle follows the circle');
       for (const v of vertices) {
-        const d = distanceM(circle.center.lng, circle.center.lat, v.lng, v.lat);
+        const d = distanceM([circle.center.lng, circle.center.lat], [v.lng, v.lat]);
         assert.ok(d <= circle.radius, `vertex ${v.lng},${v.lat} lies ${d} m from the centre`);
       }
       assert.deepEqual(small!.geometry!.multiPolygon!.polygons.map(rings), published(precipitations.small));

@@ -1,6 +1,6 @@
+import type { MultiPolygon, Polygon, Ring } from '@stormhook/geometry';
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
 import type { commonV1, geoV1 } from '@stormhook/proto';
-import type { MultiPolygon, PolygonRings, Ring } from '../geometry/types.js';
 import type { LatLng } from '../domain/registration.js';
 import type { CallBudget } from '../ports/call-budget.js';
 import { DependencyUnavailableError } from '../ports/dependency.js';
@@ -26,7 +26,7 @@ function ring(linear: commonV1.LinearRing | null | undefined): Ring {
 
 /** A proto multipolygon as rings; parts without an exterior are dropped. */
 export function multiFromProto(multi: commonV1.MultiPolygon | null | undefined): MultiPolygon {
-  const parts: PolygonRings[] = [];
+  const parts: Polygon[] = [];
   for (const polygon of multi?.polygons ?? []) {
     const exterior = ring(polygon.exterior);
     if (exterior.length < 4) continue;

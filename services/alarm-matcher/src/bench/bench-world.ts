@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findRepoRoot } from '@stormhook/config';
+import type { MultiPolygon, Position } from '@stormhook/geometry';
+import { seeded, square } from '@stormhook/geometry/testing';
 import type { GeometryRegistration, LightningFilter, PointRegistration, RealtimeRegistration } from '../domain/registration.js';
 import type { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
 import { PreparedPolygon } from '../geometry/prepared-polygon.js';
-import type { MultiPolygon, Position } from '../geometry/types.js';
 import type { WatchedArea } from '../matching/registration-index.js';
 import type { Strike } from '../matching/weather-events.js';
-import { seeded, square } from '../test-support/shapes.js';
 
 interface Feature {
   geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: number[][][] | number[][][][] };

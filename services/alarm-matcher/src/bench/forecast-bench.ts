@@ -12,6 +12,7 @@
  *   KAFKA_BROKERS=... MONGO_URL=... node services/alarm-matcher/dist/bench/forecast-bench.js [--registrations 100000]
  */
 import { parseArgs } from 'node:util';
+import { seeded } from '@stormhook/geometry/testing';
 import { MongoClient } from 'mongodb';
 import { databaseName } from '@stormhook/mongo';
 import { machineDescription, reportBench } from '@stormhook/testing';
@@ -23,7 +24,6 @@ import { Grid } from '../geometry/grid.js';
 import { MongoRegistrationRepository } from '../persistence/registration-repository.js';
 import { FAKE_DISTRICTS } from '../test-support/fake-geo-server.js';
 import { startHarness } from '../test-support/harness.js';
-import { seeded } from '../test-support/shapes.js';
 import { loadAreas, pointIn } from './bench-world.js';
 
 const { values } = parseArgs({ options: { registrations: { type: 'string' } } });

@@ -4,12 +4,12 @@
  * matcher holding 100,000 registrations without registering them one by one through the API (which
  * would take longer than the benchmark). A matcher started afterwards loads them as in production.
  */
+import { seeded } from '@stormhook/geometry/testing';
 import { MongoClient } from 'mongodb';
 import { databaseName } from '@stormhook/mongo';
 import type { PointRegistration } from '../domain/registration.js';
 import { Grid } from '../geometry/grid.js';
 import { MongoRegistrationRepository } from '../persistence/registration-repository.js';
-import { seeded } from '../test-support/shapes.js';
 import { loadAreas, pointIn } from './bench-world.js';
 
 export interface BBox {

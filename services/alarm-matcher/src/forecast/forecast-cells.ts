@@ -1,6 +1,5 @@
+import { distanceM, LocalScale, type BBox, type Position } from '@stormhook/geometry';
 import { Grid } from '../geometry/grid.js';
-import { distanceM, metresPerDegreeLat, metresPerDegreeLng } from '../geometry/planar.js';
-import type { BBox, Position } from '../geometry/types.js';
 import type { DailyValues } from './daily.js';
 
 /** The latest stored forecast of one grid cell, as daily values. */
@@ -44,11 +43,11 @@ export class CellLocator {
     const bucketM = 19_000;
     const maxRing = Math.ceil(maxDistanceM / bucketM) + 1;
     // A slot asks this for up to 100,000 points: candidates are compared by squared distance in the
-    // projection at the point's latitude (no cosine or root per candidate); the winner's distance is
-    // then measured as everywhere else.
-    const kx = metresPerDegreeLng(point[1]);
-    const ky = metresPerDegreeLat();
-    const maxSquared = maxDistanceM * maxDistanceM;
+    // flat local scale around the point (no cosine or root per candidate); the winner's distance is
+    // then measured on the ellipsoid as everywhere else. The flat limit is widened by the scale's
+    // tolerance so that no cell the geodesic limit admits is dropped.
+    const scale = new LocalScale(point[0], point[1]);
+    const maxSquared = (maxDistanceM * (1 + scale.tolerance(maxDistanceM)) + 0.001) ** 2;
     let best: CellForecast | undefined;
     let bestSquared = Infinity;
     for (let ring = 0; ring <= maxRing; ring++) {
@@ -58,9 +57,7 @@ export class CellLocator {
           if (Math.max(Math.abs(r - row), Math.abs(c - col)) !== ring) continue;
           if (r < 0 || c < 0 || r >= this.grid.rows || c >= this.grid.cols) continue;
           for (const cell of this.buckets.get(this.grid.cell(r, c)) ?? []) {
-            const dx = (cell.location[0] - point[0]) * kx;
-            const dy = (cell.location[1] - point[1]) * ky;
-            const squared = dx * dx + dy * dy;
+            const squared = scale.distanceSquared(cell.location[0], cell.location[1]);
             if (squared <= maxSquared && squared < bestSquared) {
               best = cell;
               bestSquared = squared;

@@ -1,5 +1,5 @@
+import type { BBox } from '@stormhook/geometry';
 import { COVERAGE } from '../domain/coverage.js';
-import type { BBox } from './types.js';
 
 /**
  * A uniform longitude/latitude grid over the covered area: 0.1° cells (about 9 km x 11 km over

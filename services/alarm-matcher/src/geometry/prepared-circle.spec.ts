@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { seeded, square } from '../test-support/shapes.js';
+import { direct, distanceM } from '@stormhook/geometry';
+import { seeded, square } from '@stormhook/geometry/testing';
 import { Grid } from './grid.js';
-import { distanceM } from './planar.js';
 import { PreparedCircle } from './prepared-circle.js';
 
 describe('PreparedCircle', () => {
@@ -29,6 +29,26 @@ describe('PreparedCircle', () => {
       const x = 32.6 + random() * 0.5;
       const y = 39.7 + random() * 0.5;
       if (circle.contains(x, y)) assert.ok(touched.has(grid.cellOf(x, y)));
+    }
+  });
+
+  it('covers every cell a point of a large circle lies in, rim included, and only inside cells fully', () => {
+    const grid = new Grid();
+    const random = seeded(8);
+    for (const [lng, lat, radius] of [[35, 39, 200_000], [28.5, 41.5, 120_000], [43, 37.5, 55_000]] as const) {
+      const big = new PreparedCircle([lng, lat], radius);
+      const cover = big.cover(grid);
+      const touched = new Set([...cover.full, ...cover.partial]);
+      for (let i = 0; i < 5_000; i++) {
+        const [x, y] = direct(lng, lat, random() * 2 * Math.PI, radius * (1 - random() * 0.01));
+        assert.ok(touched.has(grid.cellOf(x, y)), `rim point ${x},${y} lies in an uncovered cell`);
+      }
+      for (const cell of cover.full) {
+        const box = grid.bounds(cell);
+        for (const [x, y] of [[box.minLng, box.minLat], [box.maxLng, box.maxLat], [(box.minLng + box.maxLng) / 2, box.minLat], [box.maxLng, (box.minLat + box.maxLat) / 2]] as const) {
+          assert.ok(distanceM([lng, lat], [x, y]) <= radius, `full cell ${cell} reaches beyond the radius`);
+        }
+      }
     }
   });
 

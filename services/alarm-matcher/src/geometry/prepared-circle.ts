@@ -1,46 +1,37 @@
+import { bboxesOverlap, circleTouchesMultiPolygon, GeodesicCircle, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
 import type { Grid } from './grid.js';
-import { bboxesOverlap, metresPerDegreeLat, metresPerDegreeLng, pointToMultiDistanceM } from './planar.js';
 import type { CellCover, PreparedShape } from './prepared-shape.js';
-import type { BBox, MultiPolygon, Position } from './types.js';
 
-/** A point alarm's circle (centre and radius in metres) in the local projection around its centre. */
+/**
+ * A point alarm's circle: a geodesic disc (centre and radius in metres on WGS 84), the same disc the
+ * query service crops to. Its flat screen (see GeodesicCircle) is what the matching hot path reads.
+ */
 export class PreparedCircle implements PreparedShape {
   readonly bbox: BBox;
   readonly reference: Position;
-  /** Metres per degree of longitude and latitude at the centre, and the squared radius: read by the matching hot path. */
-  readonly kx: number;
-  readonly ky: number;
-  readonly radiusSquared: number;
+  readonly disc: GeodesicCircle;
 
   constructor(
     readonly center: Position,
     readonly radiusM: number,
   ) {
+    this.disc = new GeodesicCircle(center, radiusM);
+    this.bbox = this.disc.bbox;
     this.reference = center;
-    this.kx = metresPerDegreeLng(center[1]);
-    this.ky = metresPerDegreeLat();
-    this.radiusSquared = radiusM * radiusM;
-    const dLng = radiusM / this.kx;
-    const dLat = radiusM / this.ky;
-    this.bbox = { minLng: center[0] - dLng, minLat: center[1] - dLat, maxLng: center[0] + dLng, maxLat: center[1] + dLat };
   }
 
-  /** Distance from the centre in metres. */
+  /** Geodesic distance from the centre in metres. */
   distanceM(lng: number, lat: number): number {
-    const dx = (lng - this.center[0]) * this.kx;
-    const dy = (lat - this.center[1]) * this.ky;
-    return Math.sqrt(dx * dx + dy * dy);
+    return this.disc.distanceM(lng, lat);
   }
 
   contains(lng: number, lat: number): boolean {
-    const dx = (lng - this.center[0]) * this.kx;
-    const dy = (lat - this.center[1]) * this.ky;
-    return dx * dx + dy * dy <= this.radiusSquared;
+    return this.disc.contains(lng, lat);
   }
 
   intersects(other: MultiPolygon, otherBox: BBox): boolean {
     if (!bboxesOverlap(this.bbox, otherBox)) return false;
-    return pointToMultiDistanceM(this.center, other) <= this.radiusM;
+    return circleTouchesMultiPolygon(this.disc, other);
   }
 
   cover(grid: Grid): CellCover {
@@ -51,10 +42,14 @@ export class PreparedCircle implements PreparedShape {
       const box = grid.bounds(cell);
       const nearX = Math.min(Math.max(cx, box.minLng), box.maxLng);
       const nearY = Math.min(Math.max(cy, box.minLat), box.maxLat);
-      if (!this.contains(nearX, nearY)) continue;
-      const farX = cx - box.minLng > box.maxLng - cx ? box.minLng : box.maxLng;
-      const farY = cy - box.minLat > box.maxLat - cy ? box.minLat : box.maxLat;
-      (this.contains(farX, farY) ? full : partial).push(cell);
+      // The flat metric is a plane, so the clamped point is the cell's nearest in it: beyond the
+      // screen's outer radius, no point of the cell is within the geodesic radius.
+      if (this.disc.scale.distanceSquared(nearX, nearY) > this.disc.outerSquared) continue;
+      // Geodesic distance along a parallel grows with the longitude difference and along a meridian has
+      // one minimum, so a cell whose four corners are inside is inside everywhere.
+      const inside =
+        this.contains(box.minLng, box.minLat) && this.contains(box.maxLng, box.minLat) && this.contains(box.maxLng, box.maxLat) && this.contains(box.minLng, box.maxLat);
+      (inside ? full : partial).push(cell);
     }
     return { full, partial };
   }

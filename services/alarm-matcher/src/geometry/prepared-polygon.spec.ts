@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { seeded, squareRing } from '../test-support/shapes.js';
+import { multiPolygonsTouch, pointInMultiPolygon, type MultiPolygon } from '@stormhook/geometry';
+import { seeded, squareRing } from '@stormhook/geometry/testing';
 import { Grid } from './grid.js';
-import { multisIntersect, pointInMulti } from './planar.js';
 import { PreparedPolygon } from './prepared-polygon.js';
-import type { MultiPolygon } from './types.js';
 
 /** A concave "U" with a square hole in its base, spanning several grid rows and columns. */
 const U_SHAPE: MultiPolygon = [
@@ -33,7 +32,7 @@ describe('PreparedPolygon', () => {
     for (let i = 0; i < 20_000; i++) {
       const x = 29.9 + random() * 1.2;
       const y = 37.9 + random() * 1.2;
-      const expected = pointInMulti(x, y, U_SHAPE);
+      const expected = pointInMultiPolygon(x, y, U_SHAPE);
       if (expected) inside++;
       assert.equal(prepared.contains(x, y), expected, `point ${x},${y}`);
     }
@@ -55,14 +54,14 @@ describe('PreparedPolygon', () => {
       for (let i = 0; i < 20; i++) {
         const x = box.minLng + random() * (box.maxLng - box.minLng);
         const y = box.minLat + random() * (box.maxLat - box.minLat);
-        assert.ok(pointInMulti(x, y, U_SHAPE), `full cell ${cell} holds an outside point`);
+        assert.ok(pointInMultiPolygon(x, y, U_SHAPE), `full cell ${cell} holds an outside point`);
       }
     }
     const touched = new Set([...cover.full, ...cover.partial]);
     for (let i = 0; i < 5_000; i++) {
       const x = 30 + random();
       const y = 38 + random();
-      if (pointInMulti(x, y, U_SHAPE)) assert.ok(touched.has(grid.cellOf(x, y)), 'an inside point lies in an uncovered cell');
+      if (pointInMultiPolygon(x, y, U_SHAPE)) assert.ok(touched.has(grid.cellOf(x, y)), 'an inside point lies in an uncovered cell');
     }
     assert.ok(cover.full.length > 0 && cover.partial.length > 0);
   });
@@ -73,7 +72,7 @@ describe('PreparedPolygon', () => {
       const size = 0.02 + random() * 0.3;
       const other: MultiPolygon = [{ exterior: squareRing(29.8 + random() * 1.4, 37.8 + random() * 1.4, size), holes: [] }];
       const box = { minLng: other[0]!.exterior[0]![0], minLat: other[0]!.exterior[0]![1], maxLng: other[0]!.exterior[2]![0], maxLat: other[0]!.exterior[2]![1] };
-      assert.equal(prepared.intersects(other, box), multisIntersect(U_SHAPE, other));
+      assert.equal(prepared.intersects(other, box), multiPolygonsTouch(U_SHAPE, other));
     }
   });
 

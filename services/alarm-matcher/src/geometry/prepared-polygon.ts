@@ -1,7 +1,6 @@
+import { bboxContains, bboxesOverlap, bboxOfMultiPolygon, centroidOf, pointInMultiPolygon, segmentsIntersect, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
 import type { Grid } from './grid.js';
-import { bboxContains, bboxesOverlap, bboxOfMulti, centroidOf, pointInMulti, segmentsIntersect } from './planar.js';
 import type { CellCover, PreparedShape } from './prepared-shape.js';
-import type { BBox, MultiPolygon, Position } from './types.js';
 
 /**
  * An administrative area's boundary with its edges filed by grid row. A point-in-polygon test
@@ -20,7 +19,7 @@ export class PreparedPolygon implements PreparedShape {
     readonly geometry: MultiPolygon,
     private readonly grid: Grid,
   ) {
-    this.bbox = bboxOfMulti(geometry);
+    this.bbox = bboxOfMultiPolygon(geometry);
     this.reference = centroidOf(geometry);
     this.firstRow = Math.floor((this.bbox.minLat - grid.minLat) / grid.cellDeg);
     const lastRow = Math.floor((this.bbox.maxLat - grid.minLat) / grid.cellDeg);
@@ -93,7 +92,7 @@ export class PreparedPolygon implements PreparedShape {
         if (Math.max(x1, x2) < otherBox.minLng || Math.min(x1, x2) > otherBox.maxLng) continue;
         if (Math.max(y1, y2) < otherBox.minLat || Math.min(y1, y2) > otherBox.maxLat) continue;
         // A vertex of this shape inside the other one.
-        if (bboxContains(otherBox, x1, y1) && pointInMulti(x1, y1, other)) return true;
+        if (bboxContains(otherBox, x1, y1) && pointInMultiPolygon(x1, y1, other)) return true;
         for (let j = 0; j < otherEdges.length; j += 4) {
           if (segmentsIntersect(x1, y1, x2, y2, otherEdges[j]!, otherEdges[j + 1]!, otherEdges[j + 2]!, otherEdges[j + 3]!)) return true;
         }

@@ -1,5 +1,5 @@
+import type { BBox, MultiPolygon, Position } from '@stormhook/geometry';
 import type { Grid } from './grid.js';
-import type { BBox, MultiPolygon, Position } from './types.js';
 
 /** How a shape lies over the grid: cells it covers entirely, and cells it only partly covers. */
 export interface CellCover {

@@ -1,15 +1,18 @@
+import type { BBox } from '@stormhook/geometry';
 import type { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
-import type { BBox } from '../geometry/types.js';
 import { FILTER_STRIDE, type AreaEntry } from './area-entry.js';
 
 /**
- * Doubles per circle in a packed cell: centre lng, centre lat, metres per degree of lng, radius²,
- * then its registration's compiled lightning filter (FILTER_STRIDE doubles, see area-entry.ts) whose
- * type code is {@link NO_LIGHTNING} when no registration wants lightning and {@link SEVERAL} when
- * several do (then the entry's own list decides).
+ * Doubles per circle in a packed cell: its flat screen (centre lng, centre lat, metres per degree of
+ * lng and of lat, the squared inner and outer radii of the screen's tolerance band; see
+ * GeodesicCircle), then its registration's compiled lightning
+ * filter (FILTER_STRIDE doubles, see area-entry.ts) whose type code is {@link NO_LIGHTNING} when no
+ * registration wants lightning and {@link SEVERAL} when several do (then the entry's own list decides).
  */
-export const CIRCLE_STRIDE = 4 + FILTER_STRIDE;
+/** Offset of the lightning filter in a packed circle. */
+export const CIRCLE_FILTER = 6;
+export const CIRCLE_STRIDE = CIRCLE_FILTER + FILTER_STRIDE;
 export const NO_LIGHTNING = 254;
 export const SEVERAL = 255;
 
@@ -73,10 +76,11 @@ export class GridLayer {
     list.forEach((entry, i) => {
       const circle = entry.shape as PreparedCircle;
       const at = i * CIRCLE_STRIDE;
-      packed.set([circle.center[0], circle.center[1], circle.kx, circle.radiusSquared], at);
+      const { scale, innerSquared, outerSquared } = circle.disc;
+      packed.set([scale.lng, scale.lat, scale.kx, scale.ky, innerSquared, outerSquared], at);
       const count = entry.lightning.length;
-      if (count === 1) packed.set(entry.lightningFilters, at + 4);
-      else packed[at + 4] = count === 0 ? NO_LIGHTNING : SEVERAL;
+      if (count === 1) packed.set(entry.lightningFilters, at + CIRCLE_FILTER);
+      else packed[at + CIRCLE_FILTER] = count === 0 ? NO_LIGHTNING : SEVERAL;
     });
     this.packed[cell] = packed;
     return packed;

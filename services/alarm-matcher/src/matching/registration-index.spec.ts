@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { direct, distanceM } from '@stormhook/geometry';
+import { seeded } from '@stormhook/geometry/testing';
 import { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
 import { PreparedPolygon } from '../geometry/prepared-polygon.js';
 import { geometryRegistration, pointRegistration, rain, square, storm, strike } from '../test-support/fixtures.js';
-import { seeded } from '../test-support/shapes.js';
 import type { LightningFilter, RealtimeRegistration } from '../domain/registration.js';
 import { lightningPasses } from './rules.js';
 import { RegistrationIndex, type WatchedArea } from './registration-index.js';
@@ -28,6 +29,29 @@ describe('RegistrationIndex', () => {
     index.upsert(point, circleOf(29.0, 41.0, 5_000));
     assert.equal(index.matchLightning(strike(29.0, 41.0 + 0.044)).length, 1, 'about 4.9 km north');
     assert.equal(index.matchLightning(strike(29.0, 41.0 + 0.046)).length, 0, 'about 5.1 km north');
+  });
+
+  it('matches point alarms by geodesic distance, near the rim too (the packed hot loop and its exact band)', () => {
+    const index = new RegistrationIndex(grid);
+    const random = seeded(21);
+    const circles = Array.from({ length: 40 }, () => {
+      const lng = 27 + random() * 16;
+      const lat = 36.5 + random() * 5;
+      const radius = 1_000 + random() * 199_000;
+      const registration = pointRegistration(lng, lat, radius, { lightning: {} });
+      index.upsert(registration, circleOf(lng, lat, radius));
+      return { registration, lng, lat, radius };
+    });
+    let inside = 0;
+    for (let i = 0; i < 4_000; i++) {
+      const c = circles[i % circles.length]!;
+      const [lng, lat] = direct(c.lng, c.lat, random() * 2 * Math.PI, c.radius * (0.997 + random() * 0.006));
+      const expected = distanceM([c.lng, c.lat], [lng, lat]) <= c.radius;
+      if (expected) inside++;
+      const ids = index.matchLightning(strike(lng, lat)).map((m) => m.registration.registrationId);
+      assert.equal(ids.includes(c.registration.registrationId), expected, `${lng},${lat} against a ${c.radius} m circle`);
+    }
+    assert.ok(inside > 1_000 && inside < 3_000, 'both sides of the rim are sampled');
   });
 
   it('shares one area between registrations, applies each filter, and skips those without lightning', () => {

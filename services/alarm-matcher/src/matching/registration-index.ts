@@ -1,10 +1,9 @@
+import type { BBox } from '@stormhook/geometry';
 import type { RealtimeRegistration } from '../domain/registration.js';
 import { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
-import { metresPerDegreeLat } from '../geometry/planar.js';
-import type { BBox } from '../geometry/types.js';
 import { AreaEntry, compiledPasses, strikeKey, type Match, type StormMatch, type WatchedArea } from './area-entry.js';
-import { CIRCLE_STRIDE, GridLayer, NO_LIGHTNING, SEVERAL } from './grid-layer.js';
+import { CIRCLE_FILTER, CIRCLE_STRIDE, GridLayer, NO_LIGHTNING, SEVERAL } from './grid-layer.js';
 import { precipitationPasses, thunderstormPasses } from './rules.js';
 import type { Rain, Storm, Strike } from './weather-events.js';
 
@@ -100,15 +99,18 @@ export class RegistrationIndex {
     const packed = this.circles.packedCirclesAt(circleCell);
     if (packed) {
       const partialCircles = this.circles.partialAt(circleCell)!;
-      const ky = metresPerDegreeLat();
       for (let i = 0, j = 0; i < partialCircles.length; i++, j += CIRCLE_STRIDE) {
+        // GeodesicCircle.contains, inlined over the packed screen: the flat distance decides unless it
+        // falls in the tolerance band around the rim, where the geodesic one does.
         const dx = (lng - packed[j]!) * packed[j + 2]!;
-        const dy = (lat - packed[j + 1]!) * ky;
-        if (dx * dx + dy * dy > packed[j + 3]!) continue;
-        const type = packed[j + 4]!;
+        const dy = (lat - packed[j + 1]!) * packed[j + 3]!;
+        const squared = dx * dx + dy * dy;
+        if (squared > packed[j + 5]!) continue;
+        const type = packed[j + CIRCLE_FILTER]!;
         if (type === NO_LIGHTNING) continue;
+        if (squared > packed[j + 4]! && !(partialCircles[i]!.shape as PreparedCircle).disc.containsExactly(lng, lat)) continue;
         if (type === SEVERAL) partialCircles[i]!.collectLightning(key, matches);
-        else if (compiledPasses(packed, j + 4, key)) matches.push(partialCircles[i]!.lightningMatches[0]!);
+        else if (compiledPasses(packed, j + CIRCLE_FILTER, key)) matches.push(partialCircles[i]!.lightningMatches[0]!);
       }
     }
     const polygonCell = this.polygons.grid.cellOf(lng, lat);

@@ -1,4 +1,4 @@
-import type { BBox, MultiPolygon, Position } from '../geometry/types.js';
+import type { BBox, MultiPolygon, Position } from '@stormhook/geometry';
 import type { Intensity, LightningType, Severity } from '../domain/weather-enums.js';
 
 /** A located lightning discharge (weather.lightning.v1), units as in the filters. */

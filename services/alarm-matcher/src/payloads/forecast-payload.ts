@@ -1,7 +1,7 @@
+import type { Position } from '@stormhook/geometry';
 import type { ForecastRegistration } from '../domain/registration.js';
 import type { Slot } from '../forecast/slots.js';
 import type { Violation } from '../forecast/violations.js';
-import type { Position } from '../geometry/types.js';
 import { webhookEnvelope } from '@stormhook/webhooks';
 import { metres } from './notification.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
+import { square } from '@stormhook/geometry/testing';
 import { payloadProblems, WEBHOOK_EVENT_TYPES } from '@stormhook/webhooks';
 import type { ForecastRegistration } from '../domain/registration.js';
 import { slotOn } from '../forecast/slots.js';
-import { square } from '../test-support/shapes.js';
 import { rain, storm, strike } from '../test-support/fixtures.js';
 import { forecastPayload } from './forecast-payload.js';
 import { lightningAllClearPayload, lightningPayload } from './lightning-payload.js';

@@ -1,5 +1,4 @@
-import { distanceM } from '../geometry/planar.js';
-import type { Position } from '../geometry/types.js';
+import { distanceM, type Position } from '@stormhook/geometry';
 import type { Rain } from '../matching/weather-events.js';
 import type { EndReason } from '../lifecycle/tracked-event.js';
 import { webhookEnvelope } from '@stormhook/webhooks';

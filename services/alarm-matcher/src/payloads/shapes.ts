@@ -1,4 +1,4 @@
-import type { MultiPolygon, Position, Ring } from '../geometry/types.js';
+import type { MultiPolygon, Position, Ring } from '@stormhook/geometry';
 
 /** The webhook's point shape (incumbent: `{lng, lat}` objects). */
 export function pointJson([lng, lat]: Position): { lng: number; lat: number } {

@@ -1,5 +1,4 @@
-import { pointToMultiDistanceM } from '../geometry/planar.js';
-import type { Position } from '../geometry/types.js';
+import { distanceToMultiPolygonM, type Position } from '@stormhook/geometry';
 import type { Storm } from '../matching/weather-events.js';
 import type { EndReason } from '../lifecycle/tracked-event.js';
 import { webhookEnvelope } from '@stormhook/webhooks';
@@ -33,8 +32,8 @@ export function thunderstormPayload(input: {
   endReason?: EndReason;
 }): Record<string, unknown> {
   const { storm, reference } = input;
-  const threatDistance = storm.threat.length > 0 ? pointToMultiDistanceM(reference, storm.threat) : null;
-  const cellDistance = storm.cell.polygon.length > 0 ? pointToMultiDistanceM(reference, storm.cell.polygon) : null;
+  const threatDistance = storm.threat.length > 0 ? distanceToMultiPolygonM(reference, storm.threat) : null;
+  const cellDistance = storm.cell.polygon.length > 0 ? distanceToMultiPolygonM(reference, storm.cell.polygon) : null;
   return {
     ...webhookEnvelope(trackedEventType('thunderstorm', input.phase), storm.insertedMs),
     id: input.notificationId,

@@ -1,8 +1,8 @@
+import type { Position } from '@stormhook/geometry';
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from '@stormhook/mongo';
 import type { DailyValues } from '../forecast/daily.js';
 import { supersedes, type CellForecast } from '../forecast/forecast-cells.js';
-import type { Position } from '../geometry/types.js';
 import type { ForecastStore } from '../ports/forecast-store.js';
 import { COLLECTIONS } from './collections.js';
 

@@ -1,5 +1,5 @@
+import type { Position } from '@stormhook/geometry';
 import type { CellForecast } from '../forecast/forecast-cells.js';
-import type { Position } from '../geometry/types.js';
 
 /** Forecast runs as daily values per grid cell; readers get the latest run of each cell. */
 export interface ForecastStore {

@@ -1,4 +1,4 @@
-import type { MultiPolygon } from '../geometry/types.js';
+import type { MultiPolygon } from '@stormhook/geometry';
 import type { LatLng } from '../domain/registration.js';
 import type { CallBudget } from './call-budget.js';
 

@@ -1,9 +1,8 @@
+import { square } from '@stormhook/geometry/testing';
+import { type MultiPolygon, pointInMultiPolygon } from '@stormhook/geometry';
 import { createGrpcServer, GrpcError, GrpcStatus, type GrpcServer, type HandlersOf } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
 import { geoV1, type commonV1 } from '@stormhook/proto';
-import { pointInMulti } from '../geometry/planar.js';
-import type { MultiPolygon } from '../geometry/types.js';
-import { square } from './shapes.js';
 
 /**
  * A tiny in-process GeoService with square areas, so integration tests know exactly what is inside
@@ -95,8 +94,8 @@ export async function startFakeGeo(logger: Logger): Promise<FakeGeo> {
     resolvePoint: async (request) => {
       count('resolvePoint');
       const { lng, lat } = request.point ?? { lng: 0, lat: 0 };
-      const city = FAKE_CITIES.find((c) => pointInMulti(lng, lat, c.geometry));
-      const district = FAKE_DISTRICTS.find((d) => pointInMulti(lng, lat, d.geometry));
+      const city = FAKE_CITIES.find((c) => pointInMultiPolygon(lng, lat, c.geometry));
+      const district = FAKE_DISTRICTS.find((d) => pointInMultiPolygon(lng, lat, d.geometry));
       return geoV1.ResolvePointResponse.create({
         countryCode: city ? 'TUR' : '',
         ...(city ? { city: { id: city.id, name: city.name } } : {}),

@@ -1,8 +1,7 @@
+import { bboxOfMultiPolygon, centroidOf, type MultiPolygon } from '@stormhook/geometry';
+import { square } from '@stormhook/geometry/testing';
 import type { GeometryRegistration, PointRegistration, WeatherFilter } from '../domain/registration.js';
-import { bboxOfMulti, centroidOf } from '../geometry/planar.js';
-import type { MultiPolygon } from '../geometry/types.js';
 import type { Rain, Storm, Strike } from '../matching/weather-events.js';
-import { square } from './shapes.js';
 
 let counter = 0;
 
@@ -76,10 +75,10 @@ export function storm(cell: MultiPolygon, threat: MultiPolygon, overrides: Parti
       flashRates: { inCloud: 4, cloudToGround: 1, total: 5 },
       centroid: centroidOf(cell.length > 0 ? cell : threat),
       polygon: cell,
-      box: bboxOfMulti(cell),
+      box: bboxOfMultiPolygon(cell),
     },
     threat,
-    threatBox: bboxOfMulti(threat),
+    threatBox: bboxOfMultiPolygon(threat),
     ...overrides,
   };
 }
@@ -94,7 +93,7 @@ export function rain(geometry: MultiPolygon, overrides: Partial<Rain> = {}): Rai
     forecast: false,
     intensity: 'MODERATE',
     geometry,
-    box: bboxOfMulti(geometry),
+    box: bboxOfMultiPolygon(geometry),
     centroid: centroidOf(geometry),
     areaKm2: 20,
     ...overrides,

@@ -1,4 +1,4 @@
-import type { MultiPolygon } from '../geometry/types.js';
+import type { MultiPolygon } from '@stormhook/geometry';
 import type { AlarmPublisher } from '../ports/alarm-publisher.js';
 import { areaRefKey, type AreaRef, type GeoPort } from '../ports/geo-port.js';
 import type { ClaimResult, NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';

@@ -1,6 +1,6 @@
+import { squareRing } from '@stormhook/geometry/testing';
 import { publishOn, type MessageOf, type Publisher, type TopicNames } from '@stormhook/kafka';
 import { weatherV1, type DeepPartial } from '@stormhook/proto';
-import { squareRing } from './shapes.js';
 
 let counter = 0;
 const next = () => ++counter;

@@ -1,8 +1,7 @@
+import { bboxOfMultiPolygon, centroidOf, type MultiPolygon, type Position, type Ring } from '@stormhook/geometry';
 import type { commonV1, weatherV1 } from '@stormhook/proto';
 import { fromProtoEnum, INTENSITIES, LIGHTNING_TYPES, SEVERITIES } from '../domain/weather-enums.js';
 import type { HourlyMetric, HourlySeries } from '../forecast/daily.js';
-import { bboxOfMulti, centroidOf } from '../geometry/planar.js';
-import type { MultiPolygon, Position, Ring } from '../geometry/types.js';
 import type { Rain, Storm, Strike } from '../matching/weather-events.js';
 import type { ForecastChunk } from '../usecases/forecast/store-forecast.js';
 
@@ -72,10 +71,10 @@ export function toStorm(e: weatherV1.ThunderstormEvent): Decoded<Storm> {
         flashRates: { inCloud: e.cell?.flashRates?.inCloud ?? 0, cloudToGround: e.cell?.flashRates?.cloudToGround ?? 0, total: e.cell?.flashRates?.total ?? 0 },
         centroid,
         polygon: cellPolygon,
-        box: bboxOfMulti(cellPolygon),
+        box: bboxOfMultiPolygon(cellPolygon),
       },
       threat,
-      threatBox: bboxOfMulti(threat),
+      threatBox: bboxOfMultiPolygon(threat),
     },
   };
 }
@@ -96,7 +95,7 @@ export function toRain(e: weatherV1.PrecipitationEvent): Decoded<Rain> {
       intensity,
       ...(e.rainRateMmPerH !== undefined ? { rainRateMmPerH: e.rainRateMmPerH } : {}),
       geometry,
-      box: bboxOfMulti(geometry),
+      box: bboxOfMultiPolygon(geometry),
       centroid: e.centroid ? [e.centroid.lng, e.centroid.lat] : centroidOf(geometry),
       areaKm2: e.areaKm2,
     },

@@ -11,6 +11,7 @@ import { cpus, platform, release } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findRepoRoot } from '@stormhook/config';
+import { seeded } from '@stormhook/geometry/testing';
 import { createLogger } from '@stormhook/logger';
 import { reportBench } from '@stormhook/testing';
 import { SpatialIndex } from '../domain/spatial-index.js';
@@ -20,19 +21,8 @@ import { parseBoundaries } from '../import/parse-boundaries.js';
 /** Turkey's extent in the province file: [minLng, minLat, maxLng, maxLat]. */
 const TURKEY_BBOX = [25.665449, 35.80768, 44.817664, 42.104801] as const;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomPoints(count: number, seed: number): Float64Array {
-  const random = mulberry32(seed);
+  const random = seeded(seed);
   const [x0, y0, x1, y1] = TURKEY_BBOX;
   const points = new Float64Array(count * 2);
   for (let i = 0; i < count; i++) {

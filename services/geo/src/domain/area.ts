@@ -1,4 +1,4 @@
-import type { MultiPolygon } from './geometry/types.js';
+import type { MultiPolygon } from '@stormhook/geometry';
 
 /** ISO 3166-1 alpha-3 codes of the countries served (interface.md 4.12). CTR: Northern Cyprus. */
 export type CountryCode = 'TUR' | 'CTR';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
+import type { Position, Ring } from '@stormhook/geometry';
 import { area, rect } from '../test-support/shapes.js';
 import type { Area } from './area.js';
 import type { GeoResult } from './geo-error.js';
 import { buildGeoSnapshot } from './geo-snapshot.js';
 import { GeoQueries } from './geo-queries.js';
 import { countPositions } from './geometry/simplify.js';
-import type { Position, Ring } from './geometry/types.js';
 
 /** A wiggly ring (many vertices) so that simplification has something to remove. */
 function wiggly(minLng: number, minLat: number, maxLng: number, maxLat: number): Ring {
@@ -111,16 +111,16 @@ describe('GeoQueries', () => {
     const around = queries.intersecting({ kind: 'circle', circle: { center: [29.025, 40.985], radiusM: 100 } });
     assert.ok(around.ok);
     assert.deepEqual(around.value.map((r) => `${r.level}:${r.id}`), ['city:34', 'district:1421', 'neighbourhood:890461301']);
-    const cities = queries.intersecting({ kind: 'polygon', polygon: [rect(29.5, 40, 32.5, 41)] }, 'city');
+    const cities = queries.intersecting({ kind: 'polygon', polygon: { exterior: rect(29.5, 40, 32.5, 41), holes: [] } }, 'city');
     assert.ok(cities.ok);
     assert.deepEqual(cities.value, [{ level: 'city', id: 6 }, { level: 'city', id: 34 }]);
 
     const tooBig = queries.intersecting({ kind: 'circle', circle: { center: [29, 41], radiusM: 200_001 } });
     assert.equal(invalidField(tooBig), 'circle.radius');
-    const open = queries.intersecting({ kind: 'polygon', polygon: [[[29, 41], [30, 41], [30, 42], [29, 42]]] });
+    const open = queries.intersecting({ kind: 'polygon', polygon: { exterior: [[29, 41], [30, 41], [30, 42], [29, 42]], holes: [] } });
     assert.equal(invalidField(open), 'polygon.exterior');
     assert.ok(!open.ok && /not closed/.test(open.error.message));
-    const badHole = queries.intersecting({ kind: 'polygon', polygon: [rect(29, 41, 30, 42), [[29, 91], [29, 41], [30, 41], [29, 91]]] });
+    const badHole = queries.intersecting({ kind: 'polygon', polygon: { exterior: rect(29, 41, 30, 42), holes: [[[29, 91], [29, 41], [30, 41], [29, 91]]] } });
     assert.equal(invalidField(badHole), 'polygon.holes[0]');
   });
 });

@@ -1,10 +1,11 @@
+import type { MultiPolygon } from '@stormhook/geometry';
 import { COUNTRY_NAMES, isCountryCode, SUPPORTED_COUNTRIES, type Area, type AreaLevel, type AreaRef, type CountryCode } from './area.js';
 import type { AreaCatalog } from './area-catalog.js';
 import { invalidArgument, notFound, ok, unsupportedCountry, type GeoResult } from './geo-error.js';
 import { positionProblem } from './geometry/position.js';
 import { ringProblem } from './geometry/ring.js';
 import { simplifyMultiPolygon } from './geometry/simplify.js';
-import type { MultiPolygon, QueryShape } from './geometry/types.js';
+import type { QueryShape } from './geometry/query-shape.js';
 import type { PointResolution, SpatialIndex } from './spatial-index.js';
 
 /** Largest simplification tolerance accepted: beyond 50 km a district is a triangle. */
@@ -157,8 +158,8 @@ export class GeoQueries {
         return invalidArgument('circle.radius', `must be more than 0 and at most ${MAX_CIRCLE_RADIUS_M} metres, got ${radiusM}`);
       }
     } else {
-      if (shape.polygon.length === 0) return invalidArgument('polygon.exterior', 'is required');
-      for (const [r, ring] of shape.polygon.entries()) {
+      if (shape.polygon.exterior.length === 0) return invalidArgument('polygon.exterior', 'is required');
+      for (const [r, ring] of [shape.polygon.exterior, ...shape.polygon.holes].entries()) {
         const field = r === 0 ? 'polygon.exterior' : `polygon.holes[${r - 1}]`;
         for (const p of ring) {
           const problem = positionProblem(p[0], p[1]);

@@ -1,6 +1,15 @@
-import { bboxOf, expandBBox } from './geometry/bbox.js';
-import { METRES_PER_DEGREE_LAT, metresPerDegreeLng, originToSegment } from './geometry/distance.js';
-import type { BBox, MultiPolygon } from './geometry/types.js';
+import {
+  bboxOfMultiPolygon,
+  emptyBBox,
+  expandBBox,
+  metresPerDegreeLat,
+  metresPerDegreeLng,
+  originToSegmentSquared,
+  ringsOf,
+  unionBBox,
+  type BBox,
+  type MultiPolygon,
+} from '@stormhook/geometry';
 
 export interface GridOptions {
   /** Cells along the side of an average area's bounding box; more cells, fewer polygon tests. */
@@ -64,29 +73,29 @@ export class LevelGrid {
     this.size = count;
     this.nearLimitM = options.nearLimitM;
     this.bboxes = new Float64Array(count * 4);
-    const boxes: BBox[] = geometries.map((g) => bboxOf(g));
-    let extent: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+    const boxes: BBox[] = geometries.map((g) => bboxOfMultiPolygon(g));
+    let extent: BBox = emptyBBox();
     let sideSum = 0;
     boxes.forEach((b, k) => {
-      this.bboxes.set(b, k * 4);
-      extent = [Math.min(extent[0], b[0]), Math.min(extent[1], b[1]), Math.max(extent[2], b[2]), Math.max(extent[3], b[3])];
-      sideSum += Math.sqrt(Math.max(b[2] - b[0], 1e-9) * Math.max(b[3] - b[1], 1e-9));
+      this.bboxes.set([b.minLng, b.minLat, b.maxLng, b.maxLat], k * 4);
+      extent = unionBBox(extent, b);
+      sideSum += Math.sqrt(Math.max(b.maxLng - b.minLng, 1e-9) * Math.max(b.maxLat - b.minLat, 1e-9));
     });
-    if (count === 0) extent = [0, 0, 0, 0];
+    if (count === 0) extent = { minLng: 0, minLat: 0, maxLng: 0, maxLat: 0 };
     // The margin lets a point just outside the outermost area still find it by a nearest search.
     extent = expandBBox(extent, Math.max(options.nearLimitM, 1));
 
     // Square cells in metres: a degree of longitude is shorter than one of latitude away from the equator.
-    const lngScale = Math.max(0.01, Math.cos((((extent[1] + extent[3]) / 2) * Math.PI) / 180));
-    const width = extent[2] - extent[0];
-    const height = extent[3] - extent[1];
+    const lngScale = Math.max(0.01, Math.cos((((extent.minLat + extent.maxLat) / 2) * Math.PI) / 180));
+    const width = extent.maxLng - extent.minLng;
+    const height = extent.maxLat - extent.minLat;
     let cellH = count > 0 ? sideSum / count / options.cellsPerArea : height;
     const cellsFor = (h: number) => Math.ceil(width / (h / lngScale)) * Math.ceil(height / h);
     while (cellsFor(cellH) > options.maxCells) cellH *= 1.25;
     this.cellH = cellH;
     this.cellW = cellH / lngScale;
-    this.x0 = extent[0];
-    this.y0 = extent[1];
+    this.x0 = extent.minLng;
+    this.y0 = extent.minLat;
     this.nx = Math.max(1, Math.ceil(width / this.cellW));
     this.ny = Math.max(1, Math.ceil(height / this.cellH));
 
@@ -95,8 +104,8 @@ export class LevelGrid {
     this.rowBase = new Int32Array(count);
     let slots = 0;
     boxes.forEach((b, k) => {
-      this.rowLo[k] = this.row(b[1]);
-      this.rowHi[k] = this.row(b[3]);
+      this.rowLo[k] = this.row(b.minLat);
+      this.rowHi[k] = this.row(b.maxLat);
       this.rowBase[k] = slots;
       slots += this.rowHi[k]! - this.rowLo[k]! + 2;
     });
@@ -128,7 +137,7 @@ export class LevelGrid {
   /**
    * The area whose boundary is nearest to the point, within `limitM` metres (capped at the limit
    * the grid was built for, which sized its "near" mask), among `candidates` or all areas. Distances use a local
-   * equirectangular plane at the point's latitude: well under 1 % off below 50 km.
+   * plane with the ellipsoid's scales at the point's latitude: within 0.1 % of the geodesic below 50 km.
    */
   nearest(x: number, y: number, requestedLimitM: number, candidates?: ArrayLike<number>): Nearest | undefined {
     const limitM = Math.min(requestedLimitM, this.nearLimitM);
@@ -137,7 +146,7 @@ export class LevelGrid {
     if (!(ix >= 0 && ix < this.nx && iy >= 0 && iy < this.ny) || !(limitM > 0)) return undefined;
     if (this.near[iy * this.nx + ix] === 0) return undefined;
     const kx = metresPerDegreeLng(y);
-    const ky = METRES_PER_DEGREE_LAT;
+    const ky = metresPerDegreeLat(y);
     const dx = limitM / kx;
     const dy = limitM / ky;
     const rowFrom = Math.max(0, this.row(y - dy));
@@ -162,7 +171,7 @@ export class LevelGrid {
           const ax = (this.edges[i]! - x) * kx;
           const bx = (this.edges[i + 2]! - x) * kx;
           if ((ax > best && bx > best) || (ax < -best && bx < -best)) continue;
-          const d = originToSegment(ax, ay, bx, by);
+          const d = Math.sqrt(originToSegmentSquared(ax, ay, bx, by));
           if (d < best) {
             best = d;
             bestIndex = k;
@@ -193,13 +202,11 @@ export class LevelGrid {
   }
 
   private forEachEdge(geometry: MultiPolygon, visit: (x1: number, y1: number, x2: number, y2: number) => void): void {
-    for (const polygon of geometry) {
-      for (const ring of polygon) {
-        for (let i = 1; i < ring.length; i++) {
-          const a = ring[i - 1]!;
-          const b = ring[i]!;
-          if (a[0] !== b[0] || a[1] !== b[1]) visit(a[0], a[1], b[0], b[1]);
-        }
+    for (const ring of ringsOf(geometry)) {
+      for (let i = 1; i < ring.length; i++) {
+        const a = ring[i - 1]!;
+        const b = ring[i]!;
+        if (a[0] !== b[0] || a[1] !== b[1]) visit(a[0], a[1], b[0], b[1]);
       }
     }
   }
@@ -310,7 +317,8 @@ export class LevelGrid {
     if (!(limitM > 0)) return new Uint8Array(nx * ny);
     const poleward = Math.min(89, Math.max(Math.abs(this.y0), Math.abs(this.y0 + ny * this.cellH)));
     const kx = Math.ceil(limitM / metresPerDegreeLng(poleward) / this.cellW);
-    const ky = Math.ceil(limitM / METRES_PER_DEGREE_LAT / this.cellH);
+    // A degree of latitude is shortest at the equator: the reach never falls short.
+    const ky = Math.ceil(limitM / metresPerDegreeLat(0) / this.cellH);
     const pass = (src: Uint8Array, len: number, lines: number, at: (line: number, i: number) => number, reach: number) => {
       const out = new Uint8Array(nx * ny);
       const prefix = new Int32Array(len + 1);

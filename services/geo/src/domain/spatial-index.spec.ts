@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
+import { metresPerDegreeLng, pointInMultiPolygon } from '@stormhook/geometry';
 import { area, rect, square } from '../test-support/shapes.js';
 import type { Area } from './area.js';
-import { metresPerDegreeLng } from './geometry/distance.js';
-import { pointInMultiPolygon } from './geometry/point-in-polygon.js';
 import { SpatialIndex } from './spatial-index.js';
 
 /**
@@ -86,7 +85,7 @@ describe('SpatialIndex (synthetic areas)', () => {
       const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
       for (let i = 0; i < 5000; i++) {
         const p: [number, number] = [28.9 + random() * 3.2, 39.9 + random() * 1.4];
-        const brute = (level: Area['level']) => AREAS.find((a) => a.level === level && pointInMultiPolygon(p, a.geometry))?.id;
+        const brute = (level: Area['level']) => AREAS.find((a) => a.level === level && pointInMultiPolygon(p[0], p[1], a.geometry))?.id;
         const r = coarse.resolve(p[0], p[1]);
         const expectedDistrict = brute('district');
         assert.equal(r.district?.id, expectedDistrict, `district at ${p} (cellsPerArea ${cellsPerArea})`);
@@ -104,10 +103,10 @@ describe('SpatialIndex (synthetic areas)', () => {
       { level: 'city', id: 2 },
     ]);
     assert.deepEqual(
-      index.intersecting({ kind: 'polygon', polygon: [rect(29.7, 40.1, 29.8, 40.2)] }).map((r) => `${r.level}:${r.id}`),
+      index.intersecting({ kind: 'polygon', polygon: { exterior: rect(29.7, 40.1, 29.8, 40.2), holes: [] } }).map((r) => `${r.level}:${r.id}`),
       ['city:1', 'district:102', 'neighbourhood:1001', 'neighbourhood:1002'],
     );
-    assert.deepEqual(index.intersecting({ kind: 'polygon', polygon: [rect(29.22, 40.45, 29.28, 40.55)] }), [], 'inside the lake');
+    assert.deepEqual(index.intersecting({ kind: 'polygon', polygon: { exterior: rect(29.22, 40.45, 29.28, 40.55), holes: [] } }), [], 'inside the lake');
     assert.deepEqual(index.intersecting({ kind: 'circle', circle: { center: [40, 40], radiusM: km } }), []);
   });
 

@@ -1,6 +1,6 @@
+import { bboxesOverlap, bboxOfRings, circleBBox, circleTouchesMultiPolygon, multiPolygonsTouch, type BBox } from '@stormhook/geometry';
 import { AREA_LEVELS, type Area, type AreaLevel, type AreaRef, type CountryCode } from './area.js';
-import { circleIntersectsArea, polygonIntersectsArea } from './geometry/intersects.js';
-import type { BBox, QueryShape } from './geometry/types.js';
+import type { QueryShape } from './geometry/query-shape.js';
 import { LevelGrid, type Nearest } from './level-grid.js';
 
 export interface SpatialIndexOptions {
@@ -66,7 +66,7 @@ class Level {
 
   bbox(k: number): BBox {
     const b = this.grid.bboxes;
-    return [b[k * 4]!, b[k * 4 + 1]!, b[k * 4 + 2]!, b[k * 4 + 3]!];
+    return { minLng: b[k * 4]!, minLat: b[k * 4 + 1]!, maxLng: b[k * 4 + 2]!, maxLat: b[k * 4 + 3]! };
   }
 }
 
@@ -114,14 +114,13 @@ export class SpatialIndex {
   /** Areas (of one level, or of all) sharing at least one point with the shape, ordered by level then id. */
   intersecting(shape: QueryShape, level?: AreaLevel): AreaRef[] {
     const found: AreaRef[] = [];
+    const shapeBox =
+      shape.kind === 'polygon' ? bboxOfRings([shape.polygon.exterior]) : circleBBox(shape.circle.center[0], shape.circle.center[1], shape.circle.radiusM);
     for (const current of level ? [level] : AREA_LEVELS) {
       const data = this.levels[current];
       data.areas.forEach((area, k) => {
-        const box = data.bbox(k);
-        const hit =
-          shape.kind === 'polygon'
-            ? polygonIntersectsArea(shape.polygon, area.geometry, box)
-            : circleIntersectsArea(shape.circle, area.geometry, box);
+        if (!bboxesOverlap(shapeBox, data.bbox(k))) return;
+        const hit = shape.kind === 'polygon' ? multiPolygonsTouch([shape.polygon], area.geometry) : circleTouchesMultiPolygon(shape.circle, area.geometry);
         if (hit) found.push({ level: current, id: area.id });
       });
     }

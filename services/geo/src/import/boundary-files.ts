@@ -1,5 +1,5 @@
+import type { BBox } from '@stormhook/geometry';
 import { CTR_OUTLINE_AREA_ID, type AreaLevel, type CountryCode } from '../domain/area.js';
-import type { BBox } from '../domain/geometry/types.js';
 
 /**
  * How each source file maps onto areas: THE one table of the import (services/geo/README.md shows
@@ -28,8 +28,8 @@ export interface BoundaryFileSpec {
   readonly envelope: BBox;
 }
 
-const TUR_ENVELOPE: BBox = [25.0, 35.5, 45.5, 42.5];
-const CTR_ENVELOPE: BBox = [32.0, 34.8, 34.8, 35.9];
+const TUR_ENVELOPE: BBox = { minLng: 25.0, minLat: 35.5, maxLng: 45.5, maxLat: 42.5 };
+const CTR_ENVELOPE: BBox = { minLng: 32.0, minLat: 34.8, maxLng: 34.8, maxLat: 35.9 };
 
 export const BOUNDARY_FILES: readonly BoundaryFileSpec[] = [
   {

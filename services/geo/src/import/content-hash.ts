@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Area } from '../domain/area.js';
+import { toCoordinates } from '../domain/geometry/geojson-coordinates.js';
 
 /**
  * SHA-256 over everything that defines an area, in a fixed field order. Equal hashes mean the stored
@@ -13,7 +14,8 @@ export function areaContentHash(area: Area): string {
     area.name,
     area.parentId,
     area.licensePlateCode,
-    area.geometry,
+    // The GeoJSON form, as stored: hashes stay those of earlier imports.
+    toCoordinates(area.geometry),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

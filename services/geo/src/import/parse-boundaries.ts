@@ -1,11 +1,10 @@
+import { distanceToMultiPolygonM, type MultiPolygon, type Position } from '@stormhook/geometry';
 import type { Logger } from '@stormhook/logger';
 import { areaKey, parentLevel, type Area } from '../domain/area.js';
 import { BOUNDARY_FILES, type BoundaryFileSpec } from './boundary-files.js';
 import type { FileReport, RejectedFeature } from './import-report.js';
 import { readSourceFile, type ReadOptions } from './read-source.js';
-import { pointToPolygonM } from '../domain/geometry/distance.js';
 import { largestPolygon } from '../domain/geometry/ring.js';
-import type { MultiPolygon, Position } from '../domain/geometry/types.js';
 import { validateFeature } from './validate-feature.js';
 
 /** How far a parentless feature's centre may lie from a parent area and still be given it. */
@@ -13,7 +12,7 @@ const PARENT_BY_LOCATION_LIMIT_M = 2_000;
 
 /** The vertex average of the largest part's exterior: inside for the compact shapes of admin areas. */
 function centreOf(geometry: MultiPolygon): Position | undefined {
-  const exterior = largestPolygon(geometry)?.[0];
+  const exterior = largestPolygon(geometry)?.exterior;
   if (!exterior || exterior.length < 2) return undefined;
   let lng = 0;
   let lat = 0;
@@ -31,7 +30,7 @@ function areaUnder(geometry: MultiPolygon, candidates: readonly Area[]): number 
   if (!centre) return undefined;
   let best: { id: number; distance: number } | undefined;
   for (const area of candidates) {
-    const distance = pointToPolygonM(centre, area.geometry);
+    const distance = distanceToMultiPolygonM(centre, area.geometry);
     if (distance <= PARENT_BY_LOCATION_LIMIT_M && (!best || distance < best.distance)) best = { id: area.id, distance };
     if (distance === 0) break;
   }

@@ -1,6 +1,7 @@
+import { bboxContains, type BBox, type MultiPolygon, type Polygon, type Position, type Ring } from '@stormhook/geometry';
 import { positionProblem } from '../domain/geometry/position.js';
 import { ringProblem } from '../domain/geometry/ring.js';
-import type { BBox, MultiPolygon, PolygonRings, Position, Ring } from '../domain/geometry/types.js';
+import { polygonFromCoordinates } from '../domain/geometry/geojson-coordinates.js';
 
 export type GeometryOutcome = { ok: true; geometry: MultiPolygon } | { ok: false; reason: string };
 
@@ -19,8 +20,9 @@ function parseRing(raw: unknown, where: string, envelope: BBox): Ring | string {
     const [lng, lat] = p as [number, number];
     const problem = positionProblem(lng, lat);
     if (problem) return `${where} position ${i}: ${problem}`;
-    if (lng < envelope[0] || lng > envelope[2] || lat < envelope[1] || lat > envelope[3]) {
-      return `${where} position ${i} [${lng}, ${lat}] is outside the country's envelope [${envelope.join(', ')}] (lat/lng swapped?)`;
+    if (!bboxContains(envelope, lng, lat)) {
+      const box = [envelope.minLng, envelope.minLat, envelope.maxLng, envelope.maxLat].join(', ');
+      return `${where} position ${i} [${lng}, ${lat}] is outside the country's envelope [${box}] (lat/lng swapped?)`;
     }
     ring.push([lng, lat]); // a third (altitude) member is dropped
   }
@@ -28,7 +30,7 @@ function parseRing(raw: unknown, where: string, envelope: BBox): Ring | string {
   return problem ? `${where} ${problem}` : ring;
 }
 
-function parsePolygon(raw: unknown, where: string, envelope: BBox): PolygonRings | string {
+function parsePolygon(raw: unknown, where: string, envelope: BBox): Polygon | string {
   if (!Array.isArray(raw) || raw.length === 0) return `${where} has no rings`;
   const rings: Ring[] = [];
   for (let r = 0; r < raw.length; r++) {
@@ -36,13 +38,13 @@ function parsePolygon(raw: unknown, where: string, envelope: BBox): PolygonRings
     if (typeof ring === 'string') return ring;
     rings.push(ring);
   }
-  return rings;
+  return polygonFromCoordinates(rings);
 }
 
 /**
  * A GeoJSON Polygon or MultiPolygon, checked ring by ring (closed, at least four positions, finite,
  * inside WGS 84 and the country's envelope, non-zero area) and normalised to a multi-polygon of
- * [lng, lat] pairs. Other geometry types are refused: a point or line has no inside to resolve.
+ * the platform's polygons. Other geometry types are refused: a point or line has no inside to resolve.
  */
 export function parseAreaGeometry(geometry: unknown, envelope: BBox): GeometryOutcome {
   if (typeof geometry !== 'object' || geometry === null) return fail('has no geometry');
@@ -53,7 +55,7 @@ export function parseAreaGeometry(geometry: unknown, envelope: BBox): GeometryOu
   }
   if (type === 'MultiPolygon') {
     if (!Array.isArray(coordinates) || coordinates.length === 0) return fail('MultiPolygon has no polygons');
-    const parts: PolygonRings[] = [];
+    const parts: Polygon[] = [];
     for (let p = 0; p < coordinates.length; p++) {
       const polygon = parsePolygon(coordinates[p], `polygon ${p}`, envelope);
       if (typeof polygon === 'string') return fail(polygon);

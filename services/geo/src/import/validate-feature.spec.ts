@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Ring } from '../domain/geometry/types.js';
+import type { Ring } from '@stormhook/geometry';
 import { rect } from '../test-support/shapes.js';
 import { BOUNDARY_FILES, type BoundaryFileSpec } from './boundary-files.js';
 import { validateFeature, type FeatureOutcome } from './validate-feature.js';
@@ -38,7 +38,7 @@ describe('validateFeature (the mapping of each file)', () => {
       name: 'İstanbul',
       parentId: null,
       licensePlateCode: 34,
-      geometry: [[ISTANBUL]],
+      geometry: [{ exterior: ISTANBUL, holes: [] }],
     });
   });
 
@@ -102,6 +102,6 @@ describe('validateFeature (the mapping of each file)', () => {
     const ring = ISTANBUL.map(([x, y]) => [x, y, 120]);
     const outcome = check(PROVINCES, { id: 34, name: 'A' }, { type: 'Polygon', coordinates: [ring] });
     assert.ok(outcome.ok);
-    assert.deepEqual(outcome.area.geometry, [[ISTANBUL]]);
+    assert.deepEqual(outcome.area.geometry, [{ exterior: ISTANBUL, holes: [] }]);
   });
 });

@@ -1,6 +1,6 @@
+import type { MultiPolygon } from '@stormhook/geometry';
 import { parentLevel, type Area } from '../domain/area.js';
 import type { BoundaryFileSpec } from './boundary-files.js';
-import type { MultiPolygon } from '../domain/geometry/types.js';
 import { parseAreaGeometry } from './parse-geometry.js';
 
 export type FeatureOutcome = { ok: true; area: Area } | { ok: false; id?: number; reason: string };

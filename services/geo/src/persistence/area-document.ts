@@ -1,8 +1,10 @@
+import type { BBox } from '@stormhook/geometry';
 import { areaKey, isAreaLevel, isCountryCode, type Area, type AreaLevel, type CountryCode } from '../domain/area.js';
+import { toCoordinates } from '../domain/geometry/geojson-coordinates.js';
 import { parseAreaGeometry } from '../import/parse-geometry.js';
 
 /** Any position on Earth: stored areas were checked against their country's envelope at import. */
-const WHOLE_WORLD = [-180, -90, 180, 90] as const;
+const WHOLE_WORLD: BBox = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
 
 /**
  * An area as stored. The geometry is kept as GeoJSON TEXT (an RFC 7946 MultiPolygon geometry
@@ -34,7 +36,7 @@ export function toDocumentFields(area: Area, contentHash: string): Omit<AreaDocu
     name: area.name,
     parentId: area.parentId,
     licensePlateCode: area.licensePlateCode,
-    geometryGeoJson: JSON.stringify({ type: 'MultiPolygon', coordinates: area.geometry }),
+    geometryGeoJson: JSON.stringify({ type: 'MultiPolygon', coordinates: toCoordinates(area.geometry) }),
     contentHash,
   };
 }

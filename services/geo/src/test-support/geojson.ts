@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Ring } from '../domain/geometry/types.js';
+import type { Ring } from '@stormhook/geometry';
 
 export interface TestFeature {
   type: string;

@@ -1,25 +1,14 @@
 import type { Area, AreaLevel, CountryCode } from '../domain/area.js';
-import type { MultiPolygon, Ring } from '../domain/geometry/types.js';
+import { fromCoordinates, type MultiPolygonCoordinates } from '../domain/geometry/geojson-coordinates.js';
 
-/** A closed counter-clockwise axis-aligned rectangle. */
-export function rect(minLng: number, minLat: number, maxLng: number, maxLat: number): Ring {
-  return [
-    [minLng, minLat],
-    [maxLng, minLat],
-    [maxLng, maxLat],
-    [minLng, maxLat],
-    [minLng, minLat],
-  ];
-}
+/** Test rings: a rectangle (minLng, minLat, maxLng, maxLat) and a square (minLng, minLat, size), counterclockwise. */
+export { rectangleRing as rect, squareRing as square } from '@stormhook/geometry/testing';
 
-export function square(minLng: number, minLat: number, size: number): Ring {
-  return rect(minLng, minLat, minLng + size, minLat + size);
-}
-
+/** An area whose geometry is given in GeoJSON form (per polygon its rings, exterior first), as the tests write it. */
 export function area(
   level: AreaLevel,
   id: number,
-  geometry: MultiPolygon,
+  coordinates: MultiPolygonCoordinates,
   parentId: number | null = null,
   country: CountryCode = 'TUR',
 ): Area {
@@ -30,6 +19,6 @@ export function area(
     name: `${level} ${id}`,
     parentId,
     licensePlateCode: level === 'city' && country === 'TUR' ? id : null,
-    geometry,
+    geometry: fromCoordinates(coordinates),
   };
 }

@@ -3,7 +3,7 @@ import { commonV1, type geoV1 } from '@stormhook/proto';
 import type { AreaRef } from '../domain/area.js';
 import type { GeoError, GeoResult } from '../domain/geo-error.js';
 import type { GeoQueries } from '../domain/geo-queries.js';
-import type { QueryShape } from '../domain/geometry/types.js';
+import type { QueryShape } from '../domain/geometry/query-shape.js';
 import {
   areaRefToProto,
   cityToProto,

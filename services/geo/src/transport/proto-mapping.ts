@@ -1,7 +1,7 @@
+import type { MultiPolygon, Polygon, Ring } from '@stormhook/geometry';
 import { commonV1, geoV1 } from '@stormhook/proto';
 import type { AreaLevel, AreaRef } from '../domain/area.js';
 import type { CityView, DistrictView, NeighbourhoodView } from '../domain/geo-queries.js';
-import type { MultiPolygon, PolygonRings, Ring } from '../domain/geometry/types.js';
 import type { ResolvedArea } from '../domain/spatial-index.js';
 
 const toLevel: Record<AreaLevel, geoV1.AreaLevel> = {
@@ -25,16 +25,13 @@ function ringToProto(ring: Ring): commonV1.LinearRing {
 
 export function multiPolygonToProto(geometry: MultiPolygon): commonV1.MultiPolygon {
   return {
-    polygons: geometry.map(([exterior, ...holes]) => ({
-      exterior: exterior ? ringToProto(exterior) : { points: [] },
-      holes: holes.map(ringToProto),
-    })),
+    polygons: geometry.map(({ exterior, holes }) => ({ exterior: ringToProto(exterior), holes: holes.map(ringToProto) })),
   };
 }
 
-export function polygonFromProto(polygon: commonV1.Polygon): PolygonRings {
+export function polygonFromProto(polygon: commonV1.Polygon): Polygon {
   const ring = (r: commonV1.LinearRing | null | undefined): Ring => (r?.points ?? []).map((p) => [p.lng, p.lat] as const);
-  return [ring(polygon.exterior), ...polygon.holes.map(ring)];
+  return { exterior: ring(polygon.exterior), holes: polygon.holes.map(ring) };
 }
 
 export function cityToProto(city: CityView): geoV1.City {

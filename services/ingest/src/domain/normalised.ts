@@ -1,5 +1,6 @@
+import type { BBox } from '@stormhook/geometry';
 import type { weatherV1 } from '@stormhook/proto';
-import type { BBox, LngLat } from './geo/types.js';
+import type { LngLat } from './geo/types.js';
 
 /** The four feeds, named after their topics (feed.<kind>.v1 -> weather.<kind>.v1). */
 export const FEED_KINDS = ['precipitation', 'lightning', 'thunderstorm', 'forecast'] as const;

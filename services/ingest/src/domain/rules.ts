@@ -1,4 +1,4 @@
-import type { BBox } from './geo/types.js';
+import type { BBox } from '@stormhook/geometry';
 
 /**
  * The tunable limits of validation, from the service config. Everything else (physical ranges,

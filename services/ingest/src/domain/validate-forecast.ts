@@ -1,6 +1,6 @@
+import { bboxContains } from '@stormhook/geometry';
 import type { feedV1, weatherV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
-import { bboxContains } from './geo/rings.js';
 import { describeBox } from './geo/validate-geometry.js';
 import { FORECAST_METRIC_PREFIX, FORECAST_METRICS, isForecastMetricName } from './forecast-metrics.js';
 import type { EventBody, NormalisedRecord } from './normalised.js';
@@ -65,7 +65,7 @@ function checkCell(problems: Problems, path: string, cell: feedV1.GridCell, hour
   const lngOk = checkRange(problems, `${path}.longitude`, cell.longitude, -180, 180, 'degrees');
   if (!latOk || !lngOk) return undefined;
   const location = { lng: cell.longitude, lat: cell.latitude };
-  if (!bboxContains(rules.coverage, location)) {
+  if (!bboxContains(rules.coverage, location.lng, location.lat)) {
     problems.add(path, `(${cell.latitude}, ${cell.longitude}) lies outside the covered area ${describeBox(rules.coverage)}`);
     return undefined;
   }

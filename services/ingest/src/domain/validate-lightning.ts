@@ -1,7 +1,7 @@
+import { bboxContains } from '@stormhook/geometry';
 import type { feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { describeBox } from './geo/validate-geometry.js';
-import { bboxContains } from './geo/rings.js';
 import type { NormalisedRecord } from './normalised.js';
 import { checkRange, checkSourceId, Problems, rejected, type Validated } from './problems.js';
 import type { IngestRules } from './rules.js';
@@ -30,7 +30,7 @@ export function validateLightning(msg: feedV1.LightningStrike, now: number, rule
   const latOk = checkRange(problems, 'latitude', msg.latitude, -90, 90, 'degrees');
   const lngOk = checkRange(problems, 'longitude', msg.longitude, -180, 180, 'degrees');
   const location = { lng: msg.longitude, lat: msg.latitude };
-  if (latOk && lngOk && !bboxContains(rules.coverage, location)) {
+  if (latOk && lngOk && !bboxContains(rules.coverage, location.lng, location.lat)) {
     problems.add('latitude/longitude', `(${msg.latitude}, ${msg.longitude}) lies outside the covered area ${describeBox(rules.coverage)}`);
   }
   checkRange(problems, 'peak_current_amperes', msg.peakCurrentAmperes, -MAX_PEAK_CURRENT_AMPERES, MAX_PEAK_CURRENT_AMPERES, 'A');

@@ -1,7 +1,8 @@
+import { bboxOfRings } from '@stormhook/geometry';
 import type { feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { normaliseMultiPolygon } from './geo/validate-geometry.js';
-import { bboxOf } from './geo/rings.js';
+import { positionsOf } from './geo/rings.js';
 import { areaKm2, centroidOf } from './geo/measure.js';
 import { INTENSITIES, intensityForRainRate, MAX_RAIN_RATE_MM_PER_H, type Intensity } from './intensity.js';
 import type { NormalisedRecord } from './normalised.js';
@@ -64,7 +65,7 @@ export function validatePrecipitation(msg: feedV1.PrecipitationObservation, now:
     intensity: `${INTENSITY_PREFIX}${strength.intensity}`,
     ...(strength.rate !== undefined ? { rainRateMmPerH: strength.rate } : {}),
     geometry: shape,
-    bbox: toBoundingBox(bboxOf(shape.polygons.flatMap((p) => p.exterior.points))),
+    bbox: toBoundingBox(bboxOfRings(shape.polygons.map((p) => positionsOf(p.exterior.points)))),
     centroid,
     areaKm2: Math.round(areaKm2(shape.polygons) * 1000) / 1000,
     motion: msg.motion ? { speedKmh: msg.motion.speedKmh, directionDeg: normaliseDirection(msg.motion.directionDeg) } : null,

@@ -1,6 +1,7 @@
+import { bboxOfRings } from '@stormhook/geometry';
 import type { feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
-import { bboxOf, unionBBox } from './geo/rings.js';
+import { positionsOf } from './geo/rings.js';
 import { checkCoverage, checkPoint, normalisePolygon, type VertexBudget } from './geo/validate-geometry.js';
 import type { NormalisedRecord } from './normalised.js';
 import { toBoundingBox } from './normalised.js';
@@ -93,7 +94,7 @@ export function validateThunderstorm(msg: feedV1.ThunderstormCell, now: number, 
   if (!polygon || !threat || !checkCoverage(problems, 'cell.polygon', [polygon, threat], rules.coverage)) return rejected(problems);
 
   const centroid = { lng: cell.centroid.lng, lat: cell.centroid.lat };
-  const bbox = unionBBox(bboxOf(polygon.exterior.points), bboxOf(threat.exterior.points));
+  const bbox = bboxOfRings([positionsOf(polygon.exterior.points), positionsOf(threat.exterior.points)]);
   return {
     ok: true,
     value: {

@@ -1,4 +1,5 @@
-import type { BBox, LngLat } from '../domain/geo/types.js';
+import type { BBox } from '@stormhook/geometry';
+import type { LngLat } from '../domain/geo/types.js';
 
 export interface ForecastOptions {
   enabled: boolean;

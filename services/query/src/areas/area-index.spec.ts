@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
+import type { MultiPolygon } from '@stormhook/geometry';
+import { rectangleRing } from '@stormhook/geometry/testing';
 import { localDate, localDateTime, localMidnight, timezoneAt } from '../forecast/timezone.js';
-import { flattenMultiPolygon, unionBBox } from '../geometry/flat-polygons.js';
-import type { LngLat, MultiPolygonRings } from '../geometry/types.js';
+import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
 import { AreaIndex, type SubscriptionArea } from './area-index.js';
 
-function box(minLng: number, minLat: number, maxLng: number, maxLat: number): LngLat[] {
-  return [
-    { lng: minLng, lat: minLat },
-    { lng: maxLng, lat: minLat },
-    { lng: maxLng, lat: maxLat },
-    { lng: minLng, lat: maxLat },
-    { lng: minLng, lat: minLat },
-  ];
-}
+const box = rectangleRing;
 
-function area(key: string, name: string, rings: MultiPolygonRings): SubscriptionArea {
+function area(key: string, name: string, rings: MultiPolygon): SubscriptionArea {
   const parts = flattenMultiPolygon(rings);
-  return { key, countryCode: key.split(':')[0]!, name, parts, bbox: unionBBox(parts) };
+  return { key, countryCode: key.split(':')[0]!, name, parts, bbox: bboxOfParts(parts) };
 }
 
 const areas = new AreaIndex([
@@ -45,7 +38,7 @@ describe('subscription areas', () => {
     const sea = flattenMultiPolygon([{ exterior: box(30.0, 42.0, 30.5, 42.5), holes: [] }]);
     assert.deepEqual(areas.touched(sea), []);
     // A ring around Ankara with the whole province in its hole does not touch it.
-    const donut = flattenMultiPolygon([{ exterior: box(30.5, 38.0, 34.5, 41.0), holes: [box(30.6, 38.1, 34.4, 40.9).reverse()] }]);
+    const donut = flattenMultiPolygon([{ exterior: box(30.5, 38.0, 34.5, 41.0), holes: [[...box(30.6, 38.1, 34.4, 40.9)].reverse()] }]);
     assert.deepEqual(areas.touched(donut), []);
   });
 });

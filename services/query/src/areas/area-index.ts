@@ -1,5 +1,5 @@
-import { flatPolygonsIntersect, pointInAny, unionBBox, type FlatPolygon } from '../geometry/flat-polygons.js';
-import type { BBox } from '../geometry/types.js';
+import type { BBox } from '@stormhook/geometry';
+import { bboxOfParts, flatPolygonsIntersect, pointInAny, type FlatPolygon } from '../geometry/flat-polygons.js';
 
 /** One area a subscription can name: a province (city) of a country, with its boundary. */
 export interface SubscriptionArea {
@@ -52,7 +52,7 @@ export class AreaIndex {
   }
 
   /** Keys of the areas a geometry shares at least one point with. */
-  touched(parts: readonly FlatPolygon[], bbox: BBox = unionBBox(parts)): string[] {
+  touched(parts: readonly FlatPolygon[], bbox: BBox = bboxOfParts(parts)): string[] {
     const keys: string[] = [];
     for (const area of this.areas) {
       if (flatPolygonsIntersect(parts, bbox, area.parts, area.bbox)) keys.push(area.key);

@@ -1,15 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { MultiPolygon, Ring } from '@stormhook/geometry';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
 import type { geoV1 } from '@stormhook/proto';
-import { flattenMultiPolygon, unionBBox } from '../geometry/flat-polygons.js';
-import type { MultiPolygonRings } from '../geometry/types.js';
+import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
 import { AreaIndex, type SubscriptionArea } from './area-index.js';
 
 export type GeoAreasClient = Pick<GrpcClient<typeof geoV1.GeoService>, 'listCountries' | 'listCities'>;
 
-export function toRings(geometry: { polygons: Array<{ exterior?: { points: Array<{ lng: number; lat: number }> } | null; holes: Array<{ points: Array<{ lng: number; lat: number }> }> }> } | null | undefined): MultiPolygonRings {
-  return (geometry?.polygons ?? []).map((p) => ({ exterior: p.exterior?.points ?? [], holes: p.holes.map((h) => h.points) }));
+/** Proto points as positions. */
+export function ringOf(points: ReadonlyArray<{ lng: number; lat: number }>): Ring {
+  return points.map((p) => [p.lng, p.lat] as const);
+}
+
+export function toRings(geometry: { polygons: Array<{ exterior?: { points: Array<{ lng: number; lat: number }> } | null; holes: Array<{ points: Array<{ lng: number; lat: number }> }> }> } | null | undefined): MultiPolygon {
+  return (geometry?.polygons ?? []).map((p) => ({ exterior: ringOf(p.exterior?.points ?? []), holes: p.holes.map((h) => ringOf(h.points)) }));
 }
 
 /**
@@ -26,7 +31,7 @@ export async function fetchAreas(geo: GeoAreasClient, toleranceM: number, signal
     for (const city of cities) {
       const parts = flattenMultiPolygon(toRings(city.geometry));
       if (parts.length === 0) continue;
-      areas.push({ key: `${country.code}:${city.id}`, countryCode: country.code, name: city.name, parts, bbox: unionBBox(parts) });
+      areas.push({ key: `${country.code}:${city.id}`, countryCode: country.code, name: city.name, parts, bbox: bboxOfParts(parts) });
     }
   }
   return new AreaIndex(areas);

@@ -10,11 +10,10 @@
  * 50 km and 200 km (the contract's maximum) around Ankara; p50 and p99 over `rounds` requests.
  */
 import { parseArgs } from 'node:util';
+import { direct } from '@stormhook/geometry';
 import { queryV1, type weatherV1 } from '@stormhook/proto';
 import { machineDescription, reportBench } from '@stormhook/testing';
 import { cropToCircle } from '../geometry/circle-clip.js';
-import { direct } from '../geometry/geodesy.js';
-import type { LngLat } from '../geometry/types.js';
 import { precipitationRings } from '../domain/event-entries.js';
 import { featureOf } from '../usecases/precipitation-geometry.js';
 import { random } from './synthetic.js';
@@ -22,6 +21,12 @@ import { random } from './synthetic.js';
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, vertices: { type: 'string' } } });
 const rounds = Number(values.rounds ?? 200);
 const vertices = Number(values.vertices ?? 1500);
+/** A point as the proto events carry it. */
+interface LngLat {
+  lng: number;
+  lat: number;
+}
+
 const ANKARA = { lng: 32.85, lat: 39.93 };
 
 function percentile(sorted: number[], p: number): number {
@@ -70,7 +75,7 @@ function events(): weatherV1.PrecipitationEvent[] {
 }
 
 function cropAll(list: weatherV1.PrecipitationEvent[], radiusM: number): number {
-  const features = list.map((e) => featureOf(e, cropToCircle(precipitationRings(e), { center: ANKARA, radiusM })));
+  const features = list.map((e) => featureOf(e, cropToCircle(precipitationRings(e), { center: [ANKARA.lng, ANKARA.lat], radiusM })));
   return queryV1.PrecipitationFeatureCollection.encode({ features }).length;
 }
 

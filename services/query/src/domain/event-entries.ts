@@ -1,8 +1,8 @@
+import type { BBox, MultiPolygon } from '@stormhook/geometry';
 import type { commonV1, weatherV1 } from '@stormhook/proto';
 import type { AreaIndex } from '../areas/area-index.js';
-import { toRings } from '../areas/geo-areas.js';
-import { flattenMultiPolygon, unionBBox } from '../geometry/flat-polygons.js';
-import type { BBox, MultiPolygonRings } from '../geometry/types.js';
+import { ringOf, toRings } from '../areas/geo-areas.js';
+import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
 import { FLAG_FORECAST, type IndexEntry } from '../read-models/entry.js';
 import { intensityRank, severityRank } from './ranks.js';
 
@@ -22,16 +22,16 @@ function boxOf(box: weatherV1.BoundingBox | null | undefined, fallback: () => BB
   return box && box.maxLng >= box.minLng && box.maxLat >= box.minLat && (box.maxLng !== 0 || box.minLng !== 0) ? { ...box } : fallback();
 }
 
-export function precipitationRings(event: weatherV1.PrecipitationEvent): MultiPolygonRings {
+export function precipitationRings(event: weatherV1.PrecipitationEvent): MultiPolygon {
   return toRings(event.geometry);
 }
 
-function polygonRings(polygon: commonV1.Polygon | null | undefined): MultiPolygonRings {
-  return polygon?.exterior ? [{ exterior: polygon.exterior.points, holes: polygon.holes.map((h) => h.points) }] : [];
+function polygonRings(polygon: commonV1.Polygon | null | undefined): MultiPolygon {
+  return polygon?.exterior ? [{ exterior: ringOf(polygon.exterior.points), holes: polygon.holes.map((h) => ringOf(h.points)) }] : [];
 }
 
 /** The cell outline and the threat area: what a subscription area must touch to see the storm. */
-export function thunderstormRings(event: weatherV1.ThunderstormEvent): MultiPolygonRings {
+export function thunderstormRings(event: weatherV1.ThunderstormEvent): MultiPolygon {
   return [...polygonRings(event.cell?.polygon), ...polygonRings(event.threatPolygon)];
 }
 
@@ -42,7 +42,7 @@ export function precipitationEntry(event: weatherV1.PrecipitationEvent, areas: A
   if (rank < 1) throw new UnindexableEvent('intensity is unspecified');
   const parts = flattenMultiPolygon(precipitationRings(event));
   if (parts.length === 0) throw new UnindexableEvent('geometry has no polygon');
-  const bbox = boxOf(event.bbox, () => unionBBox(parts));
+  const bbox = boxOf(event.bbox, () => bboxOfParts(parts));
   return {
     eventId: event.eventId,
     revision,
@@ -51,7 +51,7 @@ export function precipitationEntry(event: weatherV1.PrecipitationEvent, areas: A
     rank,
     flags: event.forecast ? FLAG_FORECAST : 0,
     bbox,
-    areas: areas.touched(parts, unionBBox(parts)),
+    areas: areas.touched(parts, bboxOfParts(parts)),
   };
 }
 
@@ -68,7 +68,7 @@ export function thunderstormEntry(event: weatherV1.ThunderstormEvent, areas: Are
     startTime: event.startEpochMs,
     rank: severityRank(event.severity),
     flags: 0,
-    bbox: boxOf(event.bbox, () => unionBBox(parts)),
-    areas: areas.touched(parts, unionBBox(parts)),
+    bbox: boxOf(event.bbox, () => bboxOfParts(parts)),
+    areas: areas.touched(parts, bboxOfParts(parts)),
   };
 }

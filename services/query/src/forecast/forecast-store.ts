@@ -1,5 +1,5 @@
+import { distanceM } from '@stormhook/geometry';
 import type { weatherV1 } from '@stormhook/proto';
-import { distanceM } from '../geometry/geodesy.js';
 import type { SourceMetric } from './metric-catalogue.js';
 
 const HOUR = 3_600_000;
@@ -151,7 +151,7 @@ export class ForecastStore {
       for (let by = Math.floor((lat - dLat) / BUCKET_DEG); by <= Math.floor((lat + dLat) / BUCKET_DEG); by++) {
         for (let bx = Math.floor((lng - dLng) / BUCKET_DEG); bx <= Math.floor((lng + dLng) / BUCKET_DEG); bx++) {
           for (const cell of run.buckets.get(`${by}:${bx}`) ?? []) {
-            const d = distanceM(lng, lat, cell.lng, cell.lat);
+            const d = distanceM([lng, lat], [cell.lng, cell.lat]);
             if (d <= maxDistanceM && (!best || d < best.distanceM)) best = { run, cell, distanceM: d };
           }
         }

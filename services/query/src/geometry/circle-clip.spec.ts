@@ -1,59 +1,42 @@
 import assert from 'node:assert/strict';
+import { distanceM, pointInMultiPolygon, type Circle, type MultiPolygon, type Polygon, type Position, type Ring } from '@stormhook/geometry';
+import { rectangleRing } from '@stormhook/geometry/testing';
 import { cropToCircle } from './circle-clip.js';
-import { distanceM } from './geodesy.js';
-import type { GeoCircle, LngLat, MultiPolygonRings, PolygonRings } from './types.js';
 
-const CENTER = { lng: 32.85, lat: 39.93 };
-const circle: GeoCircle = { center: CENTER, radiusM: 50_000 };
+const CENTER: Position = [32.85, 39.93];
+const circle: Circle = { center: CENTER, radiusM: 50_000 };
 
 /** Closed counterclockwise box. */
-function box(minLng: number, minLat: number, maxLng: number, maxLat: number): LngLat[] {
-  return [
-    { lng: minLng, lat: minLat },
-    { lng: maxLng, lat: minLat },
-    { lng: maxLng, lat: maxLat },
-    { lng: minLng, lat: maxLat },
-    { lng: minLng, lat: minLat },
-  ];
-}
+const box = rectangleRing;
 
-const cw = (ring: LngLat[]) => [...ring].reverse();
+const cw = (ring: Ring) => [...ring].reverse();
 
-function vertices(polygons: MultiPolygonRings): LngLat[] {
+function vertices(polygons: MultiPolygon): Position[] {
   return polygons.flatMap((p) => [p.exterior, ...p.holes].flat());
 }
 
-function assertInside(polygons: MultiPolygonRings, c: GeoCircle): void {
+function assertInside(polygons: MultiPolygon, c: Circle): void {
   for (const v of vertices(polygons)) {
-    const d = distanceM(c.center.lng, c.center.lat, v.lng, v.lat);
-    assert.ok(d <= c.radiusM, `vertex ${v.lng},${v.lat} is ${d} m from the centre, radius ${c.radiusM}`);
+    const d = distanceM(c.center, v);
+    assert.ok(d <= c.radiusM, `vertex ${v[0]},${v[1]} is ${d} m from the centre, radius ${c.radiusM}`);
   }
 }
 
-function ringsClosed(polygons: MultiPolygonRings): void {
+function ringsClosed(polygons: MultiPolygon): void {
   for (const ring of polygons.flatMap((p) => [p.exterior, ...p.holes])) {
     assert.ok(ring.length >= 4);
     assert.deepEqual(ring[0], ring.at(-1));
   }
 }
 
-/** Planar even-odd test in lng/lat, good enough for probes well away from edges. */
-function covers(polygons: MultiPolygonRings, p: LngLat): boolean {
-  const inRing = (ring: LngLat[]) => {
-    let inside = false;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const a = ring[i]!;
-      const b = ring[j]!;
-      if (a.lat > p.lat !== b.lat > p.lat && p.lng < ((b.lng - a.lng) * (p.lat - a.lat)) / (b.lat - a.lat) + a.lng) inside = !inside;
-    }
-    return inside;
-  };
-  return polygons.some((poly) => inRing(poly.exterior) && !poly.holes.some(inRing));
+/** Even-odd test in lng/lat, good enough for probes well away from edges. */
+function covers(polygons: MultiPolygon, p: Position): boolean {
+  return pointInMultiPolygon(p[0], p[1], polygons);
 }
 
 describe('cropping polygons to a geodesic circle', () => {
   it('returns a polygon wholly inside the circle unchanged, holes included', () => {
-    const polygon: PolygonRings = { exterior: box(32.7, 39.8, 33.0, 40.05), holes: [cw(box(32.8, 39.9, 32.9, 39.95))] };
+    const polygon: Polygon = { exterior: box(32.7, 39.8, 33.0, 40.05), holes: [cw(box(32.8, 39.9, 32.9, 39.95))] };
     assert.deepEqual(cropToCircle([polygon], circle), [polygon]);
   });
 
@@ -69,27 +52,27 @@ describe('cropping polygons to a geodesic circle', () => {
     assertInside(out, circle);
     ringsClosed(out);
     // The boundary follows the circle within 10 m.
-    for (const v of out[0]!.exterior) assert.ok(distanceM(CENTER.lng, CENTER.lat, v.lng, v.lat) > circle.radiusM - 10);
+    for (const v of out[0]!.exterior) assert.ok(distanceM(CENTER, v) > circle.radiusM - 10);
   });
 
   it('cuts a polygon crossing the circle: every vertex inside, the inside kept, the outside gone', () => {
-    const polygon: PolygonRings = { exterior: box(32.85, 39.0, 34.0, 41.0), holes: [] }; // the eastern half-plane
+    const polygon: Polygon = { exterior: box(32.85, 39.0, 34.0, 41.0), holes: [] }; // the eastern half-plane
     const out = cropToCircle([polygon], circle);
     assert.equal(out.length, 1);
     assertInside(out, circle);
     ringsClosed(out);
-    assert.ok(covers(out, { lng: 33.2, lat: 39.93 }), 'east of the centre, inside the circle');
-    assert.ok(!covers(out, { lng: 32.5, lat: 39.93 }), 'west of the centre is not part of the polygon');
-    assert.ok(!covers(out, { lng: 33.6, lat: 39.93 }), 'beyond the radius');
+    assert.ok(covers(out, [33.2, 39.93]), 'east of the centre, inside the circle');
+    assert.ok(!covers(out, [32.5, 39.93]), 'west of the centre is not part of the polygon');
+    assert.ok(!covers(out, [33.6, 39.93]), 'beyond the radius');
   });
 
   it('keeps a hole that crosses the circle out of the result', () => {
-    const polygon: PolygonRings = { exterior: box(31, 38, 35, 42), holes: [cw(box(33.2, 39.8, 34, 40.1))] };
+    const polygon: Polygon = { exterior: box(31, 38, 35, 42), holes: [cw(box(33.2, 39.8, 34, 40.1))] };
     const out = cropToCircle([polygon], circle);
     assertInside(out, circle);
     ringsClosed(out);
-    assert.ok(!covers(out, { lng: 33.35, lat: 39.93 }), 'inside the hole');
-    assert.ok(covers(out, { lng: 32.6, lat: 39.93 }), 'inside the polygon and the circle');
+    assert.ok(!covers(out, [33.35, 39.93]), 'inside the hole');
+    assert.ok(covers(out, [32.6, 39.93]), 'inside the polygon and the circle');
   });
 
   it('keeps a hole wholly inside the circle as a hole of the cropped part', () => {
@@ -101,21 +84,21 @@ describe('cropping polygons to a geodesic circle', () => {
 
   it('splits a U-shaped polygon whose bend lies outside the circle into two parts', () => {
     // Two prongs reaching down into the circle, joined north of it.
-    const u: LngLat[] = [
-      { lng: 32.5, lat: 39.8 },
-      { lng: 32.7, lat: 39.8 },
-      { lng: 32.7, lat: 40.6 },
-      { lng: 33.0, lat: 40.6 },
-      { lng: 33.0, lat: 39.8 },
-      { lng: 33.2, lat: 39.8 },
-      { lng: 33.2, lat: 40.8 },
-      { lng: 32.5, lat: 40.8 },
-      { lng: 32.5, lat: 39.8 },
+    const u: Position[] = [
+      [32.5, 39.8],
+      [32.7, 39.8],
+      [32.7, 40.6],
+      [33.0, 40.6],
+      [33.0, 39.8],
+      [33.2, 39.8],
+      [33.2, 40.8],
+      [32.5, 40.8],
+      [32.5, 39.8],
     ];
     const out = cropToCircle([{ exterior: u, holes: [] }], circle);
     assert.equal(out.length, 2);
     assertInside(out, circle);
-    assert.ok(covers(out, { lng: 32.6, lat: 39.9 }) && covers(out, { lng: 33.1, lat: 39.9 }));
-    assert.ok(!covers(out, { lng: 32.85, lat: 39.9 }), 'the gap between the prongs');
+    assert.ok(covers(out, [32.6, 39.9]) && covers(out, [33.1, 39.9]));
+    assert.ok(!covers(out, [32.85, 39.9]), 'the gap between the prongs');
   });
 });

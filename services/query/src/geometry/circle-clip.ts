@@ -1,5 +1,4 @@
-import { LocalProjection } from './geodesy.js';
-import type { GeoCircle, LngLat, MultiPolygonRings, PolygonRings } from './types.js';
+import { LocalProjection, type Circle, type MultiPolygon, type Polygon, type Position, type Ring } from '@stormhook/geometry';
 
 /**
  * Crops polygons to a geodesic circle (interface.md 4.1).
@@ -22,7 +21,7 @@ interface Vertex {
   x: number;
   y: number;
   /** The original position, for vertices that are not new. */
-  original?: LngLat;
+  original?: Position;
 }
 
 interface Chain {
@@ -64,22 +63,22 @@ export class CircleClipper {
   /** Radius new vertices are placed at: just inside, so rounding never puts them outside. */
   private readonly rInner: number;
 
-  constructor(circle: GeoCircle) {
-    this.projection = new LocalProjection(circle.center.lng, circle.center.lat);
+  constructor(circle: Circle) {
+    this.projection = new LocalProjection(circle.center[0], circle.center[1]);
     this.r = circle.radiusM;
     this.rInner = circle.radiusM - Math.min(0.001, circle.radiusM * 1e-7);
   }
 
   /** The parts of `polygons` inside the circle; polygons wholly outside disappear. */
-  clip(polygons: MultiPolygonRings): MultiPolygonRings {
+  clip(polygons: MultiPolygon): Polygon[] {
     return polygons.flatMap((polygon) => this.clipPolygon(polygon));
   }
 
-  private project(ring: readonly LngLat[]): Vertex[] {
+  private project(ring: Ring): Vertex[] {
     // Rings arrive closed; work on the open ring.
-    const open = ring.length > 1 && ring[0]!.lng === ring.at(-1)!.lng && ring[0]!.lat === ring.at(-1)!.lat ? ring.slice(0, -1) : ring;
+    const open = ring.length > 1 && ring[0]![0] === ring.at(-1)![0] && ring[0]![1] === ring.at(-1)![1] ? ring.slice(0, -1) : ring;
     return open.map((p) => {
-      const [x, y] = this.projection.forward(p.lng, p.lat);
+      const [x, y] = this.projection.forward(p[0], p[1]);
       return { x, y, original: p };
     });
   }
@@ -88,11 +87,11 @@ export class CircleClipper {
     return { x: this.rInner * Math.cos(angle), y: this.rInner * Math.sin(angle) };
   }
 
-  private clipPolygon(polygon: PolygonRings): PolygonRings[] {
+  private clipPolygon(polygon: Polygon): Polygon[] {
     const exterior = this.project(polygon.exterior);
     if (exterior.length < 3) return [];
     // Exterior counterclockwise, holes clockwise, in the projected plane (cutting relies on it).
-    const rings: Array<{ ring: Vertex[]; hole: boolean; original: LngLat[] }> = [
+    const rings: Array<{ ring: Vertex[]; hole: boolean; original: Ring }> = [
       { ring: signedArea(exterior) < 0 ? [...exterior].reverse() : exterior, hole: false, original: polygon.exterior },
     ];
     for (const original of polygon.holes) {
@@ -101,7 +100,7 @@ export class CircleClipper {
     }
 
     const chains: Chain[] = [];
-    const wholeInside: Array<{ ring: Vertex[]; hole: boolean; original: LngLat[] }> = [];
+    const wholeInside: Array<{ ring: Vertex[]; hole: boolean; original: Ring }> = [];
     const outsideHoles: Vertex[][] = [];
     let exteriorOutside = false;
     for (const entry of rings) {
@@ -121,9 +120,9 @@ export class CircleClipper {
       if (covered) loops.push(this.arc(0, TWO_PI, true));
     }
     // Rings wholly inside keep their original coordinates and order: an inside polygon is unchanged.
-    const result: Array<{ outline: Vertex[]; exterior: LngLat[]; holes: LngLat[][] }> = loops.map((loop) => ({
+    const result: Array<{ outline: Vertex[]; exterior: Ring; holes: Ring[] }> = loops.map((loop) => ({
       outline: loop,
-      exterior: this.toLngLat(loop),
+      exterior: this.toPositions(loop),
       holes: [],
     }));
     for (const { ring, hole, original } of wholeInside) {
@@ -242,18 +241,14 @@ export class CircleClipper {
     return loops;
   }
 
-  private toLngLat(ring: readonly Vertex[]): LngLat[] {
-    const points = ring.map((v) => {
-      if (v.original) return v.original;
-      const [lng, lat] = this.projection.backward(v.x, v.y);
-      return { lng, lat };
-    });
+  private toPositions(ring: readonly Vertex[]): Position[] {
+    const points = ring.map((v): Position => v.original ?? this.projection.backward(v.x, v.y));
     if (points.length > 0) points.push(points[0]!);
     return points;
   }
 }
 
 /** `polygons` cropped to `circle` (see {@link CircleClipper}). */
-export function cropToCircle(polygons: MultiPolygonRings, circle: GeoCircle): MultiPolygonRings {
+export function cropToCircle(polygons: MultiPolygon, circle: Circle): Polygon[] {
   return new CircleClipper(circle).clip(polygons);
 }

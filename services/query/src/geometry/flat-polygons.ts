@@ -1,4 +1,4 @@
-import type { BBox, LngLat, MultiPolygonRings } from './types.js';
+import { bboxesOverlap as overlaps, emptyBBox, segmentsIntersect, unionBBox, type BBox, type MultiPolygon, type Ring } from '@stormhook/geometry';
 
 /**
  * Polygons as flat coordinate arrays ([lng0, lat0, lng1, lat1, ...], rings closed), for the
@@ -11,11 +11,11 @@ export interface FlatPolygon {
   rings: Float64Array[];
 }
 
-export function flattenRing(ring: readonly LngLat[]): Float64Array {
+export function flattenRing(ring: Ring): Float64Array {
   const flat = new Float64Array(ring.length * 2);
   for (let i = 0; i < ring.length; i++) {
-    flat[2 * i] = ring[i]!.lng;
-    flat[2 * i + 1] = ring[i]!.lat;
+    flat[2 * i] = ring[i]![0];
+    flat[2 * i + 1] = ring[i]![1];
   }
   return flat;
 }
@@ -36,7 +36,7 @@ function ringBBox(ring: Float64Array): BBox {
   return { minLng, minLat, maxLng, maxLat };
 }
 
-export function flattenMultiPolygon(polygons: MultiPolygonRings): FlatPolygon[] {
+export function flattenMultiPolygon(polygons: MultiPolygon): FlatPolygon[] {
   return polygons
     .filter((p) => p.exterior.length >= 4)
     .map((p) => {
@@ -45,18 +45,10 @@ export function flattenMultiPolygon(polygons: MultiPolygonRings): FlatPolygon[] 
     });
 }
 
-export function unionBBox(parts: readonly FlatPolygon[]): BBox {
-  const box = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
-  for (const p of parts) {
-    box.minLng = Math.min(box.minLng, p.bbox.minLng);
-    box.minLat = Math.min(box.minLat, p.bbox.minLat);
-    box.maxLng = Math.max(box.maxLng, p.bbox.maxLng);
-    box.maxLat = Math.max(box.maxLat, p.bbox.maxLat);
-  }
-  return box;
+/** The box of all parts. */
+export function bboxOfParts(parts: readonly FlatPolygon[]): BBox {
+  return parts.reduce((box, p) => unionBBox(box, p.bbox), emptyBBox());
 }
-
-const overlaps = (a: BBox, b: BBox): boolean => a.minLng <= b.maxLng && b.minLng <= a.maxLng && a.minLat <= b.maxLat && b.minLat <= a.maxLat;
 
 function insideFlatRing(x: number, y: number, ring: Float64Array): boolean {
   let inside = false;
@@ -82,27 +74,6 @@ export function pointInFlatPolygon(x: number, y: number, polygon: FlatPolygon): 
 
 export function pointInAny(x: number, y: number, parts: readonly FlatPolygon[]): boolean {
   return parts.some((p) => pointInFlatPolygon(x, y, p));
-}
-
-function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-function segmentsCross(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const d1 = orient(cx, cy, dx, dy, ax, ay);
-  const d2 = orient(cx, cy, dx, dy, bx, by);
-  const d3 = orient(ax, ay, bx, by, cx, cy);
-  const d4 = orient(ax, ay, bx, by, dx, dy);
-  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  // Touching counts as intersecting: an event that shares a border point touches the area.
-  const on = (px: number, py: number, qx: number, qy: number, rx: number, ry: number) =>
-    Math.min(px, qx) <= rx && rx <= Math.max(px, qx) && Math.min(py, qy) <= ry && ry <= Math.max(py, qy);
-  return (
-    (d1 === 0 && on(cx, cy, dx, dy, ax, ay)) ||
-    (d2 === 0 && on(cx, cy, dx, dy, bx, by)) ||
-    (d3 === 0 && on(ax, ay, bx, by, cx, cy)) ||
-    (d4 === 0 && on(ax, ay, bx, by, dx, dy))
-  );
 }
 
 /** The edges of `parts` that touch `box`, as flat [ax, ay, bx, by, ...]. */
@@ -157,7 +128,7 @@ export function flatPolygonsIntersect(a: readonly FlatPolygon[], aBox: BBox, b: 
       const dx = eb[j + 2]!;
       const dy = eb[j + 3]!;
       if (Math.max(cx, dx) < minX || Math.min(cx, dx) > maxX || Math.max(cy, dy) < minY || Math.min(cy, dy) > maxY) continue;
-      if (segmentsCross(ax, ay, bx, by, cx, cy, dx, dy)) return true;
+      if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return true;
     }
   }
   return false;

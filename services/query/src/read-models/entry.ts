@@ -1,4 +1,4 @@
-import type { BBox } from '../geometry/types.js';
+import type { BBox } from '@stormhook/geometry';
 
 /**
  * What the list indexes keep of one event: enough to filter, sort and page without touching the

@@ -1,4 +1,4 @@
-import type { BBox } from '../geometry/types.js';
+import type { BBox } from '@stormhook/geometry';
 import { AREA_WORDS, AreaBits } from './area-bits.js';
 import type { IndexEntry } from './entry.js';
 import { SortedBlocks } from './sorted-blocks.js';

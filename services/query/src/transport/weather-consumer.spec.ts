@@ -3,7 +3,7 @@ import { channelHandler, EventTypes, TopicNames, type ConsumedRecord, type Topic
 import { createLogger } from '@stormhook/logger';
 import { weatherV1 } from '@stormhook/proto';
 import { AreaIndex } from '../areas/area-index.js';
-import { flattenMultiPolygon, unionBBox } from '../geometry/flat-polygons.js';
+import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
 import { ForecastStore } from '../forecast/forecast-store.js';
 import type { ForecastRepository } from '../persistence/forecast-repository.js';
 import type { PayloadStore } from '../persistence/payload-store.js';
@@ -36,8 +36,8 @@ const ring = [
   { lng: 32.9, lat: 40.0 },
   { lng: 32.8, lat: 39.9 },
 ];
-const parts = flattenMultiPolygon([{ exterior: ring, holes: [] }]);
-const areas = new AreaIndex([{ key: 'TUR:6', countryCode: 'TUR', name: 'Ankara', parts, bbox: unionBBox(parts) }]);
+const parts = flattenMultiPolygon([{ exterior: ring.map((p) => [p.lng, p.lat] as const), holes: [] }]);
+const areas = new AreaIndex([{ key: 'TUR:6', countryCode: 'TUR', name: 'Ankara', parts, bbox: bboxOfParts(parts) }]);
 
 /** The handler as the consumer runs it: channel checks and decode, then the query's handlers. */
 function weatherHandler(deps: { sinks: WeatherSinks; areas: () => AreaIndex; counters: WeatherCounters }) {

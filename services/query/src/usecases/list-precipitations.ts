@@ -1,7 +1,6 @@
+import { circleTouchesMultiPolygon, GeodesicCircle } from '@stormhook/geometry';
 import type { queryV1 } from '@stormhook/proto';
-import { boxRelation, intersectsCircle } from '../geometry/circle-intersects.js';
-import { LocalProjection } from '../geometry/geodesy.js';
-import type { GeoCircle } from '../geometry/types.js';
+import { boxRelation } from '../geometry/circle-relation.js';
 import { precipitationRings } from '../domain/event-entries.js';
 import { intensityOfRank, intensityRank } from '../domain/ranks.js';
 import { FLAG_FORECAST, type IndexEntry } from '../read-models/entry.js';
@@ -31,9 +30,9 @@ export async function listPrecipitations(ctx: QueryContext, request: queryV1.Lis
   const within = request.within ?? undefined;
   checkWindow(p, request.endEpochMs, request.backwardIntervalS, within ? LIMITS.withinWindowSeconds : LIMITS.listWindowSeconds);
   const { offset, size } = checkPage(p, request.page);
-  let circle: GeoCircle | undefined;
+  let circle: GeodesicCircle | undefined;
   if (within) {
-    if (checkPoint(p, 'center', within.center)) circle = { center: within.center, radiusM: within.radiusM };
+    if (checkPoint(p, 'center', within.center)) circle = new GeodesicCircle([within.center.lng, within.center.lat], within.radiusM);
     p.check(
       Number.isFinite(within.radiusM) && within.radiusM >= 0 && within.radiusM <= LIMITS.withinRadiusMaxM,
       `radius must be between 0 and ${LIMITS.withinRadiusMaxM} (meters)`,
@@ -66,19 +65,18 @@ export async function listPrecipitations(ctx: QueryContext, request: queryV1.Lis
  * Boxes decide most events (wholly inside or clear of the circle); the rest are tested against
  * their geometry, read from the cache or the database.
  */
-async function matchesWithin(ctx: QueryContext, q: IndexQuery, circle: GeoCircle, offset: number, size: number): Promise<[number, number[]]> {
+async function matchesWithin(ctx: QueryContext, q: IndexQuery, circle: GeodesicCircle, offset: number, size: number): Promise<[number, number[]]> {
   const model = ctx.precipitations;
-  const projection = new LocalProjection(circle.center.lng, circle.center.lat);
   const candidates: Array<{ slot: number; sure: boolean }> = [];
   model.index.forEachMatch(q, (slot) => {
-    const relation = boxRelation(model.index.bboxAt(slot), circle, projection);
+    const relation = boxRelation(model.index.bboxAt(slot), circle);
     if (relation !== 'disjoint') candidates.push({ slot, sure: relation === 'inside' });
   });
   const unsure = candidates.filter((c) => !c.sure);
   const events = await model.payloads(unsure.map((c) => model.index.entryAt(c.slot)));
   unsure.forEach((c, i) => {
     const event = events[i];
-    c.sure = event !== undefined && intersectsCircle(precipitationRings(event), circle);
+    c.sure = event !== undefined && circleTouchesMultiPolygon(circle, precipitationRings(event));
   });
   const matches = candidates.filter((c) => c.sure).map((c) => c.slot);
   return [matches.length, matches.slice(offset, offset + size)];

@@ -1,6 +1,6 @@
+import type { Circle, MultiPolygon } from '@stormhook/geometry';
 import { queryV1, type weatherV1 } from '@stormhook/proto';
 import { cropToCircle } from '../geometry/circle-clip.js';
-import type { GeoCircle, MultiPolygonRings } from '../geometry/types.js';
 import { precipitationRings } from '../domain/event-entries.js';
 import { publicIntensity } from '../domain/ranks.js';
 import type { QueryContext } from './context.js';
@@ -8,16 +8,16 @@ import { invalidArgument } from './errors.js';
 import { resolveGeography, visible } from './geography.js';
 import { checkPoint, LIMITS, Problems } from './limits.js';
 
-function multiPolygonShape(polygons: MultiPolygonRings): queryV1.MultiPolygonShape {
+function multiPolygonShape(polygons: MultiPolygon): queryV1.MultiPolygonShape {
   return {
     polygons: polygons.map((p) => ({
-      rings: [p.exterior, ...p.holes].map((ring) => ({ coordinates: ring.map(({ lng, lat }) => ({ lng, lat })) })),
+      rings: [p.exterior, ...p.holes].map((ring) => ({ coordinates: ring.map(([lng, lat]) => ({ lng, lat })) })),
     })),
   };
 }
 
 /** One feature of the collection: the (cropped) area with the event's intensity, time and flag. */
-export function featureOf(event: weatherV1.PrecipitationEvent, polygons: MultiPolygonRings): queryV1.PrecipitationFeature {
+export function featureOf(event: weatherV1.PrecipitationEvent, polygons: MultiPolygon): queryV1.PrecipitationFeature {
   return {
     id: event.eventId,
     geometry: { type: 'GEOMETRY_TYPE_MULTI_POLYGON', multiPolygon: multiPolygonShape(polygons) },
@@ -34,10 +34,10 @@ export function featureOf(event: weatherV1.PrecipitationEvent, polygons: MultiPo
 export async function precipitationGeometry(ctx: QueryContext, request: queryV1.GetPrecipitationGeometryRequest): Promise<queryV1.GetPrecipitationGeometryResponse> {
   const p = new Problems();
   p.check(request.eventIds.length <= LIMITS.geometryEventIdsMax, `eventIds must have at most ${LIMITS.geometryEventIdsMax} items`);
-  let circle: GeoCircle | undefined;
+  let circle: Circle | undefined;
   const crop = request.crop ?? undefined;
   if (crop) {
-    if (checkPoint(p, 'center', crop.center)) circle = { center: crop.center, radiusM: crop.radiusM };
+    if (checkPoint(p, 'center', crop.center)) circle = { center: [crop.center.lng, crop.center.lat], radiusM: crop.radiusM };
     p.check(
       Number.isFinite(crop.radiusM) && crop.radiusM > 0 && crop.radiusM <= LIMITS.geometryRadiusMaxM,
       `radius must be above 0 and at most ${LIMITS.geometryRadiusMaxM} (meters)`,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { square } from '@stormhook/geometry/testing';
 import { createLogger } from '@stormhook/logger';
 import type { ForecastRegistration } from '../../domain/registration.js';
 import { slotOn } from '../../forecast/slots.js';
@@ -7,7 +8,6 @@ import { ManualClock } from '../../test-support/manual-clock.js';
 import { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
 import { LatestForecastCells } from '../../forecast/latest-cells.js';
 import { MemoryLedger, MemorySlotLedger, PolygonGeo, RecordingPublisher } from '../../test-support/memory-ports.js';
-import { square } from '../../test-support/shapes.js';
 import { AreaShapes } from '../index/area-shapes.js';
 import { NotificationDispatcher } from '../matching/dispatcher.js';
 import { ForecastSlotRunner } from './slot-runner.js';

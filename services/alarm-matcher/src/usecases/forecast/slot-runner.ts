@@ -1,3 +1,4 @@
+import type { Position } from '@stormhook/geometry';
 import type { Logger } from '@stormhook/logger';
 import type { ForecastRegistration } from '../../domain/registration.js';
 import { CellLocator, type CellForecast } from '../../forecast/forecast-cells.js';
@@ -5,7 +6,6 @@ import type { ForecastRegistrations } from '../../forecast/forecast-registration
 import type { LatestForecastCells } from '../../forecast/latest-cells.js';
 import { evaluatedDays, type Slot } from '../../forecast/slots.js';
 import { violationsOf } from '../../forecast/violations.js';
-import type { Position } from '../../geometry/types.js';
 import { notificationId } from '../../lifecycle/notification-id.js';
 import { forecastPayload } from '../../payloads/forecast-payload.js';
 import type { Notification } from '../../payloads/notification.js';

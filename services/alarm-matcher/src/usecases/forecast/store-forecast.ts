@@ -1,6 +1,6 @@
+import type { Position } from '@stormhook/geometry';
 import { dailyValues, type HourlySeries } from '../../forecast/daily.js';
 import type { CellForecast } from '../../forecast/forecast-cells.js';
-import type { Position } from '../../geometry/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ForecastStore } from '../../ports/forecast-store.js';
 

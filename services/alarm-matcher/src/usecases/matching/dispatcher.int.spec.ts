@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { seeded } from '@stormhook/geometry/testing';
 import { MongoClient, type Db } from 'mongodb';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import type { Notification } from '../../payloads/notification.js';
@@ -6,7 +7,6 @@ import { ensureAlarmIndexes } from '../../persistence/collections.js';
 import { MongoNotificationLedger } from '../../persistence/notification-ledger.js';
 import { systemClock } from '../../ports/clock.js';
 import { RecordingPublisher } from '../../test-support/memory-ports.js';
-import { seeded } from '../../test-support/shapes.js';
 import { NotificationDispatcher } from './dispatcher.js';
 
 function notification(id: string): Notification {

@@ -1,5 +1,5 @@
+import { distanceM } from '@stormhook/geometry';
 import type { RealtimeRegistration } from '../../domain/registration.js';
-import { distanceM } from '../../geometry/planar.js';
 import { allClearStage, LIGHTNING_EPISODE_EVENT, type LightningActivity } from '../../lifecycle/lightning-episode.js';
 import { notificationId } from '../../lifecycle/notification-id.js';
 import type { RegistrationIndex } from '../../matching/registration-index.js';

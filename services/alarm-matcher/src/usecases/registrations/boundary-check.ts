@@ -1,7 +1,7 @@
+import { distanceM } from '@stormhook/geometry';
 import { fail, invalid, ok, unavailable, type Result } from '../../domain/errors.js';
 import type { ResolvedAdministrative, ResolvedCell } from '../../domain/registration.js';
 import type { ValidInput } from '../../domain/validate-draft.js';
-import { distanceM } from '../../geometry/planar.js';
 import type { CallBudget } from '../../ports/call-budget.js';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
 import type { ForecastStore } from '../../ports/forecast-store.js';

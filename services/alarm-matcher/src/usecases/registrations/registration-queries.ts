@@ -1,10 +1,9 @@
+import { bboxOfRings, type Position } from '@stormhook/geometry';
 import { mayListOtherAccounts, owns, seesEveryAccount, type Caller } from '../../domain/caller.js';
 import { fail, forbidden, invalid, ok, type Result } from '../../domain/errors.js';
 import { areaKeyOf, type AdministrativeBoundary, type ForecastBoundary, type Registration, type RegistrationKind } from '../../domain/registration.js';
 import { isUuid, MAX_RECIPIENT_ID_LENGTH } from '../../domain/validate-draft.js';
-import { bboxOfRings } from '../../geometry/planar.js';
 import { PreparedCircle } from '../../geometry/prepared-circle.js';
-import type { Position } from '../../geometry/types.js';
 import type { RegistrationQuery } from '../../ports/registration-repository.js';
 import { registrationNotFound } from './registration-commands.js';
 import type { RegistrationDeps, RegistrationView } from './registration-deps.js';

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
+import { isClosed, signedArea, type Ring } from '@stormhook/geometry';
 import { rect, square } from '../../test-support/shapes.js';
-import { isClosed, largestPolygon, multiPolygonProblem, ringProblem, signedArea2 } from './ring.js';
-import type { Ring } from './types.js';
+import { fromCoordinates } from './geojson-coordinates.js';
+import { largestPolygon, multiPolygonProblem, ringProblem } from './ring.js';
 
 describe('ring checks', () => {
   it('accepts a closed square and reports its orientation', () => {
     const ring = square(0, 0, 1);
     assert.equal(isClosed(ring), true);
     assert.equal(ringProblem(ring), undefined);
-    assert.equal(signedArea2(ring), 2); // counter-clockwise, area 1
-    assert.equal(signedArea2([...ring].reverse()), -2);
+    assert.equal(signedArea(ring), 1); // counter-clockwise, area 1
+    assert.equal(signedArea([...ring].reverse()), -1);
   });
 
   it('names what is wrong with a ring', () => {
@@ -21,14 +22,14 @@ describe('ring checks', () => {
 
   it('locates the first problem in a multi-polygon', () => {
     const open: Ring = [[0, 0], [1, 0], [1, 1], [0, 1]];
-    assert.equal(multiPolygonProblem([[square(0, 0, 1)]]), undefined);
-    assert.equal(multiPolygonProblem([[square(0, 0, 1)], [square(5, 5, 1), open]]), 'polygon 1 ring 1 is not closed (first position differs from last)');
+    assert.equal(multiPolygonProblem(fromCoordinates([[square(0, 0, 1)]])), undefined);
+    assert.equal(multiPolygonProblem(fromCoordinates([[square(0, 0, 1)], [square(5, 5, 1), open]])), 'polygon 1 ring 1 is not closed (first position differs from last)');
     assert.equal(multiPolygonProblem([]), 'has no polygons');
   });
 
   it('picks the part with the largest exterior for the ring form', () => {
-    const small = [square(0, 0, 1)];
-    const big = [rect(10, 10, 13, 12)];
+    const small = { exterior: square(0, 0, 1), holes: [] };
+    const big = { exterior: rect(10, 10, 13, 12), holes: [] };
     assert.equal(largestPolygon([small, big]), big);
     assert.equal(largestPolygon([]), undefined);
   });

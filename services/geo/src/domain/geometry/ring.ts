@@ -1,24 +1,7 @@
-import type { MultiPolygon, PolygonRings, Ring } from './types.js';
+import { isClosed, signedArea, type MultiPolygon, type Polygon, type Ring } from '@stormhook/geometry';
 
 /** Smallest valid ring: a triangle plus the closing point (RFC 7946 section 3.1.6). */
 export const MIN_RING_POINTS = 4;
-
-export function isClosed(ring: Ring): boolean {
-  const first = ring[0];
-  const last = ring[ring.length - 1];
-  return first !== undefined && last !== undefined && first[0] === last[0] && first[1] === last[1];
-}
-
-/** Twice the signed area in square degrees (shoelace); positive when counter-clockwise. */
-export function signedArea2(ring: Ring): number {
-  let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[j]!;
-    const b = ring[i]!;
-    sum += (a[0] - b[0]) * (a[1] + b[1]);
-  }
-  return sum;
-}
 
 /**
  * Why a ring is unusable, or undefined when it is fine. Checks what every consumer relies on:
@@ -34,7 +17,7 @@ export function ringProblem(ring: Ring): string | undefined {
     if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) return `position ${i} is not a pair of finite numbers`;
   }
   if (!isClosed(ring)) return 'is not closed (first position differs from last)';
-  if (signedArea2(ring) === 0) return 'has zero area';
+  if (signedArea(ring) === 0) return 'has zero area';
   return undefined;
 }
 
@@ -42,10 +25,9 @@ export function ringProblem(ring: Ring): string | undefined {
 export function multiPolygonProblem(geometry: MultiPolygon): string | undefined {
   if (geometry.length === 0) return 'has no polygons';
   for (let p = 0; p < geometry.length; p++) {
-    const polygon = geometry[p]!;
-    if (polygon.length === 0) return `polygon ${p} has no rings`;
-    for (let r = 0; r < polygon.length; r++) {
-      const problem = ringProblem(polygon[r]!);
+    const rings = [geometry[p]!.exterior, ...geometry[p]!.holes];
+    for (let r = 0; r < rings.length; r++) {
+      const problem = ringProblem(rings[r]!);
       if (problem) return `polygon ${p} ring ${r} ${problem}`;
     }
   }
@@ -53,13 +35,11 @@ export function multiPolygonProblem(geometry: MultiPolygon): string | undefined 
 }
 
 /** The part with the largest exterior, for callers that can show only one polygon (ring form). */
-export function largestPolygon(geometry: MultiPolygon): PolygonRings | undefined {
-  let best: PolygonRings | undefined;
+export function largestPolygon(geometry: MultiPolygon): Polygon | undefined {
+  let best: Polygon | undefined;
   let bestArea = -1;
   for (const polygon of geometry) {
-    const exterior = polygon[0];
-    if (!exterior) continue;
-    const area = Math.abs(signedArea2(exterior));
+    const area = Math.abs(signedArea(polygon.exterior));
     if (area > bestArea) {
       best = polygon;
       bestArea = area;

@@ -1,6 +1,5 @@
-import { METRES_PER_DEGREE_LAT, metresPerDegreeLng, originToSegment } from './distance.js';
+import { metresPerDegreeLat, metresPerDegreeLng, originToSegmentSquared, ringsOf, type MultiPolygon, type Position, type Ring } from '@stormhook/geometry';
 import { MIN_RING_POINTS } from './ring.js';
-import type { MultiPolygon, Position, Ring } from './types.js';
 
 /**
  * Douglas-Peucker on a closed ring with the tolerance in metres: no kept segment is farther than
@@ -16,11 +15,12 @@ export function simplifyRing(ring: Ring, toleranceM: number): Ring {
   let latSum = 0;
   for (let i = 0; i < m; i++) latSum += ring[i]![1];
   const kx = metresPerDegreeLng(latSum / m);
+  const ky = metresPerDegreeLat(latSum / m);
   const xs = new Float64Array(n);
   const ys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     xs[i] = ring[i]![0] * kx;
-    ys[i] = ring[i]![1] * METRES_PER_DEGREE_LAT;
+    ys[i] = ring[i]![1] * ky;
   }
 
   // A closed ring has no natural end points: split it at vertex 0 and the vertex farthest from it.
@@ -38,7 +38,7 @@ export function simplifyRing(ring: Ring, toleranceM: number): Ring {
   const keep = new Uint8Array(n);
   keep[0] = keep[far] = keep[m] = 1;
   const distanceFrom = (i: number, a: number, b: number) =>
-    originToSegment(xs[a]! - xs[i]!, ys[a]! - ys[i]!, xs[b]! - xs[i]!, ys[b]! - ys[i]!);
+    Math.sqrt(originToSegmentSquared(xs[a]! - xs[i]!, ys[a]! - ys[i]!, xs[b]! - xs[i]!, ys[b]! - ys[i]!));
   const stack: number[] = [0, far, far, m];
   while (stack.length > 0) {
     const b = stack.pop()!;
@@ -83,12 +83,12 @@ export function simplifyRing(ring: Ring, toleranceM: number): Ring {
 
 export function simplifyMultiPolygon(geometry: MultiPolygon, toleranceM: number): MultiPolygon {
   if (!(toleranceM > 0)) return geometry;
-  return geometry.map((polygon) => polygon.map((ring) => simplifyRing(ring, toleranceM)));
+  return geometry.map((polygon) => ({ exterior: simplifyRing(polygon.exterior, toleranceM), holes: polygon.holes.map((ring) => simplifyRing(ring, toleranceM)) }));
 }
 
 /** Number of positions, to report how much a simplification saved. */
 export function countPositions(geometry: MultiPolygon): number {
   let count = 0;
-  for (const polygon of geometry) for (const ring of polygon) count += ring.length;
+  for (const ring of ringsOf(geometry)) count += ring.length;
   return count;
 }

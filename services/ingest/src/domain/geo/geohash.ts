@@ -1,3 +1,5 @@
+import type { BBox } from '@stormhook/geometry';
+
 const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 
 /**
@@ -45,7 +47,7 @@ export function geohash(lat: number, lng: number, precision: number): string {
 }
 
 /** The cell a geohash names, as a box in decimal degrees. */
-export function geohashBounds(hash: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
+export function geohashBounds(hash: string): BBox {
   let latLo = -90;
   let latHi = 90;
   let lngLo = -180;

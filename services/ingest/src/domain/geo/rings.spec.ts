@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { areaKm2, centroidOf } from './measure.js';
-import { isClosed, oriented, pointInRing, signedArea, withoutRepeats } from './rings.js';
+import { isClosed, oriented, signedArea, withoutRepeats } from './rings.js';
 
 const ccw = [
   { lng: 0, lat: 0 },
@@ -25,11 +25,6 @@ describe('rings', () => {
     assert.equal(isClosed(ccw), true);
     assert.equal(isClosed(ccw.slice(0, 4)), false);
     assert.equal(withoutRepeats([ccw[0]!, ccw[0]!, ...ccw.slice(1)]).length, 5);
-  });
-
-  it('finds points inside and outside', () => {
-    assert.equal(pointInRing({ lng: 0.5, lat: 0.5 }, ccw), true);
-    assert.equal(pointInRing({ lng: 1.5, lat: 0.5 }, ccw), false);
   });
 
   it('computes area in km² and the centroid, holes subtracted', () => {

@@ -1,18 +1,15 @@
-/** A position in decimal degrees, longitude first like GeoJSON and the common.v1 GeoPoint. */
+/**
+ * The shapes of stormhook.common.v1 as ingest validates and publishes them (rings closed, first
+ * point repeated last). They are wire shapes: computations convert them to the platform's geometry
+ * (@stormhook/geometry) with rings.ts.
+ */
+
+/** A position in decimal degrees, as the common.v1 GeoPoint carries it. */
 export interface LngLat {
   lng: number;
   lat: number;
 }
 
-/** A box in decimal degrees. */
-export interface BBox {
-  minLng: number;
-  minLat: number;
-  maxLng: number;
-  maxLat: number;
-}
-
-/** The shapes of stormhook.common.v1 as this service handles them (rings closed, first point repeated last). */
 export interface Ring {
   points: LngLat[];
 }

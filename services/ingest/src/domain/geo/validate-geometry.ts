@@ -1,6 +1,7 @@
+import { bboxesOverlap, bboxOfRings, pointInRing, type BBox } from '@stormhook/geometry';
 import type { Problems } from '../problems.js';
-import { bboxIntersects, bboxOf, isClosed, oriented, pointInRing, signedArea, withoutRepeats } from './rings.js';
-import type { BBox, LngLat, MultiPolygonShape, PolygonShape, Ring } from './types.js';
+import { isClosed, oriented, positionsOf, signedArea, withoutRepeats } from './rings.js';
+import type { LngLat, MultiPolygonShape, PolygonShape, Ring } from './types.js';
 
 /** Wire shapes as decoded from protobuf: sub-messages may be null or absent. */
 export interface WirePoint {
@@ -94,10 +95,11 @@ export function normalisePolygon(
   const exterior = checkRing(problems, `${path}.exterior`, polygon.exterior, budget);
   if (!exterior) return undefined;
   const holes: Ring[] = [];
+  const exteriorRing = positionsOf(exterior);
   for (const [i, wire] of polygon.holes.entries()) {
     const hole = checkRing(problems, `${path}.holes[${i}]`, wire, budget);
     if (!hole) return undefined;
-    const outside = hole.find((p) => !pointInRing(p, exterior));
+    const outside = hole.find((p) => !pointInRing(p.lng, p.lat, exteriorRing));
     if (outside) {
       problems.add(`${path}.holes[${i}]`, `hole vertex (${outside.lng}, ${outside.lat}) lies outside the exterior ring`);
       return undefined;
@@ -130,8 +132,8 @@ export function normaliseMultiPolygon(
 }
 
 export function checkCoverage(problems: Problems, path: string, polygons: readonly PolygonShape[], coverage: BBox): boolean {
-  const box = bboxOf(polygons.flatMap((p) => p.exterior.points));
-  if (!bboxIntersects(box, coverage)) {
+  const box = bboxOfRings(polygons.map((p) => positionsOf(p.exterior.points)));
+  if (!bboxesOverlap(box, coverage)) {
     problems.add(path, `lies wholly outside the covered area ${describeBox(coverage)}`);
     return false;
   }

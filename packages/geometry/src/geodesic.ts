@@ -1,13 +1,36 @@
+import { WGS84_A as A, WGS84_B as B, WGS84_F as F } from './ellipsoid.js';
+import type { Position } from './types.js';
+
 /**
- * Geodesics on the WGS 84 ellipsoid (Vincenty 1975): accurate to well below a millimetre at the
- * distances this service handles (circles of at most 200 km), which is what "geodesic circle" in
- * interface.md 4.1 asks for. A sphere would be off by up to 0.5 %, i.e. a kilometre at 200 km.
+ * Geodesics on the WGS 84 ellipsoid (Vincenty 1975), the one distance and destination model of the
+ * platform: alarm radii, circle crops, distances in payloads and nearest cells all use it, so "within
+ * the radius" means the same wherever it is asked. Accurate to well below a millimetre at the
+ * distances the platform handles (circles of at most 200 km); a sphere would be off by up to 0.5 %,
+ * a kilometre at 200 km. Vincenty's iteration fails only for nearly antipodal points, which no
+ * shape here comes near.
  */
 
-const A = 6_378_137;
-const F = 1 / 298.257223563;
-const B = A * (1 - F);
 const RAD = Math.PI / 180;
+
+/** Vincenty's series coefficients A and B for a line whose azimuth at the equator has cos² α = `cos2Alpha`. */
+function seriesOf(cos2Alpha: number): { bigA: number; bigB: number } {
+  const uSq = (cos2Alpha * (A * A - B * B)) / (B * B);
+  return {
+    bigA: 1 + (uSq / 16384) * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq))),
+    bigB: (uSq / 1024) * (256 + uSq * (-128 + uSq * (74 - 47 * uSq))),
+  };
+}
+
+/** Vincenty's Δσ, the difference between the arc on the auxiliary sphere and the scaled line. */
+function deltaSigmaOf(bigB: number, sinSigma: number, cosSigma: number, cos2SigmaM: number): number {
+  return (
+    bigB *
+    sinSigma *
+    (cos2SigmaM +
+      (bigB / 4) *
+        (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+  );
+}
 
 export interface Inverse {
   /** Geodesic distance in metres. */
@@ -50,23 +73,15 @@ export function inverse(lng1: number, lat1: number, lng2: number, lat2: number):
     lambda = L + (1 - C) * F * sinAlpha * (sigma + C * sinSigma * (cos2SigmaM + C * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
     if (Math.abs(lambda - previous) < 1e-12) break;
   }
-  const uSq = (cos2Alpha * (A * A - B * B)) / (B * B);
-  const bigA = 1 + (uSq / 16384) * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)));
-  const bigB = (uSq / 1024) * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)));
-  const deltaSigma =
-    bigB *
-    sinSigma *
-    (cos2SigmaM +
-      (bigB / 4) *
-        (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
-  const distanceM = B * bigA * (sigma - deltaSigma);
+  const { bigA, bigB } = seriesOf(cos2Alpha);
+  const distanceM = B * bigA * (sigma - deltaSigmaOf(bigB, sinSigma, cosSigma, cos2SigmaM));
   const azimuth = Math.atan2(cosU2 * sinLambda, cosU1 * sinU2 - sinU1 * cosU2 * cosLambda);
   return { distanceM, azimuth };
 }
 
-/** Geodesic distance in metres between two points in decimal degrees. */
-export function distanceM(lng1: number, lat1: number, lng2: number, lat2: number): number {
-  return inverse(lng1, lat1, lng2, lat2).distanceM;
+/** Geodesic distance in metres between two positions: THE distance of the platform. */
+export function distanceM(a: Position, b: Position): number {
+  return inverse(a[0], a[1], b[0], b[1]).distanceM;
 }
 
 /** The point `distance` metres from (lng, lat) along initial azimuth `azimuth` (radians from north). */
@@ -79,9 +94,7 @@ export function direct(lng: number, lat: number, azimuth: number, distance: numb
   const sigma1 = Math.atan2(tanU1, cosAlpha1);
   const sinAlpha = cosU1 * sinAlpha1;
   const cos2Alpha = 1 - sinAlpha * sinAlpha;
-  const uSq = (cos2Alpha * (A * A - B * B)) / (B * B);
-  const bigA = 1 + (uSq / 16384) * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)));
-  const bigB = (uSq / 1024) * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)));
+  const { bigA, bigB } = seriesOf(cos2Alpha);
   let sigma = distance / (B * bigA);
   let sinSigma = 0;
   let cosSigma = 1;
@@ -90,14 +103,8 @@ export function direct(lng: number, lat: number, azimuth: number, distance: numb
     cos2SigmaM = Math.cos(2 * sigma1 + sigma);
     sinSigma = Math.sin(sigma);
     cosSigma = Math.cos(sigma);
-    const deltaSigma =
-      bigB *
-      sinSigma *
-      (cos2SigmaM +
-        (bigB / 4) *
-          (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
     const previous = sigma;
-    sigma = distance / (B * bigA) + deltaSigma;
+    sigma = distance / (B * bigA) + deltaSigmaOf(bigB, sinSigma, cosSigma, cos2SigmaM);
     if (Math.abs(sigma - previous) < 1e-12) break;
   }
   const x = sinU1 * sinSigma - cosU1 * cosSigma * cosAlpha1;
@@ -109,36 +116,4 @@ export function direct(lng: number, lat: number, azimuth: number, distance: numb
   if (lng2 > 180) lng2 -= 360;
   if (lng2 < -180) lng2 += 360;
   return [lng2, lat2 / RAD];
-}
-
-/**
- * Azimuthal equidistant projection centred on a point: x east, y north, in metres, such that the
- * distance of (x, y) from the origin IS the geodesic distance from the centre. A geodesic circle
- * around the centre is therefore an exact Euclidean circle in this plane, which makes cropping and
- * circle tests plane geometry. Orientation (counterclockwise stays counterclockwise) is preserved.
- */
-export class LocalProjection {
-  constructor(
-    readonly lng: number,
-    readonly lat: number,
-  ) {}
-
-  forward(lng: number, lat: number): [number, number] {
-    const { distanceM: s, azimuth } = inverse(this.lng, this.lat, lng, lat);
-    return [s * Math.sin(azimuth), s * Math.cos(azimuth)];
-  }
-
-  backward(x: number, y: number): [number, number] {
-    return direct(this.lng, this.lat, Math.atan2(x, y), Math.hypot(x, y));
-  }
-}
-
-/** A conservative lng/lat box around a geodesic circle (for quick rejections before exact tests). */
-export function circleBounds(lng: number, lat: number, radiusM: number): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
-  // Metres per degree of latitude are at least 110,574; per degree of longitude at least that times cos(lat).
-  const margin = 1.001;
-  const dLat = (radiusM / 110_574) * margin;
-  const northmost = Math.min(89.9, Math.abs(lat) + dLat);
-  const dLng = Math.min(180, (radiusM / (111_320 * Math.cos(northmost * RAD))) * margin);
-  return { minLng: lng - dLng, minLat: lat - dLat, maxLng: lng + dLng, maxLat: lat + dLat };
 }

@@ -1,14 +1,19 @@
-import type { MultiPolygon, Position, Ring } from '../geometry/types.js';
+import type { MultiPolygon, Position, Ring } from '../types.js';
+
+/** A closed axis-aligned rectangle ring, counterclockwise. */
+export function rectangleRing(minLng: number, minLat: number, maxLng: number, maxLat: number): Ring {
+  return [
+    [minLng, minLat],
+    [maxLng, minLat],
+    [maxLng, maxLat],
+    [minLng, maxLat],
+    [minLng, minLat],
+  ];
+}
 
 /** A closed axis-aligned square ring, counterclockwise. */
 export function squareRing(minLng: number, minLat: number, size: number): Ring {
-  return [
-    [minLng, minLat],
-    [minLng + size, minLat],
-    [minLng + size, minLat + size],
-    [minLng, minLat + size],
-    [minLng, minLat],
-  ];
+  return rectangleRing(minLng, minLat, minLng + size, minLat + size);
 }
 
 export function square(minLng: number, minLat: number, size: number): MultiPolygon {

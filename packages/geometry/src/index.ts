@@ -1,0 +1,12 @@
+export type { BBox, Circle, MultiPolygon, Polygon, Position, Ring } from './types.js';
+export { WGS84_A, WGS84_B, WGS84_E2, WGS84_F } from './ellipsoid.js';
+export { bboxContains, bboxesOverlap, bboxOfMultiPolygon, bboxOfRings, bboxWithin, circleBBox, emptyBBox, expandBBox, unionBBox } from './bbox.js';
+export { isClosed, signedArea } from './ring.js';
+export { pointInMultiPolygon, pointInPolygon, pointInRing } from './point-in-polygon.js';
+export { centroidOf } from './centroid.js';
+export { multiPolygonsTouch, ringsOf, segmentsIntersect } from './touches.js';
+export { direct, distanceM, inverse, type Inverse } from './geodesic.js';
+export { LocalProjection } from './azimuthal-projection.js';
+export { LOCAL_SCALE_MAX_LAT, LOCAL_SCALE_MAX_M, LocalScale, localScaleHolds, metresPerDegreeLat, metresPerDegreeLng } from './local-scale.js';
+export { GeodesicCircle } from './geodesic-circle.js';
+export { circleTouchesMultiPolygon, distanceToBoundaryM, distanceToMultiPolygonM, originToSegmentSquared } from './boundary-distance.js';
