@@ -16,7 +16,7 @@ const PNPM_VERSION = '10.34.9';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
-const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'deploy:check', 'infra', 'bench', 'feed:sim', 'faults', 'images', 'images:smoke', 'images:kube']);
+const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'lint', 'format', 'deploy:check', 'infra', 'bench', 'feed:sim', 'faults', 'images', 'images:smoke', 'images:kube']);
 
 function log(message) {
   process.stderr.write(`[bootstrap] ${message}\n`);
@@ -99,6 +99,13 @@ function main() {
   if (command === 'proto:gen') {
     // Generation comes before compilation: the compiler reads the generated code.
     run(node, [join(root, 'packages', 'proto', 'codegen', 'generate.mjs')], { env });
+    return;
+  }
+  if (command === 'format') {
+    // Formatting needs no compiled code, and must work on a tree that does not compile yet.
+    // `npm test` and `npm run lint` check the same (prettier.config.mjs, .prettierignore).
+    pnpmRun(['exec', 'prettier', '--write', '--log-level', 'warn', '.']);
+    log('sources formatted');
     return;
   }
   log('compiling the workspace');

@@ -8,6 +8,7 @@ import { ensureInfra } from './infra/infra.js';
 import { imagesCommand } from './images/command.js';
 import { runBenchmarks } from './stack/bench.js';
 import { runFaults } from './stack/faults.js';
+import { checkLint } from './stack/lint.js';
 import { generateProto, checkProto } from './stack/proto.js';
 import { startStack } from './stack/start.js';
 import { runTests } from './stack/test.js';
@@ -69,6 +70,8 @@ async function main(): Promise<number> {
       return generateProto();
     case 'proto:check':
       return checkProto(log);
+    case 'lint':
+      return checkLint(log);
     case 'images':
     case 'images:smoke':
     case 'images:kube':

@@ -1,4 +1,4 @@
-import { ConfigError, defineEnv, int, list, port, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
+import { ConfigError, defineEnv, int, list, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
 import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
 import { messageEnv } from './messaging/message-env.js';

@@ -68,7 +68,7 @@ export class FaultReceiver {
   }
 
   private count(webhookId: string, body: string, atMs: number): void {
-    let parsed: LightningBody = {};
+    let parsed: LightningBody;
     try {
       parsed = JSON.parse(body) as LightningBody;
     } catch {

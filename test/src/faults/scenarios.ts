@@ -11,7 +11,7 @@ import { whereLost } from './diagnose.js';
 import { diedByItself } from './children.js';
 import { infraControl } from './infra-control.js';
 import { seedStormAlarms, type StormAlarm } from './storm-alarms.js';
-import { describeStorm, feedStrike, Storm, STORM_BOX, uniformIn, type StormStats } from './storm.js';
+import { describeStorm, feedStrike, Storm, STORM_BOX, uniformIn } from './storm.js';
 import { sleep, World, type Registration, type Tally } from './world.js';
 
 export interface ScenarioResult extends Tally {

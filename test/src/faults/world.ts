@@ -196,7 +196,7 @@ export class World {
       this.statuses5xx.set(response.status, (this.statuses5xx.get(response.status) ?? 0) + 1);
     }
     if (response.status === 503) this.status503++;
-    let body: Record<string, any> = {};
+    let body: Record<string, any>;
     try {
       body = text === '' ? {} : (JSON.parse(text) as Record<string, any>);
     } catch {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { BlockList, isIPv4 } from 'node:net';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { GRPC_SERVICES, grpcAddressVariable, grpcEdges, type GrpcCaller, type GrpcServiceName } from '@stormhook/grpc';
+import { GRPC_SERVICES, grpcAddressVariable, grpcEdges, type GrpcCaller } from '@stormhook/grpc';
 import type { StepResult } from './chart-checks.js';
 
 /**

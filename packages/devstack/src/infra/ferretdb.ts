@@ -101,7 +101,7 @@ export async function startFerretDb(binary: string, options: FerretOptions): Pro
     await waitFor('FerretDB', () => mongoAnswers(url), 30_000, () => proc.alive);
   } catch (error) {
     await proc.stop(2_000);
-    throw new Error(`${(error as Error).message}; see ${proc.logFile}`);
+    throw new Error(`${(error as Error).message}; see ${proc.logFile}`, { cause: error });
   }
   return proc;
 }

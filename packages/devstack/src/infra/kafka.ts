@@ -96,7 +96,7 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
     await waitFor('Kafka', () => kafkaAnswers([broker]), 90_000, () => proc.alive);
   } catch (error) {
     await proc.stop(2_000);
-    throw new Error(`${(error as Error).message}; see ${proc.logFile}`);
+    throw new Error(`${(error as Error).message}; see ${proc.logFile}`, { cause: error });
   }
   return proc;
 }

@@ -165,7 +165,7 @@ describe('stopping the local stack (npm start) with a signal to its process grou
   it('SIGKILL to the supervisor alone: its watchdog stops the services, then Kafka and FerretDB', async () => {
     const instance = `stop-sigkill-${process.pid}`;
     instances.push(instance);
-    const stack = await startStack(instance);
+    await startStack(instance);
     try {
       const supervisor = processesOf(instance).find((p) => p.command.includes(join('devstack', 'dist', 'cli.js')));
       assert.ok(supervisor, 'the supervisor runs');

@@ -7,6 +7,7 @@ import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
 import { checkProto } from './proto.js';
 import { internalTokenKeyEnv } from './internal-key.js';
+import { checkLint } from './lint.js';
 import { nodeFlags } from './node-flags.js';
 
 type Log = (message: string) => void;
@@ -15,15 +16,20 @@ type Log = (message: string) => void;
 const specGlobs = ['packages/*/dist/**/*.spec.js', 'services/*/dist/**/*.spec.js', 'test/dist/**/*.spec.js'];
 
 /**
- * `npm test`: fails fast on stale generated code, runs the deployment checks (chart, images,
- * Tiltfile), then every unit and integration test
+ * `npm test`: fails fast on stale generated code and on unformatted or lint-failing sources, runs
+ * the deployment checks (chart, images, Tiltfile), then every unit and integration test
  * against the real Kafka and database (reusing a running stack's, or starting the embedded ones
  * and stopping them afterwards). Tests isolate themselves by database name and topic prefix.
  */
 export async function runTests(config: DevstackConfig, log: Log, extraArgs: string[]): Promise<number> {
   const protoCode = await checkProto(log);
   if (protoCode !== 0) return protoCode;
-  // A subset run (`npm test -- <globs>`) is for the developer's loop: the chart checks are not.
+  // A subset run (`npm test -- <globs>`) is for the developer's loop: the format, lint and chart
+  // checks are not (`npm run lint` runs the first two alone).
+  if (extraArgs.length === 0) {
+    const lintCode = await checkLint(log);
+    if (lintCode !== 0) return lintCode;
+  }
   const deployFailures = extraArgs.length > 0 ? 0 : await runDeployChecks(log);
   const testCode = await runMocha(config, log, extraArgs);
   if (deployFailures > 0) log(`${deployFailures} deployment check(s) failed (see above)`);

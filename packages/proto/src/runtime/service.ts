@@ -25,6 +25,7 @@ export interface MethodDefinition<Req, Res, ReqStream extends boolean = boolean,
  * deliberate: a definition's request type appears both as input and output, so no narrower type
  * would accept every concrete service.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- deliberate, see above
 export type ServiceDefinition = { readonly [method: string]: MethodDefinition<any, any> };
 
 /** Wraps encoded bytes as a Buffer without copying (grpc-js wants Buffers). */

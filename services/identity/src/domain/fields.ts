@@ -9,6 +9,7 @@ import { fail, ok, type Result } from '../result.js';
 
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: text fields reject them
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function text(field: string, value: unknown, opts: { min?: number; max: number }): Result<string> {

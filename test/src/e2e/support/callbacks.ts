@@ -18,7 +18,7 @@ export interface Notification {
 
 /** What a payload is about, read the way a receiver would (notifier and alarm-matcher READMEs). */
 export function classify(call: ReceivedCall): Notification {
-  let payload: Record<string, any> = {};
+  let payload: Record<string, any>;
   try {
     payload = JSON.parse(call.body) as Record<string, any>;
   } catch {
