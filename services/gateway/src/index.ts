@@ -13,7 +13,7 @@ export {
   type OperationId,
   type ValidatedInput,
 } from './app.js';
-export { OPERATION_IDS } from './routes/operation-ids.js';
+export { OPERATION_IDS } from './contract/operation-ids.js';
 export { ROUTES } from './routes/table.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
 export { CURRENT_FORECAST_METRICS, FORECAST_METRICS } from './schemas/weather.js';

@@ -4,8 +4,8 @@ import { actingForCaller } from '../http/internal-caller.js';
 import { jsonBody } from '../http/json-body.js';
 import { requestState } from '../http/request-state.js';
 import { validateRequest, type SchemaCompiler } from '../http/validate.js';
-import type { OperationId } from './operation-ids.js';
-import type { RouteSpec } from './route-spec.js';
+import type { OperationId } from '../contract/operation-ids.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { bySpecificity, expressPath } from './table.js';
 
 /** What answers an operation once its input is valid; read the input with `validatedInput(req)`. */
