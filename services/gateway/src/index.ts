@@ -2,6 +2,9 @@ export {
   createApp,
   DEFAULT_BODY_LIMIT_BYTES,
   validatedInput,
+  validatedBody,
+  validatedParams,
+  validatedQuery,
   type AppDeps,
   type Handler,
   type Handlers,
@@ -12,6 +15,7 @@ export {
   type RouteSpec,
   type OperationId,
   type ValidatedInput,
+  type Validated,
 } from './app.js';
 export { OPERATION_IDS } from './contract/operation-ids.js';
 export { ROUTES } from './routes/table.js';

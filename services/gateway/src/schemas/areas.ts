@@ -32,7 +32,7 @@ export const DistrictWithGeometry = named(
 export const CitiesWithPolygon = arrayOf(CityWithPolygon);
 export const CitiesWithGeometry = arrayOf(CityWithGeometry);
 
-const numericId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+const numericId = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 export const NeighborhoodIdParams = pathParams({ neighborhoodId: numericId });
 export const DistrictIdParams = pathParams({ districtId: numericId });
 export const COUNTRY_CODES = ['TUR', 'CTR'] as const;
@@ -41,7 +41,7 @@ export const CountryCodeParams = pathParams({
 });
 
 /** Optional lighter polygons (issue: simplification for responses); 0 or absent returns the stored geometry. */
-export const SimplifyQuery: JsonSchema = {
+export const SimplifyQuery = {
   type: 'object',
   properties: {
     simplifyTolerance: {
@@ -52,4 +52,4 @@ export const SimplifyQuery: JsonSchema = {
     },
   },
   additionalProperties: false,
-};
+} as const;
