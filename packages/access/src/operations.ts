@@ -3,7 +3,7 @@ import type { Role } from './roles.js';
 
 /**
  * What the gateway asks before running an operation: who may call it and which metered service it
- * consumes. Keys are the gateway's operationIds (services/gateway routes/operation-ids.ts) plus the
+ * consumes. Keys are the gateway's operationIds (services/gateway contract/operation-ids.ts) plus the
  * identity routes still to be mounted. An operation missing here is denied (fail closed).
  * WARNING: the service names are stored in subscriptions; moving an operation to another service
  * changes what customers pay for.

@@ -1,6 +1,7 @@
 import express, { type Application, type RequestHandler } from 'express';
 import type { Logger } from '@stormhook/logger';
 import { trace, type Tracer } from '@stormhook/telemetry';
+import type { RouteSpec } from './contract/route-spec.js';
 import { docsRouter } from './docs/docs-route.js';
 import { healthHandlers } from './health/handlers.js';
 import type { HealthPort } from './health/health-port.js';
@@ -11,7 +12,6 @@ import { createSchemaCompiler } from './http/validate.js';
 import { buildAsyncApiDocument } from './openapi/asyncapi.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { mountRoutes, type Handlers } from './routes/mount.js';
-import type { RouteSpec } from './routes/route-spec.js';
 import { ROUTES } from './routes/table.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -86,6 +86,8 @@ export function createApp(deps: AppDeps): Application {
 
 export type { Handler, Handlers } from './routes/mount.js';
 export type { HealthPort, HealthReport, ComponentHealth, HealthStatus } from './health/health-port.js';
-export type { RouteSpec } from './routes/route-spec.js';
-export type { OperationId } from './routes/operation-ids.js';
+export type { RouteSpec } from './contract/route-spec.js';
+export type { OperationId } from './contract/operation-ids.js';
 export { validatedInput, type ValidatedInput } from './http/request-state.js';
+export { validatedBody, validatedParams, validatedQuery } from './http/validated-input.js';
+export type { Validated } from './schemas/json-schema.js';

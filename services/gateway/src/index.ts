@@ -2,6 +2,9 @@ export {
   createApp,
   DEFAULT_BODY_LIMIT_BYTES,
   validatedInput,
+  validatedBody,
+  validatedParams,
+  validatedQuery,
   type AppDeps,
   type Handler,
   type Handlers,
@@ -12,8 +15,9 @@ export {
   type RouteSpec,
   type OperationId,
   type ValidatedInput,
+  type Validated,
 } from './app.js';
-export { OPERATION_IDS } from './routes/operation-ids.js';
+export { OPERATION_IDS } from './contract/operation-ids.js';
 export { ROUTES } from './routes/table.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
 export { CURRENT_FORECAST_METRICS, FORECAST_METRICS } from './schemas/weather.js';

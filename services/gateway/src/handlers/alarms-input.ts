@@ -1,6 +1,7 @@
 import { alarmV1, type DeepPartial, type identityV1, type notificationV1, type weatherV1 } from '@stormhook/proto';
-import type { AlarmKind } from '../schemas/alarms.js';
-import type { PublicWebhookInput } from './webhook-mapping.js';
+import type { WeatherAlarmFilter } from '../schemas/alarm-filters.js';
+import type { AlarmKind, ForecastAlarmBoundary, GeometryAlarmBoundary, RecipientPageQuery, alarmSchemas } from '../schemas/alarms.js';
+import type { Validated } from '../schemas/json-schema.js';
 
 /**
  * The public alarm-registration JSON (interface.md 2.3 to 2.5, already schema-checked) as the
@@ -9,54 +10,25 @@ import type { PublicWebhookInput } from './webhook-mapping.js';
  * contract leaves out stays out rather than getting a default.
  */
 
-export interface GeoPointJson {
-  lng: number;
-  lat: number;
-}
+type AlarmSchemas = typeof alarmSchemas;
 
-export interface GeometryBoundaryJson {
-  type?: 'ADMINISTRATIVE';
-  cityId: number;
-  districtId?: number;
-  neighborhoodId?: number;
-}
+type GeometryBoundaryInput = Validated<typeof GeometryAlarmBoundary>;
+type ForecastBoundaryInput = Validated<typeof ForecastAlarmBoundary>;
+type WeatherFilterInput = Validated<typeof WeatherAlarmFilter>;
 
-export type ForecastBoundaryJson = { type: 'ADMINISTRATIVE'; cityId: number; districtId: number } | { type: 'POINT'; point: GeoPointJson };
+/** The alarm operations whose body schema differs by kind. */
+export type KindOperation = 'registerRequest' | 'updateRequest' | 'pageRequest';
 
-export interface PointBoundaryJson {
-  point: GeoPointJson;
-  /** Metres. */
-  radius: number;
-}
+/**
+ * A body with the kind whose schema validated it: switching on `kind` gives the mapping each kind's
+ * own boundary and filter types, with no cast.
+ */
+export type KindInput<Op extends KindOperation> = {
+  [K in AlarmKind]: { kind: K; body: Validated<AlarmSchemas[K][Op]> };
+}[AlarmKind];
 
-export interface WeatherFilterJson {
-  lightning?: { type?: string; peakCurrent?: number; inCloudHeight?: number };
-  thunderstorm?: { intersectsAffectedPolygon?: boolean; intersectsCellPolygon?: boolean; severityThreshold?: string; speedThreshold?: number };
-  precipitation?: { intensities?: string[] };
-}
-
-export type ForecastFilterJson = Partial<Record<keyof alarmV1.ForecastAlarmFilter, string>>;
-
-/** A register or update body of any kind; which boundary and filter it holds follows the route. */
-export interface RegistrationJson {
-  registrationId?: string;
-  recipientId: string;
-  boundary: GeometryBoundaryJson | ForecastBoundaryJson | PointBoundaryJson;
-  webhook: PublicWebhookInput;
-  filter: WeatherFilterJson | ForecastFilterJson;
-  forecastDays?: number;
-  forecastAlarmDelivery?: string[];
-}
-
-export interface PageJson {
-  pageNumber?: number;
-  pageSize?: number;
-  filterByRecipientIds?: string[];
-  accountId?: string;
-  filterByBoundary?: GeometryBoundaryJson | ForecastBoundaryJson;
-  /** Point alarms: a closed ring of [lng, lat] pairs. */
-  filterByPolygonIntersection?: number[][];
-}
+export type KindRegistration = KindInput<'registerRequest' | 'updateRequest'>;
+export type KindPage = KindInput<'pageRequest'>;
 
 export const KIND_OF_ROUTE: Readonly<Record<AlarmKind, alarmV1.RegistrationKind>> = {
   geometries: 'REGISTRATION_KIND_GEOMETRY',
@@ -70,7 +42,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 const prefixed = <T extends string>(prefix: string, value: string | undefined): T | undefined =>
   value === undefined ? undefined : (`${prefix}${value}` as T);
 
-function geometryBoundary(b: GeometryBoundaryJson): alarmV1.GeometryBoundary {
+function geometryBoundary(b: GeometryBoundaryInput): alarmV1.GeometryBoundary {
   return alarmV1.GeometryBoundary.create({
     cityId: b.cityId,
     ...(b.districtId !== undefined ? { districtId: b.districtId } : {}),
@@ -78,7 +50,7 @@ function geometryBoundary(b: GeometryBoundaryJson): alarmV1.GeometryBoundary {
   });
 }
 
-function forecastBoundary(b: ForecastBoundaryJson): alarmV1.ForecastBoundary {
+function forecastBoundary(b: ForecastBoundaryInput): alarmV1.ForecastBoundary {
   return alarmV1.ForecastBoundary.create(
     b.type === 'POINT'
       ? { point: { lng: b.point.lng, lat: b.point.lat } }
@@ -86,7 +58,7 @@ function forecastBoundary(b: ForecastBoundaryJson): alarmV1.ForecastBoundary {
   );
 }
 
-function weatherFilter(filter: WeatherFilterJson): DeepPartial<alarmV1.WeatherAlarmFilter> {
+function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherAlarmFilter> {
   const { lightning, thunderstorm, precipitation } = filter;
   return {
     ...(lightning
@@ -124,35 +96,33 @@ function weatherFilter(filter: WeatherFilterJson): DeepPartial<alarmV1.WeatherAl
  * already mapped with toEndpointConfig (absent when the request carries only webhook.accountId).
  */
 export function registrationInput(
-  kind: AlarmKind,
-  body: RegistrationJson,
+  registration: KindRegistration,
   webhookConfig: notificationV1.WebhookEndpointConfig | undefined,
 ): alarmV1.AlarmRegistrationInput {
+  const { body } = registration;
   const common: DeepPartial<alarmV1.AlarmRegistrationInput> = {
     registrationId: body.registrationId ?? '',
     recipientId: body.recipientId,
     webhook: { accountId: body.webhook.accountId ?? '', ...(webhookConfig ? { config: webhookConfig } : {}) },
   };
-  switch (kind) {
-    case 'geometries':
-      return alarmV1.AlarmRegistrationInput.create({
-        ...common,
-        geometryBoundary: geometryBoundary(body.boundary as GeometryBoundaryJson),
-        weatherFilter: weatherFilter(body.filter as WeatherFilterJson),
-      });
+  switch (registration.kind) {
+    case 'geometries': {
+      const { boundary, filter } = registration.body;
+      return alarmV1.AlarmRegistrationInput.create({ ...common, geometryBoundary: geometryBoundary(boundary), weatherFilter: weatherFilter(filter) });
+    }
     case 'points': {
-      const b = body.boundary as PointBoundaryJson;
+      const { boundary, filter } = registration.body;
       return alarmV1.AlarmRegistrationInput.create({
         ...common,
-        pointBoundary: { point: { lng: b.point.lng, lat: b.point.lat }, radiusM: b.radius },
-        weatherFilter: weatherFilter(body.filter as WeatherFilterJson),
+        pointBoundary: { point: { lng: boundary.point.lng, lat: boundary.point.lat }, radiusM: boundary.radius },
+        weatherFilter: weatherFilter(filter),
       });
     }
     case 'forecasts': {
-      const filter = body.filter as ForecastFilterJson;
+      const { boundary, filter, forecastDays, forecastAlarmDelivery } = registration.body;
       return alarmV1.AlarmRegistrationInput.create({
         ...common,
-        forecastBoundary: forecastBoundary(body.boundary as ForecastBoundaryJson),
+        forecastBoundary: forecastBoundary(boundary),
         forecastFilter: {
           precipitationThreshold: filter.precipitationThreshold ?? '',
           snowFallThreshold: filter.snowFallThreshold ?? '',
@@ -160,32 +130,43 @@ export function registrationInput(
           hotTemperatureThreshold: filter.hotTemperatureThreshold ?? '',
           coldTemperatureThreshold: filter.coldTemperatureThreshold ?? '',
         },
-        forecastDays: body.forecastDays ?? 0,
-        forecastAlarmDelivery: (body.forecastAlarmDelivery ?? []).map((d) => `FORECAST_DELIVERY_${d}` as alarmV1.ForecastDelivery),
+        forecastDays,
+        forecastAlarmDelivery: forecastAlarmDelivery.map((d) => `FORECAST_DELIVERY_${d}` as alarmV1.ForecastDelivery),
       });
     }
   }
 }
 
 /** The list request of a page body. */
-export function listRequest(kind: AlarmKind, body: PageJson, principal: identityV1.Principal): alarmV1.ListAlarmsRequest {
-  const boundary = body.filterByBoundary;
-  const ring = body.filterByPolygonIntersection;
-  return alarmV1.ListAlarmsRequest.create({
+export function listRequest(page: KindPage, principal: identityV1.Principal): alarmV1.ListAlarmsRequest {
+  const { body } = page;
+  const common: DeepPartial<alarmV1.ListAlarmsRequest> = {
     principal,
-    kind: KIND_OF_ROUTE[kind],
+    kind: KIND_OF_ROUTE[page.kind],
     page: { pageNumber: body.pageNumber ?? 0, pageSize: body.pageSize ?? DEFAULT_PAGE_SIZE },
     recipientIds: body.filterByRecipientIds ?? [],
     accountId: body.accountId ?? '',
-    ...(boundary && kind === 'geometries' ? { geometryBoundary: geometryBoundary(boundary as GeometryBoundaryJson) } : {}),
-    ...(boundary && kind === 'forecasts' ? { forecastBoundary: forecastBoundary(boundary as ForecastBoundaryJson) } : {}),
-    ...(ring && kind === 'points' ? { polygonIntersection: { points: ring.map(([lng, lat]) => ({ lng: lng ?? 0, lat: lat ?? 0 })) } } : {}),
-  });
+  };
+  switch (page.kind) {
+    case 'geometries': {
+      const boundary = page.body.filterByBoundary;
+      return alarmV1.ListAlarmsRequest.create({ ...common, ...(boundary ? { geometryBoundary: geometryBoundary(boundary) } : {}) });
+    }
+    case 'forecasts': {
+      const boundary = page.body.filterByBoundary;
+      return alarmV1.ListAlarmsRequest.create({ ...common, ...(boundary ? { forecastBoundary: forecastBoundary(boundary) } : {}) });
+    }
+    case 'points': {
+      const ring = page.body.filterByPolygonIntersection;
+      return alarmV1.ListAlarmsRequest.create({
+        ...common,
+        ...(ring ? { polygonIntersection: { points: ring.map(([lng, lat]) => ({ lng, lat })) } } : {}),
+      });
+    }
+  }
 }
 
 /** Paging of the by-recipient lists from the (coerced) query; absent values take the defaults. */
-export function recipientPage(query: Record<string, unknown>): alarmV1.ListAlarmsByRecipientRequest['page'] {
-  const pageNumber = typeof query['pageNumber'] === 'number' ? query['pageNumber'] : 0;
-  const pageSize = typeof query['pageSize'] === 'number' ? query['pageSize'] : DEFAULT_PAGE_SIZE;
-  return { pageNumber, pageSize };
+export function recipientPage(query: Validated<typeof RecipientPageQuery>): alarmV1.ListAlarmsByRecipientRequest['page'] {
+  return { pageNumber: query.pageNumber ?? 0, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
 }

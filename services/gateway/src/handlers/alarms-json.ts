@@ -1,6 +1,5 @@
 import type { alarmV1 } from '@stormhook/proto';
 import type { AlarmKind } from '../schemas/alarms.js';
-import type { ForecastFilterJson, WeatherFilterJson } from './alarms-input.js';
 import { toPublicWebhook, type PublicWebhook } from './webhook-mapping.js';
 
 /**
@@ -9,6 +8,15 @@ import { toPublicWebhook, type PublicWebhook } from './webhook-mapping.js';
  * km/h), epoch milliseconds as ISO 8601, and the webhook without authentication.type and with the
  * password masked (toPublicWebhook masks again whatever the matcher sent).
  */
+
+/** The weather filter as answers show it (the request's is typed by its schema, handlers/alarms-input.ts). */
+export interface WeatherFilterJson {
+  lightning?: { type?: string; peakCurrent?: number; inCloudHeight?: number };
+  thunderstorm?: { intersectsAffectedPolygon?: boolean; intersectsCellPolygon?: boolean; severityThreshold?: string; speedThreshold?: number };
+  precipitation?: { intensities?: string[] };
+}
+
+export type ForecastFilterJson = Partial<Record<keyof alarmV1.ForecastAlarmFilter, string>>;
 
 /** The enum name without its prefix; undefined for the UNSPECIFIED value (the field was not set). */
 function plain(prefix: string, value: string): string | undefined {

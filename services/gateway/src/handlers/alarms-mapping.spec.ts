@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { alarmV1, notificationV1 } from '@stormhook/proto';
-import { listRequest, recipientPage, registrationInput, type RegistrationJson } from './alarms-input.js';
+import { listRequest, recipientPage, registrationInput, type KindRegistration } from './alarms-input.js';
 import { pageJson, registrationJson, slotJson } from './alarms-json.js';
 
 const ACCOUNT = '0b7e4c1d-2a3f-4e5d-9c8b-7a6f5e4d3c2b';
 const PRINCIPAL = { userId: 'u1', accountId: ACCOUNT, role: 'API_USER', username: 'a@example.com', via: 'access-token' };
 
-const weatherFilter = {
+type PointRegistration = Extract<KindRegistration, { kind: 'points' }>['body'];
+
+const weatherFilter: PointRegistration['filter'] = {
   lightning: { type: 'FLASH_IN_CLOUD', peakCurrent: -12_500, inCloudHeight: 4_500 },
   thunderstorm: { intersectsCellPolygon: true, severityThreshold: 'MEDIUM', speedThreshold: 20 },
   precipitation: { intensities: ['LIGHT', 'VERY_HEAVY'] },
@@ -14,8 +16,13 @@ const weatherFilter = {
 
 describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', () => {
   it('maps a point registration: radius to radius_m, units into the proto names, enums prefixed', () => {
-    const body: RegistrationJson = { recipientId: 'r', boundary: { point: { lng: 32.85, lat: 39.92 }, radius: 10_000 }, webhook: { accountId: ACCOUNT }, filter: weatherFilter };
-    const input = registrationInput('points', body, undefined);
+    const body: PointRegistration = {
+      recipientId: 'r',
+      boundary: { point: { lng: 32.85, lat: 39.92 }, radius: 10_000 },
+      webhook: { accountId: ACCOUNT },
+      filter: weatherFilter,
+    };
+    const input = registrationInput({ kind: 'points', body }, undefined);
     assert.deepEqual(input.pointBoundary, { point: { lng: 32.85, lat: 39.92 }, radiusM: 10_000 });
     assert.equal(input.geometryBoundary, undefined);
     assert.deepEqual(input.webhook, { accountId: ACCOUNT, config: null });
@@ -29,7 +36,10 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
   });
 
   it('keeps absent filter members and fields absent (an absent member never triggers)', () => {
-    const input = registrationInput('geometries', { recipientId: 'r', boundary: { cityId: 6 }, webhook: {}, filter: { lightning: {} } }, undefined);
+    const input = registrationInput(
+      { kind: 'geometries', body: { recipientId: 'r', boundary: { cityId: 6 }, webhook: { accountId: ACCOUNT }, filter: { lightning: {} } } },
+      undefined,
+    );
     assert.deepEqual(input.geometryBoundary, { cityId: 6 });
     assert.deepEqual(input.weatherFilter?.lightning, { type: 'LIGHTNING_TYPE_UNSPECIFIED' });
     assert.equal(input.weatherFilter?.thunderstorm, null);
@@ -39,14 +49,16 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
   it('maps forecast boundaries to the administrative / point oneof and deliveries to their enum', () => {
     const config = notificationV1.WebhookEndpointConfig.create({ url: 'https://example.com/hook' });
     const admin = registrationInput(
-      'forecasts',
       {
-        recipientId: 'r',
-        boundary: { type: 'ADMINISTRATIVE', cityId: 6, districtId: 1231 },
-        webhook: { url: 'https://example.com/hook' },
-        filter: { windGustThreshold: 'GALE' },
-        forecastDays: 5,
-        forecastAlarmDelivery: ['EVENING'],
+        kind: 'forecasts',
+        body: {
+          recipientId: 'r',
+          boundary: { type: 'ADMINISTRATIVE', cityId: 6, districtId: 1231 },
+          webhook: { url: 'https://example.com/hook' },
+          filter: { windGustThreshold: 'GALE' },
+          forecastDays: 5,
+          forecastAlarmDelivery: ['EVENING'],
+        },
       },
       config,
     );
@@ -55,7 +67,20 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
     assert.equal(admin.forecastFilter?.precipitationThreshold, '');
     assert.deepEqual(admin.forecastAlarmDelivery, ['FORECAST_DELIVERY_EVENING']);
     assert.equal(admin.webhook?.config?.url, 'https://example.com/hook');
-    const point = registrationInput('forecasts', { recipientId: 'r', boundary: { type: 'POINT', point: { lng: 30, lat: 40 } }, webhook: {}, filter: {} }, undefined);
+    const point = registrationInput(
+      {
+        kind: 'forecasts',
+        body: {
+          recipientId: 'r',
+          boundary: { type: 'POINT', point: { lng: 30, lat: 40 } },
+          webhook: { accountId: ACCOUNT },
+          filter: {},
+          forecastDays: 1,
+          forecastAlarmDelivery: ['MORNING'],
+        },
+      },
+      undefined,
+    );
     assert.deepEqual(point.forecastBoundary, { point: { lng: 30, lat: 40 } });
   });
 
@@ -108,12 +133,15 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
   });
 
   it('builds list requests: paging defaults, filters per kind', () => {
-    const points = listRequest('points', { filterByPolygonIntersection: [[30, 40], [31, 40], [31, 41], [30, 40]] }, PRINCIPAL);
+    const points = listRequest({ kind: 'points', body: { filterByPolygonIntersection: [[30, 40], [31, 40], [31, 41], [30, 40]] } }, PRINCIPAL);
     assert.deepEqual(points.page, { pageNumber: 0, pageSize: 20 });
     assert.equal(points.kind, 'REGISTRATION_KIND_POINT');
     assert.equal(points.principal?.accountId, ACCOUNT);
     assert.deepEqual(points.polygonIntersection?.points[1], { lng: 31, lat: 40 });
-    const forecasts = listRequest('forecasts', { pageNumber: 1, pageSize: 5, filterByRecipientIds: ['a'], filterByBoundary: { type: 'POINT', point: { lng: 1, lat: 2 } } }, PRINCIPAL);
+    const forecasts = listRequest(
+      { kind: 'forecasts', body: { pageNumber: 1, pageSize: 5, filterByRecipientIds: ['a'], filterByBoundary: { type: 'POINT', point: { lng: 1, lat: 2 } } } },
+      PRINCIPAL,
+    );
     assert.deepEqual(forecasts.forecastBoundary, { point: { lng: 1, lat: 2 } });
     assert.deepEqual(forecasts.recipientIds, ['a']);
     assert.deepEqual(recipientPage({ pageSize: 3 }), { pageNumber: 0, pageSize: 3 });

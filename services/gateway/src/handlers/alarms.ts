@@ -3,11 +3,27 @@ import { ApiError } from '@stormhook/errors';
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
 import { alarmV1, type identityV1, type notificationV1 } from '@stormhook/proto';
 import { accessOf, principalOf } from '../http/auth-state.js';
-import { validatedInput } from '../http/request-state.js';
+import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import { ALARM_OPERATIONS } from '../routes/alarms.js';
 import type { Handlers } from '../routes/mount.js';
-import type { AlarmKind } from '../schemas/alarms.js';
-import { KIND_OF_ROUTE, listRequest, recipientPage, registrationInput, type PageJson, type RegistrationJson } from './alarms-input.js';
+import {
+  RecipientIdParams,
+  RecipientPageQuery,
+  RegistrationIdParams,
+  RunForecastSlotRequest,
+  alarmSchemas,
+  type AlarmKind,
+} from '../schemas/alarms.js';
+import {
+  KIND_OF_ROUTE,
+  listRequest,
+  recipientPage,
+  registrationInput,
+  type KindInput,
+  type KindOperation,
+  type KindPage,
+  type KindRegistration,
+} from './alarms-input.js';
 import { pageJson, registrationJson, slotJson, thresholdsJson } from './alarms-json.js';
 import { toEndpointConfig, type PublicWebhookInput } from './webhook-mapping.js';
 import { ownAccountId, type AccountLookup } from './webhooks-account.js';
@@ -44,6 +60,23 @@ async function callerOf(req: Request, identity: AccountLookup): Promise<identity
   } catch (error) {
     if (principal.role === 'ADMIN' && error instanceof ApiError && error.status === 403) return principal;
     throw error;
+  }
+}
+
+/**
+ * The body of an alarm operation, read with the schema of its kind; kind and body stay together for the
+ * mapping. The overloads say which schemas `operation` picks (each branch reads `alarmSchemas[kind][operation]`).
+ */
+function kindInput(req: Request, kind: AlarmKind, operation: 'registerRequest' | 'updateRequest'): KindRegistration;
+function kindInput(req: Request, kind: AlarmKind, operation: 'pageRequest'): KindPage;
+function kindInput(req: Request, kind: AlarmKind, operation: KindOperation): KindInput<KindOperation> {
+  switch (kind) {
+    case 'geometries':
+      return { kind, body: validatedBody(req, alarmSchemas.geometries[operation]) };
+    case 'forecasts':
+      return { kind, body: validatedBody(req, alarmSchemas.forecasts[operation]) };
+    case 'points':
+      return { kind, body: validatedBody(req, alarmSchemas.points[operation]) };
   }
 }
 
@@ -90,12 +123,12 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
     const protoKind = KIND_OF_ROUTE[kind];
     const write = (method: 'registerAlarm' | 'updateAlarm') => async (req: Request, res: Response) => {
       const principal = await callerOf(req, identity);
-      const body = validatedInput(req).body as RegistrationJson;
-      const registration = registrationInput(kind, body, await webhookConfigOf(body.webhook, principal));
+      const sent = kindInput(req, kind, method === 'registerAlarm' ? 'registerRequest' : 'updateRequest');
+      const registration = registrationInput(sent, await webhookConfigOf(sent.body.webhook, principal));
       const saved = await alarms[method]({ principal, kind: protoKind, registration });
       noStore(res).json(registrationJson(kind, saved));
     };
-    const registrationId = (req: Request): string => String(validatedInput(req).params['registrationId']);
+    const registrationId = (req: Request): string => validatedParams(req, RegistrationIdParams).registrationId;
     return {
       [names.register]: write('registerAlarm'),
       [names.update]: write('updateAlarm'),
@@ -111,17 +144,16 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
       },
       [names.page]: async (req: Request, res: Response) => {
         const principal = await callerOf(req, identity);
-        const page = await alarms.listAlarms(listRequest(kind, validatedInput(req).body as PageJson, principal));
+        const page = await alarms.listAlarms(listRequest(kindInput(req, kind, 'pageRequest'), principal));
         noStore(res).json(pageJson(kind, page));
       },
       [names.byRecipient]: async (req: Request, res: Response) => {
         const principal = await callerOf(req, identity);
-        const input = validatedInput(req);
         const page = await alarms.listAlarmsByRecipient({
           principal,
           kind: protoKind,
-          recipientId: String(input.params['recipientId']),
-          page: recipientPage(input.query),
+          recipientId: validatedParams(req, RecipientIdParams).recipientId,
+          page: recipientPage(validatedQuery(req, RecipientPageQuery)),
         });
         noStore(res).json(pageJson(kind, page));
       },
@@ -136,7 +168,7 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
       res.json(thresholdsJson(await alarms.listForecastThresholds({})));
     },
     runForecastSlot: async (req, res) => {
-      const body = validatedInput(req).body as { delivery: 'MORNING' | 'EVENING'; date?: string; rerun?: boolean };
+      const body = validatedBody(req, RunForecastSlotRequest);
       // Noon of the UTC day: any instant of the day names its slot, and 0 would mean "the latest due".
       const dayEpochMs = body.date ? Date.parse(`${body.date}T12:00:00Z`) : 0;
       const outcome = await alarms.runForecastSlot({

@@ -1,7 +1,9 @@
+import type { Request } from 'express';
 import type { GrpcClient } from '@stormhook/grpc';
 import { geoV1 } from '@stormhook/proto';
-import { validatedInput } from '../http/request-state.js';
+import { validatedParams, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
+import { CountryCodeParams, DistrictIdParams, NeighborhoodIdParams, SimplifyQuery } from '../schemas/areas.js';
 import { cityJson, districtJson, neighbourhoodJson } from './area-shapes.js';
 
 export type GeoClient = GrpcClient<typeof geoV1.GeoService>;
@@ -17,26 +19,26 @@ export interface AreaHandlerDeps {
 
 /** interface.md 4.9 - 4.12 over the geo service. */
 export function areaHandlers(deps: AreaHandlerDeps): Handlers {
-  const tolerance = (query: Record<string, unknown>) => Number(query['simplifyTolerance'] ?? 0);
+  // Every area operation takes the same optional tolerance; absent means the stored geometry.
+  const tolerance = (req: Request) => validatedQuery(req, SimplifyQuery).simplifyTolerance ?? 0;
   return {
     listGeometryAlarmCities: async (req, res) => {
-      const { query } = validatedInput(req);
-      const { cities } = await deps.geo.listCities({ countryCode: HOME_COUNTRY, simplifyToleranceM: tolerance(query) });
+      const { cities } = await deps.geo.listCities({ countryCode: HOME_COUNTRY, simplifyToleranceM: tolerance(req) });
       res.set('X-Data-Attribution', deps.attribution).json(cities.map((c) => cityJson(c, 'ring')));
     },
     getNeighborhood: async (req, res) => {
-      const { params, query } = validatedInput(req);
-      const n = await deps.geo.getNeighbourhood({ id: Number(params['neighborhoodId']), simplifyToleranceM: tolerance(query) });
+      const { neighborhoodId } = validatedParams(req, NeighborhoodIdParams);
+      const n = await deps.geo.getNeighbourhood({ id: neighborhoodId, simplifyToleranceM: tolerance(req) });
       res.set('X-Data-Attribution', deps.attribution).json(neighbourhoodJson(n, 'ring'));
     },
     getDistrict: async (req, res) => {
-      const { params, query } = validatedInput(req);
-      const d = await deps.geo.getDistrict({ id: Number(params['districtId']), simplifyToleranceM: tolerance(query) });
+      const { districtId } = validatedParams(req, DistrictIdParams);
+      const d = await deps.geo.getDistrict({ id: districtId, simplifyToleranceM: tolerance(req) });
       res.set('X-Data-Attribution', deps.attribution).json(districtJson(d, 'multi'));
     },
     listCountryCities: async (req, res) => {
-      const { params, query } = validatedInput(req);
-      const { cities } = await deps.geo.listCities({ countryCode: String(params['countryCode']), simplifyToleranceM: tolerance(query) });
+      const { countryCode } = validatedParams(req, CountryCodeParams);
+      const { cities } = await deps.geo.listCities({ countryCode, simplifyToleranceM: tolerance(req) });
       res.set('X-Data-Attribution', deps.attribution).json(cities.map((c) => cityJson(c, 'multi')));
     },
   };

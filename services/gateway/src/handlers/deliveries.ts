@@ -1,29 +1,21 @@
+import type { Request } from 'express';
 import { ApiError } from '@stormhook/errors';
 import type { notificationV1 } from '@stormhook/proto';
-import { validatedInput } from '../http/request-state.js';
+import { validatedBody, validatedParams } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
-import { DEFAULT_DELIVERY_PAGE_SIZE } from '../schemas/deliveries.js';
+import { DEFAULT_DELIVERY_PAGE_SIZE, DeliveryPageRequest, NotificationIdParams } from '../schemas/deliveries.js';
 import { deliveryJson } from './deliveries-json.js';
 import { targetAccountId } from './webhooks-account.js';
 import type { WebhookHandlerDeps } from './webhooks.js';
 
-interface DeliveryPageBody {
-  registrationId?: string;
-  status?: string;
-  fromEpochMs?: number;
-  toEpochMs?: number;
-  pageNumber?: number;
-  pageSize?: number;
-}
-
-const notificationIdOf = (params: Record<string, unknown>): string => String(params['notificationId']);
+const notificationIdOf = (req: Request): string => validatedParams(req, NotificationIdParams).notificationId;
 
 /** The delivery log of the account's webhook and its replay, over the notifier. A foreign id answers 404. */
 export function deliveryHandlers({ notifier, identity }: WebhookHandlerDeps): Handlers {
   return {
     getDeliveryPage: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
-      const body = validatedInput(req).body as DeliveryPageBody;
+      const body = validatedBody(req, DeliveryPageRequest);
       if (body.fromEpochMs !== undefined && body.toEpochMs !== undefined && body.fromEpochMs >= body.toEpochMs) {
         throw new ApiError(400, 'toEpochMs must be after fromEpochMs');
       }
@@ -46,12 +38,12 @@ export function deliveryHandlers({ notifier, identity }: WebhookHandlerDeps): Ha
     },
     getDelivery: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
-      const { delivery } = await notifier.getDelivery({ accountId, notificationId: notificationIdOf(validatedInput(req).params) });
+      const { delivery } = await notifier.getDelivery({ accountId, notificationId: notificationIdOf(req) });
       res.json(deliveryJson(delivery, true));
     },
     redeliverDelivery: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
-      const { delivery } = await notifier.redeliver({ accountId, notificationId: notificationIdOf(validatedInput(req).params) });
+      const { delivery } = await notifier.redeliver({ accountId, notificationId: notificationIdOf(req) });
       res.status(202).json(deliveryJson(delivery, true));
     },
   };

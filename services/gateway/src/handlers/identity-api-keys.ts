@@ -1,6 +1,7 @@
 import { principalOf } from '../http/auth-state.js';
-import { validatedInput } from '../http/request-state.js';
+import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
+import { ApiKeyIdParams, ApiKeysQuery, CreateApiKeyRequest } from '../schemas/api-keys.js';
 import { callIdentity } from './identity-call.js';
 import type { IdentityHandlerDeps } from './identity-auth.js';
 import { apiKeyJson } from './identity-json.js';
@@ -9,13 +10,13 @@ import { apiKeyJson } from './identity-json.js';
 export function apiKeyHandlers({ identity }: IdentityHandlerDeps): Handlers {
   return {
     createApiKey: async (req, res) => {
-      const b = validatedInput(req).body as Record<string, unknown>;
+      const b = validatedBody(req, CreateApiKeyRequest);
       const created = await callIdentity(res, () =>
         identity.createApiKey({
           actor: principalOf(req),
-          userId: typeof b['userId'] === 'string' ? b['userId'] : '',
-          name: typeof b['name'] === 'string' ? b['name'] : '',
-          ...(typeof b['expiresAt'] === 'number' ? { expiresAtEpochMs: b['expiresAt'] } : {}),
+          userId: b.userId ?? '',
+          name: b.name ?? '',
+          ...(b.expiresAt !== undefined ? { expiresAtEpochMs: b.expiresAt } : {}),
         }),
       );
       // The only answer that ever shows the key: it must not sit in a cache.
@@ -31,12 +32,12 @@ export function apiKeyHandlers({ identity }: IdentityHandlerDeps): Handlers {
         });
     },
     listApiKeys: async (req, res) => {
-      const userId = validatedInput(req).query['userId'];
-      const list = await callIdentity(res, () => identity.listApiKeys({ actor: principalOf(req), userId: typeof userId === 'string' ? userId : '' }));
+      const { userId } = validatedQuery(req, ApiKeysQuery);
+      const list = await callIdentity(res, () => identity.listApiKeys({ actor: principalOf(req), userId: userId ?? '' }));
       res.json({ apiKeys: list.keys.map(apiKeyJson) });
     },
     revokeApiKey: async (req, res) => {
-      const keyId = String(validatedInput(req).params['keyId']);
+      const { keyId } = validatedParams(req, ApiKeyIdParams);
       res.json(await callIdentity(res, () => identity.revokeApiKey({ actor: principalOf(req), keyId })));
     },
   };

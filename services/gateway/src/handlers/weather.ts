@@ -4,8 +4,19 @@ import { ApiError } from '@stormhook/errors';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { queryV1 } from '@stormhook/proto';
 import { accessOf, principalOf } from '../http/auth-state.js';
-import { validatedInput } from '../http/request-state.js';
+import { validatedBody } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
+import type { Validated } from '../schemas/json-schema.js';
+import {
+  CurrentForecastRequest,
+  DailyForecastRequest,
+  GeometryRequest,
+  HourlyForecastRequest,
+  PrecipitationPageRequest,
+  PrecipitationsWithinRequest,
+  ThunderstormGetRequest,
+  ThunderstormPageRequest,
+} from '../schemas/weather.js';
 import { forecastJson, precipitationPageJson, thunderstormJson, thunderstormPageJson } from './weather-json.js';
 
 export type QueryClient = GrpcClient<typeof queryV1.QueryService>;
@@ -14,10 +25,6 @@ export type QueryClient = GrpcClient<typeof queryV1.QueryService>;
 export const MISSING_EVENT_IDS_HEADER = 'X-Missing-Event-Ids';
 export const PROTOBUF = 'application/x-protobuf';
 
-interface GeoPointBody {
-  lng: number;
-  lat: number;
-}
 
 /**
  * Where the caller may see data, as identity decided it for this request: ADMINs see everything;
@@ -29,28 +36,25 @@ export function geographyOf(req: Request): queryV1.Geography {
   return { unrestricted: false, areas: boundaries.map((b) => ({ countryCode: b.country, region: b.region })) };
 }
 
-const body = (req: Request) => validatedInput(req).body as Record<string, unknown>;
-const page = (b: Record<string, unknown>) => ({ pageNumber: Number(b['pageNumber']), pageSize: Number(b['pageSize']) });
-const intensity = (b: Record<string, unknown>): queryV1.ListPrecipitationsRequest['intensityThreshold'] =>
-  typeof b['intensityThreshold'] === 'string' ? (`PRECIPITATION_INTENSITY_${b['intensityThreshold']}` as queryV1.ListPrecipitationsRequest['intensityThreshold']) : 'PRECIPITATION_INTENSITY_UNSPECIFIED';
+const page = (b: { pageNumber: number; pageSize: number }) => ({ pageNumber: b.pageNumber, pageSize: b.pageSize });
+/** The schema admits only the public names, each the enum's value without its prefix. */
+type IntensityThreshold = queryV1.ListPrecipitationsRequest['intensityThreshold'];
+const intensity = (threshold: string | undefined): IntensityThreshold =>
+  threshold !== undefined ? (`PRECIPITATION_INTENSITY_${threshold}` as IntensityThreshold) : 'PRECIPITATION_INTENSITY_UNSPECIFIED';
 
-function forecastRequest(req: Request, kind: queryV1.ForecastKind): queryV1.GetForecastRequest {
-  const b = body(req);
-  const location = b['location'] as GeoPointBody;
-  const optionalNumber = (name: string) => (typeof b[name] === 'number' ? (b[name] as number) : undefined);
-  const forecastDays = optionalNumber('forecastDays');
-  const startEpochMs = optionalNumber('startTime');
-  const panelTiltDeg = optionalNumber('solarPanelTiltForRadiation');
-  const panelAzimuthDeg = optionalNumber('solarPanelAzimuthForRadiation');
+/** The hourly and daily forecast bodies; the current forecast's are the same without the (optional) solar panel. */
+type ForecastBody = Validated<typeof HourlyForecastRequest>;
+
+function forecastRequest(req: Request, kind: queryV1.ForecastKind, b: ForecastBody): queryV1.GetForecastRequest {
   return {
     geography: geographyOf(req),
     kind,
-    location: { lng: location.lng, lat: location.lat },
-    metrics: b['metrics'] as string[],
-    ...(forecastDays !== undefined ? { forecastDays } : {}),
-    ...(startEpochMs !== undefined ? { startEpochMs } : {}),
-    ...(panelTiltDeg !== undefined ? { panelTiltDeg } : {}),
-    ...(panelAzimuthDeg !== undefined ? { panelAzimuthDeg } : {}),
+    location: { lng: b.location.lng, lat: b.location.lat },
+    metrics: b.metrics,
+    ...(b.forecastDays !== undefined ? { forecastDays: b.forecastDays } : {}),
+    ...(b.startTime !== undefined ? { startEpochMs: b.startTime } : {}),
+    ...(b.solarPanelTiltForRadiation !== undefined ? { panelTiltDeg: b.solarPanelTiltForRadiation } : {}),
+    ...(b.solarPanelAzimuthForRadiation !== undefined ? { panelAzimuthDeg: b.solarPanelAzimuthForRadiation } : {}),
   };
 }
 
@@ -59,9 +63,8 @@ export function weatherHandlers(deps: { query: QueryClient }): Handlers {
   const { query } = deps;
   return {
     getGeometryByEventIds: async (req, res) => {
-      const b = body(req);
-      const center = b['center'] as GeoPointBody | undefined;
-      const radius = b['radius'] as number | undefined;
+      const b = validatedBody(req, GeometryRequest);
+      const { center, radius } = b;
       // The schema makes center and radius come together; leaving both out is a privilege (4.1 rule 2).
       if ((center === undefined || radius === undefined) && !isAtLeastPowerUser(principalOf(req).role)) {
         throw new ApiError(400, 'center and radius are required: only POWER_USER and above may ask for uncropped geometry', [
@@ -71,7 +74,7 @@ export function weatherHandlers(deps: { query: QueryClient }): Handlers {
       }
       const answer = await query.getPrecipitationGeometry({
         geography: geographyOf(req),
-        eventIds: b['eventIds'] as string[],
+        eventIds: b.eventIds,
         ...(center !== undefined && radius !== undefined ? { crop: { center: { lng: center.lng, lat: center.lat }, radiusM: radius } } : {}),
       });
       if (answer.missingEventIds.length > 0) res.set(MISSING_EVENT_IDS_HEADER, answer.missingEventIds.map(encodeURIComponent).join(','));
@@ -85,56 +88,55 @@ export function weatherHandlers(deps: { query: QueryClient }): Handlers {
     },
 
     getPrecipitationPage: async (req, res) => {
-      const b = body(req);
+      const b = validatedBody(req, PrecipitationPageRequest);
       const answer = await query.listPrecipitations({
         geography: geographyOf(req),
-        endEpochMs: Number(b['endTimeEpoch']),
-        backwardIntervalS: Number(b['backwardInterval']),
-        intensityThreshold: intensity(b),
+        endEpochMs: b.endTimeEpoch,
+        backwardIntervalS: b.backwardInterval,
+        intensityThreshold: intensity(b.intensityThreshold),
         page: page(b),
       });
       res.json(precipitationPageJson(answer));
     },
 
     getPrecipitationsWithin: async (req, res) => {
-      const b = body(req);
-      const center = b['center'] as GeoPointBody;
+      const b = validatedBody(req, PrecipitationsWithinRequest);
       const answer = await query.listPrecipitations({
         geography: geographyOf(req),
-        endEpochMs: Number(b['endTimeEpoch']),
-        backwardIntervalS: Number(b['backwardInterval']),
-        intensityThreshold: intensity(b),
+        endEpochMs: b.endTimeEpoch,
+        backwardIntervalS: b.backwardInterval,
+        intensityThreshold: intensity(b.intensityThreshold),
         page: page(b),
-        within: { center: { lng: center.lng, lat: center.lat }, radiusM: Number(b['radius']) },
+        within: { center: { lng: b.center.lng, lat: b.center.lat }, radiusM: b.radius },
       });
       res.json(precipitationPageJson(answer));
     },
 
     getThunderstormPage: async (req, res) => {
-      const b = body(req);
+      const b = validatedBody(req, ThunderstormPageRequest);
       const answer = await query.listThunderstorms({
         geography: geographyOf(req),
-        endEpochMs: Number(b['endTimeEpoch']),
-        backwardIntervalS: Number(b['backwardInterval']),
+        endEpochMs: b.endTimeEpoch,
+        backwardIntervalS: b.backwardInterval,
         page: page(b),
       });
       res.json(thunderstormPageJson(answer));
     },
 
     getThunderstormByEventId: async (req, res) => {
-      const answer = await query.getThunderstorm({ geography: geographyOf(req), eventId: String(body(req)['eventId']) });
+      const answer = await query.getThunderstorm({ geography: geographyOf(req), eventId: validatedBody(req, ThunderstormGetRequest).eventId });
       if (!answer.thunderstorm) throw new ApiError(404, 'No thunderstorm event found');
       res.json(thunderstormJson(answer.thunderstorm));
     },
 
     getCurrentForecast: async (req, res) => {
-      res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_CURRENT'))));
+      res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_CURRENT', validatedBody(req, CurrentForecastRequest)))));
     },
     getHourlyForecast: async (req, res) => {
-      res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_HOURLY'))));
+      res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_HOURLY', validatedBody(req, HourlyForecastRequest)))));
     },
     getDailyForecast: async (req, res) => {
-      res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_DAILY'))));
+      res.json(forecastJson(await query.getForecast(forecastRequest(req, 'FORECAST_KIND_DAILY', validatedBody(req, DailyForecastRequest)))));
     },
   };
 }

@@ -3,10 +3,11 @@ import { ApiError } from '@stormhook/errors';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { notificationV1 } from '@stormhook/proto';
 import { principalOf } from '../http/auth-state.js';
-import { validatedInput } from '../http/request-state.js';
+import { validatedBody, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
+import { RotateSecretQuery, WebhookUpdateRequest } from '../schemas/webhook.js';
 import { deliveryJson } from './deliveries-json.js';
-import { toEndpointConfig, type PublicWebhookInput } from './webhook-mapping.js';
+import { toEndpointConfig } from './webhook-mapping.js';
 import { targetAccountId, type AccountLookup } from './webhooks-account.js';
 import { signingSecretsJson, storedWebhookJson } from './webhooks-json.js';
 
@@ -35,7 +36,7 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
     updateWebhook: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
       const principal = principalOf(req);
-      const webhook = validatedInput(req).body as PublicWebhookInput;
+      const webhook = validatedBody(req, WebhookUpdateRequest);
       if (webhook.accountId !== undefined && webhook.accountId !== accountId) {
         throw new ApiError(400, 'webhook.accountId must be the account whose webhook is changed, or left out');
       }
@@ -53,7 +54,7 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
     },
     rotateWebhookSigningSecret: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
-      const seconds = Number(validatedInput(req).query['previousSecretValidSeconds'] ?? 0);
+      const seconds = validatedQuery(req, RotateSecretQuery).previousSecretValidSeconds ?? 0;
       const secrets = await notifier.rotateSigningSecret({ accountId, previousSecretValidMs: seconds * 1000 });
       noStore(res).json(signingSecretsJson(secrets));
     },

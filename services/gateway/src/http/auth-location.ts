@@ -1,4 +1,4 @@
-import type { OperationId } from '../routes/operation-ids.js';
+import type { OperationId } from '../contract/operation-ids.js';
 
 export interface QueriedPoint {
   lat: number;

@@ -7,7 +7,7 @@ import type { GeoResolutionCache } from '../access/geo-resolution-cache.js';
 import type { AccessSnapshotCache } from '../access/snapshot-cache.js';
 import type { QuotaMeter, MeteredWindow } from '../quota/quota-meter.js';
 import { quotaHeaders } from '../quota/quota-meter.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { ApiKeyCache } from './auth-api-keys.js';
 import { AccessTokenVerifier } from './auth-jwt.js';
 import { AREA_OF, LOCATION_OF, queriedAreaRef, queriedPoint } from './auth-location.js';

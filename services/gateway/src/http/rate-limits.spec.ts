@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { RequestHandler } from 'express';
 import { ErrorMessages } from '@stormhook/errors';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { setAuthState } from './auth-state.js';
 import { AbuseLimits, type AbuseLimitSettings } from './rate-limits.js';
 

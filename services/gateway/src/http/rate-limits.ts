@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError, ErrorMessages } from '@stormhook/errors';
 import type { identityV1 } from '@stormhook/proto';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { addressLimitKey } from '@stormhook/access';
 import { accessOf, principalOf } from './auth-state.js';
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Context } from '@stormhook/telemetry';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 
 /** The request input after validation (path and query parameters coerced to their schema types). */
 export interface ValidatedInput {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { JsonSchema } from '../schemas/json-schema.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { sendError } from './errors.js';
 import { requestState } from './request-state.js';
 import { describeValidationErrors } from './validation-messages.js';

@@ -1,6 +1,6 @@
 import { ErrorResponse } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { SchemaComponents } from './components.js';
 import { ERROR_RESPONSE_NAMES, errorResponseComponents } from './error-responses.js';
 import { operationExamples } from './operation-examples.js';

@@ -3,7 +3,7 @@ import { queryV1 } from '@stormhook/proto';
 import { MASKED_PASSWORD } from '../handlers/webhook-mapping.js';
 import { createSchemaCompiler } from '../http/validate.js';
 import { ROUTES } from '../routes/table.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { buildOpenApiDocument } from './document.js';
 
 type Doc = Record<string, any>;

@@ -1,7 +1,7 @@
 import { TopicNames } from '@stormhook/kafka';
 import { queryV1 } from '@stormhook/proto';
-import type { OperationId } from '../routes/operation-ids.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { OperationId } from '../contract/operation-ids.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { exampleOf } from './examples.js';
 
 export interface OperationExamples {

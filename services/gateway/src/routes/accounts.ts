@@ -22,7 +22,8 @@ import {
   UserPage,
   UserPageRequest,
 } from '../schemas/users.js';
-import { RESOURCE_ERRORS, PUBLIC_ERRORS, type RouteSpec } from './route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
+import { RESOURCE_ERRORS, PUBLIC_ERRORS } from './error-sets.js';
 
 /** interface.md 4.13 - 4.19. */
 export const accountRoutes: readonly RouteSpec[] = [

@@ -8,8 +8,8 @@ import {
   alarmSchemas,
   type AlarmKind,
 } from '../schemas/alarms.js';
-import type { OperationId } from './operation-ids.js';
-import type { ErrorStatus, RouteSpec } from './route-spec.js';
+import type { OperationId } from '../contract/operation-ids.js';
+import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
 
 const owner = 'any authenticated caller with the alarm kind in their subscription, on the registrations of their own account; ADMIN on every account';
 

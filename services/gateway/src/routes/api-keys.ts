@@ -1,5 +1,6 @@
 import { ApiKeyIdParams, ApiKeyList, ApiKeysQuery, CreateApiKeyRequest, CreatedApiKey, RevokedApiKey } from '../schemas/api-keys.js';
-import { RESOURCE_ERRORS, type RouteSpec } from './route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
+import { RESOURCE_ERRORS } from './error-sets.js';
 
 const owner = 'the key owner (role API_USER), or ADMIN';
 

@@ -8,7 +8,8 @@ import {
   NeighborhoodWithPolygon,
   SimplifyQuery,
 } from '../schemas/areas.js';
-import { RESOURCE_ERRORS, type ErrorStatus, type RouteSpec } from './route-spec.js';
+import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
+import { RESOURCE_ERRORS } from './error-sets.js';
 
 /** Boundary data is a metered service (GEO) of the subscription: 402 and 429 apply too. */
 const AREA_ERRORS: readonly ErrorStatus[] = [...RESOURCE_ERRORS, 402, 429];

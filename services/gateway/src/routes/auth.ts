@@ -1,5 +1,6 @@
 import { LoginRequest, LogoutRequest, RefreshRequest, TokenResponse } from '../schemas/auth.js';
-import { PUBLIC_ERRORS, type RouteSpec } from './route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
+import { PUBLIC_ERRORS } from './error-sets.js';
 
 export const authRoutes: readonly RouteSpec[] = [
   {

@@ -1,14 +1,14 @@
 import type { Application, RequestHandler } from 'express';
 import { ApiError, notAvailableYet } from '@stormhook/errors';
+import type { OperationId } from '../contract/operation-ids.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { actingForCaller } from '../http/internal-caller.js';
 import { jsonBody } from '../http/json-body.js';
 import { requestState } from '../http/request-state.js';
 import { validateRequest, type SchemaCompiler } from '../http/validate.js';
-import type { OperationId } from './operation-ids.js';
-import type { RouteSpec } from './route-spec.js';
 import { bySpecificity, expressPath } from './table.js';
 
-/** What answers an operation once its input is valid; read the input with `validatedInput(req)`. */
+/** What answers an operation once its input is valid; read it with `validatedBody(req, Schema)` (and Params, Query). */
 export type Handler = RequestHandler;
 export type Handlers = Partial<Record<OperationId, Handler>>;
 

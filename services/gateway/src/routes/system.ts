@@ -1,5 +1,5 @@
 import { AsyncApiDocument, HealthReport, HealthStatus, OpenApiDocument } from '../schemas/system.js';
-import type { RouteSpec } from './route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 
 export const systemRoutes: readonly RouteSpec[] = [
   {

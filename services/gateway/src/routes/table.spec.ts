@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RequestHandler } from 'express';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
-import { OPERATION_IDS, type OperationId } from './operation-ids.js';
+import { OPERATION_IDS, type OperationId } from '../contract/operation-ids.js';
 import { ROUTES, bySpecificity, expressPath } from './table.js';
 
 describe('route table', () => {

@@ -3,7 +3,7 @@ import { alarmRegistrationRoutes } from './alarms.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { areaRoutes } from './areas.js';
 import { authRoutes } from './auth.js';
-import type { RouteSpec } from './route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { systemRoutes } from './system.js';
 import { weatherRoutes } from './weather.js';
 import { deliveryRoutes, webhookRoutes } from './webhooks.js';

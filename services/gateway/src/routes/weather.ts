@@ -13,7 +13,8 @@ import {
   ThunderstormPageRequest,
   ThunderstormPageResponse,
 } from '../schemas/weather.js';
-import { WEATHER_ERRORS, type RouteSpec } from './route-spec.js';
+import type { RouteSpec } from '../contract/route-spec.js';
+import { WEATHER_ERRORS } from './error-sets.js';
 
 const subscriber = 'any authenticated caller whose subscription covers the endpoint';
 

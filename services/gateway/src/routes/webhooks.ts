@@ -6,7 +6,8 @@ import {
   WebhookSigningSecrets,
   WebhookUpdateRequest,
 } from '../schemas/webhook.js';
-import { RESOURCE_ERRORS, type ErrorStatus, type RouteSpec } from './route-spec.js';
+import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
+import { RESOURCE_ERRORS } from './error-sets.js';
 
 /** 503: the notifier, which stores webhooks and deliveries, or its database does not answer. */
 const ERRORS: readonly ErrorStatus[] = [...RESOURCE_ERRORS, 503];

@@ -1,13 +1,13 @@
 import { COUNTRY_CODES, LIMIT_RECURRENCES } from '@stormhook/access';
 import { AccountType, SubscriptionPlan, dateTime, epochMillis, url, uuid, MAX_EPOCH_MS } from './common.js';
-import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
+import { arrayOf, closedObject, enumOf, named, openObject, pathParams } from './json-schema.js';
 
-const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
-const phoneNumber: JsonSchema = {
+const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+const phoneNumber = {
   type: 'string',
   pattern: '^\\+?[0-9][0-9 ()-]{5,19}$',
   description: 'international form preferred, e.g. +905321234567',
-};
+} as const;
 
 const profileFields = {
   type: AccountType,

@@ -1,10 +1,10 @@
 import { alarmV1, enumNames } from '@stormhook/proto';
 import { GeoPoint, dateTime, forecastDays, nonEmptyString, pageNumber, pageSize, uuid } from './common.js';
 import { ForecastAlarmFilter, WeatherAlarmFilter } from './alarm-filters.js';
-import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
+import { arrayOf, closedObject, enumOf, named, openObject, pathParams, tupleOf, type JsonSchema } from './json-schema.js';
 import { WebhookConfig, WebhookConfigRequest } from './webhook.js';
 
-const areaId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+const areaId = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 const recipientId = { ...nonEmptyString(256), description: 'caller-defined external reference of the recipient' };
 
 /** interface.md 2.3: city, district or neighbourhood level; `type` is accepted for symmetry with 2.4. */
@@ -78,97 +78,28 @@ export const ALARM_DELIVERY_TIMES = enumNames(alarmV1.ForecastDelivery, 'FORECAS
 
 export type AlarmKind = 'geometries' | 'forecasts' | 'points';
 
-interface KindSchemas {
+/**
+ * What tells the kinds apart. Each part is a type parameter of its own, so every kind's schemas keep
+ * their literal types and its input type follows from them.
+ */
+interface KindSchemas<B, F, X, XR, PF> {
   label: string;
-  boundary: JsonSchema;
-  filter: JsonSchema;
+  boundary: B;
+  filter: F;
   /** Request fields beyond the common ones (forecast alarms only). */
-  extraRequest: Record<string, JsonSchema>;
-  extraRequired: readonly string[];
-  extraResponse: Record<string, JsonSchema>;
-  pageFilters: Record<string, JsonSchema>;
+  extraRequest: X;
+  extraRequired: XR;
+  extraResponse: Readonly<Record<string, JsonSchema>>;
+  pageFilters: PF;
 }
 
-const KINDS: Record<AlarmKind, KindSchemas> = {
-  geometries: {
-    label: 'GeometryAlarm',
-    boundary: GeometryAlarmBoundary,
-    filter: WeatherAlarmFilter,
-    extraRequest: {},
-    extraRequired: [],
-    extraResponse: {},
-    pageFilters: { filterByBoundary: GeometryAlarmBoundary },
-  },
-  forecasts: {
-    label: 'ForecastAlarm',
-    boundary: ForecastAlarmBoundary,
-    filter: ForecastAlarmFilter,
-    extraRequest: {
-      forecastDays,
-      forecastAlarmDelivery: arrayOf(enumOf(ALARM_DELIVERY_TIMES), {
-        minItems: 1,
-        uniqueItems: true,
-        description: 'MORNING delivers at 04:00 UTC, EVENING at 16:00 UTC',
-      }),
-    },
-    extraRequired: ['forecastDays', 'forecastAlarmDelivery'],
-    extraResponse: {
-      forecastDays: { type: 'integer' },
-      forecastAlarmDelivery: arrayOf({ type: 'string' }),
-      resolvedAdministrativeBoundary: openObject(
-        { cityId: { type: 'integer' }, cityName: { type: 'string' }, districtId: { type: 'integer' }, districtName: { type: 'string' } },
-        [],
-        { readOnly: true, description: 'the district evaluated: resolved from the point for POINT, the boundary itself (with names) for ADMINISTRATIVE' },
-      ),
-      resolvedForecastCell: openObject(
-        {
-          cellId: { type: 'string', description: 'forecast grid cell id' },
-          location: GeoPoint,
-          distance: { type: 'number', description: 'metres from the registered point to the grid cell' },
-        },
-        ['cellId', 'location', 'distance'],
-        {
-          readOnly: true,
-          description: 'POINT only: the nearest forecast grid cell when the registration was saved (each evaluation picks the nearest cell of the latest run again); absent when no cell lies within 50 km yet',
-        },
-      ),
-    },
-    pageFilters: { filterByBoundary: ForecastAlarmBoundary },
-  },
-  points: {
-    label: 'PointAlarm',
-    boundary: PointAlarmBoundary,
-    filter: WeatherAlarmFilter,
-    extraRequest: {},
-    extraRequired: [],
-    extraResponse: {},
-    pageFilters: {
-      filterByPolygonIntersection: arrayOf(
-        {
-          type: 'array',
-          prefixItems: [
-            { type: 'number', minimum: -180, maximum: 180 },
-            { type: 'number', minimum: -90, maximum: 90 },
-          ],
-          items: false,
-          minItems: 2,
-          description: '[lng, lat]',
-        },
-        { minItems: 4, maxItems: 1000, description: 'closed ring of [lng, lat] pairs (first equals last): only point alarms whose circle touches it' },
-      ),
-    },
-  },
-};
-
-export interface AlarmSchemas {
-  registerRequest: JsonSchema;
-  updateRequest: JsonSchema;
-  registration: JsonSchema;
-  pageRequest: JsonSchema;
-  page: JsonSchema;
-}
-
-function buildAlarmSchemas(kind: KindSchemas): AlarmSchemas {
+function buildAlarmSchemas<
+  const B extends JsonSchema,
+  const F extends JsonSchema,
+  const X extends Readonly<Record<string, JsonSchema>>,
+  const XR extends readonly string[],
+  const PF extends Readonly<Record<string, JsonSchema>>,
+>(kind: KindSchemas<B, F, X, XR, PF>) {
   const requestFields = {
     registrationId: uuid,
     recipientId,
@@ -177,7 +108,7 @@ function buildAlarmSchemas(kind: KindSchemas): AlarmSchemas {
     filter: kind.filter,
     ...kind.extraRequest,
   };
-  const required = ['recipientId', 'boundary', 'webhook', 'filter', ...kind.extraRequired];
+  const required = ['recipientId', 'boundary', 'webhook', 'filter', ...kind.extraRequired] as const;
   const registration = named(
     `${kind.label}Registration`,
     openObject(
@@ -231,22 +162,84 @@ function buildAlarmSchemas(kind: KindSchemas): AlarmSchemas {
   };
 }
 
-export const alarmSchemas: Record<AlarmKind, AlarmSchemas> = {
-  geometries: buildAlarmSchemas(KINDS.geometries),
-  forecasts: buildAlarmSchemas(KINDS.forecasts),
-  points: buildAlarmSchemas(KINDS.points),
-};
+export const alarmSchemas = {
+  geometries: buildAlarmSchemas({
+    label: 'GeometryAlarm',
+    boundary: GeometryAlarmBoundary,
+    filter: WeatherAlarmFilter,
+    extraRequest: {},
+    extraRequired: [],
+    extraResponse: {},
+    pageFilters: { filterByBoundary: GeometryAlarmBoundary },
+  }),
+  forecasts: buildAlarmSchemas({
+    label: 'ForecastAlarm',
+    boundary: ForecastAlarmBoundary,
+    filter: ForecastAlarmFilter,
+    extraRequest: {
+      forecastDays,
+      forecastAlarmDelivery: arrayOf(enumOf(ALARM_DELIVERY_TIMES), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'MORNING delivers at 04:00 UTC, EVENING at 16:00 UTC',
+      }),
+    },
+    extraRequired: ['forecastDays', 'forecastAlarmDelivery'],
+    extraResponse: {
+      forecastDays: { type: 'integer' },
+      forecastAlarmDelivery: arrayOf({ type: 'string' }),
+      resolvedAdministrativeBoundary: openObject(
+        { cityId: { type: 'integer' }, cityName: { type: 'string' }, districtId: { type: 'integer' }, districtName: { type: 'string' } },
+        [],
+        { readOnly: true, description: 'the district evaluated: resolved from the point for POINT, the boundary itself (with names) for ADMINISTRATIVE' },
+      ),
+      resolvedForecastCell: openObject(
+        {
+          cellId: { type: 'string', description: 'forecast grid cell id' },
+          location: GeoPoint,
+          distance: { type: 'number', description: 'metres from the registered point to the grid cell' },
+        },
+        ['cellId', 'location', 'distance'],
+        {
+          readOnly: true,
+          description: 'POINT only: the nearest forecast grid cell when the registration was saved (each evaluation picks the nearest cell of the latest run again); absent when no cell lies within 50 km yet',
+        },
+      ),
+    },
+    pageFilters: { filterByBoundary: ForecastAlarmBoundary },
+  }),
+  points: buildAlarmSchemas({
+    label: 'PointAlarm',
+    boundary: PointAlarmBoundary,
+    filter: WeatherAlarmFilter,
+    extraRequest: {},
+    extraRequired: [],
+    extraResponse: {},
+    pageFilters: {
+      filterByPolygonIntersection: arrayOf(
+        tupleOf(
+          [
+            { type: 'number', minimum: -180, maximum: 180 },
+            { type: 'number', minimum: -90, maximum: 90 },
+          ],
+          { description: '[lng, lat]' },
+        ),
+        { minItems: 4, maxItems: 1000, description: 'closed ring of [lng, lat] pairs (first equals last): only point alarms whose circle touches it' },
+      ),
+    },
+  }),
+} satisfies Record<AlarmKind, unknown>;
 
 export const RegistrationIdParams = pathParams({ registrationId: uuid });
 export const RecipientIdParams = pathParams({ recipientId });
 /** Paging of the by-recipient lists (the contract does not show it; both are optional: page 0 of 20). */
-export const RecipientPageQuery: JsonSchema = {
+export const RecipientPageQuery = {
   type: 'object',
   properties: {
     pageNumber: { ...pageNumber, description: '0-based page index; default 0' },
     pageSize: { ...pageSize, description: 'registrations per page, 1 to 100; default 20' },
   },
-};
+} as const;
 
 /** The forecast threshold table (GET /v1/alarms/forecasts/thresholds). */
 export const ForecastThresholdList = named(

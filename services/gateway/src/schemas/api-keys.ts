@@ -1,7 +1,7 @@
 import { dateTime, epochMillis, uuid } from './common.js';
 import { arrayOf, closedObject, named, openObject, pathParams } from './json-schema.js';
 
-const keyId = { type: 'string', pattern: '^[0-9a-f]{16,64}$', description: 'identifier of the key' };
+const keyId = { type: 'string', pattern: '^[0-9a-f]{16,64}$', description: 'identifier of the key' } as const;
 
 export const CreateApiKeyRequest = named(
   'CreateApiKeyRequest',

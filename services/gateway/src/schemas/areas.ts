@@ -33,7 +33,7 @@ export const DistrictWithGeometry = named(
 export const CitiesWithPolygon = arrayOf(CityWithPolygon);
 export const CitiesWithGeometry = arrayOf(CityWithGeometry);
 
-const numericId: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+const numericId = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 export const NeighborhoodIdParams = pathParams({ neighborhoodId: numericId });
 export const DistrictIdParams = pathParams({ districtId: numericId });
 // The countries the access rules know (one home with subscriptions' geography).
@@ -43,7 +43,7 @@ export const CountryCodeParams = pathParams({
 });
 
 /** Optional lighter polygons (issue: simplification for responses); 0 or absent returns the stored geometry. */
-export const SimplifyQuery: JsonSchema = {
+export const SimplifyQuery = {
   type: 'object',
   properties: {
     simplifyTolerance: {
@@ -54,4 +54,4 @@ export const SimplifyQuery: JsonSchema = {
     },
   },
   additionalProperties: false,
-};
+} as const;

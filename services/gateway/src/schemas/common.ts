@@ -1,39 +1,39 @@
-import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } from './json-schema.js';
+import { arrayOf, closedObject, enumOf, named, openObject } from './json-schema.js';
 import { ACCOUNT_TYPES, ROLES, SUBSCRIPTION_PLANS, USER_STATUSES } from '@stormhook/access';
 import { enumNames, weatherV1 } from '@stormhook/proto';
 
-export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
-export const nonEmptyString = (maxLength = 256): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
-export const url: JsonSchema = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 };
+export const uuid = { type: 'string', format: 'uuid' } as const;
+export const nonEmptyString = (maxLength = 256) => ({ type: 'string', minLength: 1, maxLength }) as const;
+export const url = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 } as const;
 /**
  * 9999-12-31T23:59:59.999Z: the last instant an ISO 8601 date-time writes with a four-digit year,
  * so every epoch we accept can be answered back as a valid `date-time` (and is an exact JSON number).
  */
 export const MAX_EPOCH_MS = 253_402_300_799_999;
-export const epochMillis: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, maximum: MAX_EPOCH_MS, description: 'epoch milliseconds' };
-export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+export const epochMillis = { type: 'integer', format: 'int64', minimum: 0, maximum: MAX_EPOCH_MS, description: 'epoch milliseconds' } as const;
+export const dateTime = { type: 'string', format: 'date-time' } as const;
 
 /** 0-based page index (interface.md 8). */
-export const pageNumber: JsonSchema = { type: 'integer', format: 'int32', minimum: 0 };
+export const pageNumber = { type: 'integer', format: 'int32', minimum: 0 } as const;
 /** Page size of every list with a documented bound: at most 100; a page of 0 items is meaningless. */
-export const pageSize: JsonSchema = { type: 'integer', format: 'int32', minimum: 1, maximum: 100 };
+export const pageSize = { type: 'integer', format: 'int32', minimum: 1, maximum: 100 } as const;
 
 /** Window of the precipitation and thunderstorm lists: 60 s to 5 days (interface.md 4.2, 4.3). */
-export const backwardInterval: JsonSchema = {
+export const backwardInterval = {
   type: 'integer',
   format: 'int64',
   minimum: 60,
   maximum: 432000,
   description: 'seconds, reaching backward from endTimeEpoch',
-};
+} as const;
 
-export const forecastDays: JsonSchema = {
+export const forecastDays = {
   type: 'integer',
   format: 'int32',
   minimum: 1,
   maximum: 14,
   description: 'number of UTC calendar days evaluated, counting today',
-};
+} as const;
 
 export const GeoPoint = named(
   'GeoPoint',

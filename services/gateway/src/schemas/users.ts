@@ -9,14 +9,14 @@ function bracketList(values: readonly string[]): string {
 }
 
 /** The contract sends the filter as a list written inside a string; a real JSON array is accepted too. */
-function listFilter(values: readonly string[], itemSchema: JsonSchema, example: string): JsonSchema {
+function listFilter<const S extends JsonSchema>(values: readonly string[], itemSchema: S, example: string) {
   return {
     anyOf: [
       { type: 'string', pattern: bracketList(values) },
       arrayOf(itemSchema, { uniqueItems: true }),
     ],
     description: `a bracketed list such as "${example}" (or a JSON array) of ${values.join(', ')}`,
-  };
+  } as const;
 }
 
 /** interface.md 4.16. */
@@ -101,7 +101,7 @@ export const PasswordResetResponse = named(
   }),
 );
 
-const personName = (maxLength: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
+const personName = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 
 /** ADMIN creates a user with an initial password, or with invite: true and an invitation page. */
 export const CreateUserRequest = named(

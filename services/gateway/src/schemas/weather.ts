@@ -10,7 +10,7 @@ import {
   pageNumber,
   pageSize,
 } from './common.js';
-import { arrayOf, closedObject, enumOf, named, openObject, type JsonSchema } from './json-schema.js';
+import { arrayOf, closedObject, enumOf, named, openObject } from './json-schema.js';
 
 /** interface.md 4.1. center and radius come together or not at all (only POWER_USER and above may omit both). */
 export const GeometryRequest = named(
@@ -232,9 +232,9 @@ const solarPanel = {
     maximum: 180,
     description: 'degrees the panel faces: 0 south, -90 east, 90 west, ±180 north; default 0',
   },
-};
+} as const;
 
-function forecastRequest(title: string, answered: string, defaultDays: number): JsonSchema {
+function forecastRequest(title: string, answered: string, defaultDays: number) {
   return named(
     title,
     closedObject(

@@ -1,5 +1,5 @@
 import { nonEmptyString, url, uuid } from './common.js';
-import { closedObject, enumOf, named, openObject, type JsonSchema } from './json-schema.js';
+import { closedObject, enumOf, named, openObject } from './json-schema.js';
 
 /** Header names as RFC 9110 tokens; reserved names are refused by the notifier, which owns the rule. */
 const headerName = '^[A-Za-z0-9!#$%&\'*+.^_`|~-]{1,64}$';
@@ -69,7 +69,7 @@ const webhookFields = {
     maxProperties: 20,
   },
   deliveryPolicy,
-};
+} as const;
 
 /**
  * interface.md 2.2 with the lifecycle of section 3: the first registration of an account carries the
@@ -147,11 +147,11 @@ export const WebhookSigningSecrets = named(
 
 /** ADMIN names another account with ?accountId=; anyone else acts on their own account. */
 const accountIdParameter = { ...uuid, description: 'ADMIN only: act on this account instead of your own' };
-export const AccountQuery: JsonSchema = { type: 'object', properties: { accountId: accountIdParameter }, additionalProperties: false };
+export const AccountQuery = { type: 'object', properties: { accountId: accountIdParameter }, additionalProperties: false } as const;
 
 /** Longest overlap of the old and new secret after a rotation (the notifier's limit: 7 days). */
 export const MAX_PREVIOUS_SECRET_VALID_SECONDS = 7 * 24 * 3600;
-export const RotateSecretQuery: JsonSchema = {
+export const RotateSecretQuery = {
   type: 'object',
   properties: {
     accountId: accountIdParameter,
@@ -163,4 +163,4 @@ export const RotateSecretQuery: JsonSchema = {
     },
   },
   additionalProperties: false,
-};
+} as const;

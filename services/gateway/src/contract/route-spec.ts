@@ -1,6 +1,12 @@
 import type { JsonSchema } from '../schemas/json-schema.js';
 import type { OperationId } from './operation-ids.js';
 
+/*
+ * What an operation is, read by the route table (routes/), the request pipeline (http/) and the
+ * OpenAPI document (openapi/). It lives apart from all three so that none of them imports another
+ * for it: http/ never reaches into routes/, which mounts http/ middleware.
+ */
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses an operation documents; 413 and 415 are added for every operation with a body. */
@@ -33,9 +39,3 @@ export interface RouteSpec {
   /** Other non-ErrorResponse answers worth documenting (the 503 of the health report). */
   otherResponses?: Readonly<Record<number, { description: string; schema?: JsonSchema }>>;
 }
-
-/** Statuses of interface.md 7 for the subscription-checked weather operations. */
-export const WEATHER_ERRORS: readonly ErrorStatus[] = [400, 401, 402, 403, 429, 500];
-/** Authenticated operations on the caller's own resources: a foreign id answers 404 (OWASP API1). */
-export const RESOURCE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 500];
-export const PUBLIC_ERRORS: readonly ErrorStatus[] = [400, 401, 429, 500];
