@@ -16,7 +16,23 @@ const PNPM_VERSION = '10.34.9';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
-const commands = new Set(['start', 'test', 'build', 'proto:gen', 'proto:check', 'lint', 'format', 'deploy:check', 'infra', 'bench', 'feed:sim', 'faults', 'images', 'images:smoke', 'images:kube']);
+const commands = new Set([
+  'start',
+  'test',
+  'build',
+  'proto:gen',
+  'proto:check',
+  'lint',
+  'format',
+  'deploy:check',
+  'infra',
+  'bench',
+  'feed:sim',
+  'faults',
+  'images',
+  'images:smoke',
+  'images:kube',
+]);
 
 function log(message) {
   process.stderr.write(`[bootstrap] ${message}\n`);

@@ -57,8 +57,14 @@ describe('every service stops cleanly on SIGTERM', () => {
     it(`${service}: starts, connects, then exits 0 on SIGTERM`, async () => {
       const { code, lines, stopMs } = await startThenTerminate(service, topicPrefix, dbPrefix);
       assert.equal(code, 0, lines.join('\n'));
-      assert.ok(lines.some((l) => l.includes('connected to Kafka and the database')), 'connected');
-      assert.ok(lines.some((l) => l.includes('"msg":"stopped"')), 'logged its stop');
+      assert.ok(
+        lines.some((l) => l.includes('connected to Kafka and the database')),
+        'connected',
+      );
+      assert.ok(
+        lines.some((l) => l.includes('"msg":"stopped"')),
+        'logged its stop',
+      );
       assert.ok(stopMs < 15_000, `stop took ${stopMs} ms`);
     });
   }

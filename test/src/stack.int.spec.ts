@@ -19,9 +19,7 @@ describe('the whole stack in one process (real Kafka and database)', () => {
     const body = (await response.json()) as { status: string; components: Record<string, { status: string }> };
     assert.equal(response.status, 200, JSON.stringify(body));
     assert.equal(body.status, 'up');
-    assert.deepEqual(Object.keys(body.components).sort(), [
-      'alarm-matcher', 'database', 'geo', 'identity', 'ingest', 'kafka', 'notifier', 'query',
-    ]);
+    assert.deepEqual(Object.keys(body.components).sort(), ['alarm-matcher', 'database', 'geo', 'identity', 'ingest', 'kafka', 'notifier', 'query']);
     for (const [name, component] of Object.entries(body.components)) assert.equal(component.status, 'up', name);
   });
 

@@ -111,7 +111,8 @@ export async function decideAccess(
     return { decision: 'deny', status: 403, reason: 'role', message: `This operation needs role ${rule.auth} or above` };
   }
   if (!rule.service) return { decision: 'allow', quota: false, ...(principal.accountId ? { accountId: principal.accountId } : {}) };
-  if (principal.role === 'ADMIN') return { decision: 'allow', service: rule.service, quota: false, ...(principal.accountId ? { accountId: principal.accountId } : {}) };
+  if (principal.role === 'ADMIN')
+    return { decision: 'allow', service: rule.service, quota: false, ...(principal.accountId ? { accountId: principal.accountId } : {}) };
 
   const account = await inputs.account();
   if (!account || account.userId !== principal.userId || !isSubscriptionActive(account.subscription, inputs.now)) {

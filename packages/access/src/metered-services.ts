@@ -2,15 +2,7 @@
  * The metered services a subscription grants, each with its own invocation limit. Stored in
  * subscriptions and counted by the gateway: renaming one needs a data migration.
  */
-export const METERED_SERVICES = [
-  'PRECIPITATION',
-  'THUNDERSTORM',
-  'FORECAST',
-  'ALARM_GEOMETRY',
-  'ALARM_FORECAST',
-  'ALARM_POINT',
-  'GEO',
-] as const;
+export const METERED_SERVICES = ['PRECIPITATION', 'THUNDERSTORM', 'FORECAST', 'ALARM_GEOMETRY', 'ALARM_FORECAST', 'ALARM_POINT', 'GEO'] as const;
 export type MeteredService = (typeof METERED_SERVICES)[number];
 
 export function isMeteredService(value: unknown): value is MeteredService {

@@ -28,11 +28,17 @@ describe('quotaWindow', () => {
     assert.deepEqual(iso(quotaWindow({ recurrence: 'MONTHLY', interval: 2 }, now, granted)), ['2025-05-01T00:00:00.000Z', '2025-07-01T00:00:00.000Z']);
     const grantedMonday = at('2025-06-02T08:00:00Z');
     assert.deepEqual(iso(quotaWindow({ recurrence: 'WEEKLY', interval: 2 }, now, grantedMonday)), ['2025-06-16T00:00:00.000Z', '2025-06-30T00:00:00.000Z']);
-    assert.deepEqual(iso(quotaWindow({ recurrence: 'DAILY', interval: 3 }, now, at('2025-06-17T23:00:00Z'))), ['2025-06-17T00:00:00.000Z', '2025-06-20T00:00:00.000Z']);
+    assert.deepEqual(iso(quotaWindow({ recurrence: 'DAILY', interval: 3 }, now, at('2025-06-17T23:00:00Z'))), [
+      '2025-06-17T00:00:00.000Z',
+      '2025-06-20T00:00:00.000Z',
+    ]);
   });
 
   it('crosses year ends for months', () => {
-    assert.deepEqual(iso(quotaWindow({ recurrence: 'MONTHLY', interval: 1 }, at('2025-12-31T23:59:59Z'))), ['2025-12-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z']);
+    assert.deepEqual(iso(quotaWindow({ recurrence: 'MONTHLY', interval: 1 }, at('2025-12-31T23:59:59Z'))), [
+      '2025-12-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    ]);
   });
 
   it('gives QUOTA one window for the life of the grant', () => {

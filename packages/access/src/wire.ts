@@ -24,7 +24,12 @@ export function snapshotMessage(snapshot: AccessSnapshot | undefined): identityV
           ...(account.subscription.grantedAt ? { grantedAtEpochMs: account.subscription.grantedAt.getTime() } : {}),
           ...(account.subscription.expiresAt ? { expiresAtEpochMs: account.subscription.expiresAt.getTime() } : {}),
           geographicBoundaries: boundaryMessages(account.subscription.geographicBoundaries),
-          limits: Object.entries(account.subscription.limits).map(([service, l]) => ({ service, limit: l.limit, recurrence: l.recurrence, interval: l.interval })),
+          limits: Object.entries(account.subscription.limits).map(([service, l]) => ({
+            service,
+            limit: l.limit,
+            recurrence: l.recurrence,
+            interval: l.interval,
+          })),
         }
       : null,
   };
@@ -57,7 +62,8 @@ export function snapshotFromMessage(message: identityV1.AccessSnapshot): AccessS
   const limits: ServiceLimits = {};
   for (const [i, l] of a.limits.entries()) {
     if (!isMeteredService(l.service)) throw new SnapshotFormatError(`account.limits[${i}].service`, `is not a known service: ${l.service}`);
-    if (!(LIMIT_RECURRENCES as readonly string[]).includes(l.recurrence)) throw new SnapshotFormatError(`account.limits[${i}].recurrence`, `is not a known recurrence: ${l.recurrence}`);
+    if (!(LIMIT_RECURRENCES as readonly string[]).includes(l.recurrence))
+      throw new SnapshotFormatError(`account.limits[${i}].recurrence`, `is not a known recurrence: ${l.recurrence}`);
     limits[l.service] = { limit: Number(l.limit), recurrence: l.recurrence as LimitRecurrence, interval: l.interval };
   }
   const account: AccessAccount = {
@@ -81,7 +87,17 @@ export function boundaryMessages(boundaries: readonly GeoBoundary[]): identityV1
 /** A decision in the shape CheckAccess answers and the gateway's handlers read (accessOf). */
 export function decisionResponse(d: AccessDecision): identityV1.CheckAccessResponse {
   if (d.decision === 'deny') {
-    return { allowed: false, httpStatus: d.status, reason: DENIAL_REASONS[d.reason], message: d.message, service: '', metered: false, quota: null, accountId: '', geographicBoundaries: [] };
+    return {
+      allowed: false,
+      httpStatus: d.status,
+      reason: DENIAL_REASONS[d.reason],
+      message: d.message,
+      service: '',
+      metered: false,
+      quota: null,
+      accountId: '',
+      geographicBoundaries: [],
+    };
   }
   const metered = d.quota && d.limit !== undefined && d.window !== undefined;
   return {

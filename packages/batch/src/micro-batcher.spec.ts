@@ -6,7 +6,11 @@ const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('MicroBatcher', () => {
   it('flushes a full batch at once, without waiting for the timer', async () => {
     const batches: number[][] = [];
-    const batcher = new MicroBatcher<number, number>({ maxItems: 3, maxDelayMs: 10_000, flush: async (items) => (batches.push([...items]), items.map((i) => i * 2)) });
+    const batcher = new MicroBatcher<number, number>({
+      maxItems: 3,
+      maxDelayMs: 10_000,
+      flush: async (items) => (batches.push([...items]), items.map((i) => i * 2)),
+    });
     const results = await Promise.all([1, 2, 3].map((i) => batcher.add(i)));
     assert.deepEqual(results, [2, 4, 6]);
     assert.deepEqual(batches, [[1, 2, 3]]);
@@ -58,7 +62,10 @@ describe('MicroBatcher', () => {
       },
     });
     const failed = await Promise.allSettled([batcher.add(1), batcher.add(2)]);
-    assert.deepEqual(failed.map((r) => r.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      failed.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
     assert.deepEqual(await Promise.all([batcher.add(3), batcher.add(4)]), [3, 4]);
   });
 

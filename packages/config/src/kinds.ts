@@ -128,8 +128,7 @@ export function list(opts: ListOptions & CommonOptions<string[]> = {}): VarSpec<
     {
       schema: { type: 'array', minItems, items: { type: 'string', ...(pattern !== undefined ? { pattern } : {}) } },
       expected:
-        `a ${label}-separated list of at least ${minItems} item${minItems === 1 ? '' : 's'}` +
-        (pattern !== undefined ? `, each matching /${pattern}/` : ''),
+        `a ${label}-separated list of at least ${minItems} item${minItems === 1 ? '' : 's'}` + (pattern !== undefined ? `, each matching /${pattern}/` : ''),
       coerce: (raw) =>
         raw
           .split(separator)
@@ -162,10 +161,7 @@ export function url(opts: UrlOptions & CommonOptions<string> = {}): VarSpec<stri
 
 export function oneOf<const V extends readonly string[]>(values: V, opts: Optional<V[number]>): VarSpec<V[number] | undefined>;
 export function oneOf<const V extends readonly string[]>(values: V, opts?: Required<V[number]>): VarSpec<V[number]>;
-export function oneOf<const V extends readonly string[]>(
-  values: V,
-  opts: CommonOptions<V[number]> = {},
-): VarSpec<V[number] | undefined> {
+export function oneOf<const V extends readonly string[]>(values: V, opts: CommonOptions<V[number]> = {}): VarSpec<V[number] | undefined> {
   return makeSpec(
     {
       schema: { type: 'string', enum: [...values] },

@@ -32,10 +32,7 @@ export interface CommonOptions<T> {
   description?: string;
 }
 
-export function makeSpec<T>(
-  parts: Pick<VarSpec<T>, 'schema' | 'expected' | 'coerce'>,
-  opts: CommonOptions<T> = {},
-): VarSpec<T> {
+export function makeSpec<T>(parts: Pick<VarSpec<T>, 'schema' | 'expected' | 'coerce'>, opts: CommonOptions<T> = {}): VarSpec<T> {
   const hasDefault = opts.default !== undefined;
   return {
     ...parts,

@@ -12,7 +12,13 @@ describe('loadDevstackConfig', () => {
     assert.equal(loadDevstackConfig({ STORMHOOK_FEED_SIM: '0' }).feedSimulator, undefined);
     assert.equal(loadDevstackConfig({}).openMeteo, false, 'Open-Meteo only when asked for');
     assert.equal(loadDevstackConfig({ STORMHOOK_OPEN_METEO: '1' }).openMeteo, true);
-    assert.deepEqual(loadDevstackConfig({ STORMHOOK_FEED_SIM_ARGS: '--seed 7  --demo-storm 29,41' }).feedSimulator?.args, [...FEED_SIM_DEFAULT_ARGS, '--seed', '7', '--demo-storm', '29,41']);
+    assert.deepEqual(loadDevstackConfig({ STORMHOOK_FEED_SIM_ARGS: '--seed 7  --demo-storm 29,41' }).feedSimulator?.args, [
+      ...FEED_SIM_DEFAULT_ARGS,
+      '--seed',
+      '7',
+      '--demo-storm',
+      '29,41',
+    ]);
   });
 
   it('takes STORMHOOK_ALLOWED_LINK_ORIGINS instead when it is set', () => {

@@ -12,9 +12,9 @@ const loadEnv = defineEnv({
     default: false,
     description: 'SQLite synchronous=FULL: survives a power loss, at half the write rate of the default synchronous=NORMAL',
   }),
-  STORMHOOK_FAULTS_KAFKA_PORT: port({ default: 19092, description: 'the fault tests\' private broker' }),
+  STORMHOOK_FAULTS_KAFKA_PORT: port({ default: 19092, description: "the fault tests' private broker" }),
   STORMHOOK_FAULTS_KAFKA_CONTROLLER_PORT: port({ default: 19093 }),
-  STORMHOOK_FAULTS_FERRETDB_PORT: port({ default: 27117, description: 'the fault tests\' private database' }),
+  STORMHOOK_FAULTS_FERRETDB_PORT: port({ default: 27117, description: "the fault tests' private database" }),
   STORMHOOK_START_TIMEOUT_S: int({ default: 180, min: 10, max: 3600 }),
   STORMHOOK_INSTANCE: str({ optional: true, description: 'names a second stack from the same checkout (own logs, pid files and lock)' }),
   STORMHOOK_PRIVATE_INFRA: str({
@@ -29,11 +29,13 @@ const loadEnv = defineEnv({
   STORMHOOK_FEED_SIM_ARGS: str({ optional: true, description: 'extra arguments of the simulator, e.g. "--seed 7 --storms 8" (they win over the defaults)' }),
   STORMHOOK_OPEN_METEO: bool({
     default: false,
-    description: 'also run the Open-Meteo forecast adapter (OPEN_METEO_BASE_URL, OPEN_METEO_GRID, OPEN_METEO_INTERVAL_MS, ...): real forecasts where the internet is reachable',
+    description:
+      'also run the Open-Meteo forecast adapter (OPEN_METEO_BASE_URL, OPEN_METEO_GRID, OPEN_METEO_INTERVAL_MS, ...): real forecasts where the internet is reachable',
   }),
   STORMHOOK_ALLOWED_LINK_ORIGINS: list({
     optional: true,
-    description: 'origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway\'s own address',
+    description:
+      "origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway's own address",
   }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
   MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
@@ -99,7 +101,11 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     kafkaHeapMb: c.STORMHOOK_KAFKA_HEAP_MB,
     ferretPort: c.STORMHOOK_FERRETDB_PORT,
     ferretSynchronous: c.STORMHOOK_FERRETDB_DURABLE ? 'full' : 'normal',
-    faults: { kafkaPort: c.STORMHOOK_FAULTS_KAFKA_PORT, kafkaControllerPort: c.STORMHOOK_FAULTS_KAFKA_CONTROLLER_PORT, ferretPort: c.STORMHOOK_FAULTS_FERRETDB_PORT },
+    faults: {
+      kafkaPort: c.STORMHOOK_FAULTS_KAFKA_PORT,
+      kafkaControllerPort: c.STORMHOOK_FAULTS_KAFKA_CONTROLLER_PORT,
+      ferretPort: c.STORMHOOK_FAULTS_FERRETDB_PORT,
+    },
     startTimeoutMs: c.STORMHOOK_START_TIMEOUT_S * 1000,
     externalKafka: c.KAFKA_BROKERS,
     externalMongo: c.MONGO_URL,

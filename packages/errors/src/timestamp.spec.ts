@@ -38,7 +38,10 @@ describe('local nanosecond timestamp', () => {
 
   it('uses the monotonic clock for sub-millisecond digits', () => {
     let mono = 5_000n;
-    const clock = createNanoClock(() => 1_700_000_000_000, () => mono);
+    const clock = createNanoClock(
+      () => 1_700_000_000_000,
+      () => mono,
+    );
     mono += 1_234n;
     assert.equal(clock.nowNanos(), 1_700_000_000_000n * 1_000_000n + 1_234n);
   });
@@ -46,7 +49,10 @@ describe('local nanosecond timestamp', () => {
   it('re-anchors when the wall clock is stepped, and never goes backwards', () => {
     let wall = 1_700_000_000_000;
     let mono = 0n;
-    const clock = createNanoClock(() => wall, () => mono);
+    const clock = createNanoClock(
+      () => wall,
+      () => mono,
+    );
     const before = clock.nowNanos();
     wall += 60_000; // the wall clock jumps a minute forward
     mono += 10n;

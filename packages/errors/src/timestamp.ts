@@ -17,10 +17,7 @@ export interface NanoClock {
 }
 
 /** A clock whose readings are wall-clock anchored and strictly increasing. */
-export function createNanoClock(
-  wallMillis: () => number = Date.now,
-  monotonicNanos: () => bigint = process.hrtime.bigint,
-): NanoClock {
+export function createNanoClock(wallMillis: () => number = Date.now, monotonicNanos: () => bigint = process.hrtime.bigint): NanoClock {
   let anchorEpochNanos = BigInt(wallMillis()) * NANOS_PER_MILLI;
   let anchorMonotonic = monotonicNanos();
   let last = 0n;

@@ -20,7 +20,19 @@ describe('centroid, area and boxes', () => {
   });
 
   it('falls back to the box centre for a shape without area', () => {
-    assert.deepEqual(centroidOf([{ exterior: [[0, 0], [2, 2], [0, 0]], holes: [] }]), [1, 1]);
+    assert.deepEqual(
+      centroidOf([
+        {
+          exterior: [
+            [0, 0],
+            [2, 2],
+            [0, 0],
+          ],
+          holes: [],
+        },
+      ]),
+      [1, 1],
+    );
   });
 
   it('measures signed area: counterclockwise positive', () => {

@@ -23,7 +23,9 @@ describe('geodesics against GeographicLib', () => {
       const reference = wgs84.Inverse(lat1, lng1, lat2, lng2);
       assert.ok(Math.abs(ours.distanceM - reference.s12!) < 1e-4, `${ours.distanceM} vs ${reference.s12}`);
       if (reference.s12! > 1) {
-        const diff = Math.abs(Math.atan2(Math.sin(ours.azimuth - (reference.azi1! * Math.PI) / 180), Math.cos(ours.azimuth - (reference.azi1! * Math.PI) / 180)));
+        const diff = Math.abs(
+          Math.atan2(Math.sin(ours.azimuth - (reference.azi1! * Math.PI) / 180), Math.cos(ours.azimuth - (reference.azi1! * Math.PI) / 180)),
+        );
         assert.ok(diff < 1e-6, `azimuth off by ${diff} rad`);
       }
     }

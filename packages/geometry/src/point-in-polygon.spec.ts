@@ -40,7 +40,20 @@ describe('point in polygon (even-odd)', () => {
 
   it('handles a concave ring where the ray crosses several edges', () => {
     // A "U": the notch (1..2, 1..3) is outside.
-    const u: Polygon = { exterior: [[0, 0], [3, 0], [3, 3], [2, 3], [2, 1], [1, 1], [1, 3], [0, 3], [0, 0]], holes: [] };
+    const u: Polygon = {
+      exterior: [
+        [0, 0],
+        [3, 0],
+        [3, 3],
+        [2, 3],
+        [2, 1],
+        [1, 1],
+        [1, 3],
+        [0, 3],
+        [0, 0],
+      ],
+      holes: [],
+    };
     assert.equal(pointInPolygon(0.5, 2, u), true);
     assert.equal(pointInPolygon(1.5, 2, u), false);
     assert.equal(pointInPolygon(2.5, 2, u), true);

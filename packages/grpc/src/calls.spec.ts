@@ -62,7 +62,14 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
   });
 
   it('turns a thrown GrpcError into its status, message and detail on the client', async () => {
-    const detail = { reason: 'QUOTA_EXCEEDED', message: 'limit reached', messages: ['daily'], httpStatus: 429, retryAfterMs: 60_000, metadata: { limit: '1000' } };
+    const detail = {
+      reason: 'QUOTA_EXCEEDED',
+      message: 'limit reached',
+      messages: ['daily'],
+      httpStatus: 429,
+      retryAfterMs: 60_000,
+      metadata: { limit: '1000' },
+    };
     const error = await client.fail(detail).then(
       () => assert.fail('the call should fail'),
       (e: unknown) => e,
@@ -104,12 +111,28 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
 
   it('streams responses, then the status a handler throws mid-stream', async () => {
     const two = [];
-    for await (const point of client.points({ points: [{ lng: 1, lat: 2 }, { lng: 3, lat: 4 }] })) two.push(point);
-    assert.deepEqual(two, [{ lng: 1, lat: 2 }, { lng: 3, lat: 4 }]);
+    for await (const point of client.points({
+      points: [
+        { lng: 1, lat: 2 },
+        { lng: 3, lat: 4 },
+      ],
+    }))
+      two.push(point);
+    assert.deepEqual(two, [
+      { lng: 1, lat: 2 },
+      { lng: 3, lat: 4 },
+    ]);
 
     const received = [];
     const error = await (async () => {
-      for await (const point of client.points({ points: [{ lng: 1, lat: 1 }, { lng: 2, lat: 2 }, { lng: 3, lat: 3 }] })) received.push(point);
+      for await (const point of client.points({
+        points: [
+          { lng: 1, lat: 1 },
+          { lng: 2, lat: 2 },
+          { lng: 3, lat: 3 },
+        ],
+      }))
+        received.push(point);
     })().then(
       () => assert.fail('the stream should fail'),
       (e: unknown) => e,
@@ -121,7 +144,13 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
 
   it('lets a caller stop reading a response stream early', async () => {
     const first = [];
-    for await (const point of client.points({ points: [{ lng: 1, lat: 1 }, { lng: 2, lat: 2 }, { lng: 3, lat: 3 }] })) {
+    for await (const point of client.points({
+      points: [
+        { lng: 1, lat: 1 },
+        { lng: 2, lat: 2 },
+        { lng: 3, lat: 3 },
+      ],
+    })) {
       first.push(point);
       break;
     }
@@ -131,8 +160,16 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
   });
 
   it('streams requests (client streaming and bidirectional)', async () => {
-    const ring = await client.collect([{ lng: 1, lat: 1 }, { lng: 2, lat: 2 }]);
-    assert.deepEqual(ring, { points: [{ lng: 1, lat: 1 }, { lng: 2, lat: 2 }] });
+    const ring = await client.collect([
+      { lng: 1, lat: 1 },
+      { lng: 2, lat: 2 },
+    ]);
+    assert.deepEqual(ring, {
+      points: [
+        { lng: 1, lat: 1 },
+        { lng: 2, lat: 2 },
+      ],
+    });
 
     async function* requests() {
       yield { lng: 5, lat: 6 };
@@ -140,7 +177,10 @@ describe('gRPC calls through createGrpcServer and createClient', () => {
     }
     const mirrored = [];
     for await (const point of client.mirror(requests())) mirrored.push(point);
-    assert.deepEqual(mirrored, [{ lng: -5, lat: -6 }, { lng: -7, lat: -8 }]);
+    assert.deepEqual(mirrored, [
+      { lng: -5, lat: -6 },
+      { lng: -7, lat: -8 },
+    ]);
   });
 
   it('waits for a peer that is not listening yet, until its deadline, then fails with DEADLINE_EXCEEDED', async () => {

@@ -110,41 +110,56 @@ export function createClient<D extends ServiceDefinition>(definition: D, address
     else signal?.addEventListener('abort', () => call.cancel(), { once: true });
   };
 
-  const unary = (method: AnyMethod) => async (request: unknown, overrides: CallOverrides = {}) => {
-    const { metadata, options: callOptions, span } = setup(method, overrides, request);
-    try {
-      const response = await new Promise<unknown>((resolve, reject) => {
-        const call = client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadata, callOptions, (error, value) =>
-          error ? reject(error) : resolve(value),
-        );
-        cancelOn(overrides.signal, call);
-      });
-      finish(span);
-      return response;
-    } catch (error) {
-      return finish(span, error);
-    }
-  };
-
-  const clientStream = (method: AnyMethod) => async (requests: Requests<unknown>, overrides: CallOverrides = {}) => {
-    const { metadata, options: callOptions, span } = setup(method, overrides);
-    try {
-      const response = await new Promise<unknown>((resolve, reject) => {
-        const call = client.makeClientStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, metadata, callOptions, (error, value) =>
-          error ? reject(error) : resolve(value),
-        );
-        cancelOn(overrides.signal, call);
-        pump(requests, call).catch((error: unknown) => {
-          call.cancel();
-          reject(error);
+  const unary =
+    (method: AnyMethod) =>
+    async (request: unknown, overrides: CallOverrides = {}) => {
+      const { metadata, options: callOptions, span } = setup(method, overrides, request);
+      try {
+        const response = await new Promise<unknown>((resolve, reject) => {
+          const call = client.makeUnaryRequest(
+            method.path,
+            method.requestSerialize,
+            method.responseDeserialize,
+            request,
+            metadata,
+            callOptions,
+            (error, value) => (error ? reject(error) : resolve(value)),
+          );
+          cancelOn(overrides.signal, call);
         });
-      });
-      finish(span);
-      return response;
-    } catch (error) {
-      return finish(span, error);
-    }
-  };
+        finish(span);
+        return response;
+      } catch (error) {
+        return finish(span, error);
+      }
+    };
+
+  const clientStream =
+    (method: AnyMethod) =>
+    async (requests: Requests<unknown>, overrides: CallOverrides = {}) => {
+      const { metadata, options: callOptions, span } = setup(method, overrides);
+      try {
+        const response = await new Promise<unknown>((resolve, reject) => {
+          const call = client.makeClientStreamRequest(
+            method.path,
+            method.requestSerialize,
+            method.responseDeserialize,
+            metadata,
+            callOptions,
+            (error, value) => (error ? reject(error) : resolve(value)),
+          );
+          cancelOn(overrides.signal, call);
+          pump(requests, call).catch((error: unknown) => {
+            call.cancel();
+            reject(error);
+          });
+        });
+        finish(span);
+        return response;
+      } catch (error) {
+        return finish(span, error);
+      }
+    };
 
   const serverStream = (method: AnyMethod) =>
     async function* (input: unknown, overrides: CallOverrides = {}) {

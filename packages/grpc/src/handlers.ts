@@ -58,7 +58,12 @@ function failureStatus(error: unknown, call: ServerCall, logger: Logger): Partia
     return new GrpcError(
       GrpcStatus.UNAVAILABLE,
       'a dependency of the service is unreachable; retry shortly',
-      commonV1.ErrorDetail.create({ reason: 'DEPENDENCY_UNAVAILABLE', message: 'a dependency of the service is unreachable; retry shortly', httpStatus: 503, retryAfterMs: 5_000 }),
+      commonV1.ErrorDetail.create({
+        reason: 'DEPENDENCY_UNAVAILABLE',
+        message: 'a dependency of the service is unreachable; retry shortly',
+        httpStatus: 503,
+        retryAfterMs: 5_000,
+      }),
     ).toStatus();
   }
   logger.error({ err: error, rpc: call.path }, 'gRPC handler failed');
@@ -137,7 +142,12 @@ export function wrapHandler(method: AnyMethod, handler: (...args: never[]) => un
   const fn = handler as unknown as (input: unknown, call: ServerCall) => unknown;
   if (!method.requestStream && !method.responseStream) {
     return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
-      serve(options, call, async (serverCall) => callback(null, await (fn(call.request, serverCall) as Promise<unknown>)), (status) => callback(status));
+      serve(
+        options,
+        call,
+        async (serverCall) => callback(null, await (fn(call.request, serverCall) as Promise<unknown>)),
+        (status) => callback(status),
+      );
   }
   if (!method.requestStream) {
     return (call: ServerWritableStream<unknown, unknown>) =>

@@ -58,7 +58,10 @@ describe('health service', () => {
     assert.equal(await checkHealth(address, 'stormhook.nothing.v1.NothingService'), 'UNKNOWN');
     const client = createClient(grpcHealthV1.HealthService, address);
     try {
-      await assert.rejects(client.check({ service: 'stormhook.nothing.v1.NothingService' }), (e: unknown) => e instanceof GrpcError && e.code === GrpcStatus.NOT_FOUND);
+      await assert.rejects(
+        client.check({ service: 'stormhook.nothing.v1.NothingService' }),
+        (e: unknown) => e instanceof GrpcError && e.code === GrpcStatus.NOT_FOUND,
+      );
     } finally {
       client.close();
     }
@@ -89,7 +92,10 @@ describe('health service', () => {
       await until(() => probe.items.length === 2, 'the first change');
       server.health.setStatus(PROBE, 'SERVING');
       await until(() => probe.items.length === 3, 'the second change');
-      assert.deepEqual(probe.items.map((item) => item.status), ['SERVING', 'NOT_SERVING', 'SERVING']);
+      assert.deepEqual(
+        probe.items.map((item) => item.status),
+        ['SERVING', 'NOT_SERVING', 'SERVING'],
+      );
 
       const started = Date.now();
       await server.shutdown();

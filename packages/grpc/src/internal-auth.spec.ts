@@ -85,7 +85,10 @@ describe('gRPC servers verify the internal token of every call', () => {
 
   it('refuses a request that names another principal than its token (PERMISSION_DENIED)', async () => {
     const tokens = new InternalTokens({ key: KEY, issuer: 'gateway' });
-    await assert.rejects(callWith(() => tokens.forPrincipal('probe', alice), 1), (error: unknown) => error instanceof GrpcError && error.code === GrpcStatus.PERMISSION_DENIED);
+    await assert.rejects(
+      callWith(() => tokens.forPrincipal('probe', alice), 1),
+      (error: unknown) => error instanceof GrpcError && error.code === GrpcStatus.PERMISSION_DENIED,
+    );
   });
 
   it('answers health checks without a token (probes hold no key)', async () => {

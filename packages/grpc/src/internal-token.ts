@@ -87,7 +87,8 @@ export class InternalTokenSigner {
   }
 }
 
-export type VerifyOutcome = { ok: true; caller: InternalCaller; expiresAtMs: number } | { ok: false; reason: 'missing' | 'malformed' | 'signature' | 'audience' | 'expired' };
+export type VerifyOutcome =
+  { ok: true; caller: InternalCaller; expiresAtMs: number } | { ok: false; reason: 'missing' | 'malformed' | 'signature' | 'audience' | 'expired' };
 
 export interface VerifierOptions {
   key: string;

@@ -31,7 +31,8 @@ export interface ClaimedCaller {
 export function actingPrincipal(call: ServerCall, claimed?: ClaimedCaller | null): identityV1.Principal | undefined {
   const principal = call.caller?.principal;
   if (!principal) return undefined;
-  if (claimed?.userId && claimed.userId !== principal.userId) throw refused(GrpcStatus.PERMISSION_DENIED, 'the request names another caller than its internal token');
+  if (claimed?.userId && claimed.userId !== principal.userId)
+    throw refused(GrpcStatus.PERMISSION_DENIED, 'the request names another caller than its internal token');
   if (claimed?.accountId && principal.accountId && claimed.accountId !== principal.accountId) {
     throw refused(GrpcStatus.PERMISSION_DENIED, 'the request names another account than its internal token');
   }

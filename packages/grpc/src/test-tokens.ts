@@ -31,8 +31,17 @@ export function testInternalTokens(key?: string, issuer = 'gateway'): InternalTo
 }
 
 /** Ways a call can fail to prove its caller, each as a client's `internalToken` option. */
-export function untrustedTokens(audience: string, key: string = process.env['INTERNAL_TOKEN_KEY'] ?? randomInternalKey()): Record<string, (() => string) | undefined> {
-  const admin: identityV1.Principal = { userId: '00000000-0000-4000-8000-0000000000ad', accountId: '', role: 'ADMIN', username: 'intruder@example.com', via: 'access-token' };
+export function untrustedTokens(
+  audience: string,
+  key: string = process.env['INTERNAL_TOKEN_KEY'] ?? randomInternalKey(),
+): Record<string, (() => string) | undefined> {
+  const admin: identityV1.Principal = {
+    userId: '00000000-0000-4000-8000-0000000000ad',
+    accountId: '',
+    role: 'ADMIN',
+    username: 'intruder@example.com',
+    via: 'access-token',
+  };
   const otherKey = new InternalTokens({ key: randomInternalKey(), issuer: 'gateway' });
   const expired = new InternalTokenSigner({ key, issuer: 'gateway', now: () => Date.now() - 10 * 60_000 }).sign(audience, admin).token;
   const elsewhere = new InternalTokens({ key, issuer: 'gateway' });

@@ -39,7 +39,9 @@ describe('admin (real broker)', () => {
       }
       const configs = await admin.describeConfigs({
         includeSynonyms: false,
-        resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: `${prefix}.${TopicNames.RegistrationChanged}`, configNames: ['retention.ms', 'cleanup.policy'] }],
+        resources: [
+          { type: kafkajs.ConfigResourceTypes.TOPIC, name: `${prefix}.${TopicNames.RegistrationChanged}`, configNames: ['retention.ms', 'cleanup.policy'] },
+        ],
       });
       const entries = configs.resources[0]?.configEntries ?? [];
       assert.equal(entries.find((e) => e.configName === 'retention.ms')?.configValue, String(topicSpec(TopicNames.RegistrationChanged).retentionMs));

@@ -68,11 +68,7 @@ async function allReady(admin: Admin, wanted: Map<string, TopicSpec>): Promise<b
  * Idempotent and safe against a concurrent caller creating the same topics. Existing topics are left
  * as they are: changing partitions or settings is a migration, not a start-up side effect.
  */
-export async function ensureTopics(
-  kafka: Kafka,
-  topics: readonly TopicSpec[],
-  opts: EnsureTopicsOptions = {},
-): Promise<EnsureTopicsResult> {
+export async function ensureTopics(kafka: Kafka, topics: readonly TopicSpec[], opts: EnsureTopicsOptions = {}): Promise<EnsureTopicsResult> {
   const namer = topicNamer(opts.prefix);
   const wanted = new Map(topics.map((spec) => [namer.physical(spec.name), spec]));
   const timeoutMs = opts.timeoutMs ?? 30_000;

@@ -36,7 +36,17 @@ describe('consumer with a batch handler (real broker)', () => {
   function consumer(batchHandler: BatchHandler, extra: Partial<ConsumerOptions> = {}): EventConsumer {
     const groupId = uniqueName('kafka-batch-group');
     groups.push(groupId);
-    const c = createConsumer({ kafka, groupId, topics: [TOPIC], batchHandler, publisher, logger, prefix, backoff: { initialDelayMs: 20, maxDelayMs: 50 }, ...extra });
+    const c = createConsumer({
+      kafka,
+      groupId,
+      topics: [TOPIC],
+      batchHandler,
+      publisher,
+      logger,
+      prefix,
+      backoff: { initialDelayMs: 20, maxDelayMs: 50 },
+      ...extra,
+    });
     consumers.push(c);
     return c;
   }
@@ -44,25 +54,36 @@ describe('consumer with a batch handler (real broker)', () => {
   async function publish(count: number): Promise<void> {
     for (let from = 0; from < count; from += 500) {
       // Three keys only, like the strikes of one storm sharing an area key.
-      const events = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({ key: `area-${(from + i) % 3}`, value: Buffer.from(String(from + i)), eventType: EventTypes.LightningEvent }));
+      const events = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({
+        key: `area-${(from + i) % 3}`,
+        value: Buffer.from(String(from + i)),
+        eventType: EventTypes.LightningEvent,
+      }));
       await publisher.publish(TOPIC, events);
     }
   }
 
   const committed = async (c: EventConsumer): Promise<string | undefined> => (await committedOffsets(kafka, c.groupId, `${prefix}.${TOPIC}`)).get(0);
 
-  it('hands a partition\'s records over together, in offset order, bounded, and commits them', async () => {
+  it("hands a partition's records over together, in offset order, bounded, and commits them", async () => {
     await publish(1_200);
     const sizes: number[] = [];
     const values: number[] = [];
-    const c = consumer(async (records) => {
-      sizes.push(records.length);
-      values.push(...records.map((r) => Number(r.value.toString())));
-      return records.map(() => Outcomes.ok());
-    }, { maxBatchRecords: 400 });
+    const c = consumer(
+      async (records) => {
+        sizes.push(records.length);
+        values.push(...records.map((r) => Number(r.value.toString())));
+        return records.map(() => Outcomes.ok());
+      },
+      { maxBatchRecords: 400 },
+    );
     await c.start();
     await waitFor(() => values.length >= 1_200, 'all 1,200 records');
-    assert.deepEqual(values, Array.from({ length: 1_200 }, (_, i) => i), 'each record once, in offset order');
+    assert.deepEqual(
+      values,
+      Array.from({ length: 1_200 }, (_, i) => i),
+      'each record once, in offset order',
+    );
     assert.ok(Math.max(...sizes) > 100, `records came together (largest batch ${Math.max(...sizes)})`);
     assert.ok(Math.max(...sizes) <= 400, 'never more than maxBatchRecords at once');
     await waitFor(async () => (await committed(c)) === '1200', 'the group to commit to the end');
@@ -88,7 +109,10 @@ describe('consumer with a batch handler (real broker)', () => {
     await waitFor(async () => (await committed(c)) === '10', 'offset 10 committed');
     assert.equal(handled.filter((n) => n === 6).length, 2, 'record 6 handed over again');
     assert.equal(handled.filter((n) => n !== 6).length, 9, 'the others once');
-    assert.deepEqual([...(await endOffsets(kafka, `${prefix}.${TopicNames.DeadLetter}`)).values()].reduce((a, b) => a + Number(b), 0), 1);
+    assert.deepEqual(
+      [...(await endOffsets(kafka, `${prefix}.${TopicNames.DeadLetter}`)).values()].reduce((a, b) => a + Number(b), 0),
+      1,
+    );
   });
 
   it('gives up on a record that keeps failing, after committing the records before it', async () => {
@@ -109,7 +133,17 @@ describe('consumer with a batch handler (real broker)', () => {
   it('refuses handler and batchHandler together, or neither', () => {
     assert.throws(() => createConsumer({ kafka, groupId: 'x', topics: [TOPIC], publisher, logger, prefix }), /exactly one of handler and batchHandler/);
     assert.throws(
-      () => createConsumer({ kafka, groupId: 'x', topics: [TOPIC], publisher, logger, prefix, handler: async () => Outcomes.ok(), batchHandler: async (r) => r.map(() => Outcomes.ok()) }),
+      () =>
+        createConsumer({
+          kafka,
+          groupId: 'x',
+          topics: [TOPIC],
+          publisher,
+          logger,
+          prefix,
+          handler: async () => Outcomes.ok(),
+          batchHandler: async (r) => r.map(() => Outcomes.ok()),
+        }),
       /exactly one of handler and batchHandler/,
     );
   });

@@ -64,76 +64,91 @@ export async function processChunk(
     'messaging.destination.partition.id': String(at.partition),
     'messaging.batch.message_count': messages.length,
   });
-  return kafkaTracer().startActiveSpan(`process ${at.physicalTopic}`, { kind: SpanKind.CONSUMER, attributes, links }, ROOT_CONTEXT, async (span): Promise<ChunkResult> => {
-    const done = new Array<boolean>(messages.length).fill(false);
-    const finished = (): number => {
-      const first = done.indexOf(false);
-      return first === -1 ? messages.length : first;
-    };
-    const deadLetter = async (index: number, reason: string): Promise<Error | undefined> => {
-      const message = messages[index]!;
-      try {
-        await deps.deadLetter(message, at, reason);
-      } catch (error) {
-        return new Error(`could not dead-letter ${at.physicalTopic}/${at.partition}@${message.offset}: ${(error as Error).message}`);
-      }
-      deps.logger.warn({ topic: at.physicalTopic, partition: at.partition, offset: message.offset, reason }, 'record dead-lettered');
-      done[index] = true;
-      return undefined;
-    };
-    const fatal = (error: Error): ChunkResult => {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-      return { finished: finished(), kind: 'fatal', error };
-    };
+  return kafkaTracer().startActiveSpan(
+    `process ${at.physicalTopic}`,
+    { kind: SpanKind.CONSUMER, attributes, links },
+    ROOT_CONTEXT,
+    async (span): Promise<ChunkResult> => {
+      const done = new Array<boolean>(messages.length).fill(false);
+      const finished = (): number => {
+        const first = done.indexOf(false);
+        return first === -1 ? messages.length : first;
+      };
+      const deadLetter = async (index: number, reason: string): Promise<Error | undefined> => {
+        const message = messages[index]!;
+        try {
+          await deps.deadLetter(message, at, reason);
+        } catch (error) {
+          return new Error(`could not dead-letter ${at.physicalTopic}/${at.partition}@${message.offset}: ${(error as Error).message}`);
+        }
+        deps.logger.warn({ topic: at.physicalTopic, partition: at.partition, offset: message.offset, reason }, 'record dead-lettered');
+        done[index] = true;
+        return undefined;
+      };
+      const fatal = (error: Error): ChunkResult => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+        return { finished: finished(), kind: 'fatal', error };
+      };
 
-    try {
-      let pending: Array<{ index: number; record: ConsumedRecord }> = [];
-      for (let i = 0; i < messages.length; i++) {
-        const parsed = toConsumedRecord(at.topic, at.partition, messages[i]!);
-        if (parsed.ok) pending.push({ index: i, record: parsed.record });
-        else {
-          const failed = await deadLetter(i, `unparseable record: ${parsed.reason}`);
-          if (failed) return fatal(failed);
+      try {
+        let pending: Array<{ index: number; record: ConsumedRecord }> = [];
+        for (let i = 0; i < messages.length; i++) {
+          const parsed = toConsumedRecord(at.topic, at.partition, messages[i]!);
+          if (parsed.ok) pending.push({ index: i, record: parsed.record });
+          else {
+            const failed = await deadLetter(i, `unparseable record: ${parsed.reason}`);
+            if (failed) return fatal(failed);
+          }
         }
-      }
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        const outcomes = await runBatchHandler(deps.handler, pending.map((p) => p.record));
-        const again: typeof pending = [];
-        let delayMs = 0;
-        for (const [n, item] of pending.entries()) {
-          const step = nextStep(outcomes[n]!, attempt, deps.policy);
-          switch (step.kind) {
-            case 'commit':
-              done[item.index] = true;
-              break;
-            case 'dead-letter': {
-              const failed = await deadLetter(item.index, step.reason);
-              if (failed) return fatal(failed);
-              break;
+        for (let attempt = 1; pending.length > 0; attempt++) {
+          const outcomes = await runBatchHandler(
+            deps.handler,
+            pending.map((p) => p.record),
+          );
+          const again: typeof pending = [];
+          let delayMs = 0;
+          for (const [n, item] of pending.entries()) {
+            const step = nextStep(outcomes[n]!, attempt, deps.policy);
+            switch (step.kind) {
+              case 'commit':
+                done[item.index] = true;
+                break;
+              case 'dead-letter': {
+                const failed = await deadLetter(item.index, step.reason);
+                if (failed) return fatal(failed);
+                break;
+              }
+              case 'give-up':
+                return fatal(
+                  new Error(
+                    `gave up on ${at.physicalTopic}/${at.partition}@${messages[item.index]!.offset} (event ${item.record.headers.eventId}) after ${step.attempts} attempts: ${step.reason}`,
+                  ),
+                );
+              case 'retry':
+                again.push(item);
+                delayMs = Math.max(delayMs, step.delayMs);
+                break;
             }
-            case 'give-up':
-              return fatal(new Error(`gave up on ${at.physicalTopic}/${at.partition}@${messages[item.index]!.offset} (event ${item.record.headers.eventId}) after ${step.attempts} attempts: ${step.reason}`));
-            case 'retry':
-              again.push(item);
-              delayMs = Math.max(delayMs, step.delayMs);
-              break;
           }
-        }
-        if (again.length > 0) {
-          span.addEvent('retry', { attempt, records: again.length, delay_ms: delayMs });
-          deps.logger.warn({ topic: at.physicalTopic, partition: at.partition, records: again.length, attempt, delayMs }, 'batch handler asked to retry records');
-          if (deps.signal.aborted || !(await backoff(delayMs, deps.signal, heartbeat, deps.heartbeatIntervalMs))) {
-            return { finished: finished(), kind: 'abandoned' };
+          if (again.length > 0) {
+            span.addEvent('retry', { attempt, records: again.length, delay_ms: delayMs });
+            deps.logger.warn(
+              { topic: at.physicalTopic, partition: at.partition, records: again.length, attempt, delayMs },
+              'batch handler asked to retry records',
+            );
+            if (deps.signal.aborted || !(await backoff(delayMs, deps.signal, heartbeat, deps.heartbeatIntervalMs))) {
+              return { finished: finished(), kind: 'abandoned' };
+            }
           }
+          pending = again;
         }
-        pending = again;
+        return { finished: finished(), kind: 'done' };
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
       }
-      return { finished: finished(), kind: 'done' };
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+    },
+  );
 }

@@ -31,7 +31,11 @@ describe('channel consumer (real broker)', () => {
     await consumer?.stop();
     await publisher.disconnect();
     if (consumer) await deleteGroups(kafka, [consumer.groupId]);
-    await deleteTopics(kafka, specs.map((s) => s.name), { prefix });
+    await deleteTopics(
+      kafka,
+      specs.map((s) => s.name),
+      { prefix },
+    );
   });
 
   it('hands the handler decoded messages and dead-letters a record of the wrong type or bytes, with the reason', async () => {
@@ -41,9 +45,16 @@ describe('channel consumer (real broker)', () => {
     // A foreign producer puts a storm on the lightning topic (our publisher would refuse to).
     const raw = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await raw.connect();
-    await raw.send({ topic, messages: [{ key: 'sxk', value: Buffer.from(strike('ltg_x').message.eventId), headers: { 'event-type': EventTypes.ThunderstormEvent, 'event-id': 'evt_storm' } }] });
+    await raw.send({
+      topic,
+      messages: [
+        { key: 'sxk', value: Buffer.from(strike('ltg_x').message.eventId), headers: { 'event-type': EventTypes.ThunderstormEvent, 'event-id': 'evt_storm' } },
+      ],
+    });
     await raw.disconnect();
-    await publisher.publish(TopicNames.WeatherLightning, [{ key: 'sxk', value: Buffer.from([0x0a, 0xff, 0xff, 0xff]), eventType: EventTypes.LightningEvent, eventId: 'evt_bytes' }]);
+    await publisher.publish(TopicNames.WeatherLightning, [
+      { key: 'sxk', value: Buffer.from([0x0a, 0xff, 0xff, 0xff]), eventType: EventTypes.LightningEvent, eventId: 'evt_bytes' },
+    ]);
     await publishOn(publisher, TopicNames.WeatherLightning, [strike('ltg_3')]);
 
     const handled: string[] = [];
@@ -71,7 +82,10 @@ describe('channel consumer (real broker)', () => {
     const dead = await readAll(kafka, `${prefix}.${TopicNames.DeadLetter}`, 2);
     const text = (m: KafkaMessage | undefined, name: string) => m?.headers?.[name]?.toString();
     assert.equal(text(dead[0], 'event-id'), 'evt_storm');
-    assert.equal(text(dead[0], 'deadletter-reason'), `header event-type is "${EventTypes.ThunderstormEvent}", but weather.lightning.v1 carries ${EventTypes.LightningEvent}`);
+    assert.equal(
+      text(dead[0], 'deadletter-reason'),
+      `header event-type is "${EventTypes.ThunderstormEvent}", but weather.lightning.v1 carries ${EventTypes.LightningEvent}`,
+    );
     assert.equal(text(dead[0], 'deadletter-source-topic'), topic);
     assert.equal(text(dead[0], 'deadletter-source-offset'), '1');
     assert.equal(text(dead[0], 'deadletter-consumer-group'), consumer.groupId);

@@ -4,8 +4,7 @@ import { consumerGroupId } from './consumer-group.js';
 import type { ChannelName } from './topics.js';
 
 export interface ChannelConsumerOptions<N extends ChannelName>
-  extends Omit<ConsumerOptions, 'groupId' | 'topics' | 'handler' | 'batchHandler' | 'maxBatchRecords'>,
-    ChannelHandlerOptions {
+  extends Omit<ConsumerOptions, 'groupId' | 'topics' | 'handler' | 'batchHandler' | 'maxBatchRecords'>, ChannelHandlerOptions {
   /** The group's name; the topic prefix goes in front (see {@link consumerGroupId}). */
   group: string;
   /** One handler per channel read: the consumer subscribes to exactly these. */

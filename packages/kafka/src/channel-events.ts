@@ -22,6 +22,10 @@ export function channelEvents<N extends ChannelName>(name: N, events: readonly C
 }
 
 /** Publishes messages on a channel: the typed counterpart of {@link Publisher.publish}. */
-export async function publishOn<N extends ChannelName>(publisher: Pick<Publisher, 'publish'>, name: N, events: readonly ChannelEvent<N>[]): Promise<PublishResult> {
+export async function publishOn<N extends ChannelName>(
+  publisher: Pick<Publisher, 'publish'>,
+  name: N,
+  events: readonly ChannelEvent<N>[],
+): Promise<PublishResult> {
   return publisher.publish(name, channelEvents(name, events));
 }

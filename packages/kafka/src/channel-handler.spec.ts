@@ -42,7 +42,10 @@ describe('channel handler', () => {
     const { seen, handle } = setup();
     assert.deepEqual(await handle(record(TopicNames.WeatherLightning, strike)), { kind: 'ok' });
     const forecast = weatherV1.ForecastEvent.encode(weatherV1.ForecastEvent.create({ runId: 'run_1' }));
-    assert.deepEqual(await handle(record(TopicNames.WeatherForecast, forecast, { eventType: EventTypes.ForecastEvent })), { kind: 'retry', reason: 'database down' });
+    assert.deepEqual(await handle(record(TopicNames.WeatherForecast, forecast, { eventType: EventTypes.ForecastEvent })), {
+      kind: 'retry',
+      reason: 'database down',
+    });
     assert.deepEqual(seen, ['weather.lightning.v1 ltg_1 -12000 7', 'weather.forecast.v1 run_1']);
   });
 
@@ -58,12 +61,18 @@ describe('channel handler', () => {
     ];
     assert.deepEqual(seen, []);
     const reasons = outcomes.map((o) => (o.kind === 'dead-letter' ? o.reason : o.kind));
-    assert.equal(reasons[0], 'header event-type is "stormhook.weather.v1.ThunderstormEvent", but weather.lightning.v1 carries stormhook.weather.v1.LightningEvent');
+    assert.equal(
+      reasons[0],
+      'header event-type is "stormhook.weather.v1.ThunderstormEvent", but weather.lightning.v1 carries stormhook.weather.v1.LightningEvent',
+    );
     assert.equal(reasons[1], 'header content-type is "application/json", but weather.lightning.v1 carries application/x-protobuf');
     assert.equal(reasons[2], 'header schema-version is 2; this consumer reads version 1');
     assert.match(reasons[3] ?? '', /^value is not a valid stormhook\.weather\.v1\.LightningEvent: /);
     assert.equal(reasons[4], 'no handler for topic weather.thunderstorm.v1');
-    assert.deepEqual(rejected, reasons.map((r) => `7: ${r}`));
+    assert.deepEqual(
+      rejected,
+      reasons.map((r) => `7: ${r}`),
+    );
   });
 
   it('skips such records instead when told to', async () => {
@@ -79,7 +88,9 @@ describe('channel handler', () => {
 
 describe('channel events', () => {
   it('encodes messages with the channel codec and labels them with its event type', () => {
-    const [event] = channelEvents(TopicNames.WeatherLightning, [{ key: 'sxk', message: weatherV1.LightningEvent.create({ eventId: 'ltg_2' }), eventId: 'evt_2' }]);
+    const [event] = channelEvents(TopicNames.WeatherLightning, [
+      { key: 'sxk', message: weatherV1.LightningEvent.create({ eventId: 'ltg_2' }), eventId: 'evt_2' },
+    ]);
     assert.equal(event?.eventType, EventTypes.LightningEvent);
     assert.equal(event?.eventId, 'evt_2');
     assert.equal(event?.key, 'sxk');

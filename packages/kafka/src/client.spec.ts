@@ -23,7 +23,14 @@ describe('kafkajsLogCreator', () => {
     log({ namespace: 'Runner', level: logLevel.WARN, label: 'WARN', log: { timestamp: 't', message: 'slow' } });
     log({ namespace: 'Runner', level: logLevel.DEBUG, label: 'DEBUG', log: { timestamp: 't', message: 'fetch' } });
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(lines.map((l) => [l['level'], l['msg']]), [['error', 'crash'], ['warn', 'slow'], ['debug', 'fetch']]);
+    assert.deepEqual(
+      lines.map((l) => [l['level'], l['msg']]),
+      [
+        ['error', 'crash'],
+        ['warn', 'slow'],
+        ['debug', 'fetch'],
+      ],
+    );
     assert.equal(lines[0]?.['groupId'], 'g');
     assert.equal(lines[0]?.['kafkajs'], 'Runner');
   });

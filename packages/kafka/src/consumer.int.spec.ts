@@ -5,17 +5,7 @@ import { initTelemetry, InMemorySpanExporter, SimpleSpanProcessor, trace } from 
 import { deleteTopics, ensureTopics } from './admin.js';
 import { createConsumer, type ConsumerExit, type EventConsumer } from './consumer.js';
 import { EventTypes } from './event-types.js';
-import {
-  committedOffsets,
-  deleteGroups,
-  endOffsets,
-  readAll,
-  testKafka,
-  testLogger,
-  uniqueName,
-  waitFor,
-  withAdmin,
-} from './int-support.js';
+import { committedOffsets, deleteGroups, endOffsets, readAll, testKafka, testLogger, uniqueName, waitFor, withAdmin } from './int-support.js';
 import { Outcomes, type Outcome } from './outcome.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import type { ConsumedRecord } from './record.js';
@@ -28,7 +18,18 @@ interface Stack {
   prefix: string;
   publisher: Publisher;
   physical(name: TopicName): string;
-  consumer(topics: TopicName[], handler: (r: ConsumedRecord) => Promise<Outcome>, extra?: { maxAttempts?: number; onFatal?: (e: Error) => void; restartAfterMs?: number; onRecovered?: () => void; recordsInFlight?: number; fromBeginning?: boolean }): EventConsumer;
+  consumer(
+    topics: TopicName[],
+    handler: (r: ConsumedRecord) => Promise<Outcome>,
+    extra?: {
+      maxAttempts?: number;
+      onFatal?: (e: Error) => void;
+      restartAfterMs?: number;
+      onRecovered?: () => void;
+      recordsInFlight?: number;
+      fromBeginning?: boolean;
+    },
+  ): EventConsumer;
 }
 
 describe('publisher and consumer (real broker)', () => {
@@ -54,7 +55,11 @@ describe('publisher and consumer (real broker)', () => {
       await Promise.all(consumers.map((c) => c.stop()));
       await publisher.disconnect();
       await deleteGroups(kafka, groups);
-      await deleteTopics(kafka, all.map((s) => s.name), { prefix });
+      await deleteTopics(
+        kafka,
+        all.map((s) => s.name),
+        { prefix },
+      );
     });
     return {
       prefix,
@@ -83,7 +88,11 @@ describe('publisher and consumer (real broker)', () => {
   it('with recordsInFlight, overlaps records of different keys, keeps each key in order and commits everything', async () => {
     const s = await stack('kafka-window', [topicSpec(TopicNames.AlarmTriggered)]);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];
-    const events = Array.from({ length: 60 }, (_, i) => ({ key: keys[i % keys.length]!, value: Buffer.from(String(Math.floor(i / keys.length))), eventType: EventTypes.AlarmTriggered }));
+    const events = Array.from({ length: 60 }, (_, i) => ({
+      key: keys[i % keys.length]!,
+      value: Buffer.from(String(Math.floor(i / keys.length))),
+      eventType: EventTypes.AlarmTriggered,
+    }));
     await s.publisher.publish(TopicNames.AlarmTriggered, events);
     const seenByKey = new Map<string, number[]>();
     let running = 0;
@@ -253,7 +262,10 @@ describe('publisher and consumer (real broker)', () => {
     const committed = await committedOffsets(kafka, consumer.groupId, s.physical(TopicNames.UserChanged));
     assert.equal(committed.get(0), '-1');
     const dead = await endOffsets(kafka, s.physical(TopicNames.DeadLetter));
-    assert.ok([...dead.values()].every((end) => end === '0'), 'a transient failure is never dead-lettered');
+    assert.ok(
+      [...dead.values()].every((end) => end === '0'),
+      'a transient failure is never dead-lettered',
+    );
   });
 
   it('after an outage outlasting the retries, rejoins by itself and processes the failed record: nothing lost', async () => {
@@ -279,7 +291,10 @@ describe('publisher and consumer (real broker)', () => {
     await waitFor(async () => (await committedOffsets(kafka, consumer.groupId, s.physical(TopicNames.UserChanged))).get(0) === '1', 'offset 1 committed');
     assert.ok(recovered >= 1, 'onRecovered was called');
     const dead = await endOffsets(kafka, s.physical(TopicNames.DeadLetter));
-    assert.ok([...dead.values()].every((end) => end === '0'), 'nothing was dead-lettered');
+    assert.ok(
+      [...dead.values()].every((end) => end === '0'),
+      'nothing was dead-lettered',
+    );
   });
 
   it('stops gracefully: the record in flight finishes and is committed before the member leaves', async () => {

@@ -27,26 +27,10 @@ export {
   type HeaderParseResult,
 } from './headers.js';
 export { newEventId } from './ids.js';
-export {
-  Outcomes,
-  DEFAULT_RETRY_POLICY,
-  backoffDelay,
-  nextStep,
-  type NextStep,
-  type Outcome,
-  type RetryPolicy,
-} from './outcome.js';
+export { Outcomes, DEFAULT_RETRY_POLICY, backoffDelay, nextStep, type NextStep, type Outcome, type RetryPolicy } from './outcome.js';
 export type { ConsumedRecord } from './record.js';
 export { createKafkaClient, type KafkaClientOptions } from './client.js';
-export {
-  ensureTopics,
-  deleteTopics,
-  kafkaHealth,
-  type EnsureTopicsOptions,
-  type EnsureTopicsResult,
-  type KafkaHealth,
-  type TopicOptions,
-} from './admin.js';
+export { ensureTopics, deleteTopics, kafkaHealth, type EnsureTopicsOptions, type EnsureTopicsResult, type KafkaHealth, type TopicOptions } from './admin.js';
 export {
   createPublisher,
   DEFAULT_PUBLISH_BATCHING,
@@ -59,14 +43,7 @@ export {
 } from './publisher.js';
 export type { Handler } from './record-processor.js';
 export type { BatchHandler } from './batch-processor.js';
-export {
-  createConsumer,
-  DEFAULT_CONSUMER_TUNING,
-  type ConsumerExit,
-  type ConsumerOptions,
-  type ConsumerTuning,
-  type EventConsumer,
-} from './consumer.js';
+export { createConsumer, DEFAULT_CONSUMER_TUNING, type ConsumerExit, type ConsumerOptions, type ConsumerTuning, type EventConsumer } from './consumer.js';
 export { DEFAULT_COMMIT_POLICY, type CommitPolicy } from './offset-commits.js';
 export { consumerGroupId } from './consumer-group.js';
 export { decodeChannelRecord, SUPPORTED_SCHEMA_VERSION, type ChannelDecodeResult, type ChannelRecord } from './channel-record.js';

@@ -4,13 +4,23 @@ import { runKeyWindow, type KeyWindowDeps } from './key-window.js';
 import type { ProcessResult } from './record-processor.js';
 
 function message(offset: number, key: string | null): KafkaMessage {
-  return { offset: String(offset), key: key === null ? null : Buffer.from(key), value: Buffer.from(''), timestamp: '0', attributes: 0, headers: {} } as KafkaMessage;
+  return {
+    offset: String(offset),
+    key: key === null ? null : Buffer.from(key),
+    value: Buffer.from(''),
+    timestamp: '0',
+    attributes: 0,
+    headers: {},
+  } as KafkaMessage;
 }
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A window over `keys` whose handler takes `delay(offset)` ms and answers `result(offset)`. */
-function harness(keys: Array<string | null>, options: { limit: number; delay?: (offset: number) => number; result?: (offset: number) => ProcessResult; commitEvery?: number }) {
+function harness(
+  keys: Array<string | null>,
+  options: { limit: number; delay?: (offset: number) => number; result?: (offset: number) => ProcessResult; commitEvery?: number },
+) {
   const started: number[] = [];
   const finished: number[] = [];
   const commits: string[] = [];
@@ -78,10 +88,16 @@ describe('runKeyWindow', () => {
   });
 
   it('commits along the way on long batches', async () => {
-    const h = harness(Array.from({ length: 50 }, (_, i) => `k${i}`), { limit: 2, commitEvery: 10 });
+    const h = harness(
+      Array.from({ length: 50 }, (_, i) => `k${i}`),
+      { limit: 2, commitEvery: 10 },
+    );
     await h.run();
     assert.ok(h.commits.length >= 4, `commits: ${h.commits.join(',')}`);
-    assert.deepEqual([...h.commits].map(Number), [...h.commits].map(Number).sort((a, b) => a - b));
+    assert.deepEqual(
+      [...h.commits].map(Number),
+      [...h.commits].map(Number).sort((a, b) => a - b),
+    );
     assert.equal(h.commits.at(-1), '49');
   });
 

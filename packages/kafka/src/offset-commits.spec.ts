@@ -40,7 +40,10 @@ describe('OffsetCommits', () => {
     assert.equal(commits.isDue(), false);
     advance(600);
     await commits.commitDue(send);
-    assert.deepEqual(sent[1], [{ topic: 't', partition: 0, offset: '2' }, { topic: 't', partition: 1, offset: '2' }]);
+    assert.deepEqual(sent[1], [
+      { topic: 't', partition: 0, offset: '2' },
+      { topic: 't', partition: 1, offset: '2' },
+    ]);
     assert.equal(commits.isDue(), false, 'nothing left once committed');
   });
 
@@ -52,7 +55,13 @@ describe('OffsetCommits', () => {
     commits.finished('b', 3, '41');
     await commits.commitAll(send);
     await commits.commitAll(send);
-    assert.deepEqual(sent, [[{ topic: 'a', partition: 0, offset: '1' }], [{ topic: 'a', partition: 0, offset: '6' }, { topic: 'b', partition: 3, offset: '42' }]]);
+    assert.deepEqual(sent, [
+      [{ topic: 'a', partition: 0, offset: '1' }],
+      [
+        { topic: 'a', partition: 0, offset: '6' },
+        { topic: 'b', partition: 3, offset: '42' },
+      ],
+    ]);
   });
 
   it('never moves a partition back when records are read again after a rejoin', async () => {
@@ -67,7 +76,10 @@ describe('OffsetCommits', () => {
   it('keeps a failed commit pending for the next one', async () => {
     const { commits, sent, send } = harness();
     commits.finished('t', 0, '3');
-    await assert.rejects(commits.commitAll(async () => Promise.reject(new Error('coordinator moved'))), /coordinator moved/);
+    await assert.rejects(
+      commits.commitAll(async () => Promise.reject(new Error('coordinator moved'))),
+      /coordinator moved/,
+    );
     await commits.commitAll(send);
     assert.deepEqual(sent, [[{ topic: 't', partition: 0, offset: '4' }]]);
   });

@@ -22,7 +22,10 @@ describe('nextStep', () => {
 
 describe('backoffDelay', () => {
   it('doubles per attempt and stops at the cap', () => {
-    assert.deepEqual([1, 2, 3, 10].map((a) => backoffDelay(a, policy)), [100, 200, 250, 250]);
+    assert.deepEqual(
+      [1, 2, 3, 10].map((a) => backoffDelay(a, policy)),
+      [100, 200, 250, 250],
+    );
   });
 });
 

@@ -52,14 +52,28 @@ describe('periodic offset commits (real broker)', () => {
 
   function consumer(groupId: string, handler: (r: ConsumedRecord) => Promise<Outcome>, extra: Partial<ConsumerOptions> = {}): EventConsumer {
     if (!groups.includes(groupId)) groups.push(groupId);
-    const c = createConsumer({ kafka, groupId, topics: [TOPIC], handler, publisher, logger, prefix, backoff: { initialDelayMs: 20, maxDelayMs: 50 }, ...extra });
+    const c = createConsumer({
+      kafka,
+      groupId,
+      topics: [TOPIC],
+      handler,
+      publisher,
+      logger,
+      prefix,
+      backoff: { initialDelayMs: 20, maxDelayMs: 50 },
+      ...extra,
+    });
     consumers.push(c);
     return c;
   }
 
   async function publish(count: number): Promise<void> {
     for (let from = 0; from < count; from += 500) {
-      const events = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({ key: `k${from + i}`, value: Buffer.from(String(from + i)), eventType: EventTypes.AlarmTriggered }));
+      const events = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({
+        key: `k${from + i}`,
+        value: Buffer.from(String(from + i)),
+        eventType: EventTypes.AlarmTriggered,
+      }));
       await publisher.publish(TOPIC, events);
     }
   }
@@ -71,10 +85,14 @@ describe('periodic offset commits (real broker)', () => {
     const counting = countingCommits(kafka);
     const groupId = uniqueName('kafka-commit-count');
     let handled = 0;
-    const c = consumer(groupId, async () => {
-      handled++;
-      return Outcomes.ok();
-    }, { kafka: counting.kafka, commit: { everyMs: 60_000, everyRecords: 1_000 } });
+    const c = consumer(
+      groupId,
+      async () => {
+        handled++;
+        return Outcomes.ok();
+      },
+      { kafka: counting.kafka, commit: { everyMs: 60_000, everyRecords: 1_000 } },
+    );
     await c.start();
     await waitFor(() => handled === 3000, 'all 3,000 records handled');
     // The first finished record commits at once, then one commit per 1,000: offsets 1, 1001, 2001.
@@ -89,10 +107,14 @@ describe('periodic offset commits (real broker)', () => {
     await publish(50);
     const groupId = uniqueName('kafka-commit-quiet');
     let handled = 0;
-    const c = consumer(groupId, async () => {
-      handled++;
-      return Outcomes.ok();
-    }, { commit: { everyMs: 300, everyRecords: 1_000_000 } });
+    const c = consumer(
+      groupId,
+      async () => {
+        handled++;
+        return Outcomes.ok();
+      },
+      { commit: { everyMs: 300, everyRecords: 1_000_000 } },
+    );
     await c.start();
     await waitFor(() => handled === 50, 'all 50 records handled');
     await waitFor(async () => (await committed(groupId)) === 50, 'the interval to commit the quiet partition', 5_000);
@@ -102,13 +124,17 @@ describe('periodic offset commits (real broker)', () => {
     await publish(10);
     const groupId = uniqueName('kafka-commit-prefix');
     const handled = new Set<number>();
-    const first = consumer(groupId, async (record) => {
-      const n = Number(record.value.toString());
-      // Record 2 keeps failing transiently while later records (other keys) finish around it.
-      if (n === 2) return Outcomes.retry('not yet');
-      handled.add(n);
-      return Outcomes.ok();
-    }, { recordsInFlight: 4, maxAttempts: 10_000, commit: { everyMs: 60_000, everyRecords: 1_000 } });
+    const first = consumer(
+      groupId,
+      async (record) => {
+        const n = Number(record.value.toString());
+        // Record 2 keeps failing transiently while later records (other keys) finish around it.
+        if (n === 2) return Outcomes.retry('not yet');
+        handled.add(n);
+        return Outcomes.ok();
+      },
+      { recordsInFlight: 4, maxAttempts: 10_000, commit: { everyMs: 60_000, everyRecords: 1_000 } },
+    );
     await first.start();
     await waitFor(() => handled.size === 9, 'every record but 2 handled');
     await first.stop();
@@ -132,26 +158,38 @@ describe('periodic offset commits (real broker)', () => {
     const byA: number[] = [];
     let release: () => void = () => {};
     const hang = new Promise<void>((resolve) => (release = resolve));
-    const a = consumer(groupId, async (record) => {
-      // At record 250 member A "dies": no more progress, no heartbeats, no stop, no commit.
-      if (byA.length === 250) await hang;
-      byA.push(Number(record.value.toString()));
-      return Outcomes.ok();
-    }, { tuning, commit: { everyMs: 60_000, everyRecords: 100 } });
+    const a = consumer(
+      groupId,
+      async (record) => {
+        // At record 250 member A "dies": no more progress, no heartbeats, no stop, no commit.
+        if (byA.length === 250) await hang;
+        byA.push(Number(record.value.toString()));
+        return Outcomes.ok();
+      },
+      { tuning, commit: { everyMs: 60_000, everyRecords: 100 } },
+    );
     await a.start();
     await waitFor(() => byA.length === 250, 'A to handle 250 records');
     // Commits at the first record, then every 100: offset 201 is A's last.
     await waitFor(async () => (await committed(groupId)) === 201, 'A to have committed offset 201');
 
     const byB: number[] = [];
-    const b = consumer(groupId, async (record) => {
-      byB.push(Number(record.value.toString()));
-      return Outcomes.ok();
-    }, { tuning });
+    const b = consumer(
+      groupId,
+      async (record) => {
+        byB.push(Number(record.value.toString()));
+        return Outcomes.ok();
+      },
+      { tuning },
+    );
     await b.start();
-    await waitFor(() => byB.length >= 399, 'B to take over after A\'s session expires', 30_000);
+    await waitFor(() => byB.length >= 399, "B to take over after A's session expires", 30_000);
     assert.equal(byB[0], 201, 'B starts at the last commit');
-    assert.deepEqual(byB.slice(0, 399), Array.from({ length: 399 }, (_, i) => 201 + i), 'B reads 201..599 in order');
+    assert.deepEqual(
+      byB.slice(0, 399),
+      Array.from({ length: 399 }, (_, i) => 201 + i),
+      'B reads 201..599 in order',
+    );
     const union = new Set([...byA, ...byB]);
     assert.equal(union.size, 600, 'every record handled at least once');
     const duplicates = byA.filter((n) => byB.includes(n)).length;
@@ -160,6 +198,6 @@ describe('periodic offset commits (real broker)', () => {
     const stoppingA = a.stop();
     release();
     await stoppingA;
-    await waitFor(async () => (await committed(groupId)) === 600, 'B to commit to the end; A\'s late commit does not move it back');
+    await waitFor(async () => (await committed(groupId)) === 600, "B to commit to the end; A's late commit does not move it back");
   });
 });

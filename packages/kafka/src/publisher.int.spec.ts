@@ -34,7 +34,14 @@ describe('publisher batching (real broker)', () => {
 
   before(async () => {
     kafka = testKafka(logger);
-    await ensureTopics(kafka, [{ ...topicSpec(TOPIC), partitions: 1 }, { ...topicSpec(OTHER), partitions: 1 }], { prefix });
+    await ensureTopics(
+      kafka,
+      [
+        { ...topicSpec(TOPIC), partitions: 1 },
+        { ...topicSpec(OTHER), partitions: 1 },
+      ],
+      { prefix },
+    );
   });
 
   after(async () => {
@@ -54,7 +61,10 @@ describe('publisher batching (real broker)', () => {
           ]),
     );
     const results = await Promise.all(calls);
-    assert.ok(results.every((r) => r.eventIds.length > 0), 'every call answered with its event ids');
+    assert.ok(
+      results.every((r) => r.eventIds.length > 0),
+      'every call answered with its event ids',
+    );
     assert.ok(counting.requests() <= 30, `${counting.requests()} produce requests for 300 calls`);
     assert.deepEqual([...(await endOffsets(kafka, `${prefix}.${TOPIC}`)).values()], ['400']);
     assert.deepEqual([...(await endOffsets(kafka, `${prefix}.${OTHER}`)).values()], ['100']);

@@ -76,7 +76,10 @@ describe('consumer group rebalance (real broker)', () => {
 
     const b = member('B', seen);
     await b.start();
-    await waitFor(() => partitionsOf(a).length > 0 && partitionsOf(b).length > 0 && partitionsOf(a).length + partitionsOf(b).length === 4, 'A and B to split the partitions');
+    await waitFor(
+      () => partitionsOf(a).length > 0 && partitionsOf(b).length > 0 && partitionsOf(a).length + partitionsOf(b).length === 4,
+      'A and B to split the partitions',
+    );
     const split = { a: partitionsOf(a), b: partitionsOf(b) };
     assert.deepEqual([...split.a, ...split.b].sort(), [0, 1, 2, 3]);
 

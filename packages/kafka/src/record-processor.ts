@@ -33,10 +33,7 @@ export interface ProcessorDeps {
  * done: commit the offset. abandoned: the consumer is stopping mid-retry; leave the record for the
  * next owner of the partition. fatal: transient failure that never cleared; stop the consumer.
  */
-export type ProcessResult =
-  | { kind: 'done'; via: 'ok' | 'dead-letter' }
-  | { kind: 'abandoned' }
-  | { kind: 'fatal'; error: Error };
+export type ProcessResult = { kind: 'done'; via: 'ok' | 'dead-letter' } | { kind: 'abandoned' } | { kind: 'fatal'; error: Error };
 
 /**
  * Waits out a backoff while keeping the group membership alive. Heartbeat errors (a rebalance took the
@@ -67,13 +64,7 @@ function fail(span: Span, message: string): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
-async function deadLetterOrFatal(
-  deps: ProcessorDeps,
-  message: KafkaMessage,
-  at: RecordCoordinates,
-  reason: string,
-  span: Span,
-): Promise<ProcessResult> {
+async function deadLetterOrFatal(deps: ProcessorDeps, message: KafkaMessage, at: RecordCoordinates, reason: string, span: Span): Promise<ProcessResult> {
   fail(span, `dead-lettered: ${reason}`);
   try {
     await deps.deadLetter(message, at, reason);
@@ -103,49 +94,52 @@ export async function processMessage(
     'messaging.destination.partition.id': String(at.partition),
     'messaging.kafka.offset': Number(message.offset),
   });
-  return kafkaTracer().startActiveSpan(
-    `process ${at.physicalTopic}`,
-    { kind: SpanKind.CONSUMER, attributes },
-    parent,
-    async (span): Promise<ProcessResult> => {
-      try {
-        const parsed = toConsumedRecord(at.topic, at.partition, message);
-        if (!parsed.ok) return await deadLetterOrFatal(deps, message, at, `unparseable record: ${parsed.reason}`, span);
-        const record = parsed.record;
-        span.setAttribute('messaging.message.id', record.headers.eventId);
-        span.setAttribute('stormhook.event_type', record.headers.eventType);
+  return kafkaTracer().startActiveSpan(`process ${at.physicalTopic}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span): Promise<ProcessResult> => {
+    try {
+      const parsed = toConsumedRecord(at.topic, at.partition, message);
+      if (!parsed.ok) return await deadLetterOrFatal(deps, message, at, `unparseable record: ${parsed.reason}`, span);
+      const record = parsed.record;
+      span.setAttribute('messaging.message.id', record.headers.eventId);
+      span.setAttribute('stormhook.event_type', record.headers.eventType);
 
-        for (let attempt = 1; ; attempt++) {
-          const step = nextStep(await runHandler(deps.handler, record), attempt, deps.policy);
-          switch (step.kind) {
-            case 'commit':
-              return { kind: 'done', via: 'ok' };
-            case 'dead-letter':
-              return await deadLetterOrFatal(deps, message, at, step.reason, span);
-            case 'give-up': {
-              const text = `gave up on ${at.physicalTopic}/${at.partition}@${message.offset} (event ${record.headers.eventId}) after ${step.attempts} attempts: ${step.reason}`;
-              fail(span, text);
-              return { kind: 'fatal', error: new Error(text) };
+      for (let attempt = 1; ; attempt++) {
+        const step = nextStep(await runHandler(deps.handler, record), attempt, deps.policy);
+        switch (step.kind) {
+          case 'commit':
+            return { kind: 'done', via: 'ok' };
+          case 'dead-letter':
+            return await deadLetterOrFatal(deps, message, at, step.reason, span);
+          case 'give-up': {
+            const text = `gave up on ${at.physicalTopic}/${at.partition}@${message.offset} (event ${record.headers.eventId}) after ${step.attempts} attempts: ${step.reason}`;
+            fail(span, text);
+            return { kind: 'fatal', error: new Error(text) };
+          }
+          case 'retry': {
+            span.addEvent('retry', { attempt, reason: step.reason, delay_ms: step.delayMs });
+            deps.logger.warn(
+              {
+                topic: at.physicalTopic,
+                partition: at.partition,
+                offset: message.offset,
+                eventId: record.headers.eventId,
+                attempt,
+                delayMs: step.delayMs,
+                reason: step.reason,
+              },
+              'handler asked to retry',
+            );
+            if (deps.signal.aborted || !(await backoff(step.delayMs, deps.signal, heartbeat, deps.heartbeatIntervalMs))) {
+              return { kind: 'abandoned' };
             }
-            case 'retry': {
-              span.addEvent('retry', { attempt, reason: step.reason, delay_ms: step.delayMs });
-              deps.logger.warn(
-                { topic: at.physicalTopic, partition: at.partition, offset: message.offset, eventId: record.headers.eventId, attempt, delayMs: step.delayMs, reason: step.reason },
-                'handler asked to retry',
-              );
-              if (deps.signal.aborted || !(await backoff(step.delayMs, deps.signal, heartbeat, deps.heartbeatIntervalMs))) {
-                return { kind: 'abandoned' };
-              }
-              break;
-            }
+            break;
           }
         }
-      } catch (error) {
-        fail(span, (error as Error).message);
-        throw error;
-      } finally {
-        span.end();
       }
-    },
-  );
+    } catch (error) {
+      fail(span, (error as Error).message);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }

@@ -26,7 +26,12 @@ describe('topic catalogue', () => {
       'notification.message-requested.v1',
       'deadletter.records.v1',
     ];
-    assert.deepEqual(allTopics().map((t) => t.name).sort(), [...expected].sort());
+    assert.deepEqual(
+      allTopics()
+        .map((t) => t.name)
+        .sort(),
+      [...expected].sort(),
+    );
   });
 
   it('partitions normalised weather 6 ways so matching can scale out by area', () => {

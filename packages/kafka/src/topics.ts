@@ -166,8 +166,7 @@ export const TOPICS = {
     partitions: 3,
     retentionMs: 30 * DAY,
     cleanupPolicy: 'delete',
-    description:
-      'Poison records of every consumer: original key, value and headers kept, reason and source coordinates in deadletter-* headers.',
+    description: 'Poison records of every consumer: original key, value and headers kept, reason and source coordinates in deadletter-* headers.',
     eventTypes: [],
   },
 } as const satisfies Record<string, CatalogueEntry>;

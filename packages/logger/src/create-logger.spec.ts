@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  ROOT_CONTEXT,
-  TraceFlags,
-  context,
-  trace,
-  type Context,
-  type ContextManager,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, TraceFlags, context, trace, type Context, type ContextManager } from '@opentelemetry/api';
 import { createLogger } from './create-logger.js';
 
 /** Collects what pino writes, one parsed JSON object per line. */
@@ -89,7 +82,10 @@ describe('createLogger', () => {
     const logger = createLogger({ service: 'geo', level: 'warn', destination: out });
     logger.info('dropped');
     logger.warn('kept');
-    assert.deepEqual(out.lines.map((l) => l['msg']), ['kept']);
+    assert.deepEqual(
+      out.lines.map((l) => l['msg']),
+      ['kept'],
+    );
   });
 
   it('redacts credentials', () => {

@@ -28,7 +28,10 @@ describe('bulkWriteInChunks (real FerretDB/MongoDB)', () => {
     commands.length = 0;
     await bulkWriteInChunks(collection, operations);
     const updates = commands.filter((c) => c.commandName === 'update');
-    assert.deepEqual(updates.map((c) => (c.command['updates'] as unknown[]).length), [MAX_STATEMENTS_PER_COMMAND, MAX_STATEMENTS_PER_COMMAND, 7]);
+    assert.deepEqual(
+      updates.map((c) => (c.command['updates'] as unknown[]).length),
+      [MAX_STATEMENTS_PER_COMMAND, MAX_STATEMENTS_PER_COMMAND, 7],
+    );
     assert.equal(await collection.countDocuments(), operations.length);
     assert.equal((await collection.findOne({ _id: 'd106' }))?.n, 106);
   });

@@ -59,10 +59,7 @@ async function existingIndexes(collection: Collection<Document>): Promise<Docume
  * replicas still run would let duplicates in, so changing an index is a deliberate migration.
  * FerretDB silently accepts a conflicting createIndexes, which is why the comparison is done here.
  */
-export async function ensureIndexes<T extends Document>(
-  collection: Collection<T>,
-  specs: readonly IndexSpec[],
-): Promise<EnsureIndexesResult> {
+export async function ensureIndexes<T extends Document>(collection: Collection<T>, specs: readonly IndexSpec[]): Promise<EnsureIndexesResult> {
   const target = collection as unknown as Collection<Document>;
   const existing = await existingIndexes(target);
   const byName = new Map(existing.map((index) => [String(index['name']), index]));

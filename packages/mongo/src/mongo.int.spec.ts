@@ -98,17 +98,24 @@ describe('mongo (real FerretDB/MongoDB)', () => {
     await ensureIndexes(accounts, [{ name: 'email_unique', key: { email: 1 }, unique: true }]);
     await accounts.insertMany([{ email: 'a@example.com' }, { email: 'b@example.com' }]);
 
-    const onInsert = await accounts.insertOne({ email: 'a@example.com' }).then(() => undefined, (e: unknown) => e);
+    const onInsert = await accounts.insertOne({ email: 'a@example.com' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(onInsert, 'insert of a duplicate must fail');
     assert.equal(isDuplicateKeyError(onInsert), true);
 
-    const onUpdate = await accounts
-      .updateOne({ email: 'b@example.com' }, { $set: { email: 'a@example.com' } })
-      .then(() => undefined, (e: unknown) => e);
+    const onUpdate = await accounts.updateOne({ email: 'b@example.com' }, { $set: { email: 'a@example.com' } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(onUpdate, 'update to a duplicate must fail');
     assert.equal(isDuplicateKeyError(onUpdate), true);
 
-    const other = await accounts.updateOne({ email: 'b@example.com' }, { $bogus: { x: 1 } } as never).then(() => undefined, (e: unknown) => e);
+    const other = await accounts.updateOne({ email: 'b@example.com' }, { $bogus: { x: 1 } } as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(other);
     assert.equal(isDuplicateKeyError(other), false);
     assert.equal(await accounts.countDocuments({ email: 'a@example.com' }), 1);
@@ -118,11 +125,7 @@ describe('mongo (real FerretDB/MongoDB)', () => {
     const accounts = mongo.db.collection<Account>('upsert');
     await ensureIndexes(accounts, [{ name: 'email_unique', key: { email: 1 }, unique: true }]);
     const upsert = () =>
-      accounts.findOneAndUpdate(
-        { email: 'u@example.com' },
-        { $setOnInsert: { name: 'Una' }, $inc: { logins: 1 } },
-        { upsert: true, returnDocument: 'after' },
-      );
+      accounts.findOneAndUpdate({ email: 'u@example.com' }, { $setOnInsert: { name: 'Una' }, $inc: { logins: 1 } }, { upsert: true, returnDocument: 'after' });
     const first = await upsert();
     const second = await upsert();
     assert.equal(first?.logins, 1);

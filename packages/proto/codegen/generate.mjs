@@ -81,8 +81,7 @@ function main() {
     for (const name of present) if (!output.has(name)) stale.push(`${name} (no longer generated)`);
     if (stale.length) {
       process.stderr.write(
-        `generated protobuf code in ${shown} is stale:\n  ${stale.join('\n  ')}\n` +
-          'Run `node packages/proto/codegen/generate.mjs` and commit the result.\n',
+        `generated protobuf code in ${shown} is stale:\n  ${stale.join('\n  ')}\n` + 'Run `node packages/proto/codegen/generate.mjs` and commit the result.\n',
       );
       process.exit(1);
     }

@@ -30,7 +30,11 @@ export function packageOf(obj) {
 /** Nested declarations are flattened: `HealthCheckResponse.ServingStatus` -> `HealthCheckResponse_ServingStatus`. */
 export function localName(obj) {
   const pkg = packageOf(obj);
-  return obj.fullName.replace(/^\./, '').slice(pkg.length + 1).split('.').join('_');
+  return obj.fullName
+    .replace(/^\./, '')
+    .slice(pkg.length + 1)
+    .split('.')
+    .join('_');
 }
 
 /** All messages, enums and services of the Root, grouped by package, every list sorted by name. */

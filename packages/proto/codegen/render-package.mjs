@@ -68,9 +68,7 @@ export function renderPackage(pkg) {
 
 function renderMessage(name, type, valueType) {
   const oneofs = type.oneofsArray.filter((oneof) => !oneof.isProto3Optional);
-  const notes = oneofs.map(
-    (oneof) => `Oneof \`${oneof.name}\`: at most one of ${oneof.fieldsArray.map((f) => `\`${f.name}\``).join(', ')} is set.`,
-  );
+  const notes = oneofs.map((oneof) => `Oneof \`${oneof.name}\`: at most one of ${oneof.fieldsArray.map((f) => `\`${f.name}\``).join(', ')} is set.`);
   const lines = [];
   lines.push(doc([type.comment, notes.length && type.comment ? '' : null, ...notes]));
   if (!type.fieldsArray.length) {
@@ -152,9 +150,7 @@ function renderService(service, ref) {
     lines.push('  }),\n');
   }
   lines.push('};\n');
-  lines.push(
-    `\n/** What a server implements for {@link ${constName}}; \`Call\` is the per-call context its server passes. */\n`,
-  );
+  lines.push(`\n/** What a server implements for {@link ${constName}}; \`Call\` is the per-call context its server passes. */\n`);
   lines.push(`export interface ${constName}Handlers<Call = unknown> {\n`);
   for (const method of methods) {
     const req = ref(method.resolvedRequestType);

@@ -18,7 +18,14 @@ describe('enumNames', () => {
   });
 
   it('keeps the order ranks depend on: weakest, lowest first', () => {
-    assert.deepEqual(enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'), ['DRIZZLE', 'LIGHT', 'MODERATE', 'HEAVY', 'VERY_HEAVY', 'EXTREME']);
+    assert.deepEqual(enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'), [
+      'DRIZZLE',
+      'LIGHT',
+      'MODERATE',
+      'HEAVY',
+      'VERY_HEAVY',
+      'EXTREME',
+    ]);
     assert.deepEqual(enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'), ['LOW', 'MEDIUM', 'HIGH']);
     assert.deepEqual(enumNames(identityV1.Role, 'ROLE_'), ['GUEST', 'API_USER', 'STANDARD_USER', 'POWER_USER', 'EXTENDED_USER', 'ADMIN']);
     assert.deepEqual(enumNames(identityV1.UserStatus, 'USER_STATUS_'), ['INACTIVE', 'ACTIVE', 'EXPIRED', 'BLOCKED', 'DELETED']);
@@ -45,7 +52,10 @@ describe('enumNames', () => {
   });
 
   it('gives the feed and the weather contract the same public names', () => {
-    assert.deepEqual(enumNames(feedV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'), enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'));
+    assert.deepEqual(
+      enumNames(feedV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'),
+      enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_'),
+    );
     assert.deepEqual(enumNames(feedV1.LightningType, 'LIGHTNING_TYPE_'), enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_'));
     assert.deepEqual(enumNames(feedV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'), enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_'));
   });

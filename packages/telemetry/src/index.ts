@@ -11,14 +11,4 @@ export {
   type SpanExporter,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace';
-export {
-  context,
-  trace,
-  SpanKind,
-  SpanStatusCode,
-  type Context,
-  type Tracer,
-  type Span,
-  type Link,
-  type SpanContext,
-} from '@opentelemetry/api';
+export { context, trace, SpanKind, SpanStatusCode, type Context, type Tracer, type Span, type Link, type SpanContext } from '@opentelemetry/api';

@@ -18,7 +18,10 @@ describe('initTelemetry', () => {
       telemetry.tracer.startSpan('own').end();
       trace.getTracer('library').startSpan('global').end();
       const spans = exporter.getFinishedSpans();
-      assert.deepEqual(spans.map((s) => s.name), ['own', 'global']);
+      assert.deepEqual(
+        spans.map((s) => s.name),
+        ['own', 'global'],
+      );
       assert.equal(spans[0]?.resource.attributes['service.name'], 'init-spec');
     } finally {
       await telemetry.shutdown();
@@ -32,7 +35,10 @@ describe('initTelemetry', () => {
     const two = initTelemetry({ serviceName: 'second', spanProcessors: [second.processor] });
     try {
       trace.getTracer('library').startSpan('after-second-init').end();
-      assert.deepEqual(second.exporter.getFinishedSpans().map((s) => s.name), ['after-second-init']);
+      assert.deepEqual(
+        second.exporter.getFinishedSpans().map((s) => s.name),
+        ['after-second-init'],
+      );
       assert.equal(first.exporter.getFinishedSpans().length, 0);
 
       // Shutting down the older instance must not unregister the newer one's globals.

@@ -15,7 +15,7 @@ function found(): string | undefined {
 export function ensureChromium(log: (message: string) => void = () => {}): string {
   const existing = found();
   if (existing) return existing;
-  if (process.getuid?.() !== 0) throw new Error('Chromium is missing: install Debian\'s chromium package (apt-get install chromium)');
+  if (process.getuid?.() !== 0) throw new Error("Chromium is missing: install Debian's chromium package (apt-get install chromium)");
   log('installing Chromium with apt-get (Debian package chromium), once');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env, timeout: 300_000 });
@@ -36,7 +36,10 @@ export interface RenderedPage {
  * `screenshot`, and closes the browser. Every host but 127.0.0.1 is unresolvable, so a page that
  * needs a CDN does not render.
  */
-export async function renderInChromium(url: string, options: { ready: (text: string) => boolean; screenshot: string; timeoutMs?: number }): Promise<RenderedPage> {
+export async function renderInChromium(
+  url: string,
+  options: { ready: (text: string) => boolean; screenshot: string; timeoutMs?: number },
+): Promise<RenderedPage> {
   const { spawn } = await import('node:child_process');
   const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
@@ -44,7 +47,17 @@ export async function renderInChromium(url: string, options: { ready: (text: str
   const profile = mkdtempSync(join(tmpdir(), 'stormhook-chromium-'));
   const browser = spawn(
     ensureChromium(),
-    ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--window-size=1440,1800', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      '--window-size=1440,1800',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const deadline = Date.now() + (options.timeoutMs ?? 180_000);

@@ -16,11 +16,16 @@ export function testInfra(env: NodeJS.ProcessEnv = process.env): TestInfra {
   const brokers = env['KAFKA_BROKERS'];
   const mongoUrl = env['MONGO_URL'];
   if (!brokers || !mongoUrl) {
-    throw new Error(
-      'integration tests need KAFKA_BROKERS and MONGO_URL; run them through `npm test`, which starts the embedded stack',
-    );
+    throw new Error('integration tests need KAFKA_BROKERS and MONGO_URL; run them through `npm test`, which starts the embedded stack');
   }
-  return { kafkaBrokers: brokers.split(',').map((b) => b.trim()).filter(Boolean), mongoUrl, internalTokenKey: testInternalKey(env) };
+  return {
+    kafkaBrokers: brokers
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
+    mongoUrl,
+    internalTokenKey: testInternalKey(env),
+  };
 }
 
 /**

@@ -14,7 +14,10 @@ describe('forecast threshold table', () => {
   it('names each metric with the unit of the forecast payload, one scale per metric', () => {
     const units = Object.fromEntries(FORECAST_FILTER_FIELDS.map((f) => [FORECAST_THRESHOLDS[f].metric, FORECAST_THRESHOLDS[f].unit]));
     assert.deepEqual(units, { PRECIPITATION: 'mm', SNOWFALL: 'cm', WIND_GUSTS_MAX: 'km/h', TEMPERATURE_MAX: '°C', TEMPERATURE_MIN: '°C' });
-    assert.deepEqual(FORECAST_FILTER_FIELDS.map((f) => FORECAST_THRESHOLDS[f].metric), [...THRESHOLD_METRICS]);
+    assert.deepEqual(
+      FORECAST_FILTER_FIELDS.map((f) => FORECAST_THRESHOLDS[f].metric),
+      [...THRESHOLD_METRICS],
+    );
   });
 
   it('keys every scale by its own field', () => {

@@ -22,9 +22,7 @@ const object = (properties: Record<string, PayloadSchema>, required: readonly st
   required: [...required],
 });
 const lngLat = object({ lng: number, lat: number });
-const polygon = nullable(
-  object({ exterior: { type: 'array', items: lngLat }, holes: { type: 'array', items: { type: 'array', items: lngLat } } }),
-);
+const polygon = nullable(object({ exterior: { type: 'array', items: lngLat }, holes: { type: 'array', items: { type: 'array', items: lngLat } } }));
 
 function envelope(type: WebhookEventType, timestamp: string): Record<string, PayloadSchema> {
   return {
@@ -40,106 +38,150 @@ const addressee = {
   recipientId: { type: 'string', description: 'your own reference given at registration' },
 };
 
-function payload(title: string, type: WebhookEventType, timestamp: string, description: string, fields: Record<string, PayloadSchema>, optional: readonly string[] = []): PayloadSchema {
+function payload(
+  title: string,
+  type: WebhookEventType,
+  timestamp: string,
+  description: string,
+  fields: Record<string, PayloadSchema>,
+  optional: readonly string[] = [],
+): PayloadSchema {
   const properties = { ...envelope(type, timestamp), ...fields };
-  return { title, description, ...object(properties, Object.keys(properties).filter((name) => !optional.includes(name))) };
+  return {
+    title,
+    description,
+    ...object(
+      properties,
+      Object.keys(properties).filter((name) => !optional.includes(name)),
+    ),
+  };
 }
 
-const lightningStrike = payload('LightningStrikePayload', 'lightning.strike', 'the discharge time', 'A lightning discharge inside the area of a registration, passing its filter.', {
-  stage: { const: 'START' },
-  strikeId: { ...string, description: "the detection network's id of the discharge" },
-  eventId: { ...string, description: "Stormhook's id of the strike (ltg_...)" },
-  ...addressee,
-  timeEpochMillis: epochMillis,
-  dischargeType: { enum: [...enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_')] },
-  latitude: number,
-  longitude: number,
-  peakCurrent: { ...number, description: 'amperes, signed (negative = negative polarity)' },
-  inCloudHeight: { ...nullable(number), description: 'metres above mean sea level; null for cloud-to-ground' },
-  multiplicity: object({ strokes: integer }),
-  distance: { ...number, description: "metres from the registration's reference point" },
-});
+const lightningStrike = payload(
+  'LightningStrikePayload',
+  'lightning.strike',
+  'the discharge time',
+  'A lightning discharge inside the area of a registration, passing its filter.',
+  {
+    stage: { const: 'START' },
+    strikeId: { ...string, description: "the detection network's id of the discharge" },
+    eventId: { ...string, description: "Stormhook's id of the strike (ltg_...)" },
+    ...addressee,
+    timeEpochMillis: epochMillis,
+    dischargeType: { enum: [...enumNames(weatherV1.LightningType, 'LIGHTNING_TYPE_')] },
+    latitude: number,
+    longitude: number,
+    peakCurrent: { ...number, description: 'amperes, signed (negative = negative polarity)' },
+    inCloudHeight: { ...nullable(number), description: 'metres above mean sea level; null for cloud-to-ground' },
+    multiplicity: object({ strokes: integer }),
+    distance: { ...number, description: "metres from the registration's reference point" },
+  },
+);
 
-const lightningAllClear = payload('LightningAllClearPayload', 'lightning.all_clear', 'the end of the quiet period', 'No matching discharge for the quiet period after a lightning episode.', {
-  stage: { const: 'ALL_CLEAR' },
-  ...addressee,
-  timeEpochMillis: { ...epochMillis, description: 'when the quiet period ended' },
-  firstStrikeEpochMillis: epochMillis,
-  lastStrikeEpochMillis: epochMillis,
-  quietPeriodMinutes: number,
-});
+const lightningAllClear = payload(
+  'LightningAllClearPayload',
+  'lightning.all_clear',
+  'the end of the quiet period',
+  'No matching discharge for the quiet period after a lightning episode.',
+  {
+    stage: { const: 'ALL_CLEAR' },
+    ...addressee,
+    timeEpochMillis: { ...epochMillis, description: 'when the quiet period ended' },
+    firstStrikeEpochMillis: epochMillis,
+    lastStrikeEpochMillis: epochMillis,
+    quietPeriodMinutes: number,
+  },
+);
 
 const endReason = { enum: ['LEFT_AREA', 'FILTER_NOT_MET', 'EXPIRED'], description: 'END only' };
 
 function thunderstorm(type: WebhookEventType, stage: string, title: string): PayloadSchema {
-  return payload(title, type, 'when this revision of the storm was observed', `A thunderstorm cell ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'grew more severe in' : 'left or stopped affecting'} the area of a registration.`, {
-    stage: { const: stage },
-    ...(stage === 'END' ? { endReason } : {}),
-    thunderstormId: { ...string, description: "Stormhook's event id (tst_...)" },
-    eventId: { ...string, description: "the tracker's id, the eventId of the thunderstorm list" },
-    ...addressee,
-    eventStartUtc: { ...integer, description: 'epoch SECONDS' },
-    eventEndUtc: { ...integer, description: 'epoch SECONDS' },
-    severity: { enum: [...enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_')] },
-    threshold: { ...number, description: 'flashes per minute for a thunderstorm' },
-    speedKmh: number,
-    distance: { ...number, description: 'metres from the affected polygon (or the cell) to the reference point; 0 under it' },
-    affectedPolygon: polygon,
-    cell: object({
-      area: { ...number, description: 'km²' },
+  return payload(
+    title,
+    type,
+    'when this revision of the storm was observed',
+    `A thunderstorm cell ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'grew more severe in' : 'left or stopped affecting'} the area of a registration.`,
+    {
+      stage: { const: stage },
+      ...(stage === 'END' ? { endReason } : {}),
+      thunderstormId: { ...string, description: "Stormhook's event id (tst_...)" },
+      eventId: { ...string, description: "the tracker's id, the eventId of the thunderstorm list" },
+      ...addressee,
+      eventStartUtc: { ...integer, description: 'epoch SECONDS' },
+      eventEndUtc: { ...integer, description: 'epoch SECONDS' },
+      severity: { enum: [...enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_')] },
+      threshold: { ...number, description: 'flashes per minute for a thunderstorm' },
       speedKmh: number,
-      direction: { ...number, description: 'degrees clockwise from north, towards' },
-      distance: nullable(number),
-      centroid: lngLat,
-      polygon,
-      flashRates: object({ inCloud: number, cloudToGround: number, total: number }),
-    }),
-  });
+      distance: { ...number, description: 'metres from the affected polygon (or the cell) to the reference point; 0 under it' },
+      affectedPolygon: polygon,
+      cell: object({
+        area: { ...number, description: 'km²' },
+        speedKmh: number,
+        direction: { ...number, description: 'degrees clockwise from north, towards' },
+        distance: nullable(number),
+        centroid: lngLat,
+        polygon,
+        flashRates: object({ inCloud: number, cloudToGround: number, total: number }),
+      }),
+    },
+  );
 }
 
 function precipitation(type: WebhookEventType, stage: string, title: string): PayloadSchema {
-  return payload(title, type, 'the radar scan time (or the nowcast time)', `Rain ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'intensified over' : 'left or stopped affecting'} the area of a registration.`, {
-    stage: { const: stage },
-    ...(stage === 'END' ? { endReason } : {}),
-    eventId: { ...string, description: 'the precipitation event (prc_...)' },
-    ...addressee,
-    timeEpochMillis: epochMillis,
-    forecast: { type: 'boolean', description: 'true for a nowcast' },
-    intensity: { enum: [...enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_')] },
-    rainRate: { ...nullable(number), description: 'mm/h when the publisher sent one' },
-    centroid: lngLat,
-    areaKm2: number,
-    distance: { ...number, description: "metres from the area's centroid to the reference point" },
-  });
+  return payload(
+    title,
+    type,
+    'the radar scan time (or the nowcast time)',
+    `Rain ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'intensified over' : 'left or stopped affecting'} the area of a registration.`,
+    {
+      stage: { const: stage },
+      ...(stage === 'END' ? { endReason } : {}),
+      eventId: { ...string, description: 'the precipitation event (prc_...)' },
+      ...addressee,
+      timeEpochMillis: epochMillis,
+      forecast: { type: 'boolean', description: 'true for a nowcast' },
+      intensity: { enum: [...enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_')] },
+      rainRate: { ...nullable(number), description: 'mm/h when the publisher sent one' },
+      centroid: lngLat,
+      areaKm2: number,
+      distance: { ...number, description: "metres from the area's centroid to the reference point" },
+    },
+  );
 }
 
-const forecastAlarm = payload('ForecastAlarmPayload', 'forecast.alarm', 'the slot time (04:00 or 16:00 UTC)', 'At a delivery slot, the forecast breaches a threshold of the registration.', {
-  ...addressee,
-  notificationTime: isoTime,
-  delivery: { enum: [...enumNames(alarmV1.ForecastDelivery, 'FORECAST_DELIVERY_')] },
-  scheduledTime: isoTime,
-  late: { type: 'boolean', description: 'the slot was evaluated after downtime' },
-  latitude: number,
-  longitude: number,
-  cityId: integer,
-  city: nullable(string),
-  districtId: integer,
-  district: nullable(string),
-  distance: number,
-  forecastRunId: nullable(string),
-  forecastIssueTime: { ...isoTime, type: ['string', 'null'] },
-  violations: {
-    type: 'array',
-    items: object({
-      metric: { enum: [...THRESHOLD_METRICS] },
-      unit: string,
-      threshold: string,
-      thresholdValue: number,
-      comparison: { enum: [...COMPARISONS] },
-      forecasts: { type: 'array', items: object({ time: string, value: number, cellId: string, latitude: number, longitude: number }) },
-    }),
+const forecastAlarm = payload(
+  'ForecastAlarmPayload',
+  'forecast.alarm',
+  'the slot time (04:00 or 16:00 UTC)',
+  'At a delivery slot, the forecast breaches a threshold of the registration.',
+  {
+    ...addressee,
+    notificationTime: isoTime,
+    delivery: { enum: [...enumNames(alarmV1.ForecastDelivery, 'FORECAST_DELIVERY_')] },
+    scheduledTime: isoTime,
+    late: { type: 'boolean', description: 'the slot was evaluated after downtime' },
+    latitude: number,
+    longitude: number,
+    cityId: integer,
+    city: nullable(string),
+    districtId: integer,
+    district: nullable(string),
+    distance: number,
+    forecastRunId: nullable(string),
+    forecastIssueTime: { ...isoTime, type: ['string', 'null'] },
+    violations: {
+      type: 'array',
+      items: object({
+        metric: { enum: [...THRESHOLD_METRICS] },
+        unit: string,
+        threshold: string,
+        thresholdValue: number,
+        comparison: { enum: [...COMPARISONS] },
+        forecasts: { type: 'array', items: object({ time: string, value: number, cellId: string, latitude: number, longitude: number }) },
+      }),
+    },
   },
-});
+);
 
 const webhookTest = payload('WebhookTestPayload', 'webhook.test', 'when the test was requested', 'A test delivery (POST /v1/alarms/webhooks/test).', {
   accountId: string,

@@ -23,5 +23,8 @@ export function payloadProblems(payload: unknown): string[] {
   const validate = typeof type === 'string' ? validators().get(type as WebhookEventType) : undefined;
   if (!validate) return [`type ${JSON.stringify(type)} is not a webhook event type`];
   if (validate(payload)) return [];
-  return (validate.errors ?? []).map((e) => `${type}${e.instancePath || ''} ${e.message ?? 'is invalid'}${e.params && 'missingProperty' in e.params ? ` (${String(e.params['missingProperty'])})` : ''}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${type}${e.instancePath || ''} ${e.message ?? 'is invalid'}${e.params && 'missingProperty' in e.params ? ` (${String(e.params['missingProperty'])})` : ''}`,
+  );
 }

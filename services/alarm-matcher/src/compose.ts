@@ -95,7 +95,10 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS, internalToken: tokens.serviceTokenFor('geo') });
   const notifierClient = opts.webhooks
     ? undefined
-    : createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS, internalToken: tokens.serviceTokenFor('notifier') });
+    : createClient(notificationV1.NotifierService, config.NOTIFIER_GRPC_ADDRESS, {
+        deadlineMs: config.GRPC_DEADLINE_MS,
+        internalToken: tokens.serviceTokenFor('notifier'),
+      });
   const geo = opts.geo ?? new GrpcGeoPort(geoClient!, config.ALARM_GEO_SIMPLIFY_TOLERANCE_M);
   const webhooks = opts.webhooks ?? new GrpcWebhookStore(notifierClient!);
 
@@ -162,7 +165,18 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     }),
     forecast: new StoreForecast(forecasts, clock),
     forecasts,
-    sweeper: new LifecycleSweeper({ index, states, activity, episodes, dispatcher, clock, quietMs, logger, lock: locks, intervalMs: config.ALARM_SWEEP_INTERVAL_MS }),
+    sweeper: new LifecycleSweeper({
+      index,
+      states,
+      activity,
+      episodes,
+      dispatcher,
+      clock,
+      quietMs,
+      logger,
+      lock: locks,
+      intervalMs: config.ALARM_SWEEP_INTERVAL_MS,
+    }),
     slots,
     scheduler: new ForecastScheduler(slots, clock, { intervalMs: config.ALARM_FORECAST_TICK_MS, maxLatenessMs: config.ALARM_FORECAST_MAX_LATENESS_MS, logger }),
     housekeeping: new Housekeeping({

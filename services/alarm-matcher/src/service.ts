@@ -135,7 +135,13 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         await Promise.all([registrations.start(), forecastCells.start()]);
         const loaded = await matcher.loadMemory();
         logger.info(
-          { registrations: matcher.index.size, areas: matcher.index.areaCount, forecastAlarms: matcher.forecastAlarms.size, forecastCells: matcher.forecastCells.size, loaded: loaded.loaded },
+          {
+            registrations: matcher.index.size,
+            areas: matcher.index.areaCount,
+            forecastAlarms: matcher.forecastAlarms.size,
+            forecastCells: matcher.forecastCells.size,
+            loaded: loaded.loaded,
+          },
           'registration index loaded',
         );
         await weather.start();
@@ -144,7 +150,10 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         throw error;
       }
 
-      server.add(alarmV1.AlarmMatcherService, alarmMatcherHandlers({ commands: matcher.commands, queries: matcher.queries, slots: matcher.slots, clock: matcher.clock }));
+      server.add(
+        alarmV1.AlarmMatcherService,
+        alarmMatcherHandlers({ commands: matcher.commands, queries: matcher.queries, slots: matcher.slots, clock: matcher.clock }),
+      );
 
       if (opts.backgroundJobs ?? true) {
         matcher.scheduler.start();

@@ -50,7 +50,10 @@ const spec = {
    */
   ACCESS_SNAPSHOT_TTL_MS: int({ default: 5_000, min: 100, max: 60_000 }),
   /** Told in /v1/health as `dataSource` when the weather is not real, e.g. by the local stack running the feed simulator. */
-  STORMHOOK_DATA_SOURCE_NOTICE: str({ optional: true, description: 'a data-source notice for /v1/health (the local stack sets it while the feed simulator runs)' }),
+  STORMHOOK_DATA_SOURCE_NOTICE: str({
+    optional: true,
+    description: 'a data-source notice for /v1/health (the local stack sets it while the feed simulator runs)',
+  }),
   /** How often ended quota windows are deleted from the gateway's database. */
   QUOTA_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000 }),
   ...rateLimitEnv,

@@ -80,7 +80,10 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   });
   try {
     await ensureQuotaIndexes(platform.mongo.db);
-    await ensureTopics(platform.kafka, [topicSpec(TopicNames.UserChanged), topicSpec(DEAD_LETTER_TOPIC)], { ...(prefix ? { prefix } : {}), logger: platform.logger });
+    await ensureTopics(platform.kafka, [topicSpec(TopicNames.UserChanged), topicSpec(DEAD_LETTER_TOPIC)], {
+      ...(prefix ? { prefix } : {}),
+      logger: platform.logger,
+    });
     // Joined before the first request: a change made after a snapshot is read is then always seen.
     await changes.consumer.start();
   } catch (error) {
@@ -132,17 +135,20 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     },
     screen: limits.screen,
     guards: (operation) => [...limits.before(operation), ...access(operation), ...limits.after(operation)],
-    health: withDataSource(stackHealth({
-      services: {
-        identity: config.IDENTITY_GRPC_ADDRESS,
-        geo: config.GEO_GRPC_ADDRESS,
-        ingest: config.INGEST_GRPC_ADDRESS,
-        query: config.QUERY_GRPC_ADDRESS,
-        'alarm-matcher': config.ALARM_MATCHER_GRPC_ADDRESS,
-        notifier: config.NOTIFIER_GRPC_ADDRESS,
-      },
-      dependencies: platform.checks,
-    }), config.STORMHOOK_DATA_SOURCE_NOTICE),
+    health: withDataSource(
+      stackHealth({
+        services: {
+          identity: config.IDENTITY_GRPC_ADDRESS,
+          geo: config.GEO_GRPC_ADDRESS,
+          ingest: config.INGEST_GRPC_ADDRESS,
+          query: config.QUERY_GRPC_ADDRESS,
+          'alarm-matcher': config.ALARM_MATCHER_GRPC_ADDRESS,
+          notifier: config.NOTIFIER_GRPC_ADDRESS,
+        },
+        dependencies: platform.checks,
+      }),
+      config.STORMHOOK_DATA_SOURCE_NOTICE,
+    ),
     // Every request authenticates through identity and meters through the database; other services
     // only serve their own routes, which answer 503 while they are down.
     readiness: ['identity', ...Object.keys(platform.checks)],

@@ -21,13 +21,7 @@ export { largestPolygon, multiPolygonProblem, ringProblem, MIN_RING_POINTS } fro
 export { simplifyMultiPolygon, simplifyRing } from './domain/geometry/simplify.js';
 export { positionProblem } from './domain/geometry/position.js';
 export { AreaCatalog } from './domain/area-catalog.js';
-export {
-  DEFAULT_FALLBACK_LIMIT_M,
-  SpatialIndex,
-  type PointResolution,
-  type ResolvedArea,
-  type SpatialIndexOptions,
-} from './domain/spatial-index.js';
+export { DEFAULT_FALLBACK_LIMIT_M, SpatialIndex, type PointResolution, type ResolvedArea, type SpatialIndexOptions } from './domain/spatial-index.js';
 export { buildGeoSnapshot, type GeoSnapshot } from './domain/geo-snapshot.js';
 export type { GeoError, GeoResult } from './domain/geo-error.js';
 export {

@@ -22,7 +22,10 @@ export function start(config: Config, opts: PlatformOptions = {}): Promise<Runni
         fallbackLimitM: config.GEO_FALLBACK_LIMIT_M,
         searchFrom: fileURLToPath(import.meta.url),
       });
-      server.add(geoV1.GeoService, geoHandlers(() => queries));
+      server.add(
+        geoV1.GeoService,
+        geoHandlers(() => queries),
+      );
       return {};
     },
     opts,

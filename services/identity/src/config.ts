@@ -18,7 +18,12 @@ const spec = {
   IDENTITY_TOKEN_ISSUER: str({ default: 'stormhook-identity', description: 'iss claim of access tokens' }),
   IDENTITY_TOKEN_AUDIENCE: str({ default: 'stormhook-api', description: 'aud claim of access tokens' }),
   IDENTITY_ACCESS_TOKEN_TTL_S: int({ default: 900, min: 60, max: 3600, description: 'access token lifetime, seconds' }),
-  IDENTITY_REFRESH_TOKEN_TTL_S: int({ default: 30 * 24 * 3600, min: 3600, max: 365 * 24 * 3600, description: 'refresh token lifetime since its last use, seconds' }),
+  IDENTITY_REFRESH_TOKEN_TTL_S: int({
+    default: 30 * 24 * 3600,
+    min: 3600,
+    max: 365 * 24 * 3600,
+    description: 'refresh token lifetime since its last use, seconds',
+  }),
   /** Argon2id memory cost. 19456 (19 MiB, t=2, p=1) is OWASP's first Argon2id option; lower values are for tests only. */
   IDENTITY_PASSWORD_HASH_MEMORY_KIB: int({ default: 19_456, min: 1_024, max: 262_144, description: 'Argon2id memory per hash, KiB (t=2, p=1)' }),
   /**

@@ -37,7 +37,9 @@ describe('identity service (real Kafka and database)', function () {
 
   async function withService<T>(work: (client: ReturnType<typeof createClient<typeof identityV1.IdentityService>>) => Promise<T>): Promise<T> {
     const service = await start(config, { logger });
-    const client = createClient(identityV1.IdentityService, `127.0.0.1:${service.port}`, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'identity') });
+    const client = createClient(identityV1.IdentityService, `127.0.0.1:${service.port}`, {
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'identity'),
+    });
     try {
       return await work(client);
     } finally {
@@ -65,7 +67,13 @@ describe('identity service (real Kafka and database)', function () {
       assert.equal(refreshed.username, 'root@stormhook.test');
       // A second start did not create a second administrator.
       const page = await client.listUsers({
-        actor: { userId: JSON.parse(Buffer.from(first.pair.accessToken.split('.')[1] ?? '', 'base64url').toString()).sub, accountId: '', role: 'ADMIN', username: '', via: 'access-token' },
+        actor: {
+          userId: JSON.parse(Buffer.from(first.pair.accessToken.split('.')[1] ?? '', 'base64url').toString()).sub,
+          accountId: '',
+          role: 'ADMIN',
+          username: '',
+          via: 'access-token',
+        },
         roles: '[ADMIN]',
         status: '',
         sortBy: [],
@@ -84,7 +92,10 @@ describe('identity service (real Kafka and database)', function () {
       const anonymous = await client.getCurrentUser({ actor: null }).catch((e: unknown) => e);
       assert.ok(anonymous instanceof GrpcError && anonymous.code === GrpcStatus.UNAUTHENTICATED);
       const decision = await client.checkAccess({ principal: null, operationId: 'getCurrentForecast', location: null });
-      assert.deepEqual({ allowed: decision.allowed, httpStatus: decision.httpStatus, reason: decision.reason }, { allowed: false, httpStatus: 401, reason: 'UNAUTHENTICATED' });
+      assert.deepEqual(
+        { allowed: decision.allowed, httpStatus: decision.httpStatus, reason: decision.reason },
+        { allowed: false, httpStatus: 401, reason: 'UNAUTHENTICATED' },
+      );
       // The gateway's access snapshot: a bad id names the field; an unknown user is "not found", not an error.
       const bad = await client.getAccessSnapshot({ userId: 'nope' }).catch((e: unknown) => e);
       assert.ok(bad instanceof GrpcError && bad.code === GrpcStatus.INVALID_ARGUMENT && /userId/.test(bad.message), String(bad));
@@ -112,7 +123,13 @@ describe('identity service (real Kafka and database)', function () {
       }
       // Signed by the key, but for a nobody; the request claims the administrator.
       const tokens = testInternalTokens();
-      const nobody: identityV1.Principal = { userId: '00000000-0000-4000-8000-000000000001', accountId: '', role: 'API_USER', username: '', via: 'access-token' };
+      const nobody: identityV1.Principal = {
+        userId: '00000000-0000-4000-8000-000000000001',
+        accountId: '',
+        role: 'API_USER',
+        username: '',
+        via: 'access-token',
+      };
       const forger = createClient(identityV1.IdentityService, address, { internalToken: () => tokens.forPrincipal('identity', nobody) });
       const forged = await forger.getCurrentUser({ actor: admin }).catch((e: unknown) => e);
       // A service's own token cannot act for a user either: the actor in the message counts for nothing.

@@ -43,7 +43,10 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
       const { logger, mongo } = platform;
       await ensureIdentityIndexes(mongo.db);
       const prefix = platform.topicPrefix;
-      await ensureTopics(platform.kafka, [topicSpec(TopicNames.MessageRequested), topicSpec(TopicNames.UserChanged)], { ...(prefix ? { prefix } : {}), logger });
+      await ensureTopics(platform.kafka, [topicSpec(TopicNames.MessageRequested), topicSpec(TopicNames.UserChanged)], {
+        ...(prefix ? { prefix } : {}),
+        logger,
+      });
 
       let signingKey = settings.signingKey;
       if (!signingKey) {
@@ -57,7 +60,9 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
       const verificationKeys = [signingKey, ...(settings.previousKey ? [settings.previousKey] : [])];
       const tokenAudience = { issuer: config.IDENTITY_TOKEN_ISSUER, audience: config.IDENTITY_TOKEN_AUDIENCE };
 
-      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
+      const geoClient = opts.geo
+        ? undefined
+        : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
             deadlineMs: config.GRPC_DEADLINE_MS,
             internalToken: new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'identity' }).serviceTokenFor('geo'),
           });

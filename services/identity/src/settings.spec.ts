@@ -45,10 +45,13 @@ describe('identity settings', () => {
   it('validates link origins and the admin e-mail through the config schema', () => {
     assert.throws(() => loadConfig({ ...base, STORMHOOK_ALLOWED_LINK_ORIGINS: 'https://app.example.com/reset' }), /STORMHOOK_ALLOWED_LINK_ORIGINS/);
     assert.throws(() => loadConfig({ ...base, STORMHOOK_ADMIN_EMAIL: 'root' }), /STORMHOOK_ADMIN_EMAIL/);
-    assert.throws(() => loadConfig({ ...base, STORMHOOK_ADMIN_PASSWORD: 'short' }), (e: unknown) => e instanceof Error && /STORMHOOK_ADMIN_PASSWORD/.test(e.message) && !e.message.includes('short'));
-    assert.deepEqual(parseSettings(loadConfig({ ...base, STORMHOOK_ALLOWED_LINK_ORIGINS: 'https://app.example.com, http://localhost:3000' })).allowedLinkOrigins, [
-      'https://app.example.com',
-      'http://localhost:3000',
-    ]);
+    assert.throws(
+      () => loadConfig({ ...base, STORMHOOK_ADMIN_PASSWORD: 'short' }),
+      (e: unknown) => e instanceof Error && /STORMHOOK_ADMIN_PASSWORD/.test(e.message) && !e.message.includes('short'),
+    );
+    assert.deepEqual(
+      parseSettings(loadConfig({ ...base, STORMHOOK_ALLOWED_LINK_ORIGINS: 'https://app.example.com, http://localhost:3000' })).allowedLinkOrigins,
+      ['https://app.example.com', 'http://localhost:3000'],
+    );
   });
 });

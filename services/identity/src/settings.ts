@@ -26,14 +26,20 @@ export function parseSettings(config: Config): IdentitySettings {
     try {
       signingKey = signingKeyFromPem(pem(config.IDENTITY_JWT_PRIVATE_KEY));
     } catch (error) {
-      issues.push({ variable: 'IDENTITY_JWT_PRIVATE_KEY', problem: `must be an Ed25519 private key in PKCS#8 PEM (${(error as Error).message.split('\n')[0]})` });
+      issues.push({
+        variable: 'IDENTITY_JWT_PRIVATE_KEY',
+        problem: `must be an Ed25519 private key in PKCS#8 PEM (${(error as Error).message.split('\n')[0]})`,
+      });
     }
   }
   if (config.IDENTITY_JWT_PREVIOUS_PUBLIC_KEY) {
     try {
       previousKey = verificationKeyFromPem(pem(config.IDENTITY_JWT_PREVIOUS_PUBLIC_KEY));
     } catch (error) {
-      issues.push({ variable: 'IDENTITY_JWT_PREVIOUS_PUBLIC_KEY', problem: `must be an Ed25519 public key in SPKI PEM (${(error as Error).message.split('\n')[0]})` });
+      issues.push({
+        variable: 'IDENTITY_JWT_PREVIOUS_PUBLIC_KEY',
+        problem: `must be an Ed25519 public key in SPKI PEM (${(error as Error).message.split('\n')[0]})`,
+      });
     }
   }
   let overrides: unknown;
@@ -48,7 +54,10 @@ export function parseSettings(config: Config): IdentitySettings {
   const email = config.STORMHOOK_ADMIN_EMAIL;
   const password = config.STORMHOOK_ADMIN_PASSWORD;
   if ((email === undefined) !== (password === undefined)) {
-    issues.push({ variable: email === undefined ? 'STORMHOOK_ADMIN_EMAIL' : 'STORMHOOK_ADMIN_PASSWORD', problem: 'is required when the other admin variable is set' });
+    issues.push({
+      variable: email === undefined ? 'STORMHOOK_ADMIN_EMAIL' : 'STORMHOOK_ADMIN_PASSWORD',
+      problem: 'is required when the other admin variable is set',
+    });
   }
   if (issues.length > 0 || !planTable) throw new ConfigError(issues);
   return {

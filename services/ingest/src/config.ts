@@ -26,7 +26,8 @@ const spec = {
     default: 1_000,
     min: 1,
     max: 2_000,
-    description: 'records of one feed partition processed at once when their keys (source ids) differ; one source id is always processed in order. The records in flight share the seen-store and broker round trips, so this is also the batch size ingest can reach',
+    description:
+      'records of one feed partition processed at once when their keys (source ids) differ; one source id is always processed in order. The records in flight share the seen-store and broker round trips, so this is also the batch size ingest can reach',
   }),
   INGEST_BATCH_MAX_ITEMS: int({
     default: 500,
@@ -50,7 +51,7 @@ const spec = {
     default: 10 * MINUTE,
     min: 0,
     max: DAY,
-    description: 'how far back (by event time) a feed\'s in-memory view is read from the database at start and after a rebalance, in milliseconds',
+    description: "how far back (by event time) a feed's in-memory view is read from the database at start and after a rebalance, in milliseconds",
   }),
   INGEST_MAX_FUTURE_SKEW_MS: int({
     default: DEFAULT_RULES.maxFutureSkewMs,
@@ -98,7 +99,10 @@ export function loadConfig(env: EnvSource = process.env): Config {
   const config = load(env);
   if (!parseBBox(config.INGEST_COVERAGE_BBOX)) {
     throw new ConfigError([
-      { variable: 'INGEST_COVERAGE_BBOX', problem: `must be minLng,minLat,maxLng,maxLat with min < max inside -180..180 and -90..90 (got "${config.INGEST_COVERAGE_BBOX}")` },
+      {
+        variable: 'INGEST_COVERAGE_BBOX',
+        problem: `must be minLng,minLat,maxLng,maxLat with min < max inside -180..180 and -90..90 (got "${config.INGEST_COVERAGE_BBOX}")`,
+      },
     ]);
   }
   return config;

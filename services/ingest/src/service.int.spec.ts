@@ -67,25 +67,49 @@ describe('ingest service (real Kafka and database)', function () {
     await admin.connect();
     await admin.deleteGroups([consumerGroup(config), tap.groupId]).catch(() => undefined);
     await admin.disconnect();
-    await deleteTopics(kafka, allTopics().map((t) => t.name), { prefix });
+    await deleteTopics(
+      kafka,
+      allTopics().map((t) => t.name),
+      { prefix },
+    );
     await mongo.db(`${dbPrefix}_ingest`).dropDatabase();
     await mongo.close();
   });
 
-  const send = (topic: TopicName, eventType: EventType, key: string, value: Uint8Array) =>
-    feeds.publish(topic, [{ key, value, eventType }]);
+  const send = (topic: TopicName, eventType: EventType, key: string, value: Uint8Array) => feeds.publish(topic, [{ key, value, eventType }]);
 
   const decodedOn = <T>(topic: TopicName, decode: (b: Buffer) => T) => tap.on(topic).map((r) => ({ record: r, event: decode(r.value) }));
 
   it('publishes normalised events of all four feeds, keyed by area', async () => {
     const now = Date.now();
-    await send(TopicNames.FeedPrecipitation, EventTypes.PrecipitationObservation, 'all-p', feedV1.PrecipitationObservation.encode(precipitation({ sourceEventId: 'all-p', intensity: undefined, rainRateMmPerH: 30 }, now)));
-    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'all-l', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'all-l', latitude: 41.01, longitude: 28.98 }, now)));
-    await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'all-t', feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: 'all-t' }, now)));
+    await send(
+      TopicNames.FeedPrecipitation,
+      EventTypes.PrecipitationObservation,
+      'all-p',
+      feedV1.PrecipitationObservation.encode(precipitation({ sourceEventId: 'all-p', intensity: undefined, rainRateMmPerH: 30 }, now)),
+    );
+    await send(
+      TopicNames.FeedLightning,
+      EventTypes.LightningStrike,
+      'all-l',
+      feedV1.LightningStrike.encode(lightning({ sourceEventId: 'all-l', latitude: 41.01, longitude: 28.98 }, now)),
+    );
+    await send(
+      TopicNames.FeedThunderstorm,
+      EventTypes.ThunderstormCell,
+      'all-t',
+      feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: 'all-t' }, now)),
+    );
     await send(TopicNames.FeedForecast, EventTypes.ForecastGrid, 'all-f', feedV1.ForecastGrid.encode(forecast({ runId: 'all-f' }, now)));
 
-    await waitFor(() => tap.on(TopicNames.WeatherForecast).length >= 2 && tap.on(TopicNames.WeatherThunderstorm).length >= 1
-      && tap.on(TopicNames.WeatherLightning).length >= 1 && tap.on(TopicNames.WeatherPrecipitation).length >= 1, 'events of all four feeds');
+    await waitFor(
+      () =>
+        tap.on(TopicNames.WeatherForecast).length >= 2 &&
+        tap.on(TopicNames.WeatherThunderstorm).length >= 1 &&
+        tap.on(TopicNames.WeatherLightning).length >= 1 &&
+        tap.on(TopicNames.WeatherPrecipitation).length >= 1,
+      'events of all four feeds',
+    );
 
     const [p] = decodedOn(TopicNames.WeatherPrecipitation, (b) => weatherV1.PrecipitationEvent.decode(b)).filter((x) => x.event.sourceEventId === 'all-p');
     assert.equal(p!.record.key, 'sxp');
@@ -110,7 +134,12 @@ describe('ingest service (real Kafka and database)', function () {
   it('dead-letters a bad record with the reason, and the records after it still flow', async () => {
     const now = Date.now();
     // Same key, hence same partition: the good record is behind the bad one.
-    await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dl', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-bad', latitude: 123 }, now)));
+    await send(
+      TopicNames.FeedLightning,
+      EventTypes.LightningStrike,
+      'dl',
+      feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-bad', latitude: 123 }, now)),
+    );
     await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dl', Buffer.from('not protobuf at all, just text'));
     await send(TopicNames.FeedLightning, EventTypes.LightningStrike, 'dl', feedV1.LightningStrike.encode(lightning({ sourceEventId: 'dl-good' }, now)));
 
@@ -154,10 +183,13 @@ describe('ingest service (real Kafka and database)', function () {
     const events = () => decodedOn(TopicNames.WeatherThunderstorm, (b) => weatherV1.ThunderstormEvent.decode(b));
     await waitFor(() => events().some((x) => x.event.sourceEventId === 'upd-marker'), 'the marker behind the updates');
     const updates = events().filter((x) => x.event.sourceEventId === 'upd-1');
-    assert.deepEqual(updates.map((x) => [x.event.eventId, x.event.revision!.revision, x.event.revision!.sourceVersion, x.event.severity]), [
-      ['tst_upd-1', 1, 1, 'THUNDERSTORM_SEVERITY_LOW'],
-      ['tst_upd-1', 2, 2, 'THUNDERSTORM_SEVERITY_HIGH'],
-    ]);
+    assert.deepEqual(
+      updates.map((x) => [x.event.eventId, x.event.revision!.revision, x.event.revision!.sourceVersion, x.event.severity]),
+      [
+        ['tst_upd-1', 1, 1, 'THUNDERSTORM_SEVERITY_LOW'],
+        ['tst_upd-1', 2, 2, 'THUNDERSTORM_SEVERITY_HIGH'],
+      ],
+    );
     // Two revisions of one event: same key (one partition, in order), different Kafka event ids.
     assert.equal(updates[0]!.record.partition, updates[1]!.record.partition);
     assert.notEqual(updates[0]!.record.headers['event-id'], updates[1]!.record.headers['event-id']);

@@ -47,7 +47,12 @@ const spec = {
    * Acceptance is one batched insert, so many records in flight are what fill a batch.
    */
   NOTIFIER_RECORDS_IN_FLIGHT: int({ default: 256, min: 1, max: 10_000, description: 'alarm.triggered.v1 records of one partition accepted at once' }),
-  NOTIFIER_BATCH_MAX_ITEMS: int({ default: 500, min: 1, max: 5_000, description: 'documents per batched database write (acceptance, attempt log, queue removals)' }),
+  NOTIFIER_BATCH_MAX_ITEMS: int({
+    default: 500,
+    min: 1,
+    max: 5_000,
+    description: 'documents per batched database write (acceptance, attempt log, queue removals)',
+  }),
   NOTIFIER_BATCH_MAX_DELAY_MS: int({ default: 5, min: 0, max: 1_000, description: 'how long the first write of a batch waits for others, in milliseconds' }),
   NOTIFIER_INSTANCE_ID: str({ optional: true, pattern: '^[A-Za-z0-9._:-]{1,100}$', description: 'lease owner name of this process; default host-pid-random' }),
   NOTIFIER_CONCURRENCY: int({ default: 512, min: 1, max: 10_000, description: 'webhook attempts in flight or being recorded at once per process' }),

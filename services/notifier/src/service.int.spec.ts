@@ -47,7 +47,9 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
       },
     });
     service = await start(loadConfig(world.env), { logger: createLogger({ service: 'notifier', level: 'info', destination }) });
-    client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`, { internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier') });
+    client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`, {
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier'),
+    });
   });
   after(async () => {
     client?.close();
@@ -60,7 +62,11 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
 
   it('answers the gateway: a 400 naming field and unit, a 409 for a second endpoint, a masked read, a 404 for no endpoint', async () => {
     const bad = await grpcFailure(
-      client.createWebhookEndpoint({ accountId: account, ownerEmail: '', config: { url: receiver.url('/k'), httpMethod: 'POST', contentType: 'application/json', requestHeaders: {}, deliveryPolicy: { timeoutMs: 0 } } }),
+      client.createWebhookEndpoint({
+        accountId: account,
+        ownerEmail: '',
+        config: { url: receiver.url('/k'), httpMethod: 'POST', contentType: 'application/json', requestHeaders: {}, deliveryPolicy: { timeoutMs: 0 } },
+      }),
     );
     assert.equal(bad.code, GrpcStatus.INVALID_ARGUMENT);
     assert.equal(bad.detail?.httpStatus, 400);
@@ -82,7 +88,13 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     assert.match(signingSecret, /^whsec_/);
     assert.equal(created.endpoint?.config?.deliveryPolicy?.maxRetries, 0, 'an explicit 0 is kept, not defaulted');
 
-    const again = await grpcFailure(client.createWebhookEndpoint({ accountId: account, ownerEmail: '', config: { url: receiver.url('/k'), httpMethod: '', contentType: '', requestHeaders: {} } }));
+    const again = await grpcFailure(
+      client.createWebhookEndpoint({
+        accountId: account,
+        ownerEmail: '',
+        config: { url: receiver.url('/k'), httpMethod: '', contentType: '', requestHeaders: {} },
+      }),
+    );
     assert.equal(again.detail?.httpStatus, 409);
 
     const read = await client.getWebhookEndpoint({ accountId: account });
@@ -116,7 +128,10 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     await world.publishAlarm(marker);
     await receiver.waitFor('/k', 2, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.deepEqual(receiver.at('/k').map((r) => r.headers['webhook-id']), [event.notificationId, marker.notificationId]);
+    assert.deepEqual(
+      receiver.at('/k').map((r) => r.headers['webhook-id']),
+      [event.notificationId, marker.notificationId],
+    );
 
     const delivery = await until(async () => {
       const got = await client.getDelivery({ accountId: account, notificationId: event.notificationId });
@@ -128,7 +143,14 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
   });
 
   it('serves the delivery log: list, foreign ids as 404, redeliver with the same webhook-id, a test delivery', async () => {
-    const listed = await client.listDeliveries({ accountId: account, registrationId: '', status: 'DELIVERY_STATUS_SUCCEEDED', fromEpochMs: 0, toEpochMs: 0, page: { pageNumber: 0, pageSize: 10 } });
+    const listed = await client.listDeliveries({
+      accountId: account,
+      registrationId: '',
+      status: 'DELIVERY_STATUS_SUCCEEDED',
+      fromEpochMs: 0,
+      toEpochMs: 0,
+      page: { pageNumber: 0, pageSize: 10 },
+    });
     assert.equal(listed.page?.totalRecords, 2);
     assert.equal(listed.deliveries.length, 2);
     const [newest] = listed.deliveries;
@@ -136,7 +158,16 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
 
     const foreign = await grpcFailure(client.getDelivery({ accountId: 'acc-other', notificationId: newest.notificationId }));
     assert.equal(foreign.detail?.httpStatus, 404);
-    const badPage = await grpcFailure(client.listDeliveries({ accountId: account, registrationId: '', status: 'DELIVERY_STATUS_UNSPECIFIED', fromEpochMs: 0, toEpochMs: 0, page: { pageNumber: 0, pageSize: 101 } }));
+    const badPage = await grpcFailure(
+      client.listDeliveries({
+        accountId: account,
+        registrationId: '',
+        status: 'DELIVERY_STATUS_UNSPECIFIED',
+        fromEpochMs: 0,
+        toEpochMs: 0,
+        page: { pageNumber: 0, pageSize: 101 },
+      }),
+    );
     assert.equal(badPage.detail?.httpStatus, 400);
     assert.match(badPage.message, /pageSize/);
 
@@ -167,11 +198,15 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     await world.publishMessage(message);
     await world.publishMessage(message); // a republished request is sent once
     const file = join(world.outboxDir, DEV_OUTBOX_FILE);
-    const lines = await until(async () => {
-      const text = await readFile(file, 'utf8').catch(() => '');
-      const found = text.split('\n').filter((line) => line.includes(message.messageId));
-      return found.length > 0 ? found : undefined;
-    }, 'the message in the outbox', 15_000);
+    const lines = await until(
+      async () => {
+        const text = await readFile(file, 'utf8').catch(() => '');
+        const found = text.split('\n').filter((line) => line.includes(message.messageId));
+        return found.length > 0 ? found : undefined;
+      },
+      'the message in the outbox',
+      15_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const all = (await readFile(file, 'utf8')).split('\n').filter((line) => line.includes(message.messageId));
     assert.equal(all.length, 1);
@@ -199,11 +234,19 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
       assert.equal(failure.code, GrpcStatus.UNAUTHENTICATED, what);
     }
     const tokens = testInternalTokens();
-    const other = { userId: '00000000-0000-4000-8000-000000000002', accountId: 'acc-other', role: 'API_USER', username: 'other@example.com', via: 'access-token' };
+    const other = {
+      userId: '00000000-0000-4000-8000-000000000002',
+      accountId: 'acc-other',
+      role: 'API_USER',
+      username: 'other@example.com',
+      via: 'access-token',
+    };
     const forger = createClient(notificationV1.NotifierService, address, { internalToken: () => tokens.forPrincipal('notifier', other) });
     const forged = await grpcFailure(forger.getSigningSecret({ accountId: account }));
     // ADMIN acts on any account, as the gateway allows.
-    const asAdmin = createClient(notificationV1.NotifierService, address, { internalToken: () => tokens.forPrincipal('notifier', { ...other, role: 'ADMIN' }) });
+    const asAdmin = createClient(notificationV1.NotifierService, address, {
+      internalToken: () => tokens.forPrincipal('notifier', { ...other, role: 'ADMIN' }),
+    });
     const adminRead = await asAdmin.getWebhookEndpoint({ accountId: account });
     forger.close();
     asAdmin.close();

@@ -1,6 +1,18 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, TopicNames, topicSpec, type ChannelHandlers, type ChannelName, type EventConsumer, type TopicName } from '@stormhook/kafka';
+import {
+  channelsOf,
+  consumerGroupId,
+  createChannelConsumer,
+  DEAD_LETTER_TOPIC,
+  ensureTopics,
+  TopicNames,
+  topicSpec,
+  type ChannelHandlers,
+  type ChannelName,
+  type EventConsumer,
+  type TopicName,
+} from '@stormhook/kafka';
 import { notificationV1 } from '@stormhook/proto';
 import { startGrpcService, type Platform, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import type { Config } from './config.js';
@@ -86,7 +98,8 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
 
       const cipher = await credentialCipher(config, platform);
       const policy = new SsrfPolicy(config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []);
-      if (policy.allowList.length > 0) logger.warn({ allow: policy.allowList.map((c) => c.text) }, 'SSRF allow-list set: callbacks may reach these private addresses');
+      if (policy.allowList.length > 0)
+        logger.warn({ allow: policy.allowList.map((c) => c.text) }, 'SSRF allow-list set: callbacks may reach these private addresses');
       const repository = new MongoEndpointRepository(mongo.db, cipher);
       const pointed = await repository.backfillAccountPointers();
       if (pointed > 0) logger.info({ endpoints: pointed }, 'webhook endpoints found by account through _id lookups from now on');
@@ -139,7 +152,10 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       // No TTL indexes on FerretDB 1.24: finished deliveries, attempts, claims and the message log are trimmed here.
       const janitor = new RetentionJanitor(
         mongo.db,
-        { days: { deliveries: config.NOTIFIER_DELIVERY_RETENTION_DAYS, messages: config.NOTIFIER_MESSAGE_RETENTION_DAYS }, intervalMs: config.NOTIFIER_RETENTION_INTERVAL_MS },
+        {
+          days: { deliveries: config.NOTIFIER_DELIVERY_RETENTION_DAYS, messages: config.NOTIFIER_MESSAGE_RETENTION_DAYS },
+          intervalMs: config.NOTIFIER_RETENTION_INTERVAL_MS,
+        },
         clock,
         logger,
       );
@@ -150,7 +166,12 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const groups = consumerGroups(config);
       const alive = { alarms: true, messages: true };
       const names = groupNames(config);
-      const consumer = <N extends ChannelName>(group: keyof typeof names, handlers: ChannelHandlers<N>, partitions: number, recordsInFlight: number): EventConsumer =>
+      const consumer = <N extends ChannelName>(
+        group: keyof typeof names,
+        handlers: ChannelHandlers<N>,
+        partitions: number,
+        recordsInFlight: number,
+      ): EventConsumer =>
         createChannelConsumer<N>({
           kafka: platform.kafka,
           group: names[group],
@@ -169,7 +190,12 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
           },
         });
       const consumers = [
-        consumer('alarms', { [TopicNames.AlarmTriggered]: alarmTriggeredHandler(accept, logger) }, config.NOTIFIER_PARTITIONS_CONCURRENTLY, config.NOTIFIER_RECORDS_IN_FLIGHT),
+        consumer(
+          'alarms',
+          { [TopicNames.AlarmTriggered]: alarmTriggeredHandler(accept, logger) },
+          config.NOTIFIER_PARTITIONS_CONCURRENTLY,
+          config.NOTIFIER_RECORDS_IN_FLIGHT,
+        ),
         consumer('messages', { [TopicNames.MessageRequested]: messageRequestedHandler(queueMessage, logger) }, 1, 1),
       ];
       platform.checks['alarm-consumer'] = async () => alive.alarms;

@@ -16,7 +16,9 @@ export interface ReadModelSettings {
   QUERY_RETENTION_MS: number;
 }
 
-function vertexCount(geometry: { polygons: Array<{ exterior?: { points: unknown[] } | null; holes: Array<{ points: unknown[] }> }> } | null | undefined): number {
+function vertexCount(
+  geometry: { polygons: Array<{ exterior?: { points: unknown[] } | null; holes: Array<{ points: unknown[] }> }> } | null | undefined,
+): number {
   let n = 0;
   for (const p of geometry?.polygons ?? []) {
     n += p.exterior?.points.length ?? 0;

@@ -18,7 +18,11 @@ const spec = {
   QUERY_PARTITIONS_CONCURRENTLY: int({ default: 6, min: 1, max: 64, description: 'weather partitions processed in parallel' }),
   QUERY_RETENTION_MS: int({ default: 30 * DAY, min: MINUTE, max: 3650 * DAY, description: 'events older than this are purged, in milliseconds' }),
   QUERY_PURGE_INTERVAL_MS: int({ default: 60 * MINUTE, min: 1_000, description: 'how often retention runs, in milliseconds' }),
-  QUERY_COMPACT_INTERVAL_MS: int({ default: 30_000, min: 100, description: 'how often full or old index journals are compacted into segments, in milliseconds' }),
+  QUERY_COMPACT_INTERVAL_MS: int({
+    default: 30_000,
+    min: 100,
+    description: 'how often full or old index journals are compacted into segments, in milliseconds',
+  }),
   QUERY_JOURNAL_MAX_ENTRIES: int({ default: 20_000, min: 1, description: 'entries after which an index journal is compacted' }),
   QUERY_JOURNAL_MAX_AGE_MS: int({ default: 10 * MINUTE, min: 100, description: 'age after which a non-empty index journal is compacted, in milliseconds' }),
   QUERY_WEATHER_ICON_URL_BASE: url({
@@ -32,7 +36,12 @@ const spec = {
     max: 500_000,
     description: 'a forecast grid cell farther than this from the point does not answer for it, in metres',
   }),
-  QUERY_AREA_SIMPLIFY_TOLERANCE_M: int({ default: 100, min: 0, max: 5_000, description: 'simplification of the province outlines events are tagged with, in metres' }),
+  QUERY_AREA_SIMPLIFY_TOLERANCE_M: int({
+    default: 100,
+    min: 0,
+    max: 5_000,
+    description: 'simplification of the province outlines events are tagged with, in metres',
+  }),
   QUERY_GEOMETRY_CACHE_VERTICES: int({ default: 2_000_000, min: 0, description: 'precipitation geometry kept in memory, in vertices (about 50 bytes each)' }),
   QUERY_THUNDERSTORM_CACHE_RECORDS: int({ default: 20_000, min: 0, description: 'thunderstorm records kept in memory' }),
 };

@@ -63,7 +63,9 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
       });
       opts.onMaintenance?.(maintenance);
 
-      const geoClient = opts.geo ? undefined : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
+      const geoClient = opts.geo
+        ? undefined
+        : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
             deadlineMs: 30_000,
             internalToken: new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'query' }).serviceTokenFor('geo'),
           });

@@ -1,5 +1,18 @@
 import assert from 'node:assert/strict';
-import { ANKARA, CANKAYA, FIKIRTEPE, ISTANBUL, KADIKOY, KECIOREN, KIZILAY, errorMessage, fullWebhook, startAlarmStack, type AlarmStack, type TestUser } from './support.js';
+import {
+  ANKARA,
+  CANKAYA,
+  FIKIRTEPE,
+  ISTANBUL,
+  KADIKOY,
+  KECIOREN,
+  KIZILAY,
+  errorMessage,
+  fullWebhook,
+  startAlarmStack,
+  type AlarmStack,
+  type TestUser,
+} from './support.js';
 
 /**
  * Ownership (a caller sees and changes only its own account's registrations, ADMIN all; a foreign id
@@ -21,7 +34,13 @@ describe('alarm registrations: ownership and validation', function () {
     for (const [name, user, kind, boundary, extra] of [
       ['owner-geo', owner, 'geometries', { cityId: ANKARA, districtId: CANKAYA }, {}],
       ['owner-point', owner, 'points', { point: KIZILAY, radius: 5000 }, {}],
-      ['owner-forecast', owner, 'forecasts', { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA }, { forecastDays: 2, forecastAlarmDelivery: ['MORNING'] }],
+      [
+        'owner-forecast',
+        owner,
+        'forecasts',
+        { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA },
+        { forecastDays: 2, forecastAlarmDelivery: ['MORNING'] },
+      ],
       ['stranger-geo', stranger, 'geometries', { cityId: ANKARA, districtId: CANKAYA }, {}],
     ] as const) {
       const answer = await stack.call('POST', `/v1/alarms/${kind}/register`, {
@@ -39,7 +58,11 @@ describe('alarm registrations: ownership and validation', function () {
   describe('ownership', () => {
     it("answers 404 for another account's registration on get, update and unregister", async () => {
       const token = stranger.token;
-      for (const [kind, name] of [['geometries', 'owner-geo'], ['points', 'owner-point'], ['forecasts', 'owner-forecast']] as const) {
+      for (const [kind, name] of [
+        ['geometries', 'owner-geo'],
+        ['points', 'owner-point'],
+        ['forecasts', 'owner-forecast'],
+      ] as const) {
         assert.match(errorMessage(await stack.call('GET', `/v1/alarms/${kind}/get-by-id/${ids[name]}`, { token }), 404), new RegExp(ids[name]!));
         errorMessage(await stack.call('DELETE', `/v1/alarms/${kind}/unregister/${ids[name]}`, { token }), 404);
       }
@@ -55,7 +78,10 @@ describe('alarm registrations: ownership and validation', function () {
 
     it("lists only the caller's own registrations, also by recipient id", async () => {
       const page = await stack.call('POST', '/v1/alarms/geometries/page', { token: stranger.token, body: {} });
-      assert.deepEqual(page.body['registrations'].map((r: any) => r.recipientId), ['stranger-geo']);
+      assert.deepEqual(
+        page.body['registrations'].map((r: any) => r.recipientId),
+        ['stranger-geo'],
+      );
       const byRecipient = await stack.call('GET', '/v1/alarms/geometries/get-by-recipient-id/owner-geo', { token: stranger.token });
       assert.equal(byRecipient.body['totalRecords'], 0);
     });
@@ -67,10 +93,19 @@ describe('alarm registrations: ownership and validation', function () {
       const everyone = await stack.call('POST', '/v1/alarms/geometries/page', { token: admin, body: {} });
       assert.deepEqual(everyone.body['registrations'].map((r: any) => r.recipientId).sort(), ['owner-geo', 'stranger-geo']);
       const one = await stack.call('POST', '/v1/alarms/geometries/page', { token: admin, body: { accountId: stranger.accountId } });
-      assert.deepEqual(one.body['registrations'].map((r: any) => r.recipientId), ['stranger-geo']);
+      assert.deepEqual(
+        one.body['registrations'].map((r: any) => r.recipientId),
+        ['stranger-geo'],
+      );
       const updated = await stack.call('PUT', '/v1/alarms/geometries/update', {
         token: admin,
-        body: { registrationId: ids['stranger-geo'], recipientId: 'stranger-geo', boundary: { cityId: ANKARA, districtId: KECIOREN }, webhook: { accountId: stranger.accountId }, filter: {} },
+        body: {
+          registrationId: ids['stranger-geo'],
+          recipientId: 'stranger-geo',
+          boundary: { cityId: ANKARA, districtId: KECIOREN },
+          webhook: { accountId: stranger.accountId },
+          filter: {},
+        },
       });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body['webhook']['accountId'], stranger.accountId, 'the registration stays with its account');
@@ -80,8 +115,14 @@ describe('alarm registrations: ownership and validation', function () {
     it('lets POWER_USER name another accountId in a list; anyone else gets 403', async () => {
       const power_ = await stack.call('POST', '/v1/alarms/points/page', { token: power.token, body: { accountId: owner.accountId } });
       assert.equal(power_.status, 200, JSON.stringify(power_.body));
-      assert.deepEqual(power_.body['registrations'].map((r: any) => r.recipientId), ['owner-point']);
-      assert.match(errorMessage(await stack.call('POST', '/v1/alarms/points/page', { token: stranger.token, body: { accountId: owner.accountId } }), 403), /accountId/);
+      assert.deepEqual(
+        power_.body['registrations'].map((r: any) => r.recipientId),
+        ['owner-point'],
+      );
+      assert.match(
+        errorMessage(await stack.call('POST', '/v1/alarms/points/page', { token: stranger.token, body: { accountId: owner.accountId } }), 403),
+        /accountId/,
+      );
       // Naming one's own account is always fine.
       const own = await stack.call('POST', '/v1/alarms/points/page', { token: owner.token, body: { accountId: owner.accountId } });
       assert.equal(own.body['totalRecords'], 1);
@@ -96,7 +137,8 @@ describe('alarm registrations: ownership and validation', function () {
   });
 
   describe('plan geography of areas named by id', () => {
-    const OUTSIDE_ANKARA = /^The Location You Are Querying \[[-\d.]+, [-\d.]+\] Is Not Within The Geographic Boundaries Allowed In Your Subscription \[Türkiye, Ankara\]$/;
+    const OUTSIDE_ANKARA =
+      /^The Location You Are Querying \[[-\d.]+, [-\d.]+\] Is Not Within The Geographic Boundaries Allowed In Your Subscription \[Türkiye, Ankara\]$/;
     let ankaraOnly: TestUser;
 
     before(async () => {
@@ -109,7 +151,13 @@ describe('alarm registrations: ownership and validation', function () {
           subscriptionPlan: 'CUSTOM',
           planDetails: {
             subscriptionExpirationEpoch: Date.now() + 86_400_000,
-            details: [{ limitResetRecurrence: { limitType: 'DAILY', limitResetInterval: 1 }, geoBoundary: { country: 'TUR', region: 'Ankara' }, apiServiceLimits: limits }],
+            details: [
+              {
+                limitResetRecurrence: { limitType: 'DAILY', limitResetInterval: 1 },
+                geoBoundary: { country: 'TUR', region: 'Ankara' },
+                apiServiceLimits: limits,
+              },
+            ],
           },
         },
       });
@@ -146,15 +194,26 @@ describe('alarm registrations: ownership and validation', function () {
 
   describe('validation (400 naming the field)', () => {
     const register = (kind: string, body: Record<string, unknown>) =>
-      stack.call('POST', `/v1/alarms/${kind}/register`, { token: owner.token, body: { recipientId: 'invalid', webhook: { accountId: owner.accountId }, filter: {}, ...body } });
+      stack.call('POST', `/v1/alarms/${kind}/register`, {
+        token: owner.token,
+        body: { recipientId: 'invalid', webhook: { accountId: owner.accountId }, filter: {}, ...body },
+      });
     const forecast = (body: Record<string, unknown>) =>
-      register('forecasts', { boundary: { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA }, forecastDays: 3, forecastAlarmDelivery: ['MORNING'], ...body });
+      register('forecasts', {
+        boundary: { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA },
+        forecastDays: 3,
+        forecastAlarmDelivery: ['MORNING'],
+        ...body,
+      });
 
     it('refuses unknown boundary ids and a district or neighbourhood outside its parent', async () => {
       assert.match(errorMessage(await register('geometries', { boundary: { cityId: 99 } }), 400), /boundary\.cityId/);
       assert.match(errorMessage(await register('geometries', { boundary: { cityId: ANKARA, districtId: 999999 } }), 400), /boundary\.districtId/);
       assert.match(errorMessage(await register('geometries', { boundary: { cityId: ISTANBUL, districtId: CANKAYA } }), 400), /boundary\.districtId/);
-      assert.match(errorMessage(await register('geometries', { boundary: { cityId: ANKARA, districtId: CANKAYA, neighborhoodId: FIKIRTEPE } }), 400), /boundary\.neighborhoodId/);
+      assert.match(
+        errorMessage(await register('geometries', { boundary: { cityId: ANKARA, districtId: CANKAYA, neighborhoodId: FIKIRTEPE } }), 400),
+        /boundary\.neighborhoodId/,
+      );
       assert.match(errorMessage(await forecast({ boundary: { type: 'ADMINISTRATIVE', cityId: ISTANBUL, districtId: KECIOREN } }), 400), /boundary\.districtId/);
       // A real neighbourhood in its district is accepted.
       const ok = await register('geometries', { boundary: { cityId: ISTANBUL, districtId: KADIKOY, neighborhoodId: FIKIRTEPE } });
@@ -172,7 +231,10 @@ describe('alarm registrations: ownership and validation', function () {
       assert.match(errorMessage(await register('points', { boundary: { point: KIZILAY, radius: 50 } }), 400), /boundary\.radius/);
       assert.match(errorMessage(await register('points', { boundary: { point: KIZILAY, radius: 200001 } }), 400), /boundary\.radius/);
       // A point outside the subscription's area is the contract's 403 (section 7), before any registration rule.
-      assert.match(errorMessage(await register('points', { boundary: { point: { lng: 10, lat: 50 }, radius: 1000 } }), 403), /Not Within The Geographic Boundaries/);
+      assert.match(
+        errorMessage(await register('points', { boundary: { point: { lng: 10, lat: 50 }, radius: 1000 } }), 403),
+        /Not Within The Geographic Boundaries/,
+      );
       const edge = await register('points', { recipientId: 'edge', boundary: { point: KIZILAY, radius: 100 } });
       assert.equal(edge.status, 200, JSON.stringify(edge.body));
     });
@@ -181,7 +243,11 @@ describe('alarm registrations: ownership and validation', function () {
       const bad: Array<[string, Record<string, unknown>, RegExp]> = [
         ['geometries', { boundary: { cityId: ANKARA }, filter: { lightning: { type: 'FORKED' } } }, /filter\.lightning\.type/],
         ['geometries', { boundary: { cityId: ANKARA }, filter: { thunderstorm: { severityThreshold: 'EXTREME' } } }, /filter\.thunderstorm\.severityThreshold/],
-        ['points', { boundary: { point: KIZILAY, radius: 1000 }, filter: { precipitation: { intensities: ['WET'] } } }, /filter\.precipitation\.intensities\[0\]/],
+        [
+          'points',
+          { boundary: { point: KIZILAY, radius: 1000 }, filter: { precipitation: { intensities: ['WET'] } } },
+          /filter\.precipitation\.intensities\[0\]/,
+        ],
         ['points', { boundary: { point: KIZILAY, radius: 1000 }, filter: { lightning: { inCloudHeight: -1 } } }, /filter\.lightning\.inCloudHeight/],
         ['geometries', { boundary: { cityId: ANKARA }, filter: { thunderstorm: { speedThreshold: 501 } } }, /filter\.thunderstorm\.speedThreshold/],
       ];

@@ -16,7 +16,11 @@ describe('alarm registration contract (OpenAPI against the alarm-matcher)', () =
     const filter = schemas['ForecastAlarmFilter']!;
     for (const [field, scale] of Object.entries(FORECAST_THRESHOLDS)) {
       const property = filter['properties'][field] as Schema;
-      assert.deepEqual(property['enum'], scale.values.map(([name]) => name), field);
+      assert.deepEqual(
+        property['enum'],
+        scale.values.map(([name]) => name),
+        field,
+      );
       for (const [name, value] of scale.values) assert.ok(property['description'].includes(`${name} ${value} ${scale.unit}`), `${field} documents ${name}`);
     }
   });
@@ -35,7 +39,10 @@ describe('alarm registration contract (OpenAPI against the alarm-matcher)', () =
 
   it('documents the webhook rules of section 3 on every register and update, and the operator routes', () => {
     for (const kind of ['geometries', 'forecasts', 'points']) {
-      for (const [path, method] of [[`/v1/alarms/${kind}/register`, 'post'], [`/v1/alarms/${kind}/update`, 'put']] as const) {
+      for (const [path, method] of [
+        [`/v1/alarms/${kind}/register`, 'post'],
+        [`/v1/alarms/${kind}/update`, 'put'],
+      ] as const) {
         const operation = doc['paths'][path][method] as Schema;
         assert.match(operation['description'], /PUT \/v1\/alarms\/webhooks\/update/, path);
         assert.ok(operation['responses']['409'], `${path} documents the 409`);

@@ -45,7 +45,10 @@ describe('a demoted ADMIN loses cross-account access within the bound (issue 13)
     assert.equal((await alarm()).status, 200);
     assert.equal((await webhook()).status, 200);
 
-    const demoted = await stack.call('PATCH', '/v1/users/update-role-status', { token: await stack.adminToken(), body: { userId: second.userId, role: 'API_USER' } });
+    const demoted = await stack.call('PATCH', '/v1/users/update-role-status', {
+      token: await stack.adminToken(),
+      body: { userId: second.userId, role: 'API_USER' },
+    });
     assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
 
     // alarm-matcher decides ownership from the forwarded role: another account's registration is a 404.

@@ -55,7 +55,12 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     // A geometry alarm on Keçiören, north of the circle: the first test's strikes (Altındağ, Çankaya) do not touch it.
     const district = await stack.call('POST', '/v1/alarms/geometries/register', {
       token: user.token,
-      body: { recipientId: 'district-kecioren', boundary: { cityId: ANKARA, districtId: KECIOREN }, webhook: { accountId: user.accountId }, filter: { lightning: {} } },
+      body: {
+        recipientId: 'district-kecioren',
+        boundary: { cityId: ANKARA, districtId: KECIOREN },
+        webhook: { accountId: user.accountId },
+        filter: { lightning: {} },
+      },
     });
     assert.equal(district.status, 200, JSON.stringify(district.body));
   });
@@ -110,10 +115,14 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     assert.ok(Math.abs((payload['distance'] as number) - 2_000) < 20, `distance ${String(payload['distance'])} m`);
 
     // The delivery log of the account shows it as delivered.
-    const delivery = await eventually(async () => {
-      const read = await stack.call('GET', `/v1/deliveries/${String(payload['id'])}`, { token: user.token });
-      return read.body['status'] === 'SUCCEEDED' ? read.body : undefined;
-    }, 15_000, 'the delivery to be marked SUCCEEDED');
+    const delivery = await eventually(
+      async () => {
+        const read = await stack.call('GET', `/v1/deliveries/${String(payload['id'])}`, { token: user.token });
+        return read.body['status'] === 'SUCCEEDED' ? read.body : undefined;
+      },
+      15_000,
+      'the delivery to be marked SUCCEEDED',
+    );
     assert.equal(delivery['registrationId'], pointId);
   });
 
@@ -125,7 +134,12 @@ describe('alarm matching end to end (gateway, Kafka, matcher, notifier, receiver
     const marker = strike(40.0, 32.83);
     await stack.matcher.platform.publisher.publish(
       TopicNames.WeatherLightning,
-      [hit, marker].map((event) => ({ key: event.areaKey, value: weatherV1.LightningEvent.encode(event), eventType: EventTypes.LightningEvent, eventId: `evt_${event.eventId}` })),
+      [hit, marker].map((event) => ({
+        key: event.areaKey,
+        value: weatherV1.LightningEvent.encode(event),
+        eventType: EventTypes.LightningEvent,
+        eventId: `evt_${event.eventId}`,
+      })),
     );
     const markerCall = await eventually(() => receiver.received.slice(before).find((c) => c.body.includes(marker.eventId)), 30_000, 'the marker webhook');
     assert.ok(markerCall);

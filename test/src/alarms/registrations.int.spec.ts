@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { FORECAST_THRESHOLDS } from '@stormhook/webhooks';
-import { ANKARA, CANKAYA, ISTANBUL, KADIKOY, KECIOREN, KIZILAY, errorMessage, fullWebhook, startAlarmStack, type AlarmStack, type TestUser } from './support.js';
+import {
+  ANKARA,
+  CANKAYA,
+  ISTANBUL,
+  KADIKOY,
+  KECIOREN,
+  KIZILAY,
+  errorMessage,
+  fullWebhook,
+  startAlarmStack,
+  type AlarmStack,
+  type TestUser,
+} from './support.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -20,7 +32,12 @@ describe('alarm registrations through the gateway (three kinds)', function () {
     // The first registration of the account stores its webhook; every test after it reuses it.
     const first = await stack.call('POST', '/v1/alarms/geometries/register', {
       token: owner.token,
-      body: { recipientId: 'bootstrap', boundary: { cityId: ISTANBUL, districtId: KADIKOY }, webhook: fullWebhook('http://127.0.0.1:9/hooks'), filter: { lightning: {} } },
+      body: {
+        recipientId: 'bootstrap',
+        boundary: { cityId: ISTANBUL, districtId: KADIKOY },
+        webhook: fullWebhook('http://127.0.0.1:9/hooks'),
+        filter: { lightning: {} },
+      },
     });
     assert.equal(first.status, 200, JSON.stringify(first.body));
   });
@@ -52,7 +69,12 @@ describe('alarm registrations through the gateway (three kinds)', function () {
     };
 
     it('registers (4.5) and answers the stored registration with createdAt, updatedAt and warnings', async () => {
-      const answer = await call('POST', '/v1/alarms/geometries/register', { recipientId: 'geo-r1', boundary: { cityId: ANKARA, districtId: CANKAYA }, webhook: webhook(), filter });
+      const answer = await call('POST', '/v1/alarms/geometries/register', {
+        recipientId: 'geo-r1',
+        boundary: { cityId: ANKARA, districtId: CANKAYA },
+        webhook: webhook(),
+        filter,
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assertRegistration(answer.body);
       assert.equal(answer.headers.get('cache-control'), 'no-store');
@@ -61,7 +83,10 @@ describe('alarm registrations through the gateway (three kinds)', function () {
       assert.deepEqual(answer.body['filter'], filter);
       assert.equal(answer.body['createdAt'], answer.body['updatedAt']);
       // inCloudHeight with FLASH_CLOUD_TO_GROUND has no effect: the matcher says so.
-      assert.ok(answer.body['warnings'].some((w: string) => /inCloudHeight/.test(w)), JSON.stringify(answer.body['warnings']));
+      assert.ok(
+        answer.body['warnings'].some((w: string) => /inCloudHeight/.test(w)),
+        JSON.stringify(answer.body['warnings']),
+      );
       id = answer.body['registrationId'];
     });
 
@@ -94,16 +119,27 @@ describe('alarm registrations through the gateway (three kinds)', function () {
     });
 
     it('pages with filterByRecipientIds and filterByBoundary', async () => {
-      const other = await call('POST', '/v1/alarms/geometries/register', { recipientId: 'geo-r2', boundary: { cityId: ANKARA, districtId: KECIOREN }, webhook: webhook(), filter });
+      const other = await call('POST', '/v1/alarms/geometries/register', {
+        recipientId: 'geo-r2',
+        boundary: { cityId: ANKARA, districtId: KECIOREN },
+        webhook: webhook(),
+        filter,
+      });
       assert.equal(other.status, 200, JSON.stringify(other.body));
       const all = await call('POST', '/v1/alarms/geometries/page', { pageNumber: 0, pageSize: 10 });
       assert.equal(all.status, 200, JSON.stringify(all.body));
       assert.equal(all.body['totalRecords'], 3); // bootstrap, geo-r1, geo-r2
       assert.deepEqual(Object.keys(all.body).sort(), ['pageNumber', 'pageSize', 'registrations', 'totalRecords']);
       const byRecipient = await call('POST', '/v1/alarms/geometries/page', { pageNumber: 0, pageSize: 10, filterByRecipientIds: ['geo-r2', 'nobody'] });
-      assert.deepEqual(byRecipient.body['registrations'].map((r: any) => r.registrationId), [other.body['registrationId']]);
+      assert.deepEqual(
+        byRecipient.body['registrations'].map((r: any) => r.registrationId),
+        [other.body['registrationId']],
+      );
       const byBoundary = await call('POST', '/v1/alarms/geometries/page', { pageNumber: 0, pageSize: 10, filterByBoundary: { cityId: ANKARA } });
-      assert.deepEqual(byBoundary.body['registrations'].map((r: any) => r.registrationId), [id]);
+      assert.deepEqual(
+        byBoundary.body['registrations'].map((r: any) => r.registrationId),
+        [id],
+      );
       const second = await call('POST', '/v1/alarms/geometries/page', { pageNumber: 1, pageSize: 2 });
       assert.equal(second.body['registrations'].length, 1);
       assert.equal(second.body['pageNumber'], 1);
@@ -113,7 +149,12 @@ describe('alarm registrations through the gateway (three kinds)', function () {
 
     it('lists by recipient id with paging query parameters', async () => {
       for (const districtId of [KECIOREN, CANKAYA]) {
-        const made = await call('POST', '/v1/alarms/geometries/register', { recipientId: 'geo-many', boundary: { cityId: ANKARA, districtId }, webhook: webhook(), filter });
+        const made = await call('POST', '/v1/alarms/geometries/register', {
+          recipientId: 'geo-many',
+          boundary: { cityId: ANKARA, districtId },
+          webhook: webhook(),
+          filter,
+        });
         assert.equal(made.status, 200, JSON.stringify(made.body));
       }
       const first = await call('GET', '/v1/alarms/geometries/get-by-recipient-id/geo-many?pageNumber=0&pageSize=1');
@@ -132,7 +173,12 @@ describe('alarm registrations through the gateway (three kinds)', function () {
     });
 
     it('refuses a second registration of the same recipient on the same area (409)', async () => {
-      const again = await call('POST', '/v1/alarms/geometries/register', { recipientId: 'geo-r2', boundary: { cityId: ANKARA, districtId: KECIOREN }, webhook: webhook(), filter: {} });
+      const again = await call('POST', '/v1/alarms/geometries/register', {
+        recipientId: 'geo-r2',
+        boundary: { cityId: ANKARA, districtId: KECIOREN },
+        webhook: webhook(),
+        filter: {},
+      });
       assert.match(errorMessage(again, 409), /already has a geometry alarm on this boundary/);
     });
 
@@ -184,7 +230,10 @@ describe('alarm registrations through the gateway (three kinds)', function () {
       assert.deepEqual(answer.body['resolvedAdministrativeBoundary'], { cityId: ANKARA, cityName: 'Ankara', districtId: CANKAYA, districtName: 'Çankaya' });
       // No forecast run is stored yet, so no grid cell: a warning, not an error.
       assert.equal(answer.body['resolvedForecastCell'], undefined);
-      assert.ok(answer.body['warnings'].some((w: string) => /cell/i.test(w)), JSON.stringify(answer.body['warnings']));
+      assert.ok(
+        answer.body['warnings'].some((w: string) => /cell/i.test(w)),
+        JSON.stringify(answer.body['warnings']),
+      );
       pointId = answer.body['registrationId'];
     });
 
@@ -193,7 +242,12 @@ describe('alarm registrations through the gateway (three kinds)', function () {
       assert.equal(got.status, 200, JSON.stringify(got.body));
       assert.equal(got.body['forecastDays'], 3);
       const { createdAt, updatedAt, warnings, resolvedAdministrativeBoundary, ...editable } = got.body;
-      const updated = await call('PUT', '/v1/alarms/forecasts/update', { ...editable, forecastDays: 7, forecastAlarmDelivery: ['MORNING'], filter: { snowFallThreshold: 'HEAVY' } });
+      const updated = await call('PUT', '/v1/alarms/forecasts/update', {
+        ...editable,
+        forecastDays: 7,
+        forecastAlarmDelivery: ['MORNING'],
+        filter: { snowFallThreshold: 'HEAVY' },
+      });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body['forecastDays'], 7);
       assert.deepEqual(updated.body['forecastAlarmDelivery'], ['MORNING']);
@@ -207,12 +261,21 @@ describe('alarm registrations through the gateway (three kinds)', function () {
     it('pages by boundary and lists by recipient id', async () => {
       const byPoint = await call('POST', '/v1/alarms/forecasts/page', { pageNumber: 0, pageSize: 10, filterByBoundary: { type: 'POINT', point: KIZILAY } });
       assert.equal(byPoint.status, 200, JSON.stringify(byPoint.body));
-      assert.deepEqual(byPoint.body['registrations'].map((r: any) => r.registrationId), [pointId]);
+      assert.deepEqual(
+        byPoint.body['registrations'].map((r: any) => r.registrationId),
+        [pointId],
+      );
       const byDistrict = await call('POST', '/v1/alarms/forecasts/page', { filterByBoundary: { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: CANKAYA } });
-      assert.deepEqual(byDistrict.body['registrations'].map((r: any) => r.registrationId), [adminId]);
+      assert.deepEqual(
+        byDistrict.body['registrations'].map((r: any) => r.registrationId),
+        [adminId],
+      );
       const byRecipient = await call('GET', '/v1/alarms/forecasts/get-by-recipient-id/fc-1?pageSize=1&pageNumber=1');
       assert.equal(byRecipient.body['totalRecords'], 2);
-      assert.deepEqual(byRecipient.body['registrations'].map((r: any) => r.registrationId), [pointId]);
+      assert.deepEqual(
+        byRecipient.body['registrations'].map((r: any) => r.registrationId),
+        [pointId],
+      );
     });
 
     it('unregisters', async () => {
@@ -226,7 +289,15 @@ describe('alarm registrations through the gateway (three kinds)', function () {
       const answer = await call('GET', '/v1/alarms/forecasts/thresholds');
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const fromTable = Object.entries(FORECAST_THRESHOLDS).flatMap(([filterField, scale]) =>
-        scale.values.map(([name, value]) => ({ filterField, name, metric: scale.metric, unit: scale.unit, value, comparison: scale.comparison, aggregation: scale.aggregation })),
+        scale.values.map(([name, value]) => ({
+          filterField,
+          name,
+          metric: scale.metric,
+          unit: scale.unit,
+          value,
+          comparison: scale.comparison,
+          aggregation: scale.aggregation,
+        })),
       );
       assert.deepEqual(answer.body['thresholds'], fromTable);
       errorMessage(await stack.call('GET', '/v1/alarms/forecasts/thresholds'), 401);
@@ -287,22 +358,43 @@ describe('alarm registrations through the gateway (three kinds)', function () {
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body['boundary']['radius'], 2500);
       assert.deepEqual(updated.body['filter'], { precipitation: { intensities: [] } });
-      const second = await call('POST', '/v1/alarms/points/register', { recipientId: 'pt-1', boundary: { point: { lng: 29.03, lat: 40.99 }, radius: 500 }, webhook: webhook(), filter: {} });
+      const second = await call('POST', '/v1/alarms/points/register', {
+        recipientId: 'pt-1',
+        boundary: { point: { lng: 29.03, lat: 40.99 }, radius: 500 },
+        webhook: webhook(),
+        filter: {},
+      });
       assert.equal(second.status, 200, JSON.stringify(second.body));
-      assert.ok(second.body['warnings'].some((w: string) => /never triggers/.test(w)), 'an empty filter is warned about');
+      assert.ok(
+        second.body['warnings'].some((w: string) => /never triggers/.test(w)),
+        'an empty filter is warned about',
+      );
       const listed = await call('GET', '/v1/alarms/points/get-by-recipient-id/pt-1?pageNumber=0&pageSize=1');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.equal(listed.body['totalRecords'], 2);
-      assert.deepEqual(listed.body['registrations'].map((r: any) => r.registrationId), [id]);
+      assert.deepEqual(
+        listed.body['registrations'].map((r: any) => r.registrationId),
+        [id],
+      );
       const rest = await call('GET', '/v1/alarms/points/get-by-recipient-id/pt-1?pageNumber=1&pageSize=1');
-      assert.deepEqual(rest.body['registrations'].map((r: any) => r.registrationId), [second.body['registrationId']]);
+      assert.deepEqual(
+        rest.body['registrations'].map((r: any) => r.registrationId),
+        [second.body['registrationId']],
+      );
     });
 
     it('pages by polygon intersection: only circles touching the ring', async () => {
-      const near = await call('POST', '/v1/alarms/points/page', { pageNumber: 0, pageSize: 10, filterByPolygonIntersection: ringAround(KIZILAY.lng + 0.04, KIZILAY.lat, 0.015) });
+      const near = await call('POST', '/v1/alarms/points/page', {
+        pageNumber: 0,
+        pageSize: 10,
+        filterByPolygonIntersection: ringAround(KIZILAY.lng + 0.04, KIZILAY.lat, 0.015),
+      });
       assert.equal(near.status, 200, JSON.stringify(near.body));
       // The ring's west edge lies about 2.1 km east of Kızılay: inside the 2.5 km circle.
-      assert.deepEqual(near.body['registrations'].map((r: any) => r.registrationId), [id]);
+      assert.deepEqual(
+        near.body['registrations'].map((r: any) => r.registrationId),
+        [id],
+      );
       const farther = await call('POST', '/v1/alarms/points/page', { filterByPolygonIntersection: ringAround(KIZILAY.lng + 0.06, KIZILAY.lat, 0.015) });
       assert.equal(farther.body['totalRecords'], 0);
       const all = await call('POST', '/v1/alarms/points/page', {});

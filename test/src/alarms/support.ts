@@ -59,13 +59,12 @@ export async function startAlarmStack(): Promise<AlarmStack> {
     }
     env['GEO_GRPC_ADDRESS'] = address(geoService);
     const notifierService = track(
-      await notifier.start(
-        notifier.loadConfig({ ...env, ...notifierTestEnv() }),
-        { logger: logger.child({ service: 'notifier' }) },
-      ),
+      await notifier.start(notifier.loadConfig({ ...env, ...notifierTestEnv() }), { logger: logger.child({ service: 'notifier' }) }),
     );
     env['NOTIFIER_GRPC_ADDRESS'] = address(notifierService);
-    const identityService = track(await identity.start(identity.loadConfig({ ...env, ...identityTestEnv() }), { logger: logger.child({ service: 'identity' }) }));
+    const identityService = track(
+      await identity.start(identity.loadConfig({ ...env, ...identityTestEnv() }), { logger: logger.child({ service: 'identity' }) }),
+    );
     env['IDENTITY_GRPC_ADDRESS'] = address(identityService);
     const matcher = track(await alarmMatcher.start(alarmMatcher.loadConfig(env), { logger: logger.child({ service: 'alarm-matcher' }) }));
     env['ALARM_MATCHER_GRPC_ADDRESS'] = address(matcher);
@@ -104,7 +103,13 @@ export class Receiver extends SharedReceiver {
 /** Asserts the ErrorResponse shape of interface.md 2.1 with `status`, and returns its message. */
 export function errorMessage(answer: Answer, status: number): string {
   const b = answer.body;
-  if (answer.status !== status || b['status'] !== status || typeof b['message'] !== 'string' || typeof b['error'] !== 'string' || typeof b['path'] !== 'string') {
+  if (
+    answer.status !== status ||
+    b['status'] !== status ||
+    typeof b['message'] !== 'string' ||
+    typeof b['error'] !== 'string' ||
+    typeof b['path'] !== 'string'
+  ) {
     throw new Error(`expected an ErrorResponse with status ${status}, got ${answer.status}: ${JSON.stringify(b)}`);
   }
   return b['message'] as string;

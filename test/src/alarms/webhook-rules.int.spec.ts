@@ -89,7 +89,10 @@ describe('alarm registrations: the stored webhook (contract section 3)', functio
   it('accepts the same complete webhook again (the password cannot be compared: a warning says so)', async () => {
     const answer = await register(user, hook);
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.ok(answer.body['warnings'].some((w: string) => /password is stored encrypted and was not compared/.test(w)), JSON.stringify(answer.body['warnings']));
+    assert.ok(
+      answer.body['warnings'].some((w: string) => /password is stored encrypted and was not compared/.test(w)),
+      JSON.stringify(answer.body['warnings']),
+    );
   });
 
   it('takes back a registration as it was read (no authentication.type, masked password) on update', async () => {

@@ -145,7 +145,8 @@ async function main(): Promise<void> {
       for (const caller of who) {
         const probe = await fetch(`${baseUrl}${endpoint.path}`, { method: 'POST', headers: caller.headers, body: endpoint.body });
         if (probe.status !== 200) throw new Error(`${endpoint.name} as ${caller.name}: ${probe.status} ${await probe.text()}`);
-        if ((probe.headers.get('ratelimit-limit') !== null) !== caller.metered) throw new Error(`${endpoint.name} as ${caller.name}: metered is not ${caller.metered}`);
+        if ((probe.headers.get('ratelimit-limit') !== null) !== caller.metered)
+          throw new Error(`${endpoint.name} as ${caller.name}: metered is not ${caller.metered}`);
         await probe.arrayBuffer();
       }
     }
@@ -194,7 +195,11 @@ async function main(): Promise<void> {
           if (only && !only.test(name)) continue;
           if (!profiling) await profile.start();
           profiling = true;
-          const [r, cpuUs] = await withCpu(() => target.cpuMicros(), idle, () => load(spec(`${baseUrl}${endpoint.path}`, caller.headers, endpoint.body, c)));
+          const [r, cpuUs] = await withCpu(
+            () => target.cpuMicros(),
+            idle,
+            () => load(spec(`${baseUrl}${endpoint.path}`, caller.headers, endpoint.body, c)),
+          );
           const ratio = r.rps / ceiling.rps;
           line(name, r, cpuUs, ratio);
           const odd = Object.keys(r.statuses).some((s) => s !== '200') || r.errors > 0;

@@ -74,7 +74,11 @@ export async function processStack(): Promise<BenchTarget> {
       }
       const token = await session.adminToken();
       const body = { location: PLACES.istanbul, metrics: ['TEMPERATURE'], forecastDays: 1 };
-      await eventually(async () => ((await session.call('POST', '/v1/forecasts/current', { token, body })).status === 200 ? true : undefined), 'the forecast to be served', 60_000);
+      await eventually(
+        async () => ((await session.call('POST', '/v1/forecasts/current', { token, body })).status === 200 ? true : undefined),
+        'the forecast to be served',
+        60_000,
+      );
     },
     cpuMicros: () => cpuMicrosOf(stack.leftovers()),
     async stop() {

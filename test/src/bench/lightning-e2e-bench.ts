@@ -39,7 +39,9 @@ import { dropPrefixedDatabases } from '../support/databases.js';
 import { deletePrefixedTopics } from '../support/topics.js';
 import { describeLag, LagMonitor, type LagSummary } from './consumer-lag.js';
 
-const { values } = parseArgs({ options: { rates: { type: 'string' }, registrations: { type: 'string' }, probes: { type: 'string' }, 'lag-interval': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rates: { type: 'string' }, registrations: { type: 'string' }, probes: { type: 'string' }, 'lag-interval': { type: 'string' } },
+});
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -125,14 +127,19 @@ async function main(): Promise<void> {
 
     console.log('end-to-end lightning benchmark: feed topic -> ingest -> matcher -> notifier -> webhook (real Kafka, real database, separate processes)');
     console.log(`machine: ${machineDescription()}`);
-    console.log(`registrations: ${seeded.inserted.toLocaleString('en')} seeded in ${(seeded.ms / 1000).toFixed(1)} s + ${probes.length} probes via the API; matcher indexed ${indexed.toLocaleString('en')} and started in ${(matcherStartMs / 1000).toFixed(1)} s`);
+    console.log(
+      `registrations: ${seeded.inserted.toLocaleString('en')} seeded in ${(seeded.ms / 1000).toFixed(1)} s + ${probes.length} probes via the API; matcher indexed ${indexed.toLocaleString('en')} and started in ${(matcherStartMs / 1000).toFixed(1)} s`,
+    );
 
     for (const [phaseIndex, { rate, seconds }] of phases.entries()) {
       const phaseProbes = probes.slice(phaseIndex * PROBES, (phaseIndex + 1) * PROBES);
       const random = lcg(1234 + phaseIndex);
       const background = (): Point => {
         for (;;) {
-          const p = { lat: STORM_BOX.minLat + random() * (STORM_BOX.maxLat - STORM_BOX.minLat), lng: STORM_BOX.minLng + random() * (STORM_BOX.maxLng - STORM_BOX.minLng) };
+          const p = {
+            lat: STORM_BOX.minLat + random() * (STORM_BOX.maxLat - STORM_BOX.minLat),
+            lng: STORM_BOX.minLng + random() * (STORM_BOX.maxLng - STORM_BOX.minLng),
+          };
           // Every probe of every phase stays clear: only its own strike may reach it.
           if (probes.every((probe) => distanceM(probe, p) > 3_000)) return p;
         }
@@ -153,10 +160,15 @@ async function main(): Promise<void> {
       const deadline = Date.now() + 300_000;
       while (Date.now() < deadline && ids.some((id) => !latencies.has(id))) await sleep(250);
       const drainedS = (Math.max(...ids.map((id) => (latencies.get(id) ?? Number.NaN) + storm!.publishedAt.get(id)!)) - phaseEnd) / 1000;
-      const sorted = ids.map((id) => latencies.get(id)).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
+      const sorted = ids
+        .map((id) => latencies.get(id))
+        .filter((ms): ms is number => ms !== undefined)
+        .sort((a, b) => a - b);
       // Growth within the phase: a stage falling behind by more than 2 % of the offered rate, and
       // holding more than a second's worth of records at the phase's end.
-      const summaries: LagSummary[] = groups.map((g) => lag!.summary(g.name, { fromMs: phaseStart, toMs: endSample.atMs, growthPerSecond: 0.02 * rate, floor: rate }));
+      const summaries: LagSummary[] = groups.map((g) =>
+        lag!.summary(g.name, { fromMs: phaseStart, toMs: endSample.atMs, growthPerSecond: 0.02 * rate, floor: rate }),
+      );
       const p50 = percentile(sorted, 0.5);
       const p99 = percentile(sorted, 0.99);
       const max = sorted.at(-1) ?? Number.NaN;
@@ -171,12 +183,30 @@ async function main(): Promise<void> {
         `acceptance at ${rate}/s for ${seconds} s: ${verdict ? 'MET' : 'NOT MET'} (every probe received: ${sorted.length === ids.length}; p99 ${p99} ms <= ${P99_LIMIT_MS}: ${p99 <= P99_LIMIT_MS}; growing backlog: ${growing.length ? growing.join(', ') : 'none'}; publisher kept up: ${keptUp})`,
       );
       reportBench({ bench, metric: `p50 latency at ${rate} strikes/s`, value: p50, unit: 'ms', note });
-      reportBench({ bench, metric: `p99 latency at ${rate} strikes/s`, value: p99, unit: 'ms', note: `acceptance ${verdict ? 'met' : 'NOT met'} at ${rate}/s for ${seconds} s` });
+      reportBench({
+        bench,
+        metric: `p99 latency at ${rate} strikes/s`,
+        value: p99,
+        unit: 'ms',
+        note: `acceptance ${verdict ? 'met' : 'NOT met'} at ${rate}/s for ${seconds} s`,
+      });
       reportBench({ bench, metric: `max latency at ${rate} strikes/s`, value: max, unit: 'ms' });
       reportBench({ bench, metric: `probe webhooks received at ${rate} strikes/s`, value: sorted.length, unit: `of ${ids.length}` });
-      reportBench({ bench, metric: `publisher rate at ${rate} strikes/s offered`, value: Math.round(stats.achievedRate), unit: 'strikes/s', note: `at most ${stats.maxBehind} records behind schedule` });
+      reportBench({
+        bench,
+        metric: `publisher rate at ${rate} strikes/s offered`,
+        value: Math.round(stats.achievedRate),
+        unit: 'strikes/s',
+        note: `at most ${stats.maxBehind} records behind schedule`,
+      });
       for (const s of summaries) {
-        reportBench({ bench, metric: `${s.name} consumer lag, max at ${rate} strikes/s`, value: s.max, unit: 'records', note: `last ${s.last ?? '-'}, slope ${Math.round(s.slopePerSecond)}/s${s.grows ? ', GROWING' : ''}` });
+        reportBench({
+          bench,
+          metric: `${s.name} consumer lag, max at ${rate} strikes/s`,
+          value: s.max,
+          unit: 'records',
+          note: `last ${s.last ?? '-'}, slope ${Math.round(s.slopePerSecond)}/s${s.grows ? ', GROWING' : ''}`,
+        });
       }
       if (sorted.length < ids.length) failures++;
     }

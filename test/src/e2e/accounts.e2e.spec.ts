@@ -25,7 +25,7 @@ describe('e2e: accounts, users, subscriptions and access', function () {
     admin = await stack.adminToken();
   });
 
-  it('logs the administrator in with the README\'s answer shape, and refuses a wrong password with a 401', async () => {
+  it("logs the administrator in with the README's answer shape, and refuses a wrong password with a 401", async () => {
     const answer = await stack.api.expect(200, 'POST', '/v1/auth/login', { body: { username: stack.admin.email, password: stack.admin.password } });
     assert.deepEqual(Object.keys(answer.body).sort(), ['accessToken', 'expiresIn', 'refreshToken', 'type', 'username']);
     assert.equal(answer.body.type, 'Bearer');
@@ -85,22 +85,34 @@ describe('e2e: accounts, users, subscriptions and access', function () {
     assertError(await stack.api.call('GET', '/v1/users/me', { token: `${customer.token.slice(0, -4)}AAAA` }), 401, '/v1/users/me');
   });
 
-  it('answers 402 for a plan of NONE and 403 for a service outside the plan, with the contract\'s messages', async () => {
+  it("answers 402 for a plan of NONE and 403 for a service outside the plan, with the contract's messages", async () => {
     const unpaid = await createCustomer(stack.api, admin, { plan: 'NONE' });
-    assert.equal(assertError(await stack.api.call('POST', '/v1/forecasts/current', { token: unpaid.token, body: ankaraForecast }), 402).message, MESSAGES.payment);
+    assert.equal(
+      assertError(await stack.api.call('POST', '/v1/forecasts/current', { token: unpaid.token, body: ankaraForecast }), 402).message,
+      MESSAGES.payment,
+    );
     const forecastsOnly = await createCustomer(stack.api, admin, { limits: { forecasts: 100 } });
     const page = { backwardInterval: 600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 };
-    assert.equal(assertError(await stack.api.call('POST', '/v1/precipitations/page', { token: forecastsOnly.token, body: page }), 403).message, MESSAGES.noSubscription);
+    assert.equal(
+      assertError(await stack.api.call('POST', '/v1/precipitations/page', { token: forecastsOnly.token, body: page }), 403).message,
+      MESSAGES.noSubscription,
+    );
   });
 
-  it('answers 403 naming the place and the subscription\'s geography for a location outside Ankara', async () => {
+  it("answers 403 naming the place and the subscription's geography for a location outside Ankara", async () => {
     const outside = await stack.api.call('POST', '/v1/forecasts/current', { token: customer.token, body: istanbulForecast });
     assert.equal(
       assertError(outside, 403, '/v1/forecasts/current').message,
       'The Location You Are Querying [41.01, 28.97] Is Not Within The Geographic Boundaries Allowed In Your Subscription [Türkiye, Ankara]',
     );
-    const crop = await stack.api.call('POST', '/v1/precipitations/geometry', { token: customer.token, body: { eventIds: [], center: { lat: 41.01, lng: 28.97 }, radius: 1000 } });
-    assert.match(assertError(crop, 403, '/v1/precipitations/geometry').message, /^The Location You Are Querying \[41\.01, 28\.97\] Is Not Within .*\[Türkiye, Ankara\]$/);
+    const crop = await stack.api.call('POST', '/v1/precipitations/geometry', {
+      token: customer.token,
+      body: { eventIds: [], center: { lat: 41.01, lng: 28.97 }, radius: 1000 },
+    });
+    assert.match(
+      assertError(crop, 403, '/v1/precipitations/geometry').message,
+      /^The Location You Are Querying \[41\.01, 28\.97\] Is Not Within .*\[Türkiye, Ankara\]$/,
+    );
   });
 
   it('shows the quota on metered answers and answers 429 with Retry-After once it is spent', async () => {

@@ -57,7 +57,9 @@ describe('e2e: administrative boundaries', function () {
     assert.equal(full.body.city.name, 'Ankara');
     assert.ok(full.body.geometry.polygons.length >= 1);
     for (const polygon of full.body.geometry.polygons) assertClosedRing(polygon.exterior, 'Çankaya');
-    const simplified = await stack.api.expect(200, 'GET', `/v1/alarms/forecasts/district/${CANKAYA.districtId}?simplifyTolerance=500`, { token: customer.token });
+    const simplified = await stack.api.expect(200, 'GET', `/v1/alarms/forecasts/district/${CANKAYA.districtId}?simplifyTolerance=500`, {
+      token: customer.token,
+    });
     assert.ok(simplified.text.length < full.text.length / 2, `simplified ${simplified.text.length} bytes, full ${full.text.length}`);
     assertError(await stack.api.call('GET', '/v1/alarms/forecasts/district/999999', { token: customer.token }), 404, '/v1/alarms/forecasts/district/999999');
   });

@@ -82,31 +82,43 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
   });
 
   it('has precipitation of the last hour and a forecast for Ankara within 2 minutes of the start', async () => {
-    const precipitations = await eventually(async () => {
-      const answer = await api.expect(200, 'POST', '/v1/precipitations/page', {
-        token: adminToken,
-        body: { backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 },
-      });
-      return answer.body.totalRecords > 0 ? answer.body : undefined;
-    }, 'a precipitation record of the last hour', Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()));
+    const precipitations = await eventually(
+      async () => {
+        const answer = await api.expect(200, 'POST', '/v1/precipitations/page', {
+          token: adminToken,
+          body: { backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 },
+        });
+        return answer.body.totalRecords > 0 ? answer.body : undefined;
+      },
+      'a precipitation record of the last hour',
+      Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()),
+    );
     assert.ok(precipitations.precipitations.length > 0);
     // The simulator's backfill publishes the feeds side by side; a thunderstorm may reach the read model
     // a moment after the first precipitation, so it gets the same 2-minute budget.
-    const thunderstorms = await eventually(async () => {
-      const answer = await api.expect(200, 'POST', '/v1/thunderstorms/page', {
-        token: adminToken,
-        body: { backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 },
-      });
-      return answer.body.totalRecords > 0 ? answer : undefined;
-    }, 'the demo thunderstorm listed', Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()));
+    const thunderstorms = await eventually(
+      async () => {
+        const answer = await api.expect(200, 'POST', '/v1/thunderstorms/page', {
+          token: adminToken,
+          body: { backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 },
+        });
+        return answer.body.totalRecords > 0 ? answer : undefined;
+      },
+      'the demo thunderstorm listed',
+      Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()),
+    );
     assert.ok(thunderstorms.body.totalRecords > 0, 'the demo thunderstorm is listed');
-    const forecast = await eventually(async () => {
-      const answer = await api.call('POST', '/v1/forecasts/current', {
-        token: adminToken,
-        body: { location: ANKARA, metrics: ['TEMPERATURE', 'PRECIPITATION'], forecastDays: 1 },
-      });
-      return answer.status === 200 ? answer.body : undefined;
-    }, 'a forecast for Ankara', Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()));
+    const forecast = await eventually(
+      async () => {
+        const answer = await api.call('POST', '/v1/forecasts/current', {
+          token: adminToken,
+          body: { location: ANKARA, metrics: ['TEMPERATURE', 'PRECIPITATION'], forecastDays: 1 },
+        });
+        return answer.status === 200 ? answer.body : undefined;
+      },
+      'a forecast for Ankara',
+      Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()),
+    );
     assert.equal(forecast.model, 'stormhook-sim', 'the forecast names the synthetic model');
     const temperatures = forecast.metricForecasts[0].forecasts as Array<{ value: number | null }>;
     assert.ok(temperatures.length > 0 && temperatures.every((v) => typeof v.value === 'number'), JSON.stringify(temperatures.slice(0, 3)));
@@ -127,7 +139,9 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
       assert.equal(payload['payloadVersion'], 1);
       assert.match(String(payload['strikeId']), /^sim\d+-demo/, 'a strike of the synthetic demo storm');
       assert.ok(['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'].includes(String(payload['dischargeType'])));
-      process.stdout.write(`      first callback ${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s after registering, ${((call.receivedAtMs - upAtMs) / 1000).toFixed(0)} s after the start\n`);
+      process.stdout.write(
+        `      first callback ${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s after registering, ${((call.receivedAtMs - upAtMs) / 1000).toFixed(0)} s after the start\n`,
+      );
     } finally {
       await receiver.stop();
     }
@@ -135,7 +149,9 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
 
   it('sends the password reset e-mail and the phone activation SMS on a default start, to the outbox it names', async () => {
     const customer = await createCustomer(api, adminToken);
-    await api.expect(202, 'POST', '/v1/users/password-reset-request', { body: { username: customer.username, resetPageLink: 'http://localhost:3000/reset-password' } });
+    await api.expect(202, 'POST', '/v1/users/password-reset-request', {
+      body: { username: customer.username, resetPageLink: 'http://localhost:3000/reset-password' },
+    });
     const phone = `+90532${String(Date.now()).slice(-7)}`;
     await api.expect(200, 'PATCH', '/v1/accounts/update', { token: customer.token, body: { accountId: customer.accountId, mobilePhoneNumber: phone } });
     const sms = await api.expect(200, 'POST', '/v1/accounts/phone-number-activation-request', {
@@ -145,14 +161,25 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
     assert.equal(sms.body.smsSent, true);
     // The README's path; the terminal names it when a message is written.
     const outbox = join(repoRoot, '.stack', 'data', 'notifier-outbox', 'messages.jsonl');
-    await eventually(async () => /written to the development outbox: \S+messages\.jsonl/.test(stack.tail(400)) || undefined, 'the outbox path in the terminal', 30_000);
-    await eventually(async () => {
-      if (!existsSync(outbox)) return undefined;
-      const lines = readFileSync(outbox, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { recipient: string; channel: string });
-      const mail = lines.some((m) => m.recipient === customer.username && m.channel === 'email');
-      const text = lines.some((m) => m.recipient === phone && m.channel === 'sms');
-      return mail && text ? true : undefined;
-    }, 'the reset e-mail and the activation SMS in the outbox', 30_000);
+    await eventually(
+      async () => /written to the development outbox: \S+messages\.jsonl/.test(stack.tail(400)) || undefined,
+      'the outbox path in the terminal',
+      30_000,
+    );
+    await eventually(
+      async () => {
+        if (!existsSync(outbox)) return undefined;
+        const lines = readFileSync(outbox, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { recipient: string; channel: string });
+        const mail = lines.some((m) => m.recipient === customer.username && m.channel === 'email');
+        const text = lines.some((m) => m.recipient === phone && m.channel === 'sms');
+        return mail && text ? true : undefined;
+      },
+      'the reset e-mail and the activation SMS in the outbox',
+      30_000,
+    );
   });
 
   it('accepts the role under `roles`, as the User resource names it', async () => {

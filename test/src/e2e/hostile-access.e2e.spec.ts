@@ -41,14 +41,24 @@ describe('e2e hostile input: cross-account access', function () {
   }
 
   /** A's call with B's id in the body, and with an unknown id there. */
-  async function refusedAlikeBody(status: number, method: string, path: string, foreign: Record<string, unknown>, unknown: Record<string, unknown>): Promise<void> {
+  async function refusedAlikeBody(
+    status: number,
+    method: string,
+    path: string,
+    foreign: Record<string, unknown>,
+    unknown: Record<string, unknown>,
+  ): Promise<void> {
     attempts += 2;
     const a = await stack.api.call(method, path, { token: attacker.token, body: foreign });
     const b = await stack.api.call(method, path, { token: attacker.token, body: unknown });
     assertError(a, status, path);
     assertError(b, status, path);
     const ids = [...Object.values(foreign), ...Object.values(unknown)].filter((v): v is string => typeof v === 'string' && v.length >= 8);
-    assert.equal(withoutIds(a.body.message, ...ids), withoutIds(b.body.message, ...ids), `${method} ${path}: B's object and an unknown one must be refused alike`);
+    assert.equal(
+      withoutIds(a.body.message, ...ids),
+      withoutIds(b.body.message, ...ids),
+      `${method} ${path}: B's object and an unknown one must be refused alike`,
+    );
   }
 
   before(async function () {
@@ -69,7 +79,13 @@ describe('e2e hostile input: cross-account access', function () {
     const unknownUser = randomUUID();
     const read = await refusedAlike(403, 'GET', `/v1/users/${victim.userId}`, `/v1/users/${unknownUser}`);
     assert.match(read.body.message, /POWER_USER/);
-    await refusedAlikeBody(403, 'PATCH', '/v1/users/update-role-status', { userId: victim.userId, status: 'BLOCKED' }, { userId: unknownUser, status: 'BLOCKED' });
+    await refusedAlikeBody(
+      403,
+      'PATCH',
+      '/v1/users/update-role-status',
+      { userId: victim.userId, status: 'BLOCKED' },
+      { userId: unknownUser, status: 'BLOCKED' },
+    );
     attempts += 1;
     assertError(await stack.api.call('POST', '/v1/users/page', { token: attacker.token, body: { pageNumber: 0, pageSize: 10 } }), 403, '/v1/users/page');
     const me = await stack.api.expect(200, 'GET', '/v1/users/me', { token: victim.token });
@@ -80,8 +96,20 @@ describe('e2e hostile input: cross-account access', function () {
     const unknownUser = randomUUID();
     const unknownAccount = randomUUID();
     await refusedAlike(404, 'GET', `/v1/accounts/${victim.userId}`, `/v1/accounts/${unknownUser}`);
-    await refusedAlikeBody(404, 'PATCH', '/v1/accounts/update', { accountId: victim.accountId, company: 'Mine now' }, { accountId: unknownAccount, company: 'Mine now' });
-    await refusedAlikeBody(404, 'POST', '/v1/accounts/create', { userId: victim.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' }, { userId: unknownUser, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' });
+    await refusedAlikeBody(
+      404,
+      'PATCH',
+      '/v1/accounts/update',
+      { accountId: victim.accountId, company: 'Mine now' },
+      { accountId: unknownAccount, company: 'Mine now' },
+    );
+    await refusedAlikeBody(
+      404,
+      'POST',
+      '/v1/accounts/create',
+      { userId: victim.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' },
+      { userId: unknownUser, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' },
+    );
     const link = 'http://localhost:3000/activate';
     await refusedAlikeBody(
       404,
@@ -90,19 +118,31 @@ describe('e2e hostile input: cross-account access', function () {
       { userId: victim.userId, accountId: victim.accountId, phoneNumberActivationPageLink: link },
       { userId: unknownUser, accountId: unknownAccount, phoneNumberActivationPageLink: link },
     );
-    await refusedAlikeBody(404, 'POST', '/v1/accounts/phone-number-activation', { accountId: victim.accountId, code: '123456' }, { accountId: unknownAccount, code: '123456' });
+    await refusedAlikeBody(
+      404,
+      'POST',
+      '/v1/accounts/phone-number-activation',
+      { accountId: victim.accountId, code: '123456' },
+      { accountId: unknownAccount, code: '123456' },
+    );
     const me = await stack.api.expect(200, 'GET', '/v1/users/me', { token: victim.token });
-    assert.equal(me.body.account.company, 'Victim Ltd', 'the victim\'s account is unchanged');
+    assert.equal(me.body.account.company, 'Victim Ltd', "the victim's account is unchanged");
   });
 
-  it('subscriptions: another account\'s subscription is 404 to read and ADMIN-only to change', async () => {
+  it("subscriptions: another account's subscription is 404 to read and ADMIN-only to change", async () => {
     await refusedAlike(404, 'GET', `/v1/accounts/subscription/${victim.accountId}`, `/v1/accounts/subscription/${randomUUID()}`);
-    await refusedAlikeBody(403, 'POST', '/v1/accounts/update-subscription', { accountId: victim.accountId, subscriptionPlan: 'PREMIUM_YEARLY' }, { accountId: randomUUID(), subscriptionPlan: 'PREMIUM_YEARLY' });
+    await refusedAlikeBody(
+      403,
+      'POST',
+      '/v1/accounts/update-subscription',
+      { accountId: victim.accountId, subscriptionPlan: 'PREMIUM_YEARLY' },
+      { accountId: randomUUID(), subscriptionPlan: 'PREMIUM_YEARLY' },
+    );
     const subscription = await stack.api.expect(200, 'GET', `/v1/accounts/subscription/${victim.accountId}`, { token: victim.token });
     assert.equal(subscription.body.subscriptionPlan, 'CUSTOM');
   });
 
-  it('api keys: listing, creating for and revoking another user\'s keys answer 404, and the key keeps working', async () => {
+  it("api keys: listing, creating for and revoking another user's keys answer 404, and the key keeps working", async () => {
     const unknownUser = randomUUID();
     await refusedAlike(404, 'GET', `/v1/api-keys?userId=${victim.userId}`, `/v1/api-keys?userId=${unknownUser}`);
     await refusedAlikeBody(404, 'POST', '/v1/api-keys/create', { userId: victim.userId, name: 'stolen' }, { userId: unknownUser, name: 'stolen' });
@@ -126,18 +166,24 @@ describe('e2e hostile input: cross-account access', function () {
       assert.equal(first.status, 200, first.text);
       victimRegistrations.set('geometries', String(first.body.registrationId));
       for (const kind of ALARM_KINDS.filter((k) => k !== 'geometries')) {
-        const answer = await stack.api.call('POST', `/v1/alarms/${kind}/register`, { token: victim.token, body: registrationBody(kind, 'victim-recipient', { accountId: victim.accountId }) });
+        const answer = await stack.api.call('POST', `/v1/alarms/${kind}/register`, {
+          token: victim.token,
+          body: registrationBody(kind, 'victim-recipient', { accountId: victim.accountId }),
+        });
         if (answer.status === 200) victimRegistrations.set(kind, String(answer.body.registrationId));
         else if (answer.status !== 501) assert.fail(`registering a ${kind} alarm answered ${answer.status}: ${answer.text}`);
       }
-      await stack.api.expect(200, 'POST', '/v1/alarms/geometries/register', { token: attacker.token, body: registrationBody('geometries', 'attacker-recipient', fullWebhook(receiver.url)) });
+      await stack.api.expect(200, 'POST', '/v1/alarms/geometries/register', {
+        token: attacker.token,
+        body: registrationBody('geometries', 'attacker-recipient', fullWebhook(receiver.url)),
+      });
     });
 
     after(async () => {
       await receiver?.stop();
     });
 
-    it('registrations of every kind: another account\'s answer 404 to read, update and delete, and survive', async () => {
+    it("registrations of every kind: another account's answer 404 to read, update and delete, and survive", async () => {
       for (const [kind, registrationId] of victimRegistrations) {
         const unknown = randomUUID();
         await refusedAlike(404, 'GET', `/v1/alarms/${kind}/get-by-id/${registrationId}`, `/v1/alarms/${kind}/get-by-id/${unknown}`);
@@ -154,12 +200,15 @@ describe('e2e hostile input: cross-account access', function () {
       }
     });
 
-    it('registrations: reusing another account\'s stored webhook by its accountId is refused, alike for any account', async () => {
+    it("registrations: reusing another account's stored webhook by its accountId is refused, alike for any account", async () => {
       // webhook.accountId must be the caller's own (contract section 3): the gateway answers a 400
       // that names the rule rather than a 404, and the same for an account that does not exist.
       attempts += 2;
       const register = (accountId: string) =>
-        stack.api.call('POST', '/v1/alarms/geometries/register', { token: attacker.token, body: registrationBody('geometries', 'attacker-recipient', { accountId }) });
+        stack.api.call('POST', '/v1/alarms/geometries/register', {
+          token: attacker.token,
+          body: registrationBody('geometries', 'attacker-recipient', { accountId }),
+        });
       const unknown = randomUUID();
       const foreign = await register(victim.accountId);
       const missing = await register(unknown);
@@ -168,7 +217,7 @@ describe('e2e hostile input: cross-account access', function () {
       assertError(missing, foreign.status, '/v1/alarms/geometries/register');
       assert.equal(withoutIds(foreign.body.message, victim.accountId, unknown), withoutIds(missing.body.message, victim.accountId, unknown));
       const mine = await stack.api.expect(200, 'GET', '/v1/alarms/geometries/get-by-recipient-id/attacker-recipient', { token: attacker.token });
-      assert.equal(mine.body.totalRecords, 1, 'no registration was made on the victim\'s webhook');
+      assert.equal(mine.body.totalRecords, 1, "no registration was made on the victim's webhook");
     });
 
     it('the stored webhook: naming another account is for ADMIN only, alike for any id, and changes nothing', async () => {
@@ -192,7 +241,7 @@ describe('e2e hostile input: cross-account access', function () {
       assert.equal(webhook.body.url, receiver.url, 'the url was not changed');
     });
 
-    it('deliveries: another account\'s delivery answers 404 to read and to redeliver, and is not listed', async function () {
+    it("deliveries: another account's delivery answers 404 to read and to redeliver, and is not listed", async function () {
       const test = await stack.api.call('POST', '/v1/alarms/webhooks/test', { token: victim.token });
       skipWhenPending(this, test, 'sendWebhookTest');
       assert.equal(test.status, 202, test.text);
@@ -201,7 +250,7 @@ describe('e2e hostile input: cross-account access', function () {
       await refusedAlike(404, 'POST', `/v1/deliveries/${id}/redeliver`, '/v1/deliveries/ntf_00000000000000000000000000/redeliver');
       attempts += 1;
       const page = await stack.api.expect(200, 'POST', '/v1/deliveries/page', { token: attacker.token, body: {} });
-      assert.ok(!page.text.includes(id), 'the victim\'s delivery is not in the attacker\'s log');
+      assert.ok(!page.text.includes(id), "the victim's delivery is not in the attacker's log");
     });
   });
 });

@@ -62,7 +62,8 @@ describe('e2e hostile input: the HTTP API', function () {
     const fiveXx = Object.entries(report.statuses)
       .filter(([status]) => Number(status) >= 500)
       .reduce((sum, [status, n]) => sum + (Number(status) === 501 ? 0 : n), 0);
-    stack.figures[`schemathesis ${SCHEMATHESIS_VERSION} (seed ${seed}, ${MAX_EXAMPLES} examples per operation and phase)`] = `${report.requests} requests in ${seconds} s`;
+    stack.figures[`schemathesis ${SCHEMATHESIS_VERSION} (seed ${seed}, ${MAX_EXAMPLES} examples per operation and phase)`] =
+      `${report.requests} requests in ${seconds} s`;
     stack.figures['fuzzing: statuses'] = JSON.stringify(report.statuses);
     stack.figures['fuzzing: 5xx (not counting 501 of operations not served yet)'] = fiveXx;
     stack.figures['fuzzing: errors not in ErrorResponse shape'] = report.notErrorResponses.length;
@@ -70,10 +71,13 @@ describe('e2e hostile input: the HTTP API', function () {
     stack.figures['fuzzing: schema-violating requests accepted (operations)'] = report.invalidAccepted.length;
     for (const [operation, message] of Object.entries(report.pendingOperations)) pendingReasons.push(`fuzzing of ${operation}: 501 (${message})`);
     if (report.invalidAccepted.length > 0) {
-      process.stdout.write(`      schema-violating requests accepted (for the gateway owner):\n${report.invalidAccepted.map((f) => `        ${f}`).join('\n')}\n`);
+      process.stdout.write(
+        `      schema-violating requests accepted (for the gateway owner):\n${report.invalidAccepted.map((f) => `        ${f}`).join('\n')}\n`,
+      );
     }
     const findings = [...report.serverErrors, ...report.notErrorResponses, ...report.conformanceFailures];
-    if (findings.length > 0) assert.fail(`schemathesis found (seed ${seed}; reproduce with E2E_FUZZ_SEED=${seed}):\n${findings.join('\n')}\n${report.consoleTail}`);
+    if (findings.length > 0)
+      assert.fail(`schemathesis found (seed ${seed}; reproduce with E2E_FUZZ_SEED=${seed}):\n${findings.join('\n')}\n${report.consoleTail}`);
     assert.ok(report.requests > 1000, `only ${report.requests} requests were made:\n${report.consoleTail}`);
   });
 
@@ -82,28 +86,91 @@ describe('e2e hostile input: the HTTP API', function () {
     const api = stack.api;
     const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
     const cases: Array<{ what: string; method: string; path: string; status: number[]; options: Parameters<typeof api.call>[2] }> = [
-      { what: 'malformed JSON', method: 'POST', path: '/v1/precipitations/page', status: [400], options: { token: admin, rawBody: '{"pageSize": 1,', headers: { 'content-type': 'application/json' } } },
-      { what: 'a body over the limit', method: 'POST', path: '/v1/users/page', status: [413], options: { token: admin, rawBody: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`, headers: { 'content-type': 'application/json' } } },
-      { what: 'a form body', method: 'POST', path: '/v1/forecasts/current', status: [415], options: { token: admin, rawBody: 'location=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } } },
-      { what: '5,000 nested arrays', method: 'POST', path: '/v1/users/page', status: [400], options: { token: admin, rawBody: deep, headers: { 'content-type': 'application/json' } } },
+      {
+        what: 'malformed JSON',
+        method: 'POST',
+        path: '/v1/precipitations/page',
+        status: [400],
+        options: { token: admin, rawBody: '{"pageSize": 1,', headers: { 'content-type': 'application/json' } },
+      },
+      {
+        what: 'a body over the limit',
+        method: 'POST',
+        path: '/v1/users/page',
+        status: [413],
+        options: { token: admin, rawBody: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`, headers: { 'content-type': 'application/json' } },
+      },
+      {
+        what: 'a form body',
+        method: 'POST',
+        path: '/v1/forecasts/current',
+        status: [415],
+        options: { token: admin, rawBody: 'location=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      },
+      {
+        what: '5,000 nested arrays',
+        method: 'POST',
+        path: '/v1/users/page',
+        status: [400],
+        options: { token: admin, rawBody: deep, headers: { 'content-type': 'application/json' } },
+      },
       { what: 'a JSON array for an object', method: 'POST', path: '/v1/thunderstorms/page', status: [400], options: { token: admin, body: [1, 2, 3] } },
-      { what: 'a __proto__ key', method: 'POST', path: '/v1/users/page', status: [400], options: { token: admin, rawBody: '{"__proto__":{"isAdmin":true},"pageNumber":0,"pageSize":5}', headers: { 'content-type': 'application/json' } } },
+      {
+        what: 'a __proto__ key',
+        method: 'POST',
+        path: '/v1/users/page',
+        status: [400],
+        options: { token: admin, rawBody: '{"__proto__":{"isAdmin":true},"pageNumber":0,"pageSize":5}', headers: { 'content-type': 'application/json' } },
+      },
       { what: 'a repeated query parameter', method: 'GET', path: '/v1/alarms/webhooks?accountId=a&accountId=b', status: [400], options: { token: admin } },
       { what: 'an 8 KB path', method: 'GET', path: `/v1/users/${'x'.repeat(8_000)}`, status: [400, 404], options: { token: admin } },
-      { what: 'an encoded NUL and traversal in the path', method: 'GET', path: '/v1/alarms/forecasts/district/%00..%2F..%2Fetc', status: [400, 404], options: { token: admin } },
+      {
+        what: 'an encoded NUL and traversal in the path',
+        method: 'GET',
+        path: '/v1/alarms/forecasts/district/%00..%2F..%2Fetc',
+        status: [400, 404],
+        options: { token: admin },
+      },
       { what: 'a malformed percent-escape in a path parameter', method: 'GET', path: '/v1/users/%ZZ', status: [400], options: { token: admin } },
-      { what: 'a truncated percent-escape in a path parameter', method: 'GET', path: '/v1/alarms/forecasts/district/12%E', status: [400], options: { token: admin } },
+      {
+        what: 'a truncated percent-escape in a path parameter',
+        method: 'GET',
+        path: '/v1/alarms/forecasts/district/12%E',
+        status: [400],
+        options: { token: admin },
+      },
       { what: 'a 10 KB bearer token', method: 'GET', path: '/v1/users/me', status: [401], options: { token: 'x'.repeat(10_000) } },
-      { what: 'a token signed with "none"', method: 'GET', path: '/v1/users/me', status: [401], options: { token: `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.` } },
+      {
+        what: 'a token signed with "none"',
+        method: 'GET',
+        path: '/v1/users/me',
+        status: [401],
+        options: { token: `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.` },
+      },
       { what: 'a login without a body', method: 'POST', path: '/v1/auth/login', status: [400, 415], options: {} },
-      { what: 'a login with a number for a password', method: 'POST', path: '/v1/auth/login', status: [400], options: { body: { username: 'a@b.c', password: 12345678 } } },
-      { what: 'a login with a 100 KB username', method: 'POST', path: '/v1/auth/login', status: [400], options: { body: { username: `${'a'.repeat(100_000)}@b.c`, password: 'x' } } },
+      {
+        what: 'a login with a number for a password',
+        method: 'POST',
+        path: '/v1/auth/login',
+        status: [400],
+        options: { body: { username: 'a@b.c', password: 12345678 } },
+      },
+      {
+        what: 'a login with a 100 KB username',
+        method: 'POST',
+        path: '/v1/auth/login',
+        status: [400],
+        options: { body: { username: `${'a'.repeat(100_000)}@b.c`, password: 'x' } },
+      },
     ];
     const failures: string[] = [];
     for (const c of cases) {
       const answer = await api.call(c.method, c.path, c.options);
       try {
-        assert.ok(c.status.includes(answer.status), `${c.what}: ${c.method} ${c.path.slice(0, 60)} answered ${answer.status}, expected ${c.status.join(' or ')}: ${answer.text.slice(0, 300)}`);
+        assert.ok(
+          c.status.includes(answer.status),
+          `${c.what}: ${c.method} ${c.path.slice(0, 60)} answered ${answer.status}, expected ${c.status.join(' or ')}: ${answer.text.slice(0, 300)}`,
+        );
         assertError(answer, answer.status);
       } catch (error) {
         failures.push((error as Error).message);

@@ -36,7 +36,10 @@ describe('e2e hostile input: malformed and oversized feed records', function () 
     const hostile = hostileRecords(FEED_TOPICS, tag);
     // One record per produce request: a batch of several large ones could pass the broker's limit.
     for (const h of hostile) await feed.raw(h.topic, [h.record]);
-    const found = await letters.waitForKeys(hostile.map((h) => h.key), 60_000);
+    const found = await letters.waitForKeys(
+      hostile.map((h) => h.key),
+      60_000,
+    );
     const missing = hostile.filter((h) => !found.has(h.key)).map((h) => `${h.topic} ${h.flaw}`);
     stack.figures['feed rejects dead-lettered'] = `${found.size} of ${hostile.length} (lost ${missing.length})`;
     assert.deepEqual(missing, [], 'rejects that never reached the dead-letter topic');
@@ -59,7 +62,7 @@ describe('e2e hostile input: malformed and oversized feed records', function () 
     process.stdout.write(`      dead-letter reasons:\n${reasons.join('\n')}\n`);
   });
 
-  it('refuses a record above the broker\'s 1 MB limit at the door', async () => {
+  it("refuses a record above the broker's 1 MB limit at the door", async () => {
     // Its own producer: a refused batch must not disturb the shared one.
     const door = await FeedPublisher.connect(stack.kafkaBrokers, stack.topicPrefix, true);
     try {

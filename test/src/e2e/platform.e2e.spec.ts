@@ -78,7 +78,10 @@ describe('e2e: the stack as `npm start` runs it', function () {
   });
 });
 
-function resolveResponse(doc: { components: { responses: Record<string, unknown> } }, response: unknown): { content?: Record<string, { schema?: { $ref?: string } }> } | undefined {
+function resolveResponse(
+  doc: { components: { responses: Record<string, unknown> } },
+  response: unknown,
+): { content?: Record<string, { schema?: { $ref?: string } }> } | undefined {
   const ref = (response as { $ref?: string }).$ref;
   if (ref === undefined) return response as { content?: Record<string, { schema?: { $ref?: string } }> };
   const name = ref.replace('#/components/responses/', '');

@@ -77,7 +77,10 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
 
   it('registers a point alarm and a forecast alarm reusing the stored webhook by account id', async function () {
     if (!reg.geometry) this.skip();
-    const point = await stack.api.call('POST', '/v1/alarms/points/register', { token: customer.token, body: registrationBody('points', 'mast-12', { accountId: customer.accountId }) });
+    const point = await stack.api.call('POST', '/v1/alarms/points/register', {
+      token: customer.token,
+      body: registrationBody('points', 'mast-12', { accountId: customer.accountId }),
+    });
     skipWhenPending(this, point, 'registerPointAlarm');
     assert.equal(point.status, 200, point.text);
     reg.point = String(point.body.registrationId);
@@ -87,7 +90,10 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
       byRecipient.body.registrations.map((r: { registrationId: string }) => r.registrationId),
       [reg.point],
     );
-    const forecast = await stack.api.call('POST', '/v1/alarms/forecasts/register', { token: customer.token, body: registrationBody('forecasts', 'substation-7', { accountId: customer.accountId }) });
+    const forecast = await stack.api.call('POST', '/v1/alarms/forecasts/register', {
+      token: customer.token,
+      body: registrationBody('forecasts', 'substation-7', { accountId: customer.accountId }),
+    });
     skipWhenPending(this, forecast, 'registerForecastAlarm');
     assert.equal(forecast.status, 200, forecast.text);
     reg.forecast = String(forecast.body.registrationId);
@@ -129,7 +135,11 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
     // The district served by the API holds the places the storm uses.
     const district = await stack.api.expect(200, 'GET', `/v1/alarms/forecasts/district/${CANKAYA.districtId}`, { token: customer.token });
     const rings = district.body.geometry.polygons.map((p: { exterior: Array<{ lng: number; lat: number }> }) => p.exterior);
-    for (const place of [CANKAYA.centre, CANKAYA.west]) assert.ok(rings.some((r: Array<{ lng: number; lat: number }>) => insideRing(place, r)), `${JSON.stringify(place)} lies in Çankaya`);
+    for (const place of [CANKAYA.centre, CANKAYA.west])
+      assert.ok(
+        rings.some((r: Array<{ lng: number; lat: number }>) => insideRing(place, r)),
+        `${JSON.stringify(place)} lies in Çankaya`,
+      );
     assert.ok(!rings.some((r: Array<{ lng: number; lat: number }>) => insideRing(CANKAYA.eastOutside, r)));
 
     receiver.failNext(2); // the first two callbacks fail: the notifier retries with the same webhook-id
@@ -153,7 +163,10 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
     assert.equal(s1.payload['peakCurrent'], -24_000);
     assert.equal(s1.payload['recipientId'], 'substation-7');
     // s2 is 9 km from the point alarm's centre, outside its 5 km radius.
-    assert.equal(delivered(storyCalls()).find((n) => n.event === `${tag}-s2` && n.registrationId === reg.point), undefined);
+    assert.equal(
+      delivered(storyCalls()).find((n) => n.event === `${tag}-s2` && n.registrationId === reg.point),
+      undefined,
+    );
     assertCallbacksSound();
   });
 
@@ -226,10 +239,17 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
     const run = `${tag}-run`;
     // 38 °C all day tomorrow in Çankaya: above HOT_SNAP (35 °C).
     await feed.forecast([
-      forecastGrid(run, hour, hour, [
-        { id: `${tag}-c1`, at: CANKAYA.centre, base: 38 },
-        { id: `${tag}-c2`, at: CANKAYA.west, base: 38 },
-      ], 72, `model-${tag}`),
+      forecastGrid(
+        run,
+        hour,
+        hour,
+        [
+          { id: `${tag}-c1`, at: CANKAYA.centre, base: 38 },
+          { id: `${tag}-c2`, at: CANKAYA.west, base: 38 },
+        ],
+        72,
+        `model-${tag}`,
+      ),
     ]);
     const tomorrow = new Date(Math.floor(Date.now() / DAY) * DAY + DAY).toISOString().slice(0, 10);
     let runs = 0;

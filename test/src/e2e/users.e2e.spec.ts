@@ -47,7 +47,7 @@ describe('e2e: users and accounts (4.14 - 4.18)', function () {
     assert.match(assertError(login, 403, '/v1/auth/login').message, /blocked/);
   });
 
-  it('updates the owner\'s account (4.14) and verifies its phone with the SMS code (4.15)', async () => {
+  it("updates the owner's account (4.14) and verifies its phone with the SMS code (4.15)", async () => {
     const phone = `+90532${String(Date.now()).slice(-7)}`;
     const updated = await stack.api.expect(200, 'PATCH', '/v1/accounts/update', {
       token: customer.token,
@@ -65,25 +65,41 @@ describe('e2e: users and accounts (4.14 - 4.18)', function () {
     const sms = await waitForMessage(stack.outboxDir, phone, 'sms');
     const code = /\b(\d{6})\b/.exec(sms.text)?.[1];
     assert.ok(code, `no 6-digit code in "${sms.text}"`);
-    const verified = await stack.api.expect(200, 'POST', '/v1/accounts/phone-number-activation', { token: customer.token, body: { accountId: customer.accountId, code } });
+    const verified = await stack.api.expect(200, 'POST', '/v1/accounts/phone-number-activation', {
+      token: customer.token,
+      body: { accountId: customer.accountId, code },
+    });
     assert.equal(verified.body.mobilePhoneNumberVerified, true);
   });
 
   it('resets a forgotten password through the e-mailed link (4.18); the link works once', async () => {
     const user = await createCustomer(stack.api, admin);
-    const known = await stack.api.call('POST', '/v1/users/password-reset-request', { body: { username: user.username, resetPageLink: `${LINK_ORIGIN}/reset` } });
-    const unknown = await stack.api.call('POST', '/v1/users/password-reset-request', { body: { username: `nobody-${Date.now()}@e2e.example.com`, resetPageLink: `${LINK_ORIGIN}/reset` } });
+    const known = await stack.api.call('POST', '/v1/users/password-reset-request', {
+      body: { username: user.username, resetPageLink: `${LINK_ORIGIN}/reset` },
+    });
+    const unknown = await stack.api.call('POST', '/v1/users/password-reset-request', {
+      body: { username: `nobody-${Date.now()}@e2e.example.com`, resetPageLink: `${LINK_ORIGIN}/reset` },
+    });
     assert.equal(known.status, 202);
     assert.equal(unknown.status, 202, 'the answer does not tell who has an account');
     assert.deepEqual(unknown.body, known.body);
     const mail = await waitForMessage(stack.outboxDir, user.username, 'email');
     const link = new URL(/https?:\/\/\S+/.exec(mail.text)?.[0] ?? '');
     assert.equal(link.origin, LINK_ORIGIN);
-    const reset = { userId: link.searchParams.get('userId'), token: link.searchParams.get('token'), newPassword: 'a-brand-new-password-1', loginPageLink: `${LINK_ORIGIN}/login` };
+    const reset = {
+      userId: link.searchParams.get('userId'),
+      token: link.searchParams.get('token'),
+      newPassword: 'a-brand-new-password-1',
+      loginPageLink: `${LINK_ORIGIN}/login`,
+    };
     assert.equal(reset.userId, user.userId);
     await stack.api.expect(200, 'POST', '/v1/users/password-reset', { body: reset });
     await stack.api.login(user.username, 'a-brand-new-password-1');
     assertError(await stack.api.call('POST', '/v1/auth/login', { body: { username: user.username, password: user.password } }), 401);
-    assertError(await stack.api.call('POST', '/v1/users/password-reset', { body: { ...reset, newPassword: 'yet-another-password-2' } }), 400, '/v1/users/password-reset');
+    assertError(
+      await stack.api.call('POST', '/v1/users/password-reset', { body: { ...reset, newPassword: 'yet-another-password-2' } }),
+      400,
+      '/v1/users/password-reset',
+    );
   });
 });

@@ -31,7 +31,10 @@ describe('e2e: weather data from the feed topics to /v1 (4.1 - 4.4)', function (
     this.timeout(300_000);
     stack = await e2eStack();
     admin = await stack.adminToken();
-    ankara = await createCustomer(stack.api, admin, { geoBoundary: { country: 'TUR', region: 'Ankara' }, limits: { precipitations: 1000, thunderstorms: 1000, forecasts: 1000 } });
+    ankara = await createCustomer(stack.api, admin, {
+      geoBoundary: { country: 'TUR', region: 'Ankara' },
+      limits: { precipitations: 1000, thunderstorms: 1000, forecasts: 1000 },
+    });
     const feed = await stack.feed();
     await feed.precipitation([
       precipitation(`${tag}-ank`, CANKAYA.centre, radarTime, { rainRate: 12 }),
@@ -39,19 +42,30 @@ describe('e2e: weather data from the feed topics to /v1 (4.1 - 4.4)', function (
     ]);
     await feed.thunderstorm([thunderstorm(`${tag}-storm`, CANKAYA.centre, now - 10 * MINUTE, now + 20 * MINUTE)]);
     await feed.forecast([
-      forecastGrid(`${tag}-run`, hour - HOUR, hour, [
-        { id: `${tag}-ank`, at: KIZILCAHAMAM, base: 10, slope: 0.5 },
-        { id: `${tag}-ist`, at: { lng: 29.0, lat: 41.0 }, base: 15 },
-      ], 72, `model-${tag}`),
+      forecastGrid(
+        `${tag}-run`,
+        hour - HOUR,
+        hour,
+        [
+          { id: `${tag}-ank`, at: KIZILCAHAMAM, base: 10, slope: 0.5 },
+          { id: `${tag}-ist`, at: { lng: 29.0, lat: 41.0 }, base: 15 },
+        ],
+        72,
+        `model-${tag}`,
+      ),
     ]);
   });
 
-  it('lists only the precipitation inside the subscription\'s region, classified from the rain rate (4.2)', async () => {
-    const all = await eventually(async () => {
-      const answer = await stack.api.expect(200, 'POST', '/v1/precipitations/page', { token: admin, body: page() });
-      const ours = answer.body.precipitations.filter((p: { eventId: string }) => p.eventId.includes(tag));
-      return ours.length === 2 ? ours : undefined;
-    }, 'both radar observations to reach the list', 45_000);
+  it("lists only the precipitation inside the subscription's region, classified from the rain rate (4.2)", async () => {
+    const all = await eventually(
+      async () => {
+        const answer = await stack.api.expect(200, 'POST', '/v1/precipitations/page', { token: admin, body: page() });
+        const ours = answer.body.precipitations.filter((p: { eventId: string }) => p.eventId.includes(tag));
+        return ours.length === 2 ? ours : undefined;
+      },
+      'both radar observations to reach the list',
+      45_000,
+    );
     assert.equal(all.length, 2);
     const mine = await stack.api.expect(200, 'POST', '/v1/precipitations/page', { token: ankara.token, body: page() });
     assert.deepEqual(
@@ -65,7 +79,10 @@ describe('e2e: weather data from the feed topics to /v1 (4.1 - 4.4)', function (
 
   it('returns the event geometry as base64 protobuf, cropped to the circle (4.1)', async () => {
     const radius = 2_000;
-    const answer = await stack.api.expect(200, 'POST', '/v1/precipitations/geometry', { token: ankara.token, body: { eventIds: [ids.ankara], center: CANKAYA.centre, radius } });
+    const answer = await stack.api.expect(200, 'POST', '/v1/precipitations/geometry', {
+      token: ankara.token,
+      body: { eventIds: [ids.ankara], center: CANKAYA.centre, radius },
+    });
     assert.equal(typeof answer.body, 'string');
     const collection = queryV1.PrecipitationFeatureCollection.decode(Buffer.from(answer.body, 'base64'));
     assert.equal(collection.features.length, 1);
@@ -79,11 +96,15 @@ describe('e2e: weather data from the feed topics to /v1 (4.1 - 4.4)', function (
   });
 
   it('lists the thunderstorm with its cell and threat polygon (4.3)', async () => {
-    const storms = await eventually(async () => {
-      const answer = await stack.api.expect(200, 'POST', '/v1/thunderstorms/page', { token: ankara.token, body: page() });
-      const ours = answer.body.thunderstorms.filter((t: { eventId: string }) => t.eventId === ids.storm);
-      return ours.length === 1 ? ours : undefined;
-    }, 'the thunderstorm to reach the list', 45_000);
+    const storms = await eventually(
+      async () => {
+        const answer = await stack.api.expect(200, 'POST', '/v1/thunderstorms/page', { token: ankara.token, body: page() });
+        const ours = answer.body.thunderstorms.filter((t: { eventId: string }) => t.eventId === ids.storm);
+        return ours.length === 1 ? ours : undefined;
+      },
+      'the thunderstorm to reach the list',
+      45_000,
+    );
     const storm = storms[0];
     assert.equal(storm.severity, 'MEDIUM');
     assert.deepEqual(storm.cell.centroid, CANKAYA.centre);
@@ -94,17 +115,24 @@ describe('e2e: weather data from the feed topics to /v1 (4.1 - 4.4)', function (
 
   it('answers the current forecast at a point of the region, with warnings for metrics it does not serve (4.4)', async () => {
     const body = { location: KIZILCAHAMAM, metrics: ['TEMPERATURE', 'SOIL_MOISTURE'], forecastDays: 1 };
-    const answer = await eventually(async () => {
-      const a = await stack.api.call('POST', '/v1/forecasts/current', { token: ankara.token, body });
-      return a.status === 200 && a.body.metricForecasts?.length > 0 ? a : undefined;
-    }, 'the forecast run to reach query', 45_000);
+    const answer = await eventually(
+      async () => {
+        const a = await stack.api.call('POST', '/v1/forecasts/current', { token: ankara.token, body });
+        return a.status === 200 && a.body.metricForecasts?.length > 0 ? a : undefined;
+      },
+      'the forecast run to reach query',
+      45_000,
+    );
     assert.equal(answer.body.gridCell?.id, `${tag}-ank`, 'answered from the nearest cell of this run');
     assert.equal(answer.body.timezone, 'Europe/Istanbul');
     assert.equal(answer.body.elevation, 900);
     const temperature = answer.body.metricForecasts.find((m: { metric: string }) => m.metric === 'TEMPERATURE');
     const current = temperature.forecasts.find((f: { epochMillis: number }) => f.epochMillis === Math.floor(Date.now() / HOUR) * HOUR);
     assert.equal(current?.value, 10 + 0.5 * ((Math.floor(Date.now() / HOUR) * HOUR - hour) / HOUR));
-    assert.ok(answer.body.warnings.some((w: string) => w.includes('SOIL_MOISTURE')), JSON.stringify(answer.body.warnings));
+    assert.ok(
+      answer.body.warnings.some((w: string) => w.includes('SOIL_MOISTURE')),
+      JSON.stringify(answer.body.warnings),
+    );
   });
 
   it('refuses what section 8 limits with a 400 naming the field', async () => {

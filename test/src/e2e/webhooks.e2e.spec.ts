@@ -36,14 +36,18 @@ describe('e2e: the stored webhook and its deliveries', function () {
 
   const register = (webhook: Record<string, unknown>, recipientId = 'webhook-spec') =>
     stack.api.call('POST', '/v1/alarms/geometries/register', { token: customer.token, body: registrationBody('geometries', recipientId, webhook) });
-  const nextCall = (r: WebhookReceiver, after: number, what: string) => r.waitFor((calls) => calls.slice(after).find((c: ReceivedCall) => c.answeredStatus < 300) ?? calls[after], what, 30_000);
+  const nextCall = (r: WebhookReceiver, after: number, what: string) =>
+    r.waitFor((calls) => calls.slice(after).find((c: ReceivedCall) => c.answeredStatus < 300) ?? calls[after], what, 30_000);
 
   it('refuses a registration by account id before any webhook is stored (rule 3), then stores the first complete one (rule 1)', async function () {
     const early = await register({ accountId: customer.accountId });
     skipWhenPending(this, early, 'registerGeometryAlarm');
     assert.ok(early.status >= 400 && early.status < 500, `answered ${early.status}: ${early.text}`);
     assert.match(assertError(early, early.status).message, /webhook/i);
-    await stack.api.expect(200, 'POST', '/v1/alarms/geometries/register', { token: customer.token, body: registrationBody('geometries', 'webhook-spec', fullWebhook(receiver.url)) });
+    await stack.api.expect(200, 'POST', '/v1/alarms/geometries/register', {
+      token: customer.token,
+      body: registrationBody('geometries', 'webhook-spec', fullWebhook(receiver.url)),
+    });
     stored = true;
     const webhook = await stack.api.expect(200, 'GET', '/v1/alarms/webhooks', { token: customer.token });
     assert.equal(webhook.body.url, receiver.url);
@@ -98,20 +102,31 @@ describe('e2e: the stored webhook and its deliveries', function () {
     assert.ok(signatureMatches(signingSecret, id, stamp, first.body, header), 'signed with the new secret');
     assert.ok(signatureMatches(previousSigningSecret, id, stamp, first.body, header), 'and with the previous one');
     // Redeliver once the first attempt is on record (the in-flight case has a test of its own below).
-    await eventually(async () => {
-      const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
-      return d.body.status === 'SUCCEEDED' ? d : undefined;
-    }, 'the test delivery to be recorded as succeeded', 20_000);
+    await eventually(
+      async () => {
+        const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
+        return d.body.status === 'SUCCEEDED' ? d : undefined;
+      },
+      'the test delivery to be recorded as succeeded',
+      20_000,
+    );
     const mark = other.calls.length;
     await stack.api.expect(202, 'POST', `/v1/deliveries/${id}/redeliver`, { token: customer.token });
     const again = await nextCall(other, mark, 'the redelivery');
     assert.equal(again.headers['webhook-id'], id, 'a redelivery carries the same webhook-id');
     assert.equal(again.body, first.body);
-    const detail = await eventually(async () => {
-      const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
-      return d.body.attempts.length >= 2 ? d : undefined;
-    }, 'both attempts in the log', 20_000);
-    assert.deepEqual(detail.body.attempts.map((a: { trigger: string }) => a.trigger), ['MANUAL', 'MANUAL']);
+    const detail = await eventually(
+      async () => {
+        const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
+        return d.body.attempts.length >= 2 ? d : undefined;
+      },
+      'both attempts in the log',
+      20_000,
+    );
+    assert.deepEqual(
+      detail.body.attempts.map((a: { trigger: string }) => a.trigger),
+      ['MANUAL', 'MANUAL'],
+    );
   });
 
   it('refuses a redelivery while the first attempt is still in flight with 409, and makes it once that attempt finished', async function () {
@@ -128,10 +143,14 @@ describe('e2e: the stored webhook and its deliveries', function () {
     await eventually(async () => redelivery, 'the redelivery request', 20_000);
     assert.equal(redelivery?.status, 409, redelivery?.text);
     assert.match(redelivery?.text ?? '', /in flight/);
-    await eventually(async () => {
-      const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
-      return d.body.status === 'SUCCEEDED' ? d : undefined;
-    }, 'the first attempt to be recorded', 20_000);
+    await eventually(
+      async () => {
+        const d = await stack.api.expect(200, 'GET', `/v1/deliveries/${id}`, { token: customer.token });
+        return d.body.status === 'SUCCEEDED' ? d : undefined;
+      },
+      'the first attempt to be recorded',
+      20_000,
+    );
     await stack.api.expect(202, 'POST', `/v1/deliveries/${id}/redeliver`, { token: customer.token });
     await other.waitFor(
       (calls) => calls.slice(mark + 1).find((c) => c.headers['webhook-id'] === id),
@@ -144,10 +163,14 @@ describe('e2e: the stored webhook and its deliveries', function () {
     if (!stored) this.skip();
     other.failNext(1, 410);
     await stack.api.expect(202, 'POST', '/v1/alarms/webhooks/test', { token: customer.token });
-    const disabled = await eventually(async () => {
-      const w = await stack.api.expect(200, 'GET', '/v1/alarms/webhooks', { token: customer.token });
-      return w.body.status === 'DISABLED' ? w : undefined;
-    }, 'the endpoint to be disabled', 30_000);
+    const disabled = await eventually(
+      async () => {
+        const w = await stack.api.expect(200, 'GET', '/v1/alarms/webhooks', { token: customer.token });
+        return w.body.status === 'DISABLED' ? w : undefined;
+      },
+      'the endpoint to be disabled',
+      30_000,
+    );
     assert.match(String(disabled.body.disabledReason), /410/);
     const enabled = await stack.api.expect(200, 'POST', '/v1/alarms/webhooks/enable', { token: customer.token });
     assert.equal(enabled.body.status, 'ENABLED');

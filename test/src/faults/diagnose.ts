@@ -32,7 +32,11 @@ export async function whereLost(mongoUrl: string, dbPrefix: string, lost: Readon
       else if (!published.has(id) && !byId.has(id)) bump('claimed, not published');
       else {
         const d = byId.get(id);
-        bump(d ? `notifier delivery ${d.status ?? '?'} after ${d.attemptCount ?? 0} attempts${d.lastError ? ` (${d.lastError.slice(0, 60)})` : ''}` : 'published, no notifier delivery');
+        bump(
+          d
+            ? `notifier delivery ${d.status ?? '?'} after ${d.attemptCount ?? 0} attempts${d.lastError ? ` (${d.lastError.slice(0, 60)})` : ''}`
+            : 'published, no notifier delivery',
+        );
       }
     }
     const statuses = new Map<string, number>();

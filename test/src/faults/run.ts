@@ -10,7 +10,17 @@
 //   --drain-seconds N   FAULTS_DRAIN_SECONDS, wait for the last delivery after the storm (default 300)
 //   --soak-minutes N    SOAK_MINUTES, length of the soak (default 3)
 import { infraControlAvailable } from './infra-control.js';
-import { baseline, databaseStop, DEFAULT_STORM, ingestKill, kafkaRestart, matcherKill, notifierKill, type ScenarioResult, type StormSettings } from './scenarios.js';
+import {
+  baseline,
+  databaseStop,
+  DEFAULT_STORM,
+  ingestKill,
+  kafkaRestart,
+  matcherKill,
+  notifierKill,
+  type ScenarioResult,
+  type StormSettings,
+} from './scenarios.js';
 import { soak, type SoakResult } from './soak.js';
 
 function option(name: string): string | undefined {
@@ -42,7 +52,11 @@ const wanted = (key: string) => (only ? only.includes(key) : key !== 'baseline')
 
 function table(results: ScenarioResult[]): string {
   const head = ['scenario', 'accepted', 'due', 'delivered', 'duplicates', 'lost', 'missing regs', '5xx (503)', 'result'];
-  const rows = results.map((r) => [r.scenario, r.accepted, r.due, r.delivered, r.duplicates, r.lost, r.missingRegistrations, `${r.status5xx} (${r.status503})`, r.pass ? 'PASS' : 'FAIL'].map(String));
+  const rows = results.map((r) =>
+    [r.scenario, r.accepted, r.due, r.delivered, r.duplicates, r.lost, r.missingRegistrations, `${r.status5xx} (${r.status503})`, r.pass ? 'PASS' : 'FAIL'].map(
+      String,
+    ),
+  );
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
@@ -50,7 +64,9 @@ function soakTable(s: SoakResult): string {
   const fmt = (v: number | undefined) => (v === undefined ? '-' : String(v));
   const lines = ['| process | RSS MB start → end | heap MB start → end | event-loop delay p50/p99 ms start → end |', '|---|---|---|---|'];
   for (const { process: name, start, end } of s.stats) {
-    lines.push(`| ${name} | ${fmt(start?.rssMb)} → ${fmt(end?.rssMb)} | ${fmt(start?.heapMb)} → ${fmt(end?.heapMb)} | ${fmt(start?.eldP50Ms)}/${fmt(start?.eldP99Ms)} → ${fmt(end?.eldP50Ms)}/${fmt(end?.eldP99Ms)} |`);
+    lines.push(
+      `| ${name} | ${fmt(start?.rssMb)} → ${fmt(end?.rssMb)} | ${fmt(start?.heapMb)} → ${fmt(end?.heapMb)} | ${fmt(start?.eldP50Ms)}/${fmt(start?.eldP99Ms)} → ${fmt(end?.eldP50Ms)}/${fmt(end?.eldP99Ms)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -71,7 +87,16 @@ async function main(): Promise<number> {
   const results: ScenarioResult[] = [];
   let soakResult: SoakResult | undefined;
   const failed = (scenario: string, error: unknown): ScenarioResult => ({
-    scenario, accepted: 0, due: 0, delivered: 0, duplicates: 0, lost: 0, missingRegistrations: 0, status5xx: 0, status503: 0, pass: false,
+    scenario,
+    accepted: 0,
+    due: 0,
+    delivered: 0,
+    duplicates: 0,
+    lost: 0,
+    missingRegistrations: 0,
+    status5xx: 0,
+    status503: 0,
+    pass: false,
     notes: [`error: ${error instanceof Error ? error.message : String(error)}`],
   });
   for (const [key, run] of scenarios) {

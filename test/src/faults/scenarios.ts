@@ -111,7 +111,11 @@ async function stormScenario(
   try {
     let seeded = { alarms: [] as StormAlarm[], ms: 0 };
     const mongoUrl = testInfra().mongoUrl;
-    await world.start(setup.matchers ?? 1, { ingest: true, matcherStartTimeoutMs: 300_000, beforeMatchers: async () => void (seeded = await seedStormAlarms(world, mongoUrl, settings.due)) });
+    await world.start(setup.matchers ?? 1, {
+      ingest: true,
+      matcherStartTimeoutMs: 300_000,
+      beforeMatchers: async () => void (seeded = await seedStormAlarms(world, mongoUrl, settings.due)),
+    });
     const { alarms } = seeded;
     kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: `faults-lag-${key}`, logger });
     lag = new LagMonitor(kafka, world.lagGroups(), 5_000);
@@ -150,19 +154,46 @@ async function stormScenario(
     ];
     for (const g of world.lagGroups()) {
       const stall = longestStall(lag.samples, g.name);
-      if (stall.seconds >= 60) notes.push(`${g.name} group made no net progress for ${stall.seconds.toFixed(0)} s with ${stall.waiting.toLocaleString('en')} records waiting`);
+      if (stall.seconds >= 60)
+        notes.push(`${g.name} group made no net progress for ${stall.seconds.toFixed(0)} s with ${stall.waiting.toLocaleString('en')} records waiting`);
     }
     // "Recovers without a restart" (reliability.md): a service that exited by itself fails the scenario.
     const died = world.children().filter(diedByItself);
-    if (died.length > 0) notes.push(`EXITED BY ITSELF: ${died.map((c) => `${c.name} (${String(c.child.exitCode ?? c.child.signalCode)}): ${c.lines.slice(-3).join(' | ').slice(0, 600)}`).join('; ')}`);
+    if (died.length > 0)
+      notes.push(
+        `EXITED BY ITSELF: ${died.map((c) => `${c.name} (${String(c.child.exitCode ?? c.child.signalCode)}): ${c.lines.slice(-3).join(' | ').slice(0, 600)}`).join('; ')}`,
+      );
     if (tally.lost > 0) {
-      const lostAt = due.filter((p) => !arrived(p)).map((p) => ((storm.publishedAt.get(p.strikeId) ?? Number.NaN) - outcome.atMs) / 1000).sort((a, b) => a - b);
+      const lostAt = due
+        .filter((p) => !arrived(p))
+        .map((p) => ((storm.publishedAt.get(p.strikeId) ?? Number.NaN) - outcome.atMs) / 1000)
+        .sort((a, b) => a - b);
       notes.push(`lost strikes were published ${lostAt[0]?.toFixed(1)} to ${lostAt.at(-1)?.toFixed(1)} s after the fault`);
-      notes.push(await whereLost(mongoUrl, world.dbPrefix, due.filter((p) => !arrived(p))));
-      notes.push(`children's last stats: ${world.children().map((c) => `${c.name} ${JSON.stringify(c.stats)}`).join(', ')}`);
+      notes.push(
+        await whereLost(
+          mongoUrl,
+          world.dbPrefix,
+          due.filter((p) => !arrived(p)),
+        ),
+      );
+      notes.push(
+        `children's last stats: ${world
+          .children()
+          .map((c) => `${c.name} ${JSON.stringify(c.stats)}`)
+          .join(', ')}`,
+      );
       dumpLogs(world);
     }
-    if (tally.lost > 0) notes.push(`children: ${world.children().map((c) => `${c.name} ${c.child.exitCode === null && c.child.signalCode === null ? 'alive' : `exited ${String(c.child.exitCode ?? c.child.signalCode)}`}`).join(', ')}`);
+    if (tally.lost > 0)
+      notes.push(
+        `children: ${world
+          .children()
+          .map(
+            (c) =>
+              `${c.name} ${c.child.exitCode === null && c.child.signalCode === null ? 'alive' : `exited ${String(c.child.exitCode ?? c.child.signalCode)}`}`,
+          )
+          .join(', ')}`,
+      );
     return verdict(title, tally, notes, outcome.ok && stats.published === stats.offered && died.length === 0);
   } finally {
     await lag?.stop();
@@ -183,7 +214,9 @@ async function republishedNote(world: World, lag: LagMonitor, strikes: number, c
     const weather = await lag.records(topics['matcher']!);
     const triggered = await lag.records(topics['notifier']!);
     // The notifications are known by the webhooks they caused, so the matcher's figure needs all of them delivered.
-    const matcher = complete ? `${triggered - world.receiver.delivered.size} alarm.triggered records by the matcher (${triggered} for ${world.receiver.delivered.size} notifications)` : `${triggered} alarm.triggered records (the matcher's re-publishes are unknown while deliveries are missing)`;
+    const matcher = complete
+      ? `${triggered - world.receiver.delivered.size} alarm.triggered records by the matcher (${triggered} for ${world.receiver.delivered.size} notifications)`
+      : `${triggered} alarm.triggered records (the matcher's re-publishes are unknown while deliveries are missing)`;
     return `published again upstream and de-duplicated downstream: ${weather - strikes} lightning events by ingest (${weather} for ${strikes} strikes), ${matcher}`;
   } catch (error) {
     return `re-published records unknown (${error instanceof Error ? error.message : String(error)})`;
@@ -252,7 +285,10 @@ function duplicateNote(world: World, due: readonly DuePair[], faultAtMs: number,
   steadyAt.sort((a, b) => a - b);
   repeatAfter.sort((a, b) => a - b);
   const window = faultUntilMs > faultAtMs ? ` (the fault lasted ${((faultUntilMs - faultAtMs) / 1000).toFixed(1)} s)` : '';
-  const when = steady > 0 ? `, first sent ${steadyAt[0]!.toFixed(1)} to ${steadyAt.at(-1)!.toFixed(1)} s after the fault began, repeated ${repeatAfter[0]!.toFixed(1)} to ${repeatAfter.at(-1)!.toFixed(1)} s later` : '';
+  const when =
+    steady > 0
+      ? `, first sent ${steadyAt[0]!.toFixed(1)} to ${steadyAt.at(-1)!.toFixed(1)} s after the fault began, repeated ${repeatAfter[0]!.toFixed(1)} to ${repeatAfter.at(-1)!.toFixed(1)} s later`
+      : '';
   return `duplicates: ${across} across the fault${window} (first sent before it ended, outcome not recorded, sent again: at-least-once), ${steady} not across it (a lease ran out or a double claim${when})${distinctIds ? `, ${distinctIds} under a different webhook-id (a second notification id for one strike and alarm: a defect)` : ''}`;
 }
 
@@ -278,7 +314,13 @@ export function ingestKill(settings: StormSettings): Promise<ScenarioResult> {
     const atMs = Date.now();
     await sleep(1_000);
     await world.startIngest();
-    return { ok: killed === 'SIGKILL', atMs, notes: [`ingest killed (${String(killed)}) with ${lagAt(busy, 'ingest')} feed records uncommitted; a new ingest started ${((Date.now() - atMs) / 1000).toFixed(1)} s later`] };
+    return {
+      ok: killed === 'SIGKILL',
+      atMs,
+      notes: [
+        `ingest killed (${String(killed)}) with ${lagAt(busy, 'ingest')} feed records uncommitted; a new ingest started ${((Date.now() - atMs) / 1000).toFixed(1)} s later`,
+      ],
+    };
   });
 }
 
@@ -289,11 +331,23 @@ export function baseline(settings: StormSettings): Promise<ScenarioResult> {
 
 /** Two matchers in one group; kill -9 one while it has strikes in flight: the other takes over its partitions. */
 export function matcherKill(settings: StormSettings): Promise<ScenarioResult> {
-  return stormScenario('matcher-kill', `alarm-matcher kill -9 mid-batch (2 in group) at ${settings.rate}/s`, settings, { matchers: 2 }, async ({ world, lag }) => {
-    const busy = await whenBusy(lag, 'matcher');
-    const killed = await world.matchers[1]!.kill('SIGKILL');
-    return { ok: killed === 'SIGKILL', atMs: Date.now(), notes: [`second matcher killed (${String(killed)}) with ${lagAt(busy, 'matcher')} weather records uncommitted in the group; the survivor takes its partitions`] };
-  });
+  return stormScenario(
+    'matcher-kill',
+    `alarm-matcher kill -9 mid-batch (2 in group) at ${settings.rate}/s`,
+    settings,
+    { matchers: 2 },
+    async ({ world, lag }) => {
+      const busy = await whenBusy(lag, 'matcher');
+      const killed = await world.matchers[1]!.kill('SIGKILL');
+      return {
+        ok: killed === 'SIGKILL',
+        atMs: Date.now(),
+        notes: [
+          `second matcher killed (${String(killed)}) with ${lagAt(busy, 'matcher')} weather records uncommitted in the group; the survivor takes its partitions`,
+        ],
+      };
+    },
+  );
 }
 
 /**
@@ -310,7 +364,13 @@ export function notifierKill(settings: StormSettings): Promise<ScenarioResult> {
     const killed = await world.notifier!.kill('SIGKILL');
     const atMs = Date.now();
     await world.startNotifier();
-    return { ok: killed === 'SIGKILL' && retrying > 0, atMs, notes: [`notifier killed (${String(killed)}) with ${retrying} deliveries in retry and ${world.receiver.acknowledged} delivered; restarted in ${((Date.now() - atMs) / 1000).toFixed(1)} s`] };
+    return {
+      ok: killed === 'SIGKILL' && retrying > 0,
+      atMs,
+      notes: [
+        `notifier killed (${String(killed)}) with ${retrying} deliveries in retry and ${world.receiver.acknowledged} delivered; restarted in ${((Date.now() - atMs) / 1000).toFixed(1)} s`,
+      ],
+    };
   });
 }
 

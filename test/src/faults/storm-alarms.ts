@@ -35,7 +35,9 @@ export async function seedStormAlarms(world: World, mongoUrl: string, count: num
       .collection<{ _id: string; accountId: string; circle?: { point?: Point } }>('registrations')
       .find({}, { projection: { _id: 1, accountId: 1, circle: 1 } })
       .toArray();
-    alarms = docs.filter((d) => d.circle?.point).map((d) => ({ registrationId: d._id, accountId: d.accountId, point: { lat: d.circle!.point!.lat, lng: d.circle!.point!.lng } }));
+    alarms = docs
+      .filter((d) => d.circle?.point)
+      .map((d) => ({ registrationId: d._id, accountId: d.accountId, point: { lat: d.circle!.point!.lat, lng: d.circle!.point!.lng } }));
   } finally {
     await client.close();
   }

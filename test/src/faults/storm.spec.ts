@@ -9,7 +9,14 @@ describe('Storm', () => {
   it('publishes rate x seconds strikes once each, the targets spread evenly with the last record a target', async () => {
     const sent: EventToPublish[] = [];
     const targets = Array.from({ length: 10 }, (_, k) => ({ point: { lat: 40 + k * 0.01, lng: 30 } }));
-    const storm = new Storm({ rate: 4_000, seconds: 0.25, targets, idPrefix: 's', background: uniformIn(STORM_BOX, 1), publish: async (events) => void sent.push(...events) });
+    const storm = new Storm({
+      rate: 4_000,
+      seconds: 0.25,
+      targets,
+      idPrefix: 's',
+      background: uniformIn(STORM_BOX, 1),
+      publish: async (events) => void sent.push(...events),
+    });
     const stats = await storm.run();
     assert.equal(stats.offered, 1_000);
     assert.equal(stats.published, 1_000);
@@ -42,6 +49,17 @@ describe('Storm', () => {
   });
 
   it('refuses more targets than strikes', () => {
-    assert.throws(() => new Storm({ rate: 1, seconds: 1, targets: [{ point: { lat: 0, lng: 0 } }, { point: { lat: 0, lng: 0 } }], idPrefix: 'x', background: uniformIn(STORM_BOX, 3), publish: async () => undefined }), /cannot carry 2 target strikes/);
+    assert.throws(
+      () =>
+        new Storm({
+          rate: 1,
+          seconds: 1,
+          targets: [{ point: { lat: 0, lng: 0 } }, { point: { lat: 0, lng: 0 } }],
+          idPrefix: 'x',
+          background: uniformIn(STORM_BOX, 3),
+          publish: async () => undefined,
+        }),
+      /cannot carry 2 target strikes/,
+    );
   });
 });

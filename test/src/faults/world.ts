@@ -74,7 +74,12 @@ export class World {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
     };
-    this.notifierEnv = { CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32', NOTIFIER_POLL_INTERVAL_MS: '100', ...options.notifierEnv };
+    this.notifierEnv = {
+      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32',
+      NOTIFIER_POLL_INTERVAL_MS: '100',
+      ...options.notifierEnv,
+    };
     this.matcherEnv = { ALARM_MAX_EVENT_AGE_MS: String(60 * 60_000), ...options.matcherEnv };
   }
 
@@ -139,7 +144,11 @@ export class World {
    * (accounts whose registrations were seeded into the matcher's database rather than registered
    * through the API). `concurrency` calls at a time.
    */
-  async createEndpoints(accountIds: readonly string[], policy: { timeoutMs: number; maxRetries: number; retryDelaySeconds: number }, concurrency = 16): Promise<void> {
+  async createEndpoints(
+    accountIds: readonly string[],
+    policy: { timeoutMs: number; maxRetries: number; retryDelaySeconds: number },
+    concurrency = 16,
+  ): Promise<void> {
     const client = createClient(notificationV1.NotifierService, this.env['NOTIFIER_GRPC_ADDRESS']!, {
       deadlineMs: 15_000,
       internalToken: tokenOfRequestPrincipal(testInternalTokens(this.env['INTERNAL_TOKEN_KEY']), 'notifier'),
@@ -166,13 +175,27 @@ export class World {
     const topics = topicNamer(this.topicPrefix);
     return [
       { name: 'ingest', groupId: ingest.consumerGroup(ingest.loadConfig(this.env)), topic: topics.physical(TopicNames.FeedLightning) },
-      { name: 'matcher', groupId: alarmMatcher.weatherConsumerGroup(alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv })), topic: topics.physical(TopicNames.WeatherLightning) },
-      { name: 'notifier', groupId: notifier.consumerGroups(notifier.loadConfig({ ...this.env, ...this.notifierEnv })).alarms, topic: topics.physical(TopicNames.AlarmTriggered) },
+      {
+        name: 'matcher',
+        groupId: alarmMatcher.weatherConsumerGroup(alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv })),
+        topic: topics.physical(TopicNames.WeatherLightning),
+      },
+      {
+        name: 'notifier',
+        groupId: notifier.consumerGroups(notifier.loadConfig({ ...this.env, ...this.notifierEnv })).alarms,
+        topic: topics.physical(TopicNames.AlarmTriggered),
+      },
     ];
   }
 
   async startMatcher(port: number, timeoutMs?: number): Promise<ServiceChild> {
-    const matcher = await spawnService(`alarm-matcher-${this.matchers.length + 1}`, 'alarm-matcher', { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${this.matchers.length + 1}` }, port, timeoutMs);
+    const matcher = await spawnService(
+      `alarm-matcher-${this.matchers.length + 1}`,
+      'alarm-matcher',
+      { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${this.matchers.length + 1}` },
+      port,
+      timeoutMs,
+    );
     this.matchers.push(matcher);
     return matcher;
   }
@@ -206,13 +229,20 @@ export class World {
   }
 
   private async apiUser(): Promise<string> {
-    const login = async (username: string, password: string) => String((await this.call('POST', '/v1/auth/login', { body: { username, password } })).body['accessToken']);
+    const login = async (username: string, password: string) =>
+      String((await this.call('POST', '/v1/auth/login', { body: { username, password } })).body['accessToken']);
     const admin = await login(ADMIN.username, ADMIN.password);
     const username = `faults-${Date.now().toString(36)}@example.com`;
     const password = 'faults-password-1';
-    const created = await this.call('POST', '/v1/users/create', { token: admin, body: { username, firstName: 'Fault', lastName: 'Tester', role: 'API_USER', password } });
+    const created = await this.call('POST', '/v1/users/create', {
+      token: admin,
+      body: { username, firstName: 'Fault', lastName: 'Tester', role: 'API_USER', password },
+    });
     if (created.status !== 201) throw new Error(`cannot create user: ${created.status} ${JSON.stringify(created.body)}`);
-    const account = await this.call('POST', '/v1/accounts/create', { token: admin, body: { userId: created.body['userId'], type: 'ORGANIZATION', subscriptionPlan: 'PREMIUM_MONTHLY' } });
+    const account = await this.call('POST', '/v1/accounts/create', {
+      token: admin,
+      body: { userId: created.body['userId'], type: 'ORGANIZATION', subscriptionPlan: 'PREMIUM_MONTHLY' },
+    });
     if (account.status !== 200) throw new Error(`cannot create account: ${account.status} ${JSON.stringify(account.body)}`);
     return login(username, password);
   }
@@ -230,7 +260,12 @@ export class World {
       body: {
         recipientId,
         boundary: { point, radius },
-        webhook: { url: this.receiver.url('/hook'), httpMethod: 'POST', contentType: 'application/json', deliveryPolicy: { timeout: 4_000, maxRetries: 8, retryDelay: 2 } },
+        webhook: {
+          url: this.receiver.url('/hook'),
+          httpMethod: 'POST',
+          contentType: 'application/json',
+          deliveryPolicy: { timeout: 4_000, maxRetries: 8, retryDelay: 2 },
+        },
         filter: { lightning: {} },
       },
     }).catch(() => ({ status: 0, body: {} as Record<string, any> }));
@@ -276,14 +311,24 @@ export class World {
     const answers: string[] = [];
     for (const r of registrations) {
       // Asked right after an outage, a service may still answer 503 for a moment: that is not a loss, so ask again.
-      let answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token }).catch(() => ({ status: 0, headers: new Headers(), body: {} as Record<string, any> }));
+      let answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token }).catch(() => ({
+        status: 0,
+        headers: new Headers(),
+        body: {} as Record<string, any>,
+      }));
       for (let retry = 0; retry < 15 && (answer.status === 503 || answer.status === 0); retry++) {
         await sleep(1_000);
-        answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token }).catch(() => ({ status: 0, headers: new Headers(), body: {} as Record<string, any> }));
+        answer = await this.call('GET', `/v1/alarms/points/get-by-recipient-id/${r.recipientId}`, { token: this.token }).catch(() => ({
+          status: 0,
+          headers: new Headers(),
+          body: {} as Record<string, any>,
+        }));
       }
       const listed = Array.isArray(answer.body['registrations']) ? (answer.body['registrations'] as Array<{ id?: string; registrationId?: string }>) : [];
       if (!listed.some((x) => (x.registrationId ?? x.id) === r.id)) {
-        answers.push(`${r.recipientId} (${r.id}): ${answer.status}, ${listed.length} listed${answer.status === 200 ? '' : ` ${JSON.stringify(answer.body).slice(0, 200)}`}`);
+        answers.push(
+          `${r.recipientId} (${r.id}): ${answer.status}, ${listed.length} listed${answer.status === 200 ? '' : ` ${JSON.stringify(answer.body).slice(0, 200)}`}`,
+        );
       }
     }
     return { count: answers.length, answers };

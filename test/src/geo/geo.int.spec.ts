@@ -51,7 +51,10 @@ describe('administrative areas through the gateway (real geo service and databas
     if ((await service.platform.mongo.db.collection('areas').countDocuments()) === 0) {
       this.skip(); // no ../shared/data/geo beside the checkout: nothing to serve
     }
-    client = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, { deadlineMs: 10_000, internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'geo') });
+    client = createClient(geoV1.GeoService, `127.0.0.1:${service.port}`, {
+      deadlineMs: 10_000,
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'geo'),
+    });
     const app = createApp({
       logger,
       health: { check: async () => ({ status: 'up', components: {} }) },
@@ -85,7 +88,11 @@ describe('administrative areas through the gateway (real geo service and databas
     const tur = await get('/v1/alarms/forecasts/TUR/cities');
     assert.equal(tur.status, 200);
     assert.equal(tur.body.length, 81);
-    for (const city of tur.body) assert.ok(city.geometry.polygons.every((p: PolygonJson) => closed(p.exterior)), city.name);
+    for (const city of tur.body)
+      assert.ok(
+        city.geometry.polygons.every((p: PolygonJson) => closed(p.exterior)),
+        city.name,
+      );
     const ctr = await get('/v1/alarms/forecasts/CTR/cities');
     assert.equal(ctr.status, 200);
     assert.equal(ctr.body.length, 1);

@@ -65,7 +65,11 @@ describe('access changes reach the gateway within the documented bound (issue 13
     assert.equal((await forecast({ token: u.token })).status, 200);
     const blocked = await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId, status: 'BLOCKED' } });
     assert.equal(blocked.status, 200, JSON.stringify(blocked.body));
-    const { ms, answer } = await within(BOUND_MS, () => forecast({ token: u.token }), (a) => a.status !== 200);
+    const { ms, answer } = await within(
+      BOUND_MS,
+      () => forecast({ token: u.token }),
+      (a) => a.status !== 200,
+    );
     assert.equal(errorBody(answer, 401, '/v1/forecasts/current').message, 'The session has ended; sign in again');
     console.log(`      blocked user refused after ${ms} ms`);
   });
@@ -79,7 +83,11 @@ describe('access changes reach the gateway within the documented bound (issue 13
     assert.equal((await forecast({ apiKey })).status, 200);
     const revoked = await stack.call('DELETE', `/v1/api-keys/revoke/${String(created.body['keyId'])}`, { token: bot.token });
     assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
-    const { ms, answer } = await within(BOUND_MS, () => forecast({ apiKey }), (a) => a.status !== 200);
+    const { ms, answer } = await within(
+      BOUND_MS,
+      () => forecast({ apiKey }),
+      (a) => a.status !== 200,
+    );
     assert.equal(errorBody(answer, 401, '/v1/forecasts/current').message, 'Invalid API key');
     console.log(`      revoked key refused after ${ms} ms`);
   });
@@ -87,12 +95,19 @@ describe('access changes reach the gateway within the documented bound (issue 13
   it('applies a new subscription within the bound (402 until an ADMIN grants a plan, then allowed)', async () => {
     const u = await stack.user('API_USER', 'NONE');
     errorBody(await forecast({ token: u.token }), 402, '/v1/forecasts/current');
-    const set = await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: u.accountId, subscriptionPlan: 'PREMIUM_MONTHLY' } });
+    const set = await stack.call('POST', '/v1/accounts/update-subscription', {
+      token: admin,
+      body: { accountId: u.accountId, subscriptionPlan: 'PREMIUM_MONTHLY' },
+    });
     assert.equal(set.status, 200, JSON.stringify(set.body));
-    await within(BOUND_MS, () => forecast({ token: u.token }), (a) => a.status === 200);
+    await within(
+      BOUND_MS,
+      () => forecast({ token: u.token }),
+      (a) => a.status === 200,
+    );
   });
 
-  it('takes a demoted ADMIN\'s rights away within the bound, and forwards the current role, not the token\'s', async () => {
+  it("takes a demoted ADMIN's rights away within the bound, and forwards the current role, not the token's", async () => {
     const second = await stack.user('ADMIN', 'PREMIUM_MONTHLY');
     const before = await forecast({ token: second.token });
     assert.equal((before.body['principal'] as Record<string, unknown>)['role'], 'ADMIN');
@@ -101,7 +116,11 @@ describe('access changes reach the gateway within the documented bound (issue 13
     const demoted = await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: second.userId, role: 'API_USER' } });
     assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
     // The token still claims ADMIN for up to 15 minutes; the gateway acts on the stored role.
-    await within(BOUND_MS, () => stack.call('POST', '/v1/users/page', { token: second.token, body: { pageNumber: 0, pageSize: 5 }, baseUrl: replica }), (a) => a.status === 403);
+    await within(
+      BOUND_MS,
+      () => stack.call('POST', '/v1/users/page', { token: second.token, body: { pageNumber: 0, pageSize: 5 }, baseUrl: replica }),
+      (a) => a.status === 403,
+    );
     const after = await forecast({ token: second.token });
     assert.equal(after.status, 200);
     assert.equal((after.body['principal'] as Record<string, unknown>)['role'], 'API_USER', 'downstream services see the demoted role');
@@ -117,13 +136,13 @@ describe('access changes reach the gateway within the documented bound (issue 13
     assert.equal((await forecast({ token: u.token })).status, 200);
     assert.equal((await forecast({ apiKey })).status, 200);
     const before = commands.length;
-    assert.ok(before > cold, 'the monitor sees identity\'s reads (the cold snapshot and key verification)');
+    assert.ok(before > cold, "the monitor sees identity's reads (the cold snapshot and key verification)");
     for (let i = 0; i < 250; i++) {
       const [a, b] = await Promise.all([forecast({ token: u.token }), forecast({ apiKey })]);
       assert.equal(a.status, 200);
       assert.equal(b.status, 200);
     }
     const during = commands.slice(before).filter((name) => name !== 'ping' && name !== 'hello' && name !== 'isMaster');
-    assert.deepEqual(during, [], '500 authenticated requests sent no command to identity\'s database');
+    assert.deepEqual(during, [], "500 authenticated requests sent no command to identity's database");
   });
 });

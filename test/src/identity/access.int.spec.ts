@@ -82,24 +82,50 @@ describe('access enforcement at the gateway (interface.md section 7)', function 
     errorBody(await stack.call('GET', `/v1/users/${power.userId}`, { token: standard.token }), 403, `/v1/users/${power.userId}`);
     assert.equal((await stack.call('GET', `/v1/users/${standard.userId}`, { token: power.token })).status, 200);
     errorBody(await stack.call('POST', '/v1/users/page', { token: power.token, body: {} }), 403, '/v1/users/page');
-    errorBody(await stack.call('POST', '/v1/users/create', { token: power.token, body: { username: 'x@example.com', firstName: 'X', lastName: 'Y', role: 'GUEST', password: 'password-123' } }), 403, '/v1/users/create');
-    errorBody(await stack.call('POST', '/v1/accounts/update-subscription', { token: power.token, body: { accountId: guest.accountId, subscriptionPlan: 'CUSTOM' } }), 403, '/v1/accounts/update-subscription');
+    errorBody(
+      await stack.call('POST', '/v1/users/create', {
+        token: power.token,
+        body: { username: 'x@example.com', firstName: 'X', lastName: 'Y', role: 'GUEST', password: 'password-123' },
+      }),
+      403,
+      '/v1/users/create',
+    );
+    errorBody(
+      await stack.call('POST', '/v1/accounts/update-subscription', { token: power.token, body: { accountId: guest.accountId, subscriptionPlan: 'CUSTOM' } }),
+      403,
+      '/v1/accounts/update-subscription',
+    );
   });
 
   it('answers 402 for plan NONE, an expired plan and a caller without an account', async () => {
     const none = await stack.user('API_USER', 'NONE');
-    assert.equal(errorBody(await stack.call('POST', '/v1/precipitations/page', { token: none.token, body: {} }), 402, '/v1/precipitations/page').message, MESSAGES.payment);
+    assert.equal(
+      errorBody(await stack.call('POST', '/v1/precipitations/page', { token: none.token, body: {} }), 402, '/v1/precipitations/page').message,
+      MESSAGES.payment,
+    );
     const lapsed = await subscriber([daily({ precipitations: 10 })], Date.now() - 1000);
-    assert.equal(errorBody(await stack.call('POST', '/v1/precipitations/page', { token: lapsed.token, body: {} }), 402, '/v1/precipitations/page').message, MESSAGES.payment);
+    assert.equal(
+      errorBody(await stack.call('POST', '/v1/precipitations/page', { token: lapsed.token, body: {} }), 402, '/v1/precipitations/page').message,
+      MESSAGES.payment,
+    );
     const noAccount = await stack.user('API_USER');
-    assert.equal(errorBody(await stack.call('GET', '/v1/alarms/geometries/cities', { token: noAccount.token }), 402, '/v1/alarms/geometries/cities').message, MESSAGES.payment);
+    assert.equal(
+      errorBody(await stack.call('GET', '/v1/alarms/geometries/cities', { token: noAccount.token }), 402, '/v1/alarms/geometries/cities').message,
+      MESSAGES.payment,
+    );
   });
 
   it('answers 403 "No Subscription Found" for an endpoint outside the plan', async () => {
     const basic = await stack.user('API_USER', 'TRIAL');
     const token = await stack.adminToken();
-    assert.equal((await stack.call('POST', '/v1/accounts/update-subscription', { token, body: { accountId: basic.accountId, subscriptionPlan: 'BASIC_MONTHLY' } })).status, 200);
-    const point = await stack.call('POST', '/v1/alarms/points/register', { token: basic.token, body: { recipientId: 'r1', boundary: { point: { lat: PLACES.ankara.lat, lng: PLACES.ankara.lng }, radius: 1000 } } });
+    assert.equal(
+      (await stack.call('POST', '/v1/accounts/update-subscription', { token, body: { accountId: basic.accountId, subscriptionPlan: 'BASIC_MONTHLY' } })).status,
+      200,
+    );
+    const point = await stack.call('POST', '/v1/alarms/points/register', {
+      token: basic.token,
+      body: { recipientId: 'r1', boundary: { point: { lat: PLACES.ankara.lat, lng: PLACES.ankara.lng }, radius: 1000 } },
+    });
     assert.equal(errorBody(point, 403, '/v1/alarms/points/register').message, MESSAGES.noSubscription);
     // The plan's own services pass.
     const forecast = await stack.call('POST', '/v1/forecasts/current', { token: basic.token, body: forecastAt(PLACES.istanbul) });
@@ -116,12 +142,21 @@ describe('access enforcement at the gateway (interface.md section 7)', function 
       errorBody(outside, 403, '/v1/forecasts/current').message,
       'The Location You Are Querying [41.01, 28.97] Is Not Within The Geographic Boundaries Allowed In Your Subscription [Türkiye, Ankara]',
     );
-    const alarm = await stack.call('POST', '/v1/alarms/points/register', { token: ankaraOnly.token, body: { boundary: { point: { lat: PLACES.lefkosa.lat, lng: PLACES.lefkosa.lng }, radius: 500 } } });
+    const alarm = await stack.call('POST', '/v1/alarms/points/register', {
+      token: ankaraOnly.token,
+      body: { boundary: { point: { lat: PLACES.lefkosa.lat, lng: PLACES.lefkosa.lng }, radius: 500 } },
+    });
     assert.match(errorBody(alarm, 403, '/v1/alarms/points/register').message, /^The Location You Are Querying \[35\.18, 33\.36\] .* \[Türkiye, Ankara\]$/);
-    const crop = await stack.call('POST', '/v1/precipitations/geometry', { token: ankaraOnly.token, body: { eventIds: [], center: { lat: PLACES.istanbul.lat, lng: PLACES.istanbul.lng }, radius: 1000 } });
+    const crop = await stack.call('POST', '/v1/precipitations/geometry', {
+      token: ankaraOnly.token,
+      body: { eventIds: [], center: { lat: PLACES.istanbul.lat, lng: PLACES.istanbul.lng }, radius: 1000 },
+    });
     assert.match(errorBody(crop, 403, '/v1/precipitations/geometry').message, /\[41\.01, 28\.97\]/);
     // A malformed point is a validation error naming the field, not a location refusal.
-    const malformed = await stack.call('POST', '/v1/forecasts/current', { token: ankaraOnly.token, body: { ...forecastAt(PLACES.ankara), location: { lat: 95, lng: 32 } } });
+    const malformed = await stack.call('POST', '/v1/forecasts/current', {
+      token: ankaraOnly.token,
+      body: { ...forecastAt(PLACES.ankara), location: { lat: 95, lng: 32 } },
+    });
     assert.match(errorBody(malformed, 400, '/v1/forecasts/current').message, /location/);
   });
 
@@ -164,7 +199,10 @@ describe('access enforcement at the gateway (interface.md section 7)', function 
 
     // Other services keep their own counters; a failing operation (500) gives its unit back.
     for (let i = 0; i < 3; i++) {
-      const broken = await stack.call('POST', '/v1/thunderstorms/page', { token: u.token, body: { backwardInterval: 60, endTimeEpoch: 0, pageNumber: 0, pageSize: 10 } });
+      const broken = await stack.call('POST', '/v1/thunderstorms/page', {
+        token: u.token,
+        body: { backwardInterval: 60, endTimeEpoch: 0, pageNumber: 0, pageSize: 10 },
+      });
       errorBody(broken, 500, '/v1/thunderstorms/page');
       assert.equal(quota(broken).remaining, '4', 'every failed call was counted, then given back');
     }
@@ -203,7 +241,10 @@ describe('access enforcement at the gateway (interface.md section 7)', function 
     const allowed = burst.filter((a) => a.status === 200).length;
     // One instance checks one counter at a time, so a burst is served up to the limit exactly.
     assert.equal(allowed, 5, `${allowed} of 12 allowed`);
-    assert.deepEqual(burst.filter((a) => a.status !== 200).map((a) => a.status), Array(7).fill(429));
+    assert.deepEqual(
+      burst.filter((a) => a.status !== 200).map((a) => a.status),
+      Array(7).fill(429),
+    );
     // Refused calls gave their unit back: sequential calls use up exactly what is left.
     let more = 0;
     while ((await call()).status === 200) more++;

@@ -27,7 +27,11 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
       assert.equal(created.body['mobilePhoneNumber'], '+905321234567');
       assert.equal(created.body['mobilePhoneNumberVerified'], false);
       assert.match(String(created.body['createdAt']), /^\d{4}-\d{2}-\d{2}T/);
-      errorBody(await stack.call('POST', '/v1/accounts/create', { token: u.token, body: { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' } }), 409, '/v1/accounts/create');
+      errorBody(
+        await stack.call('POST', '/v1/accounts/create', { token: u.token, body: { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' } }),
+        409,
+        '/v1/accounts/create',
+      );
       const fetched = await stack.call('GET', `/v1/accounts/${u.userId}`, { token: u.token });
       assert.deepEqual(fetched.body, created.body);
     });
@@ -35,8 +39,16 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
     it('refuses paid plans to users (ADMIN grants them), foreign users (404) and bad fields (400 naming them)', async () => {
       const u = await stack.user('STANDARD_USER');
       const other = await stack.user('STANDARD_USER');
-      errorBody(await stack.call('POST', '/v1/accounts/create', { token: u.token, body: { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'PREMIUM_YEARLY' } }), 403, '/v1/accounts/create');
-      errorBody(await stack.call('POST', '/v1/accounts/create', { token: u.token, body: { userId: other.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' } }), 404, '/v1/accounts/create');
+      errorBody(
+        await stack.call('POST', '/v1/accounts/create', { token: u.token, body: { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'PREMIUM_YEARLY' } }),
+        403,
+        '/v1/accounts/create',
+      );
+      errorBody(
+        await stack.call('POST', '/v1/accounts/create', { token: u.token, body: { userId: other.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' } }),
+        404,
+        '/v1/accounts/create',
+      );
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ userId: u.userId, type: 'COMPANY', subscriptionPlan: 'NONE' }, /type/],
         [{ userId: u.userId, type: 'INDIVIDUAL' }, /subscriptionPlan is required/],
@@ -45,24 +57,38 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
         [{ userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', profilePictureUrl: 'ftp://x/y.png' }, /profilePictureUrl/],
       ];
       for (const [body, field] of cases) {
-        assert.match(errorBody(await stack.call('POST', '/v1/accounts/create', { token: u.token, body }), 400, '/v1/accounts/create').message, field, JSON.stringify(body));
+        assert.match(
+          errorBody(await stack.call('POST', '/v1/accounts/create', { token: u.token, body }), 400, '/v1/accounts/create').message,
+          field,
+          JSON.stringify(body),
+        );
       }
-      const byAdmin = await stack.call('POST', '/v1/accounts/create', { token: admin, body: { userId: other.userId, type: 'INDIVIDUAL', subscriptionPlan: 'PREMIUM_MONTHLY' } });
+      const byAdmin = await stack.call('POST', '/v1/accounts/create', {
+        token: admin,
+        body: { userId: other.userId, type: 'INDIVIDUAL', subscriptionPlan: 'PREMIUM_MONTHLY' },
+      });
       assert.equal(byAdmin.status, 200);
       assert.equal(byAdmin.body['subscriptionPlan'], 'PREMIUM_MONTHLY');
     });
 
-    it('updates the owner\'s profile only; the plan is not an account field; others see 404', async () => {
+    it("updates the owner's profile only; the plan is not an account field; others see 404", async () => {
       const u = await stack.user('STANDARD_USER', 'NONE');
       const stranger = await stack.user('STANDARD_USER');
-      const updated = await stack.call('PATCH', '/v1/accounts/update', { token: u.token, body: { accountId: u.accountId, company: 'Stormy Ltd', industry: 'energy' } });
+      const updated = await stack.call('PATCH', '/v1/accounts/update', {
+        token: u.token,
+        body: { accountId: u.accountId, company: 'Stormy Ltd', industry: 'energy' },
+      });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body['company'], 'Stormy Ltd');
       const removed = await stack.call('PATCH', '/v1/accounts/update', { token: u.token, body: { accountId: u.accountId, industry: '' } });
       assert.equal(removed.body['industry'], undefined);
       const plan = await stack.call('PATCH', '/v1/accounts/update', { token: u.token, body: { accountId: u.accountId, subscriptionPlan: 'PREMIUM_YEARLY' } });
       assert.match(errorBody(plan, 400, '/v1/accounts/update').message, /subscriptionPlan is not a known field/);
-      errorBody(await stack.call('PATCH', '/v1/accounts/update', { token: stranger.token, body: { accountId: u.accountId, company: 'Mine now' } }), 404, '/v1/accounts/update');
+      errorBody(
+        await stack.call('PATCH', '/v1/accounts/update', { token: stranger.token, body: { accountId: u.accountId, company: 'Mine now' } }),
+        404,
+        '/v1/accounts/update',
+      );
       errorBody(await stack.call('GET', `/v1/accounts/${u.userId}`, { token: stranger.token }), 404, `/v1/accounts/${u.userId}`);
       const power = await stack.user('POWER_USER');
       assert.equal((await stack.call('GET', `/v1/accounts/${u.userId}`, { token: power.token })).body['company'], 'Stormy Ltd');
@@ -74,14 +100,20 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
     it('sends a 6-digit code by SMS over Kafka and verifies the number with it', async () => {
       const u = await stack.user('STANDARD_USER', 'NONE');
       const phone = `+9053${String(Date.now()).slice(-8)}`;
-      assert.equal((await stack.call('PATCH', '/v1/accounts/update', { token: u.token, body: { accountId: u.accountId, mobilePhoneNumber: phone } })).status, 200);
+      assert.equal(
+        (await stack.call('PATCH', '/v1/accounts/update', { token: u.token, body: { accountId: u.accountId, mobilePhoneNumber: phone } })).status,
+        200,
+      );
       const before = Date.now();
       const sent = await stack.call('POST', '/v1/accounts/phone-number-activation-request', {
         token: u.token,
         body: { userId: u.userId, accountId: u.accountId, phoneNumberActivationPageLink: `${LINK_ORIGIN}/activate` },
       });
       assert.equal(sent.status, 200, JSON.stringify(sent.body));
-      assert.deepEqual({ ...sent.body, tokenExpirationEpoch: undefined }, { userId: u.userId, accountId: u.accountId, recipientPhoneNumber: phone, tokenExpirationEpoch: undefined, smsSent: true });
+      assert.deepEqual(
+        { ...sent.body, tokenExpirationEpoch: undefined },
+        { userId: u.userId, accountId: u.accountId, recipientPhoneNumber: phone, tokenExpirationEpoch: undefined, smsSent: true },
+      );
       const expiry = Number(sent.body['tokenExpirationEpoch']);
       assert.ok(expiry > before + 9 * 60_000 && expiry <= Date.now() + 10 * 60_000);
       const sms = await stack.mailbox.next(phone, 'MESSAGE_TEMPLATE_PHONE_ACTIVATION');
@@ -104,12 +136,19 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
       errorBody(again, 409, '/v1/accounts/phone-number-activation-request');
     });
 
-    it('limits wrong codes, and keeps other people\'s accounts out of reach', async () => {
+    it("limits wrong codes, and keeps other people's accounts out of reach", async () => {
       const u = await stack.user('STANDARD_USER', 'NONE');
-      await stack.call('PATCH', '/v1/accounts/update', { token: u.token, body: { accountId: u.accountId, mobilePhoneNumber: `+9054${String(Date.now()).slice(-8)}` } });
+      await stack.call('PATCH', '/v1/accounts/update', {
+        token: u.token,
+        body: { accountId: u.accountId, mobilePhoneNumber: `+9054${String(Date.now()).slice(-8)}` },
+      });
       const body = { userId: u.userId, accountId: u.accountId, phoneNumberActivationPageLink: `${LINK_ORIGIN}/activate` };
       const stranger = await stack.user('STANDARD_USER');
-      errorBody(await stack.call('POST', '/v1/accounts/phone-number-activation-request', { token: stranger.token, body }), 404, '/v1/accounts/phone-number-activation-request');
+      errorBody(
+        await stack.call('POST', '/v1/accounts/phone-number-activation-request', { token: stranger.token, body }),
+        404,
+        '/v1/accounts/phone-number-activation-request',
+      );
       assert.equal((await stack.call('POST', '/v1/accounts/phone-number-activation-request', { token: u.token, body })).status, 200);
       for (let i = 0; i < 5; i++) {
         await stack.call('POST', '/v1/accounts/phone-number-activation', { token: u.token, body: { accountId: u.accountId, code: '999999' } });
@@ -143,7 +182,11 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
                 geoBoundary: { country: 'TUR', region: 'İzmir' },
                 apiServiceLimits: [{ version: 'v1', serviceName: 'precipitations', maxInvocation: 1000 }],
               },
-              { limitResetRecurrence: { limitType: 'QUOTA' }, geoBoundary: { country: 'CTR' }, apiServiceLimits: [{ serviceName: 'FORECAST', maxInvocation: 50 }] },
+              {
+                limitResetRecurrence: { limitType: 'QUOTA' },
+                geoBoundary: { country: 'CTR' },
+                apiServiceLimits: [{ serviceName: 'FORECAST', maxInvocation: 50 }],
+              },
             ],
           },
         },
@@ -169,29 +212,54 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
 
     it('fills in plan defaults, warns about odd grants, and names bad paths', async () => {
       const u = await stack.user('API_USER', 'NONE');
-      const premium = await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: u.accountId, subscriptionPlan: 'PREMIUM_MONTHLY' } });
+      const premium = await stack.call('POST', '/v1/accounts/update-subscription', {
+        token: admin,
+        body: { accountId: u.accountId, subscriptionPlan: 'PREMIUM_MONTHLY' },
+      });
       assert.equal(premium.status, 200);
       assert.equal((premium.body['serviceLimits'] as unknown[]).length, 7, 'premium grants every metered service');
       assert.ok(Number(premium.body['subscriptionExpirationEpoch']) > Date.now() + 27 * 86_400_000);
-      const past = await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: u.accountId, subscriptionPlan: 'TRIAL', planDetails: { subscriptionExpirationEpoch: 1000 } } });
+      const past = await stack.call('POST', '/v1/accounts/update-subscription', {
+        token: admin,
+        body: { accountId: u.accountId, subscriptionPlan: 'TRIAL', planDetails: { subscriptionExpirationEpoch: 1000 } },
+      });
       assert.deepEqual(past.body['warnings'], ['The subscription is already expired']);
       assert.equal(past.body['active'], false);
-      const never = await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: u.accountId, subscriptionPlan: 'CUSTOM', planDetails: { subscriptionExpirationEpoch: null } } });
+      const never = await stack.call('POST', '/v1/accounts/update-subscription', {
+        token: admin,
+        body: { accountId: u.accountId, subscriptionPlan: 'CUSTOM', planDetails: { subscriptionExpirationEpoch: null } },
+      });
       assert.equal(never.body['subscriptionExpirationEpoch'], null);
       assert.deepEqual(never.body['warnings'], ['The subscription grants no service']);
 
       const cases: Array<[Record<string, unknown>, RegExp]> = [
-        [{ details: [{ limitResetRecurrence: { limitType: 'HOURLY' }, apiServiceLimits: [] }] }, /planDetails\.details\/0\/limitResetRecurrence\/limitType|limitType/],
-        [{ details: [{ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'lightnings', maxInvocation: 5 }] }] }, /serviceName: unknown service/],
+        [
+          { details: [{ limitResetRecurrence: { limitType: 'HOURLY' }, apiServiceLimits: [] }] },
+          /planDetails\.details\/0\/limitResetRecurrence\/limitType|limitType/,
+        ],
+        [
+          { details: [{ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'lightnings', maxInvocation: 5 }] }] },
+          /serviceName: unknown service/,
+        ],
         [{ details: [{ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'FORECAST', maxInvocation: -1 }] }] }, /maxInvocation/],
         [{ details: [{ geoBoundary: { country: 'GRC' } }] }, /country/],
       ];
       for (const [planDetails, field] of cases) {
-        const answer = await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: u.accountId, subscriptionPlan: 'CUSTOM', planDetails } });
+        const answer = await stack.call('POST', '/v1/accounts/update-subscription', {
+          token: admin,
+          body: { accountId: u.accountId, subscriptionPlan: 'CUSTOM', planDetails },
+        });
         assert.match(errorBody(answer, 400, '/v1/accounts/update-subscription').message, field, JSON.stringify(planDetails));
       }
-      errorBody(await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: NIL_UUID, subscriptionPlan: 'TRIAL' } }), 404, '/v1/accounts/update-subscription');
-      const mismatch = await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: u.accountId, userId: NIL_UUID, subscriptionPlan: 'TRIAL' } });
+      errorBody(
+        await stack.call('POST', '/v1/accounts/update-subscription', { token: admin, body: { accountId: NIL_UUID, subscriptionPlan: 'TRIAL' } }),
+        404,
+        '/v1/accounts/update-subscription',
+      );
+      const mismatch = await stack.call('POST', '/v1/accounts/update-subscription', {
+        token: admin,
+        body: { accountId: u.accountId, userId: NIL_UUID, subscriptionPlan: 'TRIAL' },
+      });
       errorBody(mismatch, 404, '/v1/accounts/update-subscription');
     });
 
@@ -202,7 +270,10 @@ describe('accounts and subscriptions through the gateway (interface.md 4.13 - 4.
       const path = `/v1/accounts/subscription/${String(u.accountId)}`;
       errorBody(await stack.call('GET', path, { token: stranger.token }), 404, path);
       assert.equal((await stack.call('GET', path, { token: power.token })).body['subscriptionPlan'], 'TRIAL');
-      assert.match(errorBody(await stack.call('GET', '/v1/accounts/subscription/123', { token: u.token }), 400, '/v1/accounts/subscription/123').message, /accountId/);
+      assert.match(
+        errorBody(await stack.call('GET', '/v1/accounts/subscription/123', { token: u.token }), 400, '/v1/accounts/subscription/123').message,
+        /accountId/,
+      );
     });
   });
 });

@@ -119,7 +119,11 @@ describe('identity through the gateway: login, sessions, tokens and API keys', f
 
     it('refuses an expired token signed with the real key', async () => {
       const admin = claimsOf(await stack.adminToken());
-      const expired = forgeToken({ alg: 'EdDSA', typ: 'JWT', kid: stack.kid }, claims({ sub: admin['sub'], iat: now() - 7200, nbf: now() - 7200, exp: now() - 3600 }), stack.signingKey);
+      const expired = forgeToken(
+        { alg: 'EdDSA', typ: 'JWT', kid: stack.kid },
+        claims({ sub: admin['sub'], iat: now() - 7200, nbf: now() - 7200, exp: now() - 3600 }),
+        stack.signingKey,
+      );
       const answer = await stack.call('GET', '/v1/users/me', { token: expired });
       assert.equal(errorBody(answer, 401, '/v1/users/me').message, 'The access token has expired');
       // The same claims with a live expiry pass: the refusal above is the expiry, nothing else.
@@ -184,14 +188,18 @@ describe('identity through the gateway: login, sessions, tokens and API keys', f
       errorBody(await stack.call('GET', '/v1/users/me', { apiKey: 'hello', token: admin }), 401, '/v1/users/me');
     });
 
-    it('keeps API keys for API_USERs, and other users\' keys out of reach (404)', async () => {
+    it("keeps API keys for API_USERs, and other users' keys out of reach (404)", async () => {
       const human = await stack.user('STANDARD_USER');
       errorBody(await stack.call('POST', '/v1/api-keys/create', { token: human.token, body: {} }), 403, '/v1/api-keys/create');
       const bot = await stack.user('API_USER');
       const other = await stack.user('API_USER');
       const key = await stack.call('POST', '/v1/api-keys/create', { token: bot.token, body: {} });
       assert.equal(key.status, 201);
-      errorBody(await stack.call('DELETE', `/v1/api-keys/revoke/${String(key.body['keyId'])}`, { token: other.token }), 404, `/v1/api-keys/revoke/${String(key.body['keyId'])}`);
+      errorBody(
+        await stack.call('DELETE', `/v1/api-keys/revoke/${String(key.body['keyId'])}`, { token: other.token }),
+        404,
+        `/v1/api-keys/revoke/${String(key.body['keyId'])}`,
+      );
       errorBody(await stack.call('GET', `/v1/api-keys?userId=${bot.userId}`, { token: other.token }), 404, '/v1/api-keys');
       // An ADMIN manages anyone's keys.
       const admin = await stack.adminToken();

@@ -16,6 +16,9 @@ describe('identity access rules and the gateway route table', () => {
 
   it('has no rule for an operation the gateway does not serve', () => {
     const served = new Set<string>(OPERATION_IDS);
-    assert.deepEqual(Object.keys(OPERATION_RULES).filter((id) => !served.has(id)), []);
+    assert.deepEqual(
+      Object.keys(OPERATION_RULES).filter((id) => !served.has(id)),
+      [],
+    );
   });
 });

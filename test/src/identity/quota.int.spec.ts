@@ -31,7 +31,13 @@ describe('quota counters shared by gateway instances and kept across restarts', 
         accountId: u.accountId,
         subscriptionPlan: 'CUSTOM',
         planDetails: {
-          details: [{ limitResetRecurrence: { limitType: 'MONTHLY' }, geoBoundary: { country: 'TUR' }, apiServiceLimits: [{ serviceName: 'FORECAST', maxInvocation: forecasts }] }],
+          details: [
+            {
+              limitResetRecurrence: { limitType: 'MONTHLY' },
+              geoBoundary: { country: 'TUR' },
+              apiServiceLimits: [{ serviceName: 'FORECAST', maxInvocation: forecasts }],
+            },
+          ],
         },
       },
     });
@@ -64,7 +70,10 @@ describe('quota counters shared by gateway instances and kept across restarts', 
     // Each instance wrote only its own share of the counter.
     const mongo = await connectMongo({ url: testInfra().mongoUrl, dbName: `${stack.dbPrefix}_gateway`, appName: 'quota-it' });
     try {
-      const shares = await mongo.db.collection(QUOTA_COLLECTION).find({ key: new RegExp(`^${u.accountId}\\|FORECAST\\|`) }).toArray();
+      const shares = await mongo.db
+        .collection(QUOTA_COLLECTION)
+        .find({ key: new RegExp(`^${u.accountId}\\|FORECAST\\|`) })
+        .toArray();
       assert.equal(shares.length, 2);
       assert.deepEqual(shares.map((s) => s['count']).sort(), [1, 2]);
     } finally {
@@ -98,6 +107,7 @@ describe('quota counters shared by gateway instances and kept across restarts', 
     const served = burst.filter((r) => r.status === 200).length;
     assert.ok(served >= 6 && served <= 12, `${served} served`);
     await synced();
-    for (const g of [a, b]) errorBody(await stack.call('POST', '/v1/forecasts/current', { token: u.token, body, baseUrl: urlOf(g) }), 429, '/v1/forecasts/current');
+    for (const g of [a, b])
+      errorBody(await stack.call('POST', '/v1/forecasts/current', { token: u.token, body, baseUrl: urlOf(g) }), 429, '/v1/forecasts/current');
   });
 });

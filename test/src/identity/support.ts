@@ -62,7 +62,11 @@ export interface IdentityStack {
   /** Starts one more gateway over the same databases and identity (a second instance, or a restart). */
   startGateway(): Promise<RunningGateway>;
   stopGateway(g: RunningGateway): Promise<void>;
-  call(method: string, path: string, options?: { body?: unknown; token?: string; apiKey?: string; headers?: Record<string, string>; baseUrl?: string }): Promise<Answer>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string; apiKey?: string; headers?: Record<string, string>; baseUrl?: string },
+  ): Promise<Answer>;
   login(username: string, password: string): Promise<{ accessToken: string; refreshToken: string }>;
   adminToken(): Promise<string>;
   /** An ACTIVE user with a password (and, with `plan`, an account on that plan): its id, token and account. */

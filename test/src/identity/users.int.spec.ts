@@ -18,23 +18,52 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
     it('creates an ACTIVE user with an initial password; nothing secret comes back', async () => {
       const answer = await stack.call('POST', '/v1/users/create', {
         token: admin,
-        body: { username: 'Ada.Lovelace@Example.com', firstName: 'Ada', lastName: 'Lovelace', midName: 'King', locale: 'en_GB', timezone: 'Europe/London', role: 'POWER_USER', password: 'analytical-engine' },
+        body: {
+          username: 'Ada.Lovelace@Example.com',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          midName: 'King',
+          locale: 'en_GB',
+          timezone: 'Europe/London',
+          role: 'POWER_USER',
+          password: 'analytical-engine',
+        },
       });
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       assert.deepEqual(
         { ...answer.body, userId: undefined },
-        { userId: undefined, username: 'ada.lovelace@example.com', firstName: 'Ada', midName: 'King', lastName: 'Lovelace', locale: 'en_GB', timezone: 'Europe/London', roles: 'POWER_USER', status: 'ACTIVE' },
+        {
+          userId: undefined,
+          username: 'ada.lovelace@example.com',
+          firstName: 'Ada',
+          midName: 'King',
+          lastName: 'Lovelace',
+          locale: 'en_GB',
+          timezone: 'Europe/London',
+          roles: 'POWER_USER',
+          status: 'ACTIVE',
+        },
       );
       assert.ok(!JSON.stringify(answer.body).includes('analytical'));
       await stack.login('ada.lovelace@example.com', 'analytical-engine');
-      const again = await stack.call('POST', '/v1/users/create', { token: admin, body: { username: 'ada.lovelace@EXAMPLE.com', firstName: 'A', lastName: 'L', role: 'GUEST', password: 'another-one-1' } });
+      const again = await stack.call('POST', '/v1/users/create', {
+        token: admin,
+        body: { username: 'ada.lovelace@EXAMPLE.com', firstName: 'A', lastName: 'L', role: 'GUEST', password: 'another-one-1' },
+      });
       errorBody(again, 409, '/v1/users/create');
     });
 
     it('invites a user by e-mail (a message request on Kafka); the invitation sets the password and activates', async () => {
       const answer = await stack.call('POST', '/v1/users/create', {
         token: admin,
-        body: { username: 'invitee@example.com', firstName: 'In', lastName: 'Vitee', role: 'API_USER', invite: true, invitationPageLink: `${LINK_ORIGIN}/welcome` },
+        body: {
+          username: 'invitee@example.com',
+          firstName: 'In',
+          lastName: 'Vitee',
+          role: 'API_USER',
+          invite: true,
+          invitationPageLink: `${LINK_ORIGIN}/welcome`,
+        },
       });
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       assert.equal(answer.body['status'], 'INACTIVE');
@@ -61,9 +90,15 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       assert.equal(answer.body['roles'], 'STANDARD_USER');
       const both = { username: 'both@example.com', firstName: 'B', lastName: 'O', roles: 'GUEST', role: 'GUEST', password: 'password-ok-1' };
-      assert.match(errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: both }), 400, '/v1/users/create').message, /exactly one of roles/);
+      assert.match(
+        errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: both }), 400, '/v1/users/create').message,
+        /exactly one of roles/,
+      );
       const neither = { username: 'neither@example.com', firstName: 'N', lastName: 'E', password: 'password-ok-1' };
-      assert.match(errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: neither }), 400, '/v1/users/create').message, /exactly one of roles/);
+      assert.match(
+        errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: neither }), 400, '/v1/users/create').message,
+        /exactly one of roles/,
+      );
       assert.match(
         errorBody(await stack.call('POST', '/v1/users/create', { token: admin, body: { ...neither, roles: 'ROOT' } }), 400, '/v1/users/create').message,
         /roles must be one of/,
@@ -92,7 +127,7 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
   });
 
   describe('PATCH /v1/users/update-role-status', () => {
-    it('changes role and status; never the administrator\'s own; 404 for nobody', async () => {
+    it("changes role and status; never the administrator's own; 404 for nobody", async () => {
       const u = await stack.user('STANDARD_USER');
       const promoted = await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId, role: 'EXTENDED_USER' } });
       assert.equal(promoted.status, 200);
@@ -100,11 +135,34 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
       // The user's old token still says STANDARD_USER; identity acts on the stored role.
       assert.equal((await stack.call('GET', '/v1/users/me', { token: u.token })).body['roles'], 'EXTENDED_USER');
       const me = await stack.call('GET', '/v1/users/me', { token: admin });
-      errorBody(await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: me.body['userId'], role: 'GUEST' } }), 403, '/v1/users/update-role-status');
-      errorBody(await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: NIL_UUID, status: 'BLOCKED' } }), 404, '/v1/users/update-role-status');
-      assert.match(errorBody(await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId, status: 'GONE' } }), 400, '/v1/users/update-role-status').message, /status/);
-      assert.match(errorBody(await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId } }), 400, '/v1/users/update-role-status').message, /role/);
-      errorBody(await stack.call('PATCH', '/v1/users/update-role-status', { token: u.token, body: { userId: u.userId, role: 'ADMIN' } }), 403, '/v1/users/update-role-status');
+      errorBody(
+        await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: me.body['userId'], role: 'GUEST' } }),
+        403,
+        '/v1/users/update-role-status',
+      );
+      errorBody(
+        await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: NIL_UUID, status: 'BLOCKED' } }),
+        404,
+        '/v1/users/update-role-status',
+      );
+      assert.match(
+        errorBody(
+          await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId, status: 'GONE' } }),
+          400,
+          '/v1/users/update-role-status',
+        ).message,
+        /status/,
+      );
+      assert.match(
+        errorBody(await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId } }), 400, '/v1/users/update-role-status')
+          .message,
+        /role/,
+      );
+      errorBody(
+        await stack.call('PATCH', '/v1/users/update-role-status', { token: u.token, body: { userId: u.userId, role: 'ADMIN' } }),
+        403,
+        '/v1/users/update-role-status',
+      );
     });
   });
 
@@ -139,7 +197,14 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
       await stack.user('EXTENDED_USER');
       const page = await stack.call('POST', '/v1/users/page', {
         token: admin,
-        body: { roles: '[EXTENDED_USER, ADMIN]', status: '[ACTIVE]', sortBy: { roles: 'asc', username: 'asc' }, pageNumber: 0, pageSize: 2, includeAccount: true },
+        body: {
+          roles: '[EXTENDED_USER, ADMIN]',
+          status: '[ACTIVE]',
+          sortBy: { roles: 'asc', username: 'asc' },
+          pageNumber: 0,
+          pageSize: 2,
+          includeAccount: true,
+        },
       });
       assert.equal(page.status, 200, JSON.stringify(page.body));
       const users = page.body['users'] as Array<Record<string, unknown>>;
@@ -175,7 +240,9 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
     it('answers 202 whether or not the user exists, and mails a single-use link to existing users only', async () => {
       const u = await stack.user('STANDARD_USER');
       const known = await stack.call('POST', '/v1/users/password-reset-request', { body: { username: u.username, resetPageLink: `${LINK_ORIGIN}/reset` } });
-      const unknown = await stack.call('POST', '/v1/users/password-reset-request', { body: { username: 'nobody-here@example.com', resetPageLink: `${LINK_ORIGIN}/reset` } });
+      const unknown = await stack.call('POST', '/v1/users/password-reset-request', {
+        body: { username: 'nobody-here@example.com', resetPageLink: `${LINK_ORIGIN}/reset` },
+      });
       assert.equal(known.status, 202);
       assert.deepEqual(unknown.body, known.body);
       assert.equal(unknown.status, 202);
@@ -186,7 +253,9 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
       const token = link.searchParams.get('token');
       assert.equal(userId, u.userId);
 
-      const done = await stack.call('POST', '/v1/users/password-reset', { body: { userId, token, newPassword: 'brand-new-password', loginPageLink: `${LINK_ORIGIN}/login?from=reset` } });
+      const done = await stack.call('POST', '/v1/users/password-reset', {
+        body: { userId, token, newPassword: 'brand-new-password', loginPageLink: `${LINK_ORIGIN}/login?from=reset` },
+      });
       assert.equal(done.status, 200, JSON.stringify(done.body));
       const redirect = new URL(String(done.body['redirectTo']));
       assert.equal(`${redirect.origin}${redirect.pathname}`, `${LINK_ORIGIN}/login`);
@@ -200,7 +269,9 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
     });
 
     it('names bad fields and refuses links to foreign origins', async () => {
-      const foreign = await stack.call('POST', '/v1/users/password-reset-request', { body: { username: 'x@example.com', resetPageLink: 'https://evil.example/reset' } });
+      const foreign = await stack.call('POST', '/v1/users/password-reset-request', {
+        body: { username: 'x@example.com', resetPageLink: 'https://evil.example/reset' },
+      });
       assert.match(errorBody(foreign, 400, '/v1/users/password-reset-request').message, /resetPageLink/);
       const missing = await stack.call('POST', '/v1/users/password-reset-request', { body: { username: 'x@example.com' } });
       assert.match(errorBody(missing, 400, '/v1/users/password-reset-request').message, /resetPageLink is required/);

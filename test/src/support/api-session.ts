@@ -70,7 +70,10 @@ export class ApiSession {
     const username = `${this.label}-${role.toLowerCase().replace(/_/g, '-')}-${n}-${Date.now().toString(36)}@example.com`;
     const password = `password-${n}-secret`;
     const token = await this.adminToken();
-    const created = await this.call('POST', '/v1/users/create', { token, body: { username, firstName: 'Test', lastName: `${this.label} ${n}`, role, password } });
+    const created = await this.call('POST', '/v1/users/create', {
+      token,
+      body: { username, firstName: 'Test', lastName: `${this.label} ${n}`, role, password },
+    });
     if (created.status !== 201) throw new Error(`cannot create user: ${created.status} ${JSON.stringify(created.body)}`);
     const userId = String(created.body['userId']);
     let accountId: string | undefined;

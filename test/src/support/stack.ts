@@ -65,7 +65,7 @@ export async function startInProcessStack(): Promise<InProcessStack> {
     // Like `npm start`, the stack is started when /v1/health says every part is up: query, for one,
     // serves only once it has loaded the provinces from geo, and reports it at its next health check.
     const baseUrl = `http://127.0.0.1:${runningGateway.port}`;
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       const health = await fetch(`${baseUrl}/v1/health`).catch(() => undefined);
       if (health?.status === 200 || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -40,13 +40,29 @@ describe('feed records to the gateway (ingest, query, real Kafka and database)',
     firstHourEpochMs: hour,
     hourCount: 24,
     cells: [
-      { cellId: '41.000N_29.000E', latitude: 41.0, longitude: 29.0, elevationM: 35, series: [{ metric: 'FORECAST_METRIC_TEMPERATURE', values: Array.from({ length: 24 }, (_, h) => 15 + h) }] },
-      { cellId: '39.950N_32.850E', latitude: 39.95, longitude: 32.85, elevationM: 900, series: [{ metric: 'FORECAST_METRIC_TEMPERATURE', values: Array.from({ length: 24 }, () => 3) }] },
+      {
+        cellId: '41.000N_29.000E',
+        latitude: 41.0,
+        longitude: 29.0,
+        elevationM: 35,
+        series: [{ metric: 'FORECAST_METRIC_TEMPERATURE', values: Array.from({ length: 24 }, (_, h) => 15 + h) }],
+      },
+      {
+        cellId: '39.950N_32.850E',
+        latitude: 39.95,
+        longitude: 32.85,
+        elevationM: 900,
+        series: [{ metric: 'FORECAST_METRIC_TEMPERATURE', values: Array.from({ length: 24 }, () => 3) }],
+      },
     ],
   };
 
-  const publishFeed = async (topic: typeof TopicNames.FeedPrecipitation | typeof TopicNames.FeedForecast, key: string, value: Uint8Array, eventType: (typeof EventTypes)[keyof typeof EventTypes]) =>
-    stack.publish(topic, eventType, [{ key, value }]);
+  const publishFeed = async (
+    topic: typeof TopicNames.FeedPrecipitation | typeof TopicNames.FeedForecast,
+    key: string,
+    value: Uint8Array,
+    eventType: (typeof EventTypes)[keyof typeof EventTypes],
+  ) => stack.publish(topic, eventType, [{ key, value }]);
 
   before(async () => {
     stack = await startWeatherStack({ withIngest: true });
@@ -68,7 +84,12 @@ describe('feed records to the gateway (ingest, query, real Kafka and database)',
     }, 'the observation to reach the list');
     assert.deepEqual(first.body.precipitations, [{ eventId: 'prc_radar-ank-1', radarTimeStamp: radarTime, forecast: false, intensity: 'HEAVY' }]);
 
-    await publishFeed(TopicNames.FeedPrecipitation, 'radar-ank-1', feedV1.PrecipitationObservation.encode(observation(2, 60)), EventTypes.PrecipitationObservation);
+    await publishFeed(
+      TopicNames.FeedPrecipitation,
+      'radar-ank-1',
+      feedV1.PrecipitationObservation.encode(observation(2, 60)),
+      EventTypes.PrecipitationObservation,
+    );
     const updated = await eventually(async () => {
       const answer = await list();
       return answer.body.precipitations[0]?.intensity === 'EXTREME' ? answer : undefined;
@@ -79,7 +100,10 @@ describe('feed records to the gateway (ingest, query, real Kafka and database)',
   it('answers the current forecast of İstanbul from a forecast grid sent to the feed', async () => {
     await publishFeed(TopicNames.FeedForecast, `${grid.runId}#0`, feedV1.ForecastGrid.encode(grid), EventTypes.ForecastGrid);
     const answer = await eventually(async () => {
-      const a = await stack.call('POST', '/v1/forecasts/current', { token, body: { location: PLACES.istanbul, metrics: ['TEMPERATURE', 'HUMIDITY', 'SOIL_MOISTURE'] } });
+      const a = await stack.call('POST', '/v1/forecasts/current', {
+        token,
+        body: { location: PLACES.istanbul, metrics: ['TEMPERATURE', 'HUMIDITY', 'SOIL_MOISTURE'] },
+      });
       return a.status === 200 ? a : undefined;
     }, 'the forecast to reach query');
     assert.equal(answer.body.timezone, 'Europe/Istanbul');

@@ -63,7 +63,13 @@ export function precipitation(
   };
 }
 
-export function thunderstorm(id: string, at: Place, start: number, end: number, overrides: Partial<weatherV1.ThunderstormEvent> = {}): weatherV1.ThunderstormEvent {
+export function thunderstorm(
+  id: string,
+  at: Place,
+  start: number,
+  end: number,
+  overrides: Partial<weatherV1.ThunderstormEvent> = {},
+): weatherV1.ThunderstormEvent {
   const cell = square(at, 0.02);
   const threat = square({ lng: at.lng + 0.1, lat: at.lat }, 0.1);
   return {
@@ -113,7 +119,13 @@ const HOUR = 3_600_000;
  * One forecast run (one chunk, one event) with cells at the given places: temperature rising by a
  * degree per hour from `base`, humidity 60 %, a thunderstorm (code 95) in the third hour.
  */
-export function forecastRun(runId: string, issue: number, firstHour: number, cells: Array<{ id: string; at: Place; base: number }>, hours = 72): weatherV1.ForecastEvent {
+export function forecastRun(
+  runId: string,
+  issue: number,
+  firstHour: number,
+  cells: Array<{ id: string; at: Place; base: number }>,
+  hours = 72,
+): weatherV1.ForecastEvent {
   const series = (metric: weatherV1.ForecastMetric, f: (h: number) => number) => ({ metric, values: Array.from({ length: hours }, (_, h) => f(h)) });
   return {
     eventId: `fcs_${runId}.0.sx`,

@@ -50,8 +50,15 @@ describe('Open-Meteo forecasts to /v1/forecasts/current (recorded answers, real 
     await new Promise<void>((resolve) => server?.close(() => resolve()));
   });
 
-  it('answers the current forecast of Ankara with Open-Meteo\'s values and model', async () => {
-    const chunks = await fetchForecastRun({ baseUrl, points: parseGrid('41,29;40,33'), forecastDays: 1, model: 'best_match', locationsPerRequest: 50, timeoutMs: 5_000 });
+  it("answers the current forecast of Ankara with Open-Meteo's values and model", async () => {
+    const chunks = await fetchForecastRun({
+      baseUrl,
+      points: parseGrid('41,29;40,33'),
+      forecastDays: 1,
+      model: 'best_match',
+      locationsPerRequest: 50,
+      timeoutMs: 5_000,
+    });
     assert.equal(requests.length, 1);
     assert.match(requests[0]!, /^\/v1\/forecast\?latitude=41\.0000%2C40\.0000&longitude=29\.0000%2C33\.0000/);
     await publishForecastRun(stack.publisher, chunks);

@@ -53,7 +53,9 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
     services['geo'] = track(await geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) }));
     const geoAddress = `127.0.0.1:${services['geo'].port}`;
     services['identity'] = track(
-      await identity.start(identity.loadConfig({ ...env, ...identityTestEnv(), GEO_GRPC_ADDRESS: geoAddress }), { logger: logger.child({ service: 'identity' }) }),
+      await identity.start(identity.loadConfig({ ...env, ...identityTestEnv(), GEO_GRPC_ADDRESS: geoAddress }), {
+        logger: logger.child({ service: 'identity' }),
+      }),
     );
     const counters = query.newWeatherCounters();
     let maintenance: query.Maintenance | undefined;
@@ -94,7 +96,11 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
               {
                 limitResetRecurrence: { limitType: 'DAILY', limitResetInterval: 1 },
                 geoBoundary: boundary,
-                apiServiceLimits: ['precipitations', 'thunderstorms', 'forecasts'].map((serviceName) => ({ version: 'v1', serviceName, maxInvocation: 10_000 })),
+                apiServiceLimits: ['precipitations', 'thunderstorms', 'forecasts'].map((serviceName) => ({
+                  version: 'v1',
+                  serviceName,
+                  maxInvocation: 10_000,
+                })),
               },
             ],
           },

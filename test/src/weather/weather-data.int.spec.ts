@@ -102,7 +102,17 @@ describe('weather data through the gateway (query service, real Kafka and databa
       const before = Date.now();
       const answer = await page(admin, {});
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      const expected = ['prc_at-end', ...filler.map((f) => f.eventId), 'prc_heavy', 'prc_istanbul', 'prc_lefkosa', 'prc_revised', 'prc_big', 'prc_small', 'prc_at-start'];
+      const expected = [
+        'prc_at-end',
+        ...filler.map((f) => f.eventId),
+        'prc_heavy',
+        'prc_istanbul',
+        'prc_lefkosa',
+        'prc_revised',
+        'prc_big',
+        'prc_small',
+        'prc_at-start',
+      ];
       assert.deepEqual(ids(answer, 'precipitations'), expected);
       assert.equal(answer.body.totalRecords, expected.length);
       assert.equal(answer.body.pageNumber, 0);
@@ -132,7 +142,7 @@ describe('weather data through the gateway (query service, real Kafka and databa
       assert.equal(beyond.body.totalRecords, full.length);
     });
 
-    it('answers only what touches the caller\'s subscription geography', async () => {
+    it("answers only what touches the caller's subscription geography", async () => {
       const region = ids(await page(ankara, {}), 'precipitations');
       assert.ok(region.includes('prc_at-end') && region.includes('prc_big'));
       assert.ok(!region.includes('prc_istanbul'), 'İstanbul is outside the Ankara subscription');
@@ -145,7 +155,9 @@ describe('weather data through the gateway (query service, real Kafka and databa
       const answer = await page(admin, {});
       const list = ids(answer, 'precipitations');
       assert.equal(list.length, new Set(list).size);
-      const revised = (answer.body.precipitations as Array<{ eventId: string; intensity: string; radarTimeStamp: number }>).filter((p) => p.eventId === 'prc_revised');
+      const revised = (answer.body.precipitations as Array<{ eventId: string; intensity: string; radarTimeStamp: number }>).filter(
+        (p) => p.eventId === 'prc_revised',
+      );
       assert.deepEqual(revised, [{ eventId: 'prc_revised', intensity: 'EXTREME', radarTimeStamp: T - 4 * MINUTE, forecast: false }]);
     });
 
@@ -172,7 +184,10 @@ describe('weather data through the gateway (query service, real Kafka and databa
       assert.equal(answer.status, 200, answer.bytes.toString());
       assert.equal(answer.headers.get('content-type'), 'application/x-protobuf');
       const collection = queryV1.PrecipitationFeatureCollection.decode(answer.bytes);
-      assert.deepEqual(collection.features.map((f) => f.id), ['prc_big', 'prc_small']);
+      assert.deepEqual(
+        collection.features.map((f) => f.id),
+        ['prc_big', 'prc_small'],
+      );
       const [big, small] = collection.features;
       assert.equal(big!.geometry?.type, 'GEOMETRY_TYPE_MULTI_POLYGON');
       assert.deepEqual(big!.properties, { intensity: 'VERY_HEAVY', radarTimestamp: T - 6 * MINUTE, forecast: false });
@@ -200,7 +215,10 @@ describe('weather data through the gateway (query service, real Kafka and databa
     it('skips unknown ids and names them in X-Missing-Event-Ids', async () => {
       const answer = await geometry(country, { eventIds: ['prc_nope', 'prc_small', 'prc_gone'], ...circle });
       assert.equal(answer.status, 200);
-      assert.deepEqual(queryV1.PrecipitationFeatureCollection.decode(answer.bytes).features.map((f) => f.id), ['prc_small']);
+      assert.deepEqual(
+        queryV1.PrecipitationFeatureCollection.decode(answer.bytes).features.map((f) => f.id),
+        ['prc_small'],
+      );
       assert.equal(answer.headers.get('x-missing-event-ids'), 'prc_nope,prc_gone');
     });
 
@@ -212,10 +230,13 @@ describe('weather data through the gateway (query service, real Kafka and databa
       assert.deepEqual(feature!.geometry!.multiPolygon!.polygons.map(rings), published(precipitations.big));
     });
 
-    it('treats events outside the caller\'s geography as unknown', async () => {
+    it("treats events outside the caller's geography as unknown", async () => {
       const answer = await geometry(ankara, { eventIds: ['prc_istanbul', 'prc_at-end'], ...circle });
       assert.equal(answer.status, 200);
-      assert.deepEqual(queryV1.PrecipitationFeatureCollection.decode(answer.bytes).features.map((f) => f.id), ['prc_at-end']);
+      assert.deepEqual(
+        queryV1.PrecipitationFeatureCollection.decode(answer.bytes).features.map((f) => f.id),
+        ['prc_at-end'],
+      );
       assert.equal(answer.headers.get('x-missing-event-ids'), 'prc_istanbul');
     });
 
@@ -247,7 +268,7 @@ describe('weather data through the gateway (query service, real Kafka and databa
       assert.equal(spanning.threatPolygon.exterior.length, 5);
     });
 
-    it('shows the latest revision once, and only storms touching the caller\'s geography', async () => {
+    it("shows the latest revision once, and only storms touching the caller's geography", async () => {
       const answer = await storms(ankara);
       assert.deepEqual(ids(answer, 'thunderstorms'), ['tst_spanning', 'tst_inside']);
       assert.equal(answer.body.thunderstorms[1].severity, 'HIGH');
@@ -274,7 +295,13 @@ describe('weather data through the gateway (query service, real Kafka and databa
       assert.equal(body.timezone, 'Europe/Istanbul');
       assert.equal(body.elevation, 100);
       assert.equal(typeof body.weatherIconUrlBase, 'string');
-      assert.deepEqual(body.metricForecasts.map((m: { metric: string; unit: string }) => [m.metric, m.unit]), [['TEMPERATURE', '°C'], ['WEATHER_ICON', 'WMO code']]);
+      assert.deepEqual(
+        body.metricForecasts.map((m: { metric: string; unit: string }) => [m.metric, m.unit]),
+        [
+          ['TEMPERATURE', '°C'],
+          ['WEATHER_ICON', 'WMO code'],
+        ],
+      );
       assert.deepEqual(body.warnings, [
         'Metric not valid for this request: TEMPERATURE_MAX',
         'Metric not valid for this request: DEW_POINT',
@@ -289,7 +316,7 @@ describe('weather data through the gateway (query service, real Kafka and databa
       if (storm) assert.equal(storm.icon, 'thunderstorm.svg');
     });
 
-    it('names Northern Cyprus\'s own timezone for Lefkoşa', async () => {
+    it("names Northern Cyprus's own timezone for Lefkoşa", async () => {
       const answer = await current(country, PLACES.lefkosa, ['TEMPERATURE']);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(answer.body.gridCell.id, 'lef');
@@ -297,10 +324,17 @@ describe('weather data through the gateway (query service, real Kafka and databa
     });
 
     it('refuses a place outside the subscription, and unknown metric names with a 400', async () => {
-      expectError(await current(ankara, PLACES.istanbul, ['TEMPERATURE']), 403, /Is Not Within The Geographic Boundaries Allowed In Your Subscription \[Türkiye, Ankara\]/);
+      expectError(
+        await current(ankara, PLACES.istanbul, ['TEMPERATURE']),
+        403,
+        /Is Not Within The Geographic Boundaries Allowed In Your Subscription \[Türkiye, Ankara\]/,
+      );
       expectError(await current(country, PLACES.istanbul, ['RAINBOWS']), 400, /metrics/);
       expectError(await current(country, PLACES.istanbul, []), 400, /metrics/);
-      const days = await stack.call('POST', '/v1/forecasts/current', { token: country, body: { location: PLACES.istanbul, metrics: ['TEMPERATURE'], forecastDays: 15 } });
+      const days = await stack.call('POST', '/v1/forecasts/current', {
+        token: country,
+        body: { location: PLACES.istanbul, metrics: ['TEMPERATURE'], forecastDays: 15 },
+      });
       expectError(days, 400, /forecastDays/);
     });
   });
@@ -309,7 +343,8 @@ describe('weather data through the gateway (query service, real Kafka and databa
     it('purges events older than the configured age (default 30 days) from the lists and the geometry', async () => {
       const old = precipitation('ancient', PLACES.ankara, Date.now() - 31 * 24 * HOUR);
       await publishPrecipitations(stack, [old]);
-      const lookup = () => stack.call('POST', '/v1/precipitations/geometry', { token: admin, body: { eventIds: ['prc_ancient'] }, headers: { accept: 'application/x-protobuf' } });
+      const lookup = () =>
+        stack.call('POST', '/v1/precipitations/geometry', { token: admin, body: { eventIds: ['prc_ancient'] }, headers: { accept: 'application/x-protobuf' } });
       await eventually(async () => ((await lookup()).headers.get('x-missing-event-ids') === null ? true : undefined), 'the old event to be consumed');
       const result = await stack.maintenance().purgeNow();
       assert.ok(result.precipitations.entries >= 1, JSON.stringify(result));

@@ -22,7 +22,9 @@ describe('incumbent weather operations through the gateway (within, get, hourly,
   // A 40 km circle around Ankara: one event at its centre, one crossing its edge, one 80 km away,
   // and one whose box reaches into the circle although its area does not (an L around it).
   const near = precipitation('near', PLACES.ankara, T - MINUTE);
-  const edge = precipitation('edge', { lng: PLACES.ankara.lng + 0.5, lat: PLACES.ankara.lat }, T - 2 * MINUTE, 'PRECIPITATION_INTENSITY_LIGHT', { halfSize: 0.1 });
+  const edge = precipitation('edge', { lng: PLACES.ankara.lng + 0.5, lat: PLACES.ankara.lat }, T - 2 * MINUTE, 'PRECIPITATION_INTENSITY_LIGHT', {
+    halfSize: 0.1,
+  });
   const far = precipitation('far', { lng: PLACES.ankara.lng + 0.95, lat: PLACES.ankara.lat }, T - 3 * MINUTE);
   const lShape = precipitation('l-shape', PLACES.ankara, T - 4 * MINUTE, 'PRECIPITATION_INTENSITY_HEAVY', {
     geometry: {
@@ -71,7 +73,10 @@ describe('incumbent weather operations through the gateway (within, get, hourly,
     it('lists the events whose area intersects the circle, tested on the geometry and not only the box', async () => {
       const answer = await within({});
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.deepEqual(answer.body.precipitations.map((p: { eventId: string }) => p.eventId), ['prc_near', 'prc_edge']);
+      assert.deepEqual(
+        answer.body.precipitations.map((p: { eventId: string }) => p.eventId),
+        ['prc_near', 'prc_edge'],
+      );
       assert.equal(answer.body.totalRecords, 2);
       const heavy = await within({ intensityThreshold: 'HEAVY' });
       assert.deepEqual(heavy.body.precipitations, []);
@@ -86,7 +91,7 @@ describe('incumbent weather operations through the gateway (within, get, hourly,
   });
 
   describe('POST /v1/thunderstorms/get', () => {
-    it('answers one storm by its id, or by the tracker\'s own id', async () => {
+    it("answers one storm by its id, or by the tracker's own id", async () => {
       for (const eventId of ['tst_EAF-42', 'EAF-42']) {
         const answer = await stack.call('POST', '/v1/thunderstorms/get', { token, body: { eventId } });
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -110,7 +115,10 @@ describe('incumbent weather operations through the gateway (within, get, hourly,
       });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(answer.body.timezone, 'Europe/Istanbul');
-      assert.deepEqual(answer.body.metricForecasts.map((m: { metric: string }) => m.metric), ['TEMPERATURE', 'GLOBAL_TILTED_RADIATION_GTI']);
+      assert.deepEqual(
+        answer.body.metricForecasts.map((m: { metric: string }) => m.metric),
+        ['TEMPERATURE', 'GLOBAL_TILTED_RADIATION_GTI'],
+      );
       assert.ok(answer.body.warnings.includes('Metric not valid for this request: TEMPERATURE_MAX'));
       assert.ok(answer.body.warnings.some((w: string) => w.startsWith('Metric PRECIPITATION_PROBABILITY is not provided')));
       const temperature = answer.body.metricForecasts[0].forecasts;
@@ -121,13 +129,17 @@ describe('incumbent weather operations through the gateway (within, get, hourly,
     });
 
     it('answers daily statistics per local day', async () => {
-      const answer = await forecast('daily', { metrics: ['TEMPERATURE_MAX', 'TEMPERATURE_MIN', 'PRECIPITATION', 'SHORTWAVE_RADIATION_SUM', 'TEMPERATURE'], forecastDays: 3 });
+      const answer = await forecast('daily', {
+        metrics: ['TEMPERATURE_MAX', 'TEMPERATURE_MIN', 'PRECIPITATION', 'SHORTWAVE_RADIATION_SUM', 'TEMPERATURE'],
+        forecastDays: 3,
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const by = Object.fromEntries(answer.body.metricForecasts.map((m: { metric: string; forecasts: unknown[] }) => [m.metric, m.forecasts]));
       assert.equal(by['TEMPERATURE_MAX'].length, 3);
       assert.match(by['TEMPERATURE_MAX'][0].time, /^\d{4}-\d{2}-\d{2}$/);
       // Temperature rises a degree an hour from the run's first hour: the maximum of a day is 23 above its minimum.
-      for (const [max, min] of by['TEMPERATURE_MAX'].map((d: { value: number }, i: number) => [d.value, by['TEMPERATURE_MIN'][i].value])) assert.equal(max - min, 23);
+      for (const [max, min] of by['TEMPERATURE_MAX'].map((d: { value: number }, i: number) => [d.value, by['TEMPERATURE_MIN'][i].value]))
+        assert.equal(max - min, 23);
       assert.equal(by['PRECIPITATION'][1].value, 12, 'every other hour 1 mm');
       assert.equal(by['SHORTWAVE_RADIATION_SUM'][1].value, 34.56, '24 h of 400 W/m² in MJ/m²');
       assert.ok(answer.body.warnings.includes('Metric not valid for this request: TEMPERATURE'));

@@ -24,10 +24,14 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
 
   const get = (token: string, id: string) => stack.call('GET', `/v1/deliveries/${id}`, { token });
   const finished = (token: string, id: string, attempts = 1) =>
-    eventually(async () => {
-      const read = await get(token, id);
-      return ['SUCCEEDED', 'DEAD'].includes(read.body['status']) && read.body['attempts'].length >= attempts ? read.body : undefined;
-    }, 15_000, `delivery ${id} with ${attempts} attempt(s)`);
+    eventually(
+      async () => {
+        const read = await get(token, id);
+        return ['SUCCEEDED', 'DEAD'].includes(read.body['status']) && read.body['attempts'].length >= attempts ? read.body : undefined;
+      },
+      15_000,
+      `delivery ${id} with ${attempts} attempt(s)`,
+    );
 
   let delivered: string;
 
@@ -85,15 +89,27 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     const all = await page({});
     assert.equal(all.status, 200, JSON.stringify(all.body));
     assert.equal(all.body['totalRecords'], 2);
-    assert.deepEqual(all.body['deliveries'].map((d: any) => d['notificationId']), [failed, delivered]);
+    assert.deepEqual(
+      all.body['deliveries'].map((d: any) => d['notificationId']),
+      [failed, delivered],
+    );
     assert.equal(all.body['pageNumber'], 0);
     assert.equal(all.body['pageSize'], 20);
     assert.equal(all.body['deliveries'][0]['attempts'], undefined, 'lists leave out attempts');
 
-    assert.deepEqual((await page({ status: 'DEAD' })).body['deliveries'].map((d: any) => d['notificationId']), [failed]);
-    assert.deepEqual((await page({ status: 'SUCCEEDED' })).body['deliveries'].map((d: any) => d['notificationId']), [delivered]);
+    assert.deepEqual(
+      (await page({ status: 'DEAD' })).body['deliveries'].map((d: any) => d['notificationId']),
+      [failed],
+    );
+    assert.deepEqual(
+      (await page({ status: 'SUCCEEDED' })).body['deliveries'].map((d: any) => d['notificationId']),
+      [delivered],
+    );
     const second = await page({ pageNumber: 1, pageSize: 1 });
-    assert.deepEqual(second.body['deliveries'].map((d: any) => d['notificationId']), [delivered]);
+    assert.deepEqual(
+      second.body['deliveries'].map((d: any) => d['notificationId']),
+      [delivered],
+    );
     assert.equal(second.body['totalRecords'], 2);
     assert.equal((await page({ fromEpochMs: Date.now() + 60_000 })).body['totalRecords'], 0);
     assert.equal((await page({ toEpochMs: dead['createdAtEpochMs'] })).body['totalRecords'], 1);

@@ -47,13 +47,13 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       }),
     );
     const notifierService = track(
-      await notifier.start(
-        notifier.loadConfig({ ...env, ...notifierTestEnv() }),
-        { logger: logger.child({ service: 'notifier' }) },
-      ),
+      await notifier.start(notifier.loadConfig({ ...env, ...notifierTestEnv() }), { logger: logger.child({ service: 'notifier' }) }),
     );
     const notifierAddress = `127.0.0.1:${notifierService.port}`;
-    notifierClient = createClient(notificationV1.NotifierService, notifierAddress, { deadlineMs: 10_000, internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier') });
+    notifierClient = createClient(notificationV1.NotifierService, notifierAddress, {
+      deadlineMs: 10_000,
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier'),
+    });
     const running = track(
       await gateway.start(
         gateway.loadConfig({
@@ -99,7 +99,8 @@ export function errorMessage(answer: Answer, status: number, path: string): stri
   if (typeof b['error'] !== 'string' || b['error'] === '') problems.push('error missing');
   if (typeof b['message'] !== 'string' || b['message'] === '') problems.push('message missing');
   if (b['path'] !== path) problems.push(`path ${String(b['path'])}, expected ${path}`);
-  if (typeof b['timestamp'] !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}$/.test(b['timestamp'])) problems.push(`timestamp ${String(b['timestamp'])}`);
+  if (typeof b['timestamp'] !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}$/.test(b['timestamp']))
+    problems.push(`timestamp ${String(b['timestamp'])}`);
   if (problems.length > 0) throw new Error(`not the expected ErrorResponse: ${problems.join('; ')}`);
   return b['message'] as string;
 }

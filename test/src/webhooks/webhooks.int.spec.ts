@@ -35,10 +35,14 @@ describe('stored webhook through the gateway (/v1/alarms/webhooks)', function ()
     const sent = await stack.call('POST', '/v1/alarms/webhooks/test', { token });
     assert.equal(sent.status, 202, JSON.stringify(sent.body));
     const id = String(sent.body['notificationId']);
-    const delivery = await eventually(async () => {
-      const read = await stack.call('GET', `/v1/deliveries/${id}`, { token });
-      return ['SUCCEEDED', 'DEAD'].includes(read.body['status']) ? read.body : undefined;
-    }, 15_000, `test delivery ${id}`);
+    const delivery = await eventually(
+      async () => {
+        const read = await stack.call('GET', `/v1/deliveries/${id}`, { token });
+        return ['SUCCEEDED', 'DEAD'].includes(read.body['status']) ? read.body : undefined;
+      },
+      15_000,
+      `test delivery ${id}`,
+    );
     const callback = receiver.withId(id)[0];
     assert.ok(callback, 'the receiver got the test delivery');
     return { callback, delivery };
@@ -80,7 +84,7 @@ describe('stored webhook through the gateway (/v1/alarms/webhooks)', function ()
     assert.ok(!JSON.stringify(read.body).includes('basic-secret-1'));
   });
 
-  it("keeps accounts apart: another caller sees 404, also naming the account; only ADMIN may name one", async () => {
+  it('keeps accounts apart: another caller sees 404, also naming the account; only ADMIN may name one', async () => {
     const noWebhook = errorMessage(await stack.call('GET', '/v1/alarms/webhooks', { token: other.token }), 404, '/v1/alarms/webhooks');
     const path = `/v1/alarms/webhooks?accountId=${owner.accountId}`;
     // The same answer as for an account without a webhook: naming another account reveals nothing.
@@ -96,7 +100,13 @@ describe('stored webhook through the gateway (/v1/alarms/webhooks)', function ()
   it('updates it; what a read answers can be sent back and keeps the stored credentials', async () => {
     const read = await stack.call('GET', '/v1/alarms/webhooks', { token: owner.token });
     const { status: _s, disabledReason: _r, disabledAt: _d, failingSince: _f, createdAt: _c, updatedAt: _u, ...webhook } = read.body;
-    const changed = { ...webhook, url: receiver.url('/owner-v2'), httpMethod: 'PUT', requestHeaders: { 'X-Tenant': 'acme-2' }, deliveryPolicy: { timeout: 3000, maxRetries: 1, retryDelay: 2 } };
+    const changed = {
+      ...webhook,
+      url: receiver.url('/owner-v2'),
+      httpMethod: 'PUT',
+      requestHeaders: { 'X-Tenant': 'acme-2' },
+      deliveryPolicy: { timeout: 3000, maxRetries: 1, retryDelay: 2 },
+    };
     const updated = await stack.call('PUT', '/v1/alarms/webhooks/update', { token: owner.token, body: changed });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.equal(updated.body['url'], receiver.url('/owner-v2'));
@@ -130,7 +140,10 @@ describe('stored webhook through the gateway (/v1/alarms/webhooks)', function ()
     assert.match(errorMessage(await put({ ...base, deliveryPolicy: { timeout: 100 } }), 400, path), /webhook\.deliveryPolicy\.timeout .*milliseconds/);
     assert.match(errorMessage(await put({ ...base, deliveryPolicy: { retryDelay: 0 } }), 400, path), /webhook\.deliveryPolicy\.retryDelay .*seconds/);
     assert.match(errorMessage(await put({ ...base, deliveryPolicy: { maxRetries: 11 } }), 400, path), /webhook\.deliveryPolicy\.maxRetries/);
-    assert.match(errorMessage(await put({ ...base, authentication: { type: 'OAUTH2', password: 'x' } }), 400, path), /^webhook\.authentication\.type must be one of NONE, BASIC, API_KEY/);
+    assert.match(
+      errorMessage(await put({ ...base, authentication: { type: 'OAUTH2', password: 'x' } }), 400, path),
+      /^webhook\.authentication\.type must be one of NONE, BASIC, API_KEY/,
+    );
     assert.match(errorMessage(await put({ ...base, accountId: other.accountId }), 400, path), /webhook\.accountId/);
     assert.match(errorMessage(await put({ url: 'http://10.0.0.5/hook' }), 400, path), /webhook\.url/);
     assert.match(errorMessage(await put({ ...base, requestHeaders: { 'Webhook-Id': 'x' } }), 400, path), /requestHeaders/);

@@ -6,7 +6,19 @@
  *   KAFKA_BROKERS=127.0.0.1:9092 node packages/devstack/dist/bench/bus-bench.js [records=100000]
  */
 import { randomBytes } from 'node:crypto';
-import { createConsumer, createKafkaClient, createPublisher, DEFAULT_COMMIT_POLICY, deleteTopics, ensureTopics, EventTypes, Outcomes, topicNamer, TopicNames, topicSpec } from '@stormhook/kafka';
+import {
+  createConsumer,
+  createKafkaClient,
+  createPublisher,
+  DEFAULT_COMMIT_POLICY,
+  deleteTopics,
+  ensureTopics,
+  EventTypes,
+  Outcomes,
+  topicNamer,
+  TopicNames,
+  topicSpec,
+} from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { machineDescription, reportBench, testInfra, uniqueName } from '@stormhook/testing';
 import { exec } from '../infra/exec.js';
@@ -68,7 +80,11 @@ function producerRate(output: string): number {
 
 /** The CSV line: start, end, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ... */
 function consumerRate(output: string): number {
-  const line = output.trim().split('\n').filter((l) => /^\d{4}-/.test(l)).at(-1);
+  const line = output
+    .trim()
+    .split('\n')
+    .filter((l) => /^\d{4}-/.test(l))
+    .at(-1);
   const rate = line?.split(',')[5];
   if (!rate) throw new Error(`unexpected ConsumerPerformance output:\n${output}`);
   return Number(rate);
@@ -77,14 +93,39 @@ function consumerRate(output: string): number {
 async function javaRun(libs: string, brokers: string[], topic: string, count: number) {
   const classpath = `${libs}/*`;
   const produced = await exec('java', [
-    '-Xmx512m', '-cp', classpath, 'org.apache.kafka.tools.ProducerPerformance',
-    '--topic', topic, '--num-records', String(count), '--record-size', String(RECORD_BYTES), '--throughput', '-1',
-    '--producer-props', `bootstrap.servers=${brokers.join(',')}`, 'acks=all', 'enable.idempotence=true', 'max.in.flight.requests.per.connection=1',
+    '-Xmx512m',
+    '-cp',
+    classpath,
+    'org.apache.kafka.tools.ProducerPerformance',
+    '--topic',
+    topic,
+    '--num-records',
+    String(count),
+    '--record-size',
+    String(RECORD_BYTES),
+    '--throughput',
+    '-1',
+    '--producer-props',
+    `bootstrap.servers=${brokers.join(',')}`,
+    'acks=all',
+    'enable.idempotence=true',
+    'max.in.flight.requests.per.connection=1',
   ]);
   const consumed = await exec('java', [
-    '-Xmx512m', '-cp', classpath, 'org.apache.kafka.tools.ConsumerPerformance',
-    '--bootstrap-server', brokers.join(','), '--topic', topic, '--messages', String(count), '--group', uniqueName('bus-bench-java'),
-    '--timeout', '60000',
+    '-Xmx512m',
+    '-cp',
+    classpath,
+    'org.apache.kafka.tools.ConsumerPerformance',
+    '--bootstrap-server',
+    brokers.join(','),
+    '--topic',
+    topic,
+    '--messages',
+    String(count),
+    '--group',
+    uniqueName('bus-bench-java'),
+    '--timeout',
+    '60000',
   ]);
   return { produce: producerRate(produced), consume: consumerRate(consumed) };
 }
@@ -117,11 +158,23 @@ async function main(): Promise<void> {
       `consume     kafkajs consumer ${fmt(ours.consume)}/s, ConsumerPerformance ${fmt(java.consume)}/s, ratio ${(ours.consume / java.consume).toFixed(2)}`,
     ].join('\n'),
   );
-  const bench = 'Kafka bus: our kafkajs layer beside Kafka\'s own perf tools';
-  reportBench({ bench, metric: 'produce, kafkajs publisher', value: Math.round(ours.produce), unit: 'records/s', note: `batches of ${BATCH}, ${RECORD_BYTES} B, acks=all` });
+  const bench = "Kafka bus: our kafkajs layer beside Kafka's own perf tools";
+  reportBench({
+    bench,
+    metric: 'produce, kafkajs publisher',
+    value: Math.round(ours.produce),
+    unit: 'records/s',
+    note: `batches of ${BATCH}, ${RECORD_BYTES} B, acks=all`,
+  });
   reportBench({ bench, metric: 'produce, ProducerPerformance', value: Math.round(java.produce), unit: 'records/s' });
   reportBench({ bench, metric: 'produce ratio kafkajs/Java', value: ours.produce / java.produce, unit: 'ratio' });
-  reportBench({ bench, metric: 'consume, kafkajs consumer', value: Math.round(ours.consume), unit: 'records/s', note: `periodic commits per partition (every ${DEFAULT_COMMIT_POLICY.everyMs} ms or ${DEFAULT_COMMIT_POLICY.everyRecords} records)` });
+  reportBench({
+    bench,
+    metric: 'consume, kafkajs consumer',
+    value: Math.round(ours.consume),
+    unit: 'records/s',
+    note: `periodic commits per partition (every ${DEFAULT_COMMIT_POLICY.everyMs} ms or ${DEFAULT_COMMIT_POLICY.everyRecords} records)`,
+  });
   reportBench({ bench, metric: 'consume, ConsumerPerformance', value: Math.round(java.consume), unit: 'records/s' });
   reportBench({ bench, metric: 'consume ratio kafkajs/Java', value: ours.consume / java.consume, unit: 'ratio' });
 }

@@ -98,7 +98,12 @@ export async function helmLint(helm: string, root: string): Promise<StepResult[]
 }
 
 /** `helm template | kubeconform -strict -summary` for every variant and Kubernetes version. */
-export async function templateAndValidate(helm: string, kubeconform: string, root: string, schemas: string): Promise<{ results: StepResult[]; renders: Map<string, ManifestSummary[]>; texts: Map<string, string> }> {
+export async function templateAndValidate(
+  helm: string,
+  kubeconform: string,
+  root: string,
+  schemas: string,
+): Promise<{ results: StepResult[]; renders: Map<string, ManifestSummary[]>; texts: Map<string, string> }> {
   const results: StepResult[] = [];
   const renders = new Map<string, ManifestSummary[]>();
   /** The rendered YAML of each variant (for the newest Kubernetes version rendered). */

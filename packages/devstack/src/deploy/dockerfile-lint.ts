@@ -44,7 +44,12 @@ export function ignored(path: string, patterns: readonly string[]): boolean {
     const regex = new RegExp(
       `^${pattern
         .split('**')
-        .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+        )
         .join('.*')}(/.*)?$`,
     );
     if (regex.test(path)) excluded = !negate;

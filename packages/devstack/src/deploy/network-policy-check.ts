@@ -15,9 +15,29 @@ const CALLERS: readonly GrpcCaller[] = ['gateway', ...GRPC_SERVICES];
 
 /** Ranges a webhook may never reach even if the notifier's SSRF filter were bypassed. */
 export const REQUIRED_WEBHOOK_EXCEPTIONS: readonly string[] = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
-  '::/128', '::1/128', '::ffff:0:0/96', '64:ff9b::/96', '2001:db8::/32', '2002::/16', 'fc00::/7', 'fe80::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/128',
+  '::1/128',
+  '::ffff:0:0/96',
+  '64:ff9b::/96',
+  '2001:db8::/32',
+  '2002::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'ff00::/8',
 ];
 
 const edgeKey = (from: string, to: string) => `${from} -> ${to}`;
@@ -90,7 +110,8 @@ export function allowedGrpcEdges(policies: readonly RenderedPolicy[], ports: Rea
   const byComponent = new Map(policies.map((p) => [p.component, p]));
   const edges = new Set<string>();
   const open: string[] = [];
-  const peerComponents = (peers: Peer[] | undefined) => (peers ?? []).map((peer) => peer.podSelector?.matchLabels?.[COMPONENT]).filter((c): c is string => c !== undefined);
+  const peerComponents = (peers: Peer[] | undefined) =>
+    (peers ?? []).map((peer) => peer.podSelector?.matchLabels?.[COMPONENT]).filter((c): c is string => c !== undefined);
   for (const callee of GRPC_SERVICES) {
     const port = ports[callee];
     const policy = byComponent.get(callee);
@@ -101,7 +122,8 @@ export function allowedGrpcEdges(policies: readonly RenderedPolicy[], ports: Rea
       if (caller === callee) continue;
       const admitted = ingress.some((rule) => peerComponents(rule.from).includes(caller));
       const callerPolicy = byComponent.get(caller);
-      const reaches = callerPolicy?.egress.some((rule) => rule.ports?.some((p) => p.port === port) === true && peerComponents(rule.to).includes(callee)) ?? false;
+      const reaches =
+        callerPolicy?.egress.some((rule) => rule.ports?.some((p) => p.port === port) === true && peerComponents(rule.to).includes(callee)) ?? false;
       if (admitted && reaches) edges.add(edgeKey(caller, callee));
     }
   }
@@ -181,7 +203,11 @@ export function checkWebhookEgress(renderedYaml: string): StepResult {
 export function grpcPorts(renderedYaml: string): Record<string, number> {
   const ports: Record<string, number> = {};
   for (const doc of parseAllDocuments(renderedYaml)) {
-    const object = doc.toJS() as { kind?: string; metadata?: { labels?: Record<string, string> }; spec?: { ports?: Array<{ name?: string; port?: number }> } } | null;
+    const object = doc.toJS() as {
+      kind?: string;
+      metadata?: { labels?: Record<string, string> };
+      spec?: { ports?: Array<{ name?: string; port?: number }> };
+    } | null;
     const component = object?.metadata?.labels?.[COMPONENT];
     if (object?.kind !== 'Service' || !component) continue;
     const port = object.spec?.ports?.find((p) => p.name === 'grpc')?.port;

@@ -102,6 +102,8 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   for (const step of steps) log(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}${step.detail ? `: ${step.detail}` : ''}`);
   const failed = steps.filter((s) => !s.ok).length;
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
-  log(`deploy checks: ${steps.length - failed} passed, ${failed} failed (tools ${seconds(toolsReady - started)} s, checks ${seconds(Date.now() - toolsReady)} s)`);
+  log(
+    `deploy checks: ${steps.length - failed} passed, ${failed} failed (tools ${seconds(toolsReady - started)} s, checks ${seconds(Date.now() - toolsReady)} s)`,
+  );
   return failed;
 }

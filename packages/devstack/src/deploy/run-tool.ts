@@ -35,10 +35,13 @@ export function runTool(cmd: string, args: readonly string[], options: RunToolOp
       clearTimeout(timer);
       resolvePromise(run);
     };
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish({ code: -1, stdout, stderr: `${stderr}\n${cmd} timed out after ${options.timeoutMs} ms` });
-    }, options.timeoutMs ?? 15 * 60_000);
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        finish({ code: -1, stdout, stderr: `${stderr}\n${cmd} timed out after ${options.timeoutMs} ms` });
+      },
+      options.timeoutMs ?? 15 * 60_000,
+    );
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error) => finish({ code: -1, stdout, stderr: `cannot run ${cmd}: ${error.message}` }));

@@ -75,7 +75,10 @@ export async function ensureBaseImages(engine: Engine, nodeVersion: string, log:
   copyFileSync(await nodeBinary(nodeVersion, log), join(context, 'node'));
   await unpackNpm(join(context, 'npm'), log);
   const dockerfile = join(repoRoot, 'deploy', 'docker', 'Dockerfile.node');
-  for (const [target, tag] of [['runtime', runtime], ['build', build]] as const) {
+  for (const [target, tag] of [
+    ['runtime', runtime],
+    ['build', build],
+  ] as const) {
     const started = Date.now();
     await engine.must(['build', '-f', dockerfile, '--target', target, '--build-arg', `DEBIAN_IMAGE=${debian}`, '-t', tag, context], { timeoutMs: 20 * 60_000 });
     log(`built ${tag} in ${seconds(started)} s`);

@@ -24,17 +24,35 @@ export async function runContainer(engine: Engine, spec: ContainerSpec): Promise
   const dir = join(imagesDir, 'run');
   mkdirSync(dir, { recursive: true });
   const envFile = join(dir, `${spec.name}.env`);
-  writeFileSync(envFile, Object.entries(spec.env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    envFile,
+    Object.entries(spec.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n',
+    { mode: 0o600 },
+  );
   const mounts = Object.entries(spec.readOnlyMounts ?? {}).flatMap(([host, target]) => ['-v', `${host}:${target}:ro`]);
   try {
     await engine.must([
-      'run', '--detach', '--name', spec.name, '--label', `stormhook.run=${spec.runLabel}`,
-      '--network', 'host',
-      '--user', '1000:1000',
-      '--read-only', '--tmpfs', '/tmp:rw,size=64m,mode=1777',
-      '--cap-drop', 'ALL',
-      '--security-opt', 'no-new-privileges',
-      '--env-file', envFile,
+      'run',
+      '--detach',
+      '--name',
+      spec.name,
+      '--label',
+      `stormhook.run=${spec.runLabel}`,
+      '--network',
+      'host',
+      '--user',
+      '1000:1000',
+      '--read-only',
+      '--tmpfs',
+      '/tmp:rw,size=64m,mode=1777',
+      '--cap-drop',
+      'ALL',
+      '--security-opt',
+      'no-new-privileges',
+      '--env-file',
+      envFile,
       ...mounts,
       spec.image,
     ]);
@@ -56,7 +74,10 @@ export async function containerLogs(engine: Engine, name: string, lines = 30): P
 /** Stops (SIGTERM, 15 s grace) and removes every container carrying the run's label. */
 export async function removeRun(engine: Engine, runLabel: string): Promise<string[]> {
   const listed = await engine.run(['ps', '--all', '--quiet', '--filter', `label=stormhook.run=${runLabel}`]);
-  const ids = listed.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+  const ids = listed.stdout
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (ids.length === 0) return [];
   await engine.run(['stop', '--time', '15', ...ids], { timeoutMs: 60_000 });
   await engine.run(['rm', '--force', ...ids], { timeoutMs: 60_000 });

@@ -90,7 +90,16 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
     const secrets = runSecrets();
     // The Secret values-dev.yaml names (deploy/dev/dev-secrets.mjs makes it for a cluster), pointing at the private database.
     const secretFile = join(dir, 'secret.json');
-    writeFileSync(secretFile, podmanSecretData({ 'mongo-url': infra.mongoUrl, 'jwt-signing-key.pem': secrets.jwtKeyPem, 'credential-encryption-key': secrets.credentialKey, 'internal-token-key': secrets.internalTokenKey }), { mode: 0o600 });
+    writeFileSync(
+      secretFile,
+      podmanSecretData({
+        'mongo-url': infra.mongoUrl,
+        'jwt-signing-key.pem': secrets.jwtKeyPem,
+        'credential-encryption-key': secrets.credentialKey,
+        'internal-token-key': secrets.internalTokenKey,
+      }),
+      { mode: 0o600 },
+    );
     await engine.run(['secret', 'rm', SECRET]);
     try {
       await engine.must(['secret', 'create', SECRET, secretFile]);
@@ -154,14 +163,20 @@ async function serveGeoFixture(): Promise<{ server: Server; url: string }> {
 
 async function podsOf(engine: Engine, deployments: readonly string[]): Promise<string[]> {
   const listed = await engine.run(['pod', 'ps', '--format', '{{.Name}}']);
-  return listed.stdout.split('\n').map((s) => s.trim()).filter((name) => deployments.some((d) => name.startsWith(`${d}-pod`)));
+  return listed.stdout
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((name) => deployments.some((d) => name.startsWith(`${d}-pod`)));
 }
 
 /** kube play names a Deployment's pod `<deployment>-pod` and its container `<pod>-<container>`. */
 async function serviceContainers(engine: Engine, deployments: readonly string[]): Promise<Map<string, { running: boolean }>> {
   // (podman 4.3 prints "Up 3 seconds" for {{.State}}: ask for the running ones by filter instead.)
   const names = async (filter: string[]) =>
-    (await engine.run(['ps', ...filter, '--format', '{{.Names}}'])).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+    (await engine.run(['ps', ...filter, '--format', '{{.Names}}'])).stdout
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const running = new Set(await names(['--filter', 'status=running']));
   const result = new Map<string, { running: boolean }>();
   for (const name of await names(['--all'])) {

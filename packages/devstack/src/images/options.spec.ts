@@ -23,7 +23,10 @@ describe('image options', () => {
     const fromEnv = loadImageOptions([], { ...VERSIONS, NODE_EXTRA_CA_CERTS: bundle, STORMHOOK_IMAGE_REGISTRY: 'a.example.com' });
     assert.equal(fromEnv.caBundle, bundle);
     assert.equal(fromEnv.registry, 'a.example.com');
-    const fromFlags = loadImageOptions(['--registry', 'b.example.com/x', '--push', '--engine', 'docker'], { ...VERSIONS, STORMHOOK_IMAGE_REGISTRY: 'a.example.com' });
+    const fromFlags = loadImageOptions(['--registry', 'b.example.com/x', '--push', '--engine', 'docker'], {
+      ...VERSIONS,
+      STORMHOOK_IMAGE_REGISTRY: 'a.example.com',
+    });
     assert.deepEqual([fromFlags.registry, fromFlags.push, fromFlags.engine], ['b.example.com/x', true, 'docker']);
   });
 

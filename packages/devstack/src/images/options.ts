@@ -3,8 +3,15 @@ import { resolve } from 'node:path';
 import { bool, defineEnv, oneOf, str } from '@stormhook/config';
 
 const loadEnv = defineEnv({
-  STORMHOOK_IMAGE_ENGINE: oneOf(['podman', 'docker'] as const, { optional: true, description: 'container engine; default podman when installed, else a running Docker' }),
-  STORMHOOK_IMAGE_REGISTRY: str({ optional: true, pattern: '^[A-Za-z0-9.-]+(:[0-9]+)?(/[a-z0-9._/-]+)?$', description: 'registry prefix of the image names, e.g. registry.example.com/team' }),
+  STORMHOOK_IMAGE_ENGINE: oneOf(['podman', 'docker'] as const, {
+    optional: true,
+    description: 'container engine; default podman when installed, else a running Docker',
+  }),
+  STORMHOOK_IMAGE_REGISTRY: str({
+    optional: true,
+    pattern: '^[A-Za-z0-9.-]+(:[0-9]+)?(/[a-z0-9._/-]+)?$',
+    description: 'registry prefix of the image names, e.g. registry.example.com/team',
+  }),
   STORMHOOK_IMAGE_CA_BUNDLE: str({
     optional: true,
     description: 'PEM bundle of extra CAs for the build steps that reach the npm registry (TLS-intercepting proxies); default NODE_EXTRA_CA_CERTS',
@@ -60,6 +67,7 @@ export function loadImageOptions(args: readonly string[], env: NodeJS.ProcessEnv
     if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`--ca-bundle / STORMHOOK_IMAGE_CA_BUNDLE / NODE_EXTRA_CA_CERTS: ${file} is not a file`);
     options.caBundle = file;
   }
-  if (options.push && !options.registry) throw new Error('--push / STORMHOOK_IMAGE_PUSH needs --registry / STORMHOOK_IMAGE_REGISTRY: local names cannot be pushed');
+  if (options.push && !options.registry)
+    throw new Error('--push / STORMHOOK_IMAGE_PUSH needs --registry / STORMHOOK_IMAGE_REGISTRY: local names cannot be pushed');
   return options;
 }

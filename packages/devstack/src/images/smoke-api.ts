@@ -92,7 +92,10 @@ export class SmokeApi {
     await this.expect(
       'create account',
       200,
-      this.call('POST', '/v1/accounts/create', { token: adminToken, body: { userId: created.body['userId'], type: 'ORGANIZATION', subscriptionPlan: 'PREMIUM_MONTHLY' } }),
+      this.call('POST', '/v1/accounts/create', {
+        token: adminToken,
+        body: { userId: created.body['userId'], type: 'ORGANIZATION', subscriptionPlan: 'PREMIUM_MONTHLY' },
+      }),
     );
     return this.login(username, password);
   }
@@ -122,9 +125,14 @@ export class SmokeApi {
       }),
     );
     const id = String(a.body['registrationId']);
-    const listed = await this.expect('GET /v1/alarms/points/get-by-recipient-id', 200, this.call('GET', `/v1/alarms/points/get-by-recipient-id/${recipientId}`, { token }));
+    const listed = await this.expect(
+      'GET /v1/alarms/points/get-by-recipient-id',
+      200,
+      this.call('GET', `/v1/alarms/points/get-by-recipient-id/${recipientId}`, { token }),
+    );
     const registrations = (listed.body['registrations'] ?? []) as Array<{ id?: string; registrationId?: string }>;
-    if (!registrations.some((r) => (r.registrationId ?? r.id) === id)) throw new Error(`registration ${id} is not listed for ${recipientId}: ${JSON.stringify(listed.body).slice(0, 500)}`);
+    if (!registrations.some((r) => (r.registrationId ?? r.id) === id))
+      throw new Error(`registration ${id} is not listed for ${recipientId}: ${JSON.stringify(listed.body).slice(0, 500)}`);
     return `200, registration ${id}, listed by recipient`;
   }
 }

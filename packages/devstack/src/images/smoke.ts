@@ -98,7 +98,14 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
       const name = `stormhook-${runLabel}-${service}`;
       names.set(service, name);
       const env: Record<string, string> = {
-        ...serviceEnv(service, { host: HOST, gatewayPort: ports.gateway, grpcBasePort: ports.grpcBase, kafkaBrokers: infra.kafkaBrokers, mongoUrl: infra.mongoUrl, internalTokenKey: secrets.internalTokenKey }),
+        ...serviceEnv(service, {
+          host: HOST,
+          gatewayPort: ports.gateway,
+          grpcBasePort: ports.grpcBase,
+          kafkaBrokers: infra.kafkaBrokers,
+          mongoUrl: infra.mongoUrl,
+          internalTokenKey: secrets.internalTokenKey,
+        }),
         LOG_LEVEL: 'info',
         ...(service === 'identity'
           ? // No IDENTITY_JWT_PRIVATE_KEY: an env file cannot carry a PEM's line breaks, and identity
@@ -172,7 +179,10 @@ async function waitForHealth(engine: Engine, gateway: string, names: Map<Service
 
 async function dumpFailedLogs(engine: Engine, runLabel: string, log: Log): Promise<void> {
   const listed = await engine.run(['ps', '--all', '--format', '{{.Names}}', '--filter', `label=stormhook.run=${runLabel}`]);
-  for (const name of listed.stdout.split('\n').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of listed.stdout
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     log(`--- last log lines of ${name}:\n${await containerLogs(engine, name, 15)}`);
   }
 }

@@ -7,9 +7,7 @@ export function exec(cmd: string, args: string[], options: SpawnOptions = {}): P
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) =>
-      reject(new Error(`cannot run ${cmd}: ${error.message}. ${toolHint(cmd)}`)),
-    );
+    child.on('error', (error) => reject(new Error(`cannot run ${cmd}: ${error.message}. ${toolHint(cmd)}`)));
     child.on('exit', (code) => {
       if (code === 0) resolvePromise(output);
       else reject(new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${output.slice(-4000)}`));

@@ -55,7 +55,10 @@ export async function installFerretDb(log: (m: string) => void): Promise<string>
   log(`building FerretDB ${FERRETDB_VERSION} with Go (first run only; takes a few minutes)`);
   mkdirSync(dir, { recursive: true });
   const env = goEnv();
-  const download = JSON.parse(await exec('go', ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], { env, cwd: dir })) as { Dir?: string; Error?: string };
+  const download = JSON.parse(await exec('go', ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], { env, cwd: dir })) as {
+    Dir?: string;
+    Error?: string;
+  };
   if (!download.Dir) throw new Error(`go mod download ${MODULE}@${FERRETDB_VERSION}: ${download.Error ?? 'no directory'}`);
   const source = join(dir, 'src');
   rmSync(source, { recursive: true, force: true });
@@ -98,7 +101,12 @@ export async function startFerretDb(binary: string, options: FerretOptions): Pro
   });
   const url = `mongodb://${options.host}:${options.port}/`;
   try {
-    await waitFor('FerretDB', () => mongoAnswers(url), 30_000, () => proc.alive);
+    await waitFor(
+      'FerretDB',
+      () => mongoAnswers(url),
+      30_000,
+      () => proc.alive,
+    );
   } catch (error) {
     await proc.stop(2_000);
     throw new Error(`${(error as Error).message}; see ${proc.logFile}`, { cause: error });

@@ -34,10 +34,7 @@ export async function ensureInfra(config: DevstackConfig, log: (m: string) => vo
     for (const proc of started.reverse()) await proc.stop();
   };
   // Both are waited for even when one fails, so nothing is left starting behind our back.
-  const [kafka, mongo] = await Promise.allSettled([
-    resolveKafka(config, log, started),
-    resolveMongo(config, log, started),
-  ]);
+  const [kafka, mongo] = await Promise.allSettled([resolveKafka(config, log, started), resolveMongo(config, log, started)]);
   if (kafka.status === 'rejected' || mongo.status === 'rejected') {
     await stop();
     throw kafka.status === 'rejected' ? kafka.reason : (mongo as PromiseRejectedResult).reason;
@@ -60,7 +57,9 @@ async function resolveKafka(config: DevstackConfig, log: (m: string) => void, st
   }
   for (const port of [config.kafkaPort, config.kafkaControllerPort]) {
     if (await isListening(config.host, port)) {
-      throw new Error(`port ${port} is taken by something that is not a Kafka broker; set STORMHOOK_KAFKA_PORT / STORMHOOK_KAFKA_CONTROLLER_PORT or KAFKA_BROKERS`);
+      throw new Error(
+        `port ${port} is taken by something that is not a Kafka broker; set STORMHOOK_KAFKA_PORT / STORMHOOK_KAFKA_CONTROLLER_PORT or KAFKA_BROKERS`,
+      );
     }
   }
   const libs = await installKafka(log);
@@ -96,7 +95,13 @@ async function resolveMongo(config: DevstackConfig, log: (m: string) => void, st
   const binary = await installFerretDb(log);
   log(`starting FerretDB (SQLite backend) on ${url}`);
   started.push(
-    await startFerretDb(binary, { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log, ...(config.instance ? { dataDir: config.instance } : {}) }),
+    await startFerretDb(binary, {
+      host: config.host,
+      port: config.ferretPort,
+      synchronous: config.ferretSynchronous,
+      log,
+      ...(config.instance ? { dataDir: config.instance } : {}),
+    }),
   );
   return url;
 }

@@ -43,7 +43,10 @@ async function resolveJars(pomFile: string, name: string, what: string, log: (m:
   await exec(
     'mvn',
     [
-      '-B', '-q', '-f', pomFile,
+      '-B',
+      '-q',
+      '-f',
+      pomFile,
       `-Dmaven.repo.local=${join(paths.cache, 'm2')}`,
       'dependency:copy-dependencies',
       `-DoutputDirectory=${libs}`,
@@ -93,7 +96,12 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
   });
   const broker = `${options.host}:${options.port}`;
   try {
-    await waitFor('Kafka', () => kafkaAnswers([broker]), 90_000, () => proc.alive);
+    await waitFor(
+      'Kafka',
+      () => kafkaAnswers([broker]),
+      90_000,
+      () => proc.alive,
+    );
   } catch (error) {
     await proc.stop(2_000);
     throw new Error(`${(error as Error).message}; see ${proc.logFile}`, { cause: error });

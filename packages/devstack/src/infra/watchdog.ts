@@ -63,7 +63,10 @@ async function stopGroups(groups: readonly Watched[], graceMs: number): Promise<
 async function supervisorGone(): Promise<void> {
   const all = [...watched.values()];
   if (all.some((g) => groupAlive(g.pgid))) log('the supervisor is gone; stopping what it left running');
-  await stopGroups(all.filter((g) => g.role === 'service'), GRACE_MS.service);
+  await stopGroups(
+    all.filter((g) => g.role === 'service'),
+    GRACE_MS.service,
+  );
   // Infrastructure last and one by one, newest first, as the supervisor itself stops it.
   for (const g of all.filter((w) => w.role === 'infra').reverse()) await stopGroups([g], GRACE_MS.infra);
   process.exit(0);

@@ -23,7 +23,13 @@ const OPS = new Set<string>(['stopKafka', 'startKafka', 'stopDatabase', 'startDa
  * this process to stop or start them over the IPC channel.
  */
 export async function runFaults(config: DevstackConfig, log: Log, args: string[]): Promise<number> {
-  const privateConfig: DevstackConfig = { ...config, ...config.faults, kafkaHeapMb: Math.min(config.kafkaHeapMb, 512), externalKafka: undefined, externalMongo: undefined };
+  const privateConfig: DevstackConfig = {
+    ...config,
+    ...config.faults,
+    kafkaHeapMb: Math.min(config.kafkaHeapMb, 512),
+    externalKafka: undefined,
+    externalMongo: undefined,
+  };
   const infra = await ensureInfra(privateConfig, log, { dataDir: 'faults' });
   const control = infra.control!;
   try {
@@ -31,7 +37,13 @@ export async function runFaults(config: DevstackConfig, log: Log, args: string[]
       const child = spawn(process.execPath, [...nodeFlags, join(repoRoot, 'test', 'dist', 'faults', 'run.js'), ...args], {
         cwd: repoRoot,
         stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-        env: { ...process.env, ...internalTokenKeyEnv(), KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
+        env: {
+          ...process.env,
+          ...internalTokenKeyEnv(),
+          KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+          MONGO_URL: infra.mongoUrl,
+          LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
+        },
       });
       child.on('message', (message: InfraRequest) => {
         if (!OPS.has(message.op)) return;

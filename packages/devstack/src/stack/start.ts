@@ -119,7 +119,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     if (config.openMeteo) {
       log(
         `forecasts: also from Open-Meteo (${process.env['OPEN_METEO_BASE_URL'] ?? 'https://api.open-meteo.com'}), newer runs win; ` +
-          (config.feedSimulator ? 'if it cannot be reached, the simulator\'s forecasts stay in use' : 'if it cannot be reached, there is no forecast'),
+          (config.feedSimulator ? "if it cannot be reached, the simulator's forecasts stay in use" : 'if it cannot be reached, there is no forecast'),
       );
     }
     log(

@@ -101,7 +101,11 @@ async function startStack(instance: string): Promise<RunningStack> {
 async function load(gateway: string): Promise<void> {
   const call = async (i: number) => {
     if (i % 20 === 0) {
-      await fetch(`${gateway}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `nobody${i}@example.com`, password: 'wrong-password' }) }).then((r) => r.arrayBuffer());
+      await fetch(`${gateway}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: `nobody${i}@example.com`, password: 'wrong-password' }),
+      }).then((r) => r.arrayBuffer());
     } else {
       await fetch(`${gateway}/v1/health`).then((r) => r.arrayBuffer());
     }
@@ -135,8 +139,14 @@ describe('stopping the local stack (npm start) with a signal to its process grou
         try {
           if (when === 'after load') await load(stack.gateway);
           const before = processesOf(instance);
-          assert.ok(before.some((p) => p.command.includes('kafka.Kafka')), 'the private Kafka runs');
-          assert.ok(before.some((p) => p.command.includes('ferretdb')), 'the private FerretDB runs');
+          assert.ok(
+            before.some((p) => p.command.includes('kafka.Kafka')),
+            'the private Kafka runs',
+          );
+          assert.ok(
+            before.some((p) => p.command.includes('ferretdb')),
+            'the private FerretDB runs',
+          );
           process.kill(-stack.npm.pid!, signal);
           const code = await stack.exited;
           assert.equal(code, 0, stack.output.slice(-30).join('\n'));
@@ -147,7 +157,10 @@ describe('stopping the local stack (npm start) with a signal to its process grou
             left = processesOf(instance);
           }
           assert.deepEqual(left, [], 'no process of the stack is left');
-          assert.ok(stack.output.some((l) => l.includes('stopped; no process left behind')), stack.output.slice(-30).join('\n'));
+          assert.ok(
+            stack.output.some((l) => l.includes('stopped; no process left behind')),
+            stack.output.slice(-30).join('\n'),
+          );
           for (const service of allServices) assert.match(serviceLog(instance, service), /"msg":"stopped"/, `${service} logged "stopped"`);
         } finally {
           for (const p of processesOf(instance)) {

@@ -47,7 +47,13 @@ async function runMocha(config: DevstackConfig, log: Log, extraArgs: string[]): 
       const child = spawn(process.execPath, [...nodeFlags, ...args], {
         cwd: repoRoot,
         stdio: 'inherit',
-        env: { ...process.env, ...internalTokenKeyEnv(), KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent' },
+        env: {
+          ...process.env,
+          ...internalTokenKeyEnv(),
+          KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+          MONGO_URL: infra.mongoUrl,
+          LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
+        },
       });
       const forward = (signal: NodeJS.Signals) => child.kill(signal);
       process.on('SIGINT', forward);

@@ -35,13 +35,19 @@ export function loadAreas(grid: Grid): { districts: BenchArea[]; provinces: Benc
     });
   };
   if (dir && existsSync(join(dir, 'tur_adm2_districts.geojson'))) {
-    return { districts: read('tur_adm2_districts.geojson', 'DISTRICT'), provinces: read('tur_adm1_provinces.geojson', 'CITY'), source: 'shared boundary files' };
+    return {
+      districts: read('tur_adm2_districts.geojson', 'DISTRICT'),
+      provinces: read('tur_adm1_provinces.geojson', 'CITY'),
+      source: 'shared boundary files',
+    };
   }
   // About 1,000 "districts" of 0.4° and 80 "provinces" of 2° over Turkey's box.
   const districts: BenchArea[] = [];
-  for (let x = 26; x < 44.6; x += 0.45) for (let y = 36; y < 42; y += 0.45) districts.push({ key: `DISTRICT:${x},${y}`, prepared: new PreparedPolygon(square(x, y, 0.4), grid) });
+  for (let x = 26; x < 44.6; x += 0.45)
+    for (let y = 36; y < 42; y += 0.45) districts.push({ key: `DISTRICT:${x},${y}`, prepared: new PreparedPolygon(square(x, y, 0.4), grid) });
   const provinces: BenchArea[] = [];
-  for (let x = 26; x < 44; x += 2) for (let y = 36; y < 42; y += 2) provinces.push({ key: `CITY:${x},${y}`, prepared: new PreparedPolygon(square(x, y, 2), grid) });
+  for (let x = 26; x < 44; x += 2)
+    for (let y = 36; y < 42; y += 2) provinces.push({ key: `CITY:${x},${y}`, prepared: new PreparedPolygon(square(x, y, 2), grid) });
   return { districts, provinces, source: 'synthetic squares (shared boundary files not found)' };
 }
 
@@ -87,7 +93,12 @@ function lightningFilter(random: () => number): LightningFilter {
  * example is 10 km) around a random point, 30 % geometry alarms on a random district (two in three)
  * or province.
  */
-export function benchRegistrations(count: number, districts: readonly BenchArea[], provinces: readonly BenchArea[], seed: number): Array<{ registration: RealtimeRegistration; area: WatchedArea }> {
+export function benchRegistrations(
+  count: number,
+  districts: readonly BenchArea[],
+  provinces: readonly BenchArea[],
+  seed: number,
+): Array<{ registration: RealtimeRegistration; area: WatchedArea }> {
   const random = seeded(seed);
   const out: Array<{ registration: RealtimeRegistration; area: WatchedArea }> = [];
   for (let i = 0; i < count; i++) {

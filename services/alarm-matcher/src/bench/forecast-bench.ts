@@ -82,7 +82,11 @@ function registrationsFor(total: number, random: () => number, nowMs: number): F
     };
     if (random() < 0.7) {
       const [lng, lat] = pointIn(provinces, random);
-      return { ...base, boundary: { type: 'POINT', point: { lng, lat } }, resolved: { cityId: 6, cityName: 'Ankara', districtId: 1231, districtName: 'Çankaya' } };
+      return {
+        ...base,
+        boundary: { type: 'POINT', point: { lng, lat } },
+        resolved: { cityId: 6, cityName: 'Ankara', districtId: 1231, districtName: 'Çankaya' },
+      };
     }
     const district = FAKE_DISTRICTS[i % FAKE_DISTRICTS.length]!;
     return {
@@ -138,18 +142,35 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 300_000;
     while (h.alarms.alarms.length < outcome.notifications && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     const tailMs = performance.now() - t;
-    if (h.alarms.alarms.length < outcome.notifications) throw new Error(`${outcome.notifications} notifications claimed, ${h.alarms.alarms.length} on alarm.triggered.v1`);
+    if (h.alarms.alarms.length < outcome.notifications)
+      throw new Error(`${outcome.notifications} notifications claimed, ${h.alarms.alarms.length} on alarm.triggered.v1`);
 
     const note = `${count.toLocaleString('en')} forecast alarms (70 % points, 30 % districts, 1-3 days), ${cells.length.toLocaleString('en')} grid cells of 0.1 deg, ${outcome.notifications.toLocaleString('en')} notifications (${((outcome.notifications / count) * 100).toFixed(1)} % breaching) claimed and published`;
     console.log('forecast slot benchmark: one delivery slot through the real slot runner (real Kafka, real database)');
     console.log(`machine: ${machineDescription()}`);
     console.log(`setup: ${cells.length} cells stored in ${(cellsMs / 1000).toFixed(1)} s, ${count} registrations inserted in ${(seedMs / 1000).toFixed(1)} s`);
-    console.log(`loading into memory (at start, not in the slot): the registrations ${(readRegistrationsMs / 1000).toFixed(1)} s, the latest forecast of every cell ${(readCellsMs / 1000).toFixed(1)} s`);
-    console.log(`slot run: ${(slotMs / 1000).toFixed(1)} s in all (${note}); heap grew ${Math.round((heapAfter - heapBefore) / 1024 / 1024)} MB during the run; last notification on the topic ${Math.round(tailMs)} ms after the run returned`);
+    console.log(
+      `loading into memory (at start, not in the slot): the registrations ${(readRegistrationsMs / 1000).toFixed(1)} s, the latest forecast of every cell ${(readCellsMs / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `slot run: ${(slotMs / 1000).toFixed(1)} s in all (${note}); heap grew ${Math.round((heapAfter - heapBefore) / 1024 / 1024)} MB during the run; last notification on the topic ${Math.round(tailMs)} ms after the run returned`,
+    );
     const bench = `forecast slot (${count.toLocaleString('en')} alarms)`;
     reportBench({ bench, metric: 'slot evaluation, end to end', value: Number((slotMs / 1000).toFixed(1)), unit: 's', note });
-    reportBench({ bench, metric: 'loading the registrations into memory (at start)', value: Number((readRegistrationsMs / 1000).toFixed(1)), unit: 's', note: 'not part of the slot: the slot evaluates the alarms held in memory' });
-    reportBench({ bench, metric: 'loading the forecast cells into memory (at start)', value: Number((readCellsMs / 1000).toFixed(1)), unit: 's', note: 'not part of the slot: the slot evaluates the cells held in memory' });
+    reportBench({
+      bench,
+      metric: 'loading the registrations into memory (at start)',
+      value: Number((readRegistrationsMs / 1000).toFixed(1)),
+      unit: 's',
+      note: 'not part of the slot: the slot evaluates the alarms held in memory',
+    });
+    reportBench({
+      bench,
+      metric: 'loading the forecast cells into memory (at start)',
+      value: Number((readCellsMs / 1000).toFixed(1)),
+      unit: 's',
+      note: 'not part of the slot: the slot evaluates the cells held in memory',
+    });
   } finally {
     await mongo.close();
     await h.stop();

@@ -54,8 +54,16 @@ function inMemory(count: number, districts: BenchArea[], provinces: BenchArea[],
   const wallSeconds = (performance.now() - start) / 1000;
   const perSecond = events / cpuSeconds;
   const note = `per CPU second (${Math.round(events / wallSeconds).toLocaleString('en')}/s by wall clock on a shared machine); ${count.toLocaleString('en')} registrations (70 % point alarms of 1-10 km, 30 % district or province alarms, spread evenly over land; ${source}); ${(matches / events).toFixed(2)} matches per strike; index built in ${buildMs.toFixed(0)} ms, ${mb(heap)} heap`;
-  console.log(`in-memory lightning matching, ${count.toLocaleString('en')} registrations: ${Math.round(perSecond).toLocaleString('en')} events/s on one core (${note})`);
-  reportBench({ bench: `alarm-matcher lightning matching (${count.toLocaleString('en')} registrations)`, metric: 'throughput, one core', value: Math.round(perSecond), unit: 'events/s', note });
+  console.log(
+    `in-memory lightning matching, ${count.toLocaleString('en')} registrations: ${Math.round(perSecond).toLocaleString('en')} events/s on one core (${note})`,
+  );
+  reportBench({
+    bench: `alarm-matcher lightning matching (${count.toLocaleString('en')} registrations)`,
+    metric: 'throughput, one core',
+    value: Math.round(perSecond),
+    unit: 'events/s',
+    note,
+  });
   return index;
 }
 
@@ -71,11 +79,17 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[]): Promise
     const timed = await h.client.registerAlarm({
       principal: principal(ACCOUNT_A),
       kind: 'REGISTRATION_KIND_POINT',
-      registration: { recipientId: 'bench', pointBoundary: { point: { lng: 32.25, lat: 40.25 }, radiusM: 10_000 }, webhook: { config: FULL_WEBHOOK }, weatherFilter: { lightning: {} } },
+      registration: {
+        recipientId: 'bench',
+        pointBoundary: { point: { lng: 32.25, lat: 40.25 }, radiusM: 10_000 },
+        webhook: { config: FULL_WEBHOOK },
+        weatherFilter: { lightning: {} },
+      },
     });
     for (const { registration, area } of benchRegistrations(100_000, districts, provinces, 99)) {
       // Moved out of the way so the timed strikes match only the timed registration.
-      if (registration.kind === 'POINT' && Math.abs(registration.circle.point.lng - 32.25) < 0.5 && Math.abs(registration.circle.point.lat - 40.25) < 0.5) continue;
+      if (registration.kind === 'POINT' && Math.abs(registration.circle.point.lng - 32.25) < 0.5 && Math.abs(registration.circle.point.lat - 40.25) < 0.5)
+        continue;
       if (registration.kind === 'GEOMETRY' && area.shape.contains(32.25, 40.25)) continue;
       matcher.index.upsert(registration, area);
     }
@@ -87,8 +101,11 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[]): Promise
       latencies.push(alarm.receivedAtMs - sent);
     }
     latencies.sort((a, b) => a - b);
-    const note = '200 strikes one at a time; publish on weather.lightning.v1 to AlarmTriggered read from alarm.triggered.v1 (matching, ledger claim in the database, publish); index holds 100,000 registrations';
-    console.log(`event -> alarm.triggered latency: p50 ${percentile(latencies, 0.5)} ms, p95 ${percentile(latencies, 0.95)} ms, p99 ${percentile(latencies, 0.99)} ms`);
+    const note =
+      '200 strikes one at a time; publish on weather.lightning.v1 to AlarmTriggered read from alarm.triggered.v1 (matching, ledger claim in the database, publish); index holds 100,000 registrations';
+    console.log(
+      `event -> alarm.triggered latency: p50 ${percentile(latencies, 0.5)} ms, p95 ${percentile(latencies, 0.95)} ms, p99 ${percentile(latencies, 0.99)} ms`,
+    );
     reportBench({ bench: 'alarm-matcher event to alarm.triggered', metric: 'p50 latency', value: percentile(latencies, 0.5), unit: 'ms', note });
     reportBench({ bench: 'alarm-matcher event to alarm.triggered', metric: 'p95 latency', value: percentile(latencies, 0.95), unit: 'ms', note });
     reportBench({ bench: 'alarm-matcher event to alarm.triggered', metric: 'p99 latency', value: percentile(latencies, 0.99), unit: 'ms', note });
@@ -97,7 +114,11 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[]): Promise
     const burst = 2_000;
     const before = h.alarms.forRegistration(timed.registrationId).length;
     const start = Date.now();
-    await publishWeather(h.publisher, TopicNames.WeatherLightning, Array.from({ length: burst }, () => lightningEvent(32.25, 40.25, { timeEpochMs: start })));
+    await publishWeather(
+      h.publisher,
+      TopicNames.WeatherLightning,
+      Array.from({ length: burst }, () => lightningEvent(32.25, 40.25, { timeEpochMs: start })),
+    );
     await h.alarms.expect(timed.registrationId, before + burst, 300_000, 0);
     const seconds = (Date.now() - start) / 1000;
     const rate = Math.round(burst / seconds);

@@ -29,7 +29,8 @@ export interface SeedOptions {
   seed?: number;
 }
 
-const inside = (box: BBox | undefined, lng: number, lat: number) => box !== undefined && lng >= box.minLng && lng <= box.maxLng && lat >= box.minLat && lat <= box.maxLat;
+const inside = (box: BBox | undefined, lng: number, lat: number) =>
+  box !== undefined && lng >= box.minLng && lng <= box.maxLng && lat >= box.minLat && lat <= box.maxLat;
 
 /**
  * `count` point alarms with a lightning filter, radius 1 to 10 km, centres uniform over Turkey's

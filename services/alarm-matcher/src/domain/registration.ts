@@ -139,7 +139,9 @@ function coord(value: number): string {
  * kind). Geometry alarms: the administrative ids; point alarms: point and radius; forecast alarms:
  * district or point.
  */
-export function areaKeyOf(registration: Pick<GeometryRegistration, 'kind' | 'area'> | Pick<PointRegistration, 'kind' | 'circle'> | Pick<ForecastRegistration, 'kind' | 'boundary'>): string {
+export function areaKeyOf(
+  registration: Pick<GeometryRegistration, 'kind' | 'area'> | Pick<PointRegistration, 'kind' | 'circle'> | Pick<ForecastRegistration, 'kind' | 'boundary'>,
+): string {
   switch (registration.kind) {
     case 'GEOMETRY': {
       const { cityId, districtId, neighborhoodId } = registration.area;

@@ -20,7 +20,10 @@ describe('validateDraft', () => {
     const result = validateDraft(
       draft({
         geometryBoundary: { cityId: 34, districtId: 1421 },
-        weatherFilter: { lightning: { type: 'FLASH_CLOUD_TO_GROUND', peakCurrentA: -12_500, inCloudHeightM: undefined }, precipitation: { intensities: ['MODERATE', 'LIGHT', 'LIGHT'] } },
+        weatherFilter: {
+          lightning: { type: 'FLASH_CLOUD_TO_GROUND', peakCurrentA: -12_500, inCloudHeightM: undefined },
+          precipitation: { intensities: ['MODERATE', 'LIGHT', 'LIGHT'] },
+        },
       }),
       'register',
     );
@@ -39,9 +42,18 @@ describe('validateDraft', () => {
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 0 } })).field, 'boundary.cityId');
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6, districtId: -3 } })).field, 'boundary.districtId');
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { lightning: { type: 'BALL' } } })).field, 'filter.lightning.type');
-    assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { thunderstorm: { severityThreshold: 'SEVERE' } } })).field, 'filter.thunderstorm.severityThreshold');
-    assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { thunderstorm: { severityThreshold: '', speedThresholdKmh: -1 } } })).field, 'filter.thunderstorm.speedThreshold');
-    assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { precipitation: { intensities: ['LIGHT', 'SNOW'] } } })).field, 'filter.precipitation.intensities[1]');
+    assert.equal(
+      errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { thunderstorm: { severityThreshold: 'SEVERE' } } })).field,
+      'filter.thunderstorm.severityThreshold',
+    );
+    assert.equal(
+      errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { thunderstorm: { severityThreshold: '', speedThresholdKmh: -1 } } })).field,
+      'filter.thunderstorm.speedThreshold',
+    );
+    assert.equal(
+      errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { precipitation: { intensities: ['LIGHT', 'SNOW'] } } })).field,
+      'filter.precipitation.intensities[1]',
+    );
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, webhook: { accountId: '' } })).field, 'webhook');
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, webhook: { accountId: 'nope' } })).field, 'webhook.accountId');
   });
@@ -58,7 +70,14 @@ describe('validateDraft', () => {
 
   it('checks forecast days, deliveries and boundary type', () => {
     const forecast = (overrides: Partial<RegistrationDraft>) =>
-      draft({ kind: 'FORECAST', forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastDays: 3, delivery: ['MORNING'], forecastFilter: { hotTemperatureThreshold: 'HOT_SNAP' }, ...overrides });
+      draft({
+        kind: 'FORECAST',
+        forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } },
+        forecastDays: 3,
+        delivery: ['MORNING'],
+        forecastFilter: { hotTemperatureThreshold: 'HOT_SNAP' },
+        ...overrides,
+      });
     const good = validateDraft(forecast({ delivery: ['EVENING', 'MORNING', 'EVENING'] }), 'register');
     assert.ok(good.ok && good.value.kind === 'FORECAST');
     if (good.value.kind === 'FORECAST') assert.deepEqual(good.value.delivery, ['MORNING', 'EVENING']);
@@ -73,7 +92,10 @@ describe('validateDraft', () => {
   it('requires a UUID registrationId to update, and ignores one on register with a warning', () => {
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 } }), 'update').field, 'registrationId');
     assert.equal(errorOf(draft({ geometryBoundary: { cityId: 6 }, registrationId: 'abc' }), 'update').field, 'registrationId');
-    const registered = validateDraft(draft({ geometryBoundary: { cityId: 6 }, registrationId: '6c3a1f2e-1b2c-4d3e-8f4a-5b6c7d8e9f0a', weatherFilter: { lightning: { type: '' } } }), 'register');
+    const registered = validateDraft(
+      draft({ geometryBoundary: { cityId: 6 }, registrationId: '6c3a1f2e-1b2c-4d3e-8f4a-5b6c7d8e9f0a', weatherFilter: { lightning: { type: '' } } }),
+      'register',
+    );
     assert.ok(registered.ok);
     assert.equal(registered.value.registrationId, '');
     assert.match(registered.value.warnings[0]!, /registrationId is assigned by the service/);
@@ -86,7 +108,10 @@ describe('validateDraft', () => {
       return result.value.warnings.join('\n');
     };
     assert.match(warningsOf(undefined), /never triggers/);
-    assert.match(warningsOf({ thunderstorm: { severityThreshold: '', intersectsAffectedPolygon: false, intersectsCellPolygon: false } }), /no thunderstorm can match/);
+    assert.match(
+      warningsOf({ thunderstorm: { severityThreshold: '', intersectsAffectedPolygon: false, intersectsCellPolygon: false } }),
+      /no thunderstorm can match/,
+    );
     assert.match(warningsOf({ lightning: { type: '', peakCurrentA: -12.5 } }), /in amperes/);
     assert.match(warningsOf({ lightning: { type: 'FLASH_CLOUD_TO_GROUND', inCloudHeightM: 4_500 } }), /no effect/);
     assert.match(warningsOf({ thunderstorm: { severityThreshold: 'LOW', speedThresholdKmh: 180 } }), /above any observed storm speed/);

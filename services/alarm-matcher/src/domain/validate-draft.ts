@@ -51,7 +51,10 @@ function point(value: LatLng | undefined, field: string): Result<LatLng> {
   if (!Number.isFinite(value.lng) || value.lng < -180 || value.lng > 180) return fail(invalid(`${field}.lng`, 'must be between -180 and 180 degrees'));
   if (!inCoverage(value.lng, value.lat)) {
     return fail(
-      invalid(field, `lies outside the area the service covers (longitude ${COVERAGE.minLng} to ${COVERAGE.maxLng}, latitude ${COVERAGE.minLat} to ${COVERAGE.maxLat})`),
+      invalid(
+        field,
+        `lies outside the area the service covers (longitude ${COVERAGE.minLng} to ${COVERAGE.maxLng}, latitude ${COVERAGE.minLat} to ${COVERAGE.maxLat})`,
+      ),
     );
   }
   return ok({ lat: value.lat, lng: value.lng });
@@ -120,7 +123,8 @@ function webhookShape(webhook: WebhookDraft | undefined): Result<WebhookDraft> {
   if (!webhook || (webhook.accountId === '' && !webhook.config?.url)) {
     return fail(invalid('webhook', 'is required: the complete webhook on the first registration of an account, later only webhook.accountId'));
   }
-  if (webhook.accountId !== '' && !isUuid(webhook.accountId)) return fail(invalid('webhook.accountId', 'must be a UUID (the account id from GET /v1/users/me)'));
+  if (webhook.accountId !== '' && !isUuid(webhook.accountId))
+    return fail(invalid('webhook.accountId', 'must be a UUID (the account id from GET /v1/users/me)'));
   return ok(webhook);
 }
 
@@ -135,7 +139,9 @@ export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'upda
     if (registrationId === '') return fail(invalid('registrationId', 'is required to update a registration'));
     if (!isUuid(registrationId)) return fail(invalid('registrationId', 'must be a UUID'));
   } else if (registrationId !== '') {
-    warnings.push(`registrationId is assigned by the service; the value sent was ignored (update a ${KIND_NOUN[draft.kind]} with PUT /v1/alarms/${KIND_PATH[draft.kind]}/update)`);
+    warnings.push(
+      `registrationId is assigned by the service; the value sent was ignored (update a ${KIND_NOUN[draft.kind]} with PUT /v1/alarms/${KIND_PATH[draft.kind]}/update)`,
+    );
   }
   const recipientId = draft.recipientId.trim();
   if (recipientId === '') return fail(invalid('recipientId', 'is required'));

@@ -6,12 +6,26 @@ describe('weather enumerations', () => {
   it('ranks intensities DRIZZLE 1 ... EXTREME 6', () => {
     assert.deepEqual(
       INTENSITIES.map((name) => [name, intensityRank(name)]),
-      [['DRIZZLE', 1], ['LIGHT', 2], ['MODERATE', 3], ['HEAVY', 4], ['VERY_HEAVY', 5], ['EXTREME', 6]],
+      [
+        ['DRIZZLE', 1],
+        ['LIGHT', 2],
+        ['MODERATE', 3],
+        ['HEAVY', 4],
+        ['VERY_HEAVY', 5],
+        ['EXTREME', 6],
+      ],
     );
   });
 
   it('ranks severities LOW 1 < MEDIUM 2 < HIGH 3', () => {
-    assert.deepEqual(SEVERITIES.map((name) => [name, severityRank(name)]), [['LOW', 1], ['MEDIUM', 2], ['HIGH', 3]]);
+    assert.deepEqual(
+      SEVERITIES.map((name) => [name, severityRank(name)]),
+      [
+        ['LOW', 1],
+        ['MEDIUM', 2],
+        ['HIGH', 3],
+      ],
+    );
   });
 
   it('reads proto values into public names and refuses UNSPECIFIED', () => {

@@ -58,7 +58,9 @@ function thunderstormFilter(draft: NonNullable<WeatherFilterDraft['thunderstorm'
     warnings.push('filter.thunderstorm: intersectsAffectedPolygon and intersectsCellPolygon are both false, so no thunderstorm can match');
   }
   if (speed.value !== undefined && speed.value > FASTEST_STORM_KMH) {
-    warnings.push(`filter.thunderstorm.speedThreshold ${speed.value} km/h is above any observed storm speed (${FASTEST_STORM_KMH} km/h): no thunderstorm is expected to match`);
+    warnings.push(
+      `filter.thunderstorm.speedThreshold ${speed.value} km/h is above any observed storm speed (${FASTEST_STORM_KMH} km/h): no thunderstorm is expected to match`,
+    );
   }
   return ok({
     ...(draft.intersectsAffectedPolygon !== undefined ? { intersectsAffectedPolygon: draft.intersectsAffectedPolygon } : {}),

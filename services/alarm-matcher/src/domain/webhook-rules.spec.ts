@@ -41,7 +41,11 @@ describe('webhook rules (contract section 3)', () => {
   });
 
   it('rule 4: a complete webhook that differs is refused, naming the fields and the update operation', () => {
-    const decision = decideWebhook({ accountId: '', config: config({ url: 'https://other.example.com/x', deliveryPolicy: { timeoutMs: 9_000, maxRetries: 3, retryDelaySeconds: 10 } }) }, OWNER, STORED);
+    const decision = decideWebhook(
+      { accountId: '', config: config({ url: 'https://other.example.com/x', deliveryPolicy: { timeoutMs: 9_000, maxRetries: 3, retryDelaySeconds: 10 } }) },
+      OWNER,
+      STORED,
+    );
     assert.ok(!decision.ok && decision.error.kind === 'conflict' && decision.error.reason === 'WEBHOOK_DIFFERS');
     assert.match(decision.error.message, /\(url, deliveryPolicy\.timeout\)/);
     assert.match(decision.error.message, /PUT \/v1\/alarms\/webhooks\/update/);

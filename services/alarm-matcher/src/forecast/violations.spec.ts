@@ -58,7 +58,10 @@ describe('forecast violations', () => {
     const locator = new CellLocator([a, b]);
     assert.equal(locator.nearest([32.86, 39.9], 50_000)?.cell.cellId, 'b');
     assert.equal(locator.nearest([34.5, 39.9], 50_000), undefined, 'over 100 km away');
-    assert.deepEqual(locator.within({ minLng: 32.75, minLat: 39.8, maxLng: 32.85, maxLat: 40 }).map((c) => c.cellId), ['a']);
+    assert.deepEqual(
+      locator.within({ minLng: 32.75, minLat: 39.8, maxLng: 32.85, maxLat: 40 }).map((c) => c.cellId),
+      ['a'],
+    );
   });
 });
 

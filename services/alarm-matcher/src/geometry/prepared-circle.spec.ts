@@ -35,7 +35,11 @@ describe('PreparedCircle', () => {
   it('covers every cell a point of a large circle lies in, rim included, and only inside cells fully', () => {
     const grid = new Grid();
     const random = seeded(8);
-    for (const [lng, lat, radius] of [[35, 39, 200_000], [28.5, 41.5, 120_000], [43, 37.5, 55_000]] as const) {
+    for (const [lng, lat, radius] of [
+      [35, 39, 200_000],
+      [28.5, 41.5, 120_000],
+      [43, 37.5, 55_000],
+    ] as const) {
       const big = new PreparedCircle([lng, lat], radius);
       const cover = big.cover(grid);
       const touched = new Set([...cover.full, ...cover.partial]);
@@ -45,7 +49,12 @@ describe('PreparedCircle', () => {
       }
       for (const cell of cover.full) {
         const box = grid.bounds(cell);
-        for (const [x, y] of [[box.minLng, box.minLat], [box.maxLng, box.maxLat], [(box.minLng + box.maxLng) / 2, box.minLat], [box.maxLng, (box.minLat + box.maxLat) / 2]] as const) {
+        for (const [x, y] of [
+          [box.minLng, box.minLat],
+          [box.maxLng, box.maxLat],
+          [(box.minLng + box.maxLng) / 2, box.minLat],
+          [box.maxLng, (box.minLat + box.maxLat) / 2],
+        ] as const) {
           assert.ok(distanceM([lng, lat], [x, y]) <= radius, `full cell ${cell} reaches beyond the radius`);
         }
       }

@@ -48,7 +48,10 @@ export class PreparedCircle implements PreparedShape {
       // Geodesic distance along a parallel grows with the longitude difference and along a meridian has
       // one minimum, so a cell whose four corners are inside is inside everywhere.
       const inside =
-        this.contains(box.minLng, box.minLat) && this.contains(box.maxLng, box.minLat) && this.contains(box.maxLng, box.maxLat) && this.contains(box.minLng, box.maxLat);
+        this.contains(box.minLng, box.minLat) &&
+        this.contains(box.maxLng, box.minLat) &&
+        this.contains(box.maxLng, box.maxLat) &&
+        this.contains(box.minLng, box.maxLat);
       (inside ? full : partial).push(cell);
     }
     return { full, partial };

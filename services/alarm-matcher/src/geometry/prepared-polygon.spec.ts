@@ -71,7 +71,12 @@ describe('PreparedPolygon', () => {
     for (let i = 0; i < 500; i++) {
       const size = 0.02 + random() * 0.3;
       const other: MultiPolygon = [{ exterior: squareRing(29.8 + random() * 1.4, 37.8 + random() * 1.4, size), holes: [] }];
-      const box = { minLng: other[0]!.exterior[0]![0], minLat: other[0]!.exterior[0]![1], maxLng: other[0]!.exterior[2]![0], maxLat: other[0]!.exterior[2]![1] };
+      const box = {
+        minLng: other[0]!.exterior[0]![0],
+        minLat: other[0]!.exterior[0]![1],
+        maxLng: other[0]!.exterior[2]![0],
+        maxLat: other[0]!.exterior[2]![1],
+      };
       assert.equal(prepared.intersects(other, box), multiPolygonsTouch(U_SHAPE, other));
     }
   });

@@ -1,4 +1,14 @@
-import { bboxContains, bboxesOverlap, bboxOfMultiPolygon, centroidOf, pointInMultiPolygon, segmentsIntersect, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
+import {
+  bboxContains,
+  bboxesOverlap,
+  bboxOfMultiPolygon,
+  centroidOf,
+  pointInMultiPolygon,
+  segmentsIntersect,
+  type BBox,
+  type MultiPolygon,
+  type Position,
+} from '@stormhook/geometry';
 import type { Grid } from './grid.js';
 import type { CellCover, PreparedShape } from './prepared-shape.js';
 

@@ -63,7 +63,15 @@ export function decideRevision(
       transitions.push({
         kind: 'start',
         stage: stageName('start', episode),
-        state: { eventId: event.eventId, registrationId, episode, active: true, rank: event.rank, lastRevision: event.revision, expiresAtMs: event.expiresAtMs },
+        state: {
+          eventId: event.eventId,
+          registrationId,
+          episode,
+          active: true,
+          rank: event.rank,
+          lastRevision: event.revision,
+          expiresAtMs: event.expiresAtMs,
+        },
       });
     } else if (event.rank > state.rank) {
       transitions.push({

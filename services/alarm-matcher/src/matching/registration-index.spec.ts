@@ -18,7 +18,10 @@ describe('RegistrationIndex', () => {
     const index = new RegistrationIndex(grid);
     const inArea = geometryRegistration(7, { lightning: {} });
     index.upsert(inArea, district);
-    assert.deepEqual(index.matchLightning(strike(32.7, 39.7)).map((m) => m.registration.registrationId), [inArea.registrationId]);
+    assert.deepEqual(
+      index.matchLightning(strike(32.7, 39.7)).map((m) => m.registration.registrationId),
+      [inArea.registrationId],
+    );
     assert.deepEqual(index.matchLightning(strike(33.01, 39.7)), [], 'just east of the district');
     assert.deepEqual(index.matchLightning(strike(20, 39.7)), [], 'outside the grid');
   });
@@ -63,7 +66,10 @@ describe('RegistrationIndex', () => {
     assert.equal(index.areaCount, 1);
     const weak = index.matchLightning(strike(32.7, 39.7, { peakCurrentA: -20_000 })).map((m) => m.registration.registrationId);
     assert.deepEqual(weak, [any.registrationId]);
-    const hard = index.matchLightning(strike(32.7, 39.7, { peakCurrentA: -40_000 })).map((m) => m.registration.registrationId).sort();
+    const hard = index
+      .matchLightning(strike(32.7, 39.7, { peakCurrentA: -40_000 }))
+      .map((m) => m.registration.registrationId)
+      .sort();
     assert.deepEqual(hard, [strong.registrationId, any.registrationId].sort());
   });
 
@@ -90,7 +96,10 @@ describe('RegistrationIndex', () => {
     // The cell lies east of the district; its threat polygon reaches into it.
     const s = storm(square(33.1, 39.6, 0.1), square(32.9, 39.6, 0.4));
     const matches = index.matchThunderstorm(s);
-    assert.deepEqual(matches.map((m) => m.registration.registrationId), [threatOnly.registrationId]);
+    assert.deepEqual(
+      matches.map((m) => m.registration.registrationId),
+      [threatOnly.registrationId],
+    );
     assert.deepEqual(matches[0]!.hits, { cell: false, threat: true });
     const overhead = storm(square(32.6, 39.6, 0.1), square(32.6, 39.6, 0.2));
     assert.equal(index.matchThunderstorm(overhead).length, 2);
@@ -148,7 +157,10 @@ describe('RegistrationIndex', () => {
         .filter(({ registration, area }) => area.shape.contains(s.lng, s.lat) && lightningPasses(registration.filter.lightning!, s))
         .map(({ registration }) => registration.registrationId)
         .sort();
-      const actual = index.matchLightning(s).map((m) => m.registration.registrationId).sort();
+      const actual = index
+        .matchLightning(s)
+        .map((m) => m.registration.registrationId)
+        .sort();
       assert.deepEqual(actual, expected);
     }
   });

@@ -20,7 +20,13 @@ import { metres } from './notification.js';
  * - distance: metres from the registration's reference point (point alarm centre, or the
  *   administrative area's centroid) to the discharge.
  */
-export function lightningPayload(input: { notificationId: string; registrationId: string; recipientId: string; strike: Strike; distanceM: number }): Record<string, unknown> {
+export function lightningPayload(input: {
+  notificationId: string;
+  registrationId: string;
+  recipientId: string;
+  strike: Strike;
+  distanceM: number;
+}): Record<string, unknown> {
   const { strike } = input;
   return {
     ...webhookEnvelope('lightning.strike', strike.timeMs),
@@ -49,7 +55,13 @@ export function lightningPayload(input: { notificationId: string; registrationId
  * - firstStrikeEpochMillis, lastStrikeEpochMillis: the episode that ended, epoch ms UTC.
  * - quietPeriodMinutes: the configured quiet period, minutes.
  */
-export function lightningAllClearPayload(input: { notificationId: string; registrationId: string; recipientId: string; activity: LightningActivity; quietMs: number }): Record<string, unknown> {
+export function lightningAllClearPayload(input: {
+  notificationId: string;
+  registrationId: string;
+  recipientId: string;
+  activity: LightningActivity;
+  quietMs: number;
+}): Record<string, unknown> {
   const endMs = input.activity.lastStrikeMs + input.quietMs;
   return {
     ...webhookEnvelope('lightning.all_clear', endMs),

@@ -38,7 +38,13 @@ function builtPayloads(): Array<Record<string, unknown>> {
     lightningPayload({ ...who, strike: strike(32.86, 39.93), distanceM: 10 }),
     lightningAllClearPayload({ ...who, activity: { registrationId: 'reg-1', firstStrikeMs: day, lastStrikeMs: day + 60_000 }, quietMs: 30 * 60_000 }),
     ...(['START', 'UPDATE', 'END'] as const).map((phase) =>
-      thunderstormPayload({ ...who, storm: storm(cell, phase === 'UPDATE' ? [] : area), reference, phase, ...(phase === 'END' ? { endReason: 'LEFT_AREA' as const } : {}) }),
+      thunderstormPayload({
+        ...who,
+        storm: storm(cell, phase === 'UPDATE' ? [] : area),
+        reference,
+        phase,
+        ...(phase === 'END' ? { endReason: 'LEFT_AREA' as const } : {}),
+      }),
     ),
     ...(['START', 'UPDATE', 'END'] as const).map((phase) =>
       precipitationPayload({ ...who, rain: rain(area), reference, phase, ...(phase === 'END' ? { endReason: 'EXPIRED' as const } : {}) }),
@@ -52,7 +58,16 @@ function builtPayloads(): Array<Record<string, unknown>> {
       reference,
       distanceM: 0,
       run: { runId: 'run-1', issueMs: day - 3_600_000 },
-      violations: [{ metric: 'WIND_GUSTS_MAX', unit: 'km/h', threshold: 'STRONG_WIND', thresholdValue: 62, comparison: '>=', forecasts: [{ time: new Date(day).toISOString(), value: 70, cellId: 'c1', latitude: 39.9, longitude: 32.8 }] }],
+      violations: [
+        {
+          metric: 'WIND_GUSTS_MAX',
+          unit: 'km/h',
+          threshold: 'STRONG_WIND',
+          thresholdValue: 62,
+          comparison: '>=',
+          forecasts: [{ time: new Date(day).toISOString(), value: 70, cellId: 'c1', latitude: 39.9, longitude: 32.8 }],
+        },
+      ],
     }),
   ];
 }
@@ -62,15 +77,21 @@ describe('webhook payloads against their OpenAPI schemas', () => {
     const payloads = builtPayloads();
     for (const payload of payloads) assert.deepEqual(payloadProblems(JSON.parse(JSON.stringify(payload))), [], JSON.stringify(payload));
     const types = new Set(payloads.map((p) => p['type']));
-    assert.deepEqual([...types].sort(), WEBHOOK_EVENT_TYPES.filter((t) => t !== 'webhook.test').sort(), 'one of each type but the notifier\'s test');
+    assert.deepEqual([...types].sort(), WEBHOOK_EVENT_TYPES.filter((t) => t !== 'webhook.test').sort(), "one of each type but the notifier's test");
   });
 
   it('tells a payload that breaks its schema, naming the field', () => {
     const [first] = builtPayloads();
     const broken = { ...first, dischargeType: 'BALL_LIGHTNING', payloadVersion: 2 };
     const problems = payloadProblems(broken);
-    assert.ok(problems.some((p) => p.includes('/dischargeType')), problems.join('; '));
-    assert.ok(problems.some((p) => p.includes('/payloadVersion')), problems.join('; '));
+    assert.ok(
+      problems.some((p) => p.includes('/dischargeType')),
+      problems.join('; '),
+    );
+    assert.ok(
+      problems.some((p) => p.includes('/payloadVersion')),
+      problems.join('; '),
+    );
     assert.deepEqual(payloadProblems({ ...first, type: 'lightning.ball' }), ['type "lightning.ball" is not a webhook event type']);
   });
 });

@@ -90,7 +90,11 @@ export class MongoForecastStore implements ForecastStore {
   }
 
   async newestIssueMs(): Promise<number | undefined> {
-    const [doc] = await this.collection.find({}, { projection: { issueMs: 1 } }).sort({ issueMs: -1 }).limit(1).toArray();
+    const [doc] = await this.collection
+      .find({}, { projection: { issueMs: 1 } })
+      .sort({ issueMs: -1 })
+      .limit(1)
+      .toArray();
     return doc?.issueMs;
   }
 }

@@ -42,7 +42,10 @@ export class MongoLightningActivityStore implements LightningActivityStore {
   }
 
   async quietSince(lastStrikeAtOrBeforeMs: number, limit: number): Promise<LightningActivity[]> {
-    const docs = await this.collection.find({ lastStrikeMs: { $lte: lastStrikeAtOrBeforeMs } }).limit(limit).toArray();
+    const docs = await this.collection
+      .find({ lastStrikeMs: { $lte: lastStrikeAtOrBeforeMs } })
+      .limit(limit)
+      .toArray();
     return docs.map(fromDocument);
   }
 

@@ -52,7 +52,11 @@ describe('alarm-matcher persistence (real database)', function () {
     assert.deepEqual(results.map((r) => all(r).length).sort(), [0, 0, 0, 0, 2]);
     await ledger.markPublished(['ntf_a'], 2_000);
     assert.deepEqual(all(await ledger.claim([claim('ntf_a'), claim('ntf_b'), claim('ntf_c')], 3_000, 'bat_t_5')), ['ntf_c'], 'b may still be in flight');
-    assert.deepEqual(await ledger.claim([claim('ntf_a'), claim('ntf_b')], 6_000, 'bat_t_6'), { fresh: [], retaken: ['ntf_b'] }, 'b was abandoned: hand it out again');
+    assert.deepEqual(
+      await ledger.claim([claim('ntf_a'), claim('ntf_b')], 6_000, 'bat_t_6'),
+      { fresh: [], retaken: ['ntf_b'] },
+      'b was abandoned: hand it out again',
+    );
     await ledger.release(['ntf_b', 'ntf_c']);
     assert.equal(await ledger.isPublished('ntf_a'), true);
     assert.deepEqual(all(await ledger.claim([claim('ntf_b')], 7_000, 'bat_t_7')), ['ntf_b'], 'released claims are claimed afresh');
@@ -76,7 +80,10 @@ describe('alarm-matcher persistence (real database)', function () {
     assert.deepEqual((await ledger.claim([claim('ntf_x'), claim('ntf_y')], 10_000, 'bat_t_x')).fresh, ['ntf_x', 'ntf_y']);
     // Both claims were never published (their claimer died); eight replays find them stale together.
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => ledger.claim([claim('ntf_x'), claim('ntf_y')], 16_000, `bat_t_r${i}`)));
-    assert.deepEqual(results.flatMap((r) => r.fresh), []);
+    assert.deepEqual(
+      results.flatMap((r) => r.fresh),
+      [],
+    );
     assert.deepEqual(results.flatMap((r) => r.retaken).sort(), ['ntf_x', 'ntf_y'], 'one takeover of each');
     assert.deepEqual(await ledger.claim([claim('ntf_x')], 17_000, 'bat_t_r8'), { fresh: [], retaken: [] }, 'taken over in this period already');
     // The taker published them and marked them one by one (their claim names the dead batch).
@@ -90,7 +97,18 @@ describe('alarm-matcher persistence (real database)', function () {
     assert.equal(taken.filter(Boolean).length, 1);
     assert.equal(await locks[0]!.acquire('sweep', 30_000, 90_000), true, 'the next window is free');
     const slots = new MongoSlotLedger(db);
-    const claim = { claimId: 's1', slotId: 's1', delivery: 'MORNING' as const, slotTimeMs: 0, attempt: 1, late: false, owner: 'x', claimedAtMs: 0, leaseUntilMs: 1, status: 'running' as const };
+    const claim = {
+      claimId: 's1',
+      slotId: 's1',
+      delivery: 'MORNING' as const,
+      slotTimeMs: 0,
+      attempt: 1,
+      late: false,
+      owner: 'x',
+      claimedAtMs: 0,
+      leaseUntilMs: 1,
+      status: 'running' as const,
+    };
     const won = await Promise.all([slots.claim(claim), slots.claim({ ...claim, owner: 'y' }), slots.claim({ ...claim, owner: 'z' })]);
     assert.equal(won.filter(Boolean).length, 1);
     await slots.finish('s1', { finishedAtMs: 5, registrations: 3, notifications: 1 });
@@ -99,26 +117,53 @@ describe('alarm-matcher persistence (real database)', function () {
 
   it('answers the latest run of each forecast cell and purges superseded runs', async () => {
     const store = new MongoForecastStore(db);
-    const cell = (cellId: string, runId: string, issueMs: number, mm: number) => ({ cellId, location: [32, 39] as const, runId, issueMs, days: [{ dayMs: 0, precipitationMm: mm }] });
+    const cell = (cellId: string, runId: string, issueMs: number, mm: number) => ({
+      cellId,
+      location: [32, 39] as const,
+      runId,
+      issueMs,
+      days: [{ dayMs: 0, precipitationMm: mm }],
+    });
     await store.save([cell('cell-1', 'new', 2_000, 5)], 1);
     await store.save([cell('cell-1', 'old', 1_000, 9), cell('cell-2', 'old', 1_000, 1)], 2);
     await store.save([cell('cell-1', 'new', 2_000, 7)], 3); // a revision of a stored chunk replaces it
     const all = await store.all();
-    assert.deepEqual(all.map((c) => [c.cellId, c.runId, c.days[0]?.precipitationMm]).sort(), [['cell-1', 'new', 7], ['cell-2', 'old', 1]]);
+    assert.deepEqual(all.map((c) => [c.cellId, c.runId, c.days[0]?.precipitationMm]).sort(), [
+      ['cell-1', 'new', 7],
+      ['cell-2', 'old', 1],
+    ]);
     assert.equal((await store.near([32.1, 39.1], 0.5)).length, 2);
     assert.equal((await store.near([34, 39], 0.5)).length, 0);
     assert.equal(await store.newestIssueMs(), 2_000);
     assert.equal(await store.purgeIssuedBefore(1_500), 2);
-    assert.deepEqual((await store.all()).map((c) => c.cellId), ['cell-1']);
+    assert.deepEqual(
+      (await store.all()).map((c) => c.cellId),
+      ['cell-1'],
+    );
   });
 
   it('stores lifecycle states and lightning episodes', async () => {
     const states = new MongoTrackedStateStore(db);
-    const state = { eventId: 'tst_1', registrationId: 'r1', episode: 1, active: true, rank: 2, lastRevision: 1, expiresAtMs: 100, kind: 'THUNDERSTORM' as const, lastPayload: { a: 1 }, occurredAtMs: 1, updatedAtMs: 1 };
+    const state = {
+      eventId: 'tst_1',
+      registrationId: 'r1',
+      episode: 1,
+      active: true,
+      rank: 2,
+      lastRevision: 1,
+      expiresAtMs: 100,
+      kind: 'THUNDERSTORM' as const,
+      lastPayload: { a: 1 },
+      occurredAtMs: 1,
+      updatedAtMs: 1,
+    };
     await states.saveEvent('tst_1', 'THUNDERSTORM', [state, { ...state, registrationId: 'r2', active: false }], 1);
     assert.deepEqual([...(await states.byEvent('tst_1')).keys()].sort(), ['r1', 'r2']);
     assert.deepEqual((await states.expired(99, 10)).length, 0);
-    assert.deepEqual((await states.expired(100, 10)).map((e) => e.states.map((s) => s.registrationId)), [['r1', 'r2']]);
+    assert.deepEqual(
+      (await states.expired(100, 10)).map((e) => e.states.map((s) => s.registrationId)),
+      [['r1', 'r2']],
+    );
     assert.equal(await states.purgeEndedBefore(2), 0, 'an active state keeps the event');
     await states.saveEvent('tst_1', 'THUNDERSTORM', [{ ...state, active: false }], 5);
     assert.equal(await states.purgeEndedBefore(6), 1);

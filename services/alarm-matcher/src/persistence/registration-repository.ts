@@ -102,5 +102,4 @@ export class MongoRegistrationRepository implements RegistrationRepository {
   async *all(): AsyncIterable<Registration> {
     for await (const doc of this.collection.find({})) yield fromDocument(doc);
   }
-
 }

@@ -43,7 +43,10 @@ export class MongoTrackedStateStore implements TrackedStateStore {
   }
 
   async expired(nowMs: number, limit: number): Promise<Array<{ eventId: string; kind: TrackedKind; states: StoredTrackedState[] }>> {
-    const docs = await this.collection.find({ activeCount: { $gt: 0 }, nextExpiryMs: { $lte: nowMs } }).limit(limit).toArray();
+    const docs = await this.collection
+      .find({ activeCount: { $gt: 0 }, nextExpiryMs: { $lte: nowMs } })
+      .limit(limit)
+      .toArray();
     return docs.map((doc) => ({ eventId: doc._id, kind: doc.kind, states: doc.states }));
   }
 

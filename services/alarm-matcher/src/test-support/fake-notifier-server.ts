@@ -38,7 +38,12 @@ function withDefaults(config: notificationV1.WebhookEndpointConfig): notificatio
 }
 
 function endpointOf(accountId: string, config: notificationV1.WebhookEndpointConfig): notificationV1.WebhookEndpoint {
-  return notificationV1.WebhookEndpoint.create({ endpointId: `ep_${accountId.slice(0, 8)}`, accountId, config: masked(config), status: 'WEBHOOK_ENDPOINT_STATUS_ENABLED' });
+  return notificationV1.WebhookEndpoint.create({
+    endpointId: `ep_${accountId.slice(0, 8)}`,
+    accountId,
+    config: masked(config),
+    status: 'WEBHOOK_ENDPOINT_STATUS_ENABLED',
+  });
 }
 
 function unimplemented(): never {
@@ -57,7 +62,11 @@ export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
       const config = request.config;
       if (!config?.url.startsWith('https://')) {
         const message = 'webhook.url must be an https URL';
-        throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, message, commonV1.ErrorDetail.create({ reason: 'VALIDATION_FAILED', message, metadata: { field: 'webhook.url' } }));
+        throw new GrpcError(
+          GrpcStatus.INVALID_ARGUMENT,
+          message,
+          commonV1.ErrorDetail.create({ reason: 'VALIDATION_FAILED', message, metadata: { field: 'webhook.url' } }),
+        );
       }
       const stored = withDefaults(config);
       endpoints.set(request.accountId, stored);

@@ -5,7 +5,13 @@ import type { Rain, Storm, Strike } from '../matching/weather-events.js';
 
 let counter = 0;
 
-export function pointRegistration(lng: number, lat: number, radiusM: number, filter: WeatherFilter, overrides: Partial<PointRegistration> = {}): PointRegistration {
+export function pointRegistration(
+  lng: number,
+  lat: number,
+  radiusM: number,
+  filter: WeatherFilter,
+  overrides: Partial<PointRegistration> = {},
+): PointRegistration {
   counter++;
   return {
     registrationId: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,

@@ -73,11 +73,16 @@ export function precipitationEvent(area: [number, number, number], overrides: De
   });
 }
 
-type WeatherChannel = typeof TopicNames.WeatherLightning | typeof TopicNames.WeatherThunderstorm | typeof TopicNames.WeatherPrecipitation | typeof TopicNames.WeatherForecast;
+type WeatherChannel =
+  typeof TopicNames.WeatherLightning | typeof TopicNames.WeatherThunderstorm | typeof TopicNames.WeatherPrecipitation | typeof TopicNames.WeatherForecast;
 type WeatherMessage = weatherV1.LightningEvent | weatherV1.ThunderstormEvent | weatherV1.PrecipitationEvent | weatherV1.ForecastEvent;
 
 /** Publishes weather events as ingest does: keyed by area, one event id per revision. */
-export async function publishWeather<N extends WeatherChannel>(publisher: Publisher, topic: N, events: ReadonlyArray<MessageOf<N> & WeatherMessage>): Promise<void> {
+export async function publishWeather<N extends WeatherChannel>(
+  publisher: Publisher,
+  topic: N,
+  events: ReadonlyArray<MessageOf<N> & WeatherMessage>,
+): Promise<void> {
   await publishOn(
     publisher,
     topic,

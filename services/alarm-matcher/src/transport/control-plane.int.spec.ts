@@ -6,7 +6,7 @@ import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '
 /** The matcher's own deadline for calls to geo and the notifier when its caller set none. */
 const OWN_DEADLINE_MS = 300;
 
-describe('registration calls share the API caller\'s deadline (real Kafka and database, fake geo and notifier)', function () {
+describe("registration calls share the API caller's deadline (real Kafka and database, fake geo and notifier)", function () {
   this.timeout(60_000);
   let h: Harness;
   let client: GrpcClient<typeof alarmV1.AlarmMatcherService>;
@@ -39,7 +39,7 @@ describe('registration calls share the API caller\'s deadline (real Kafka and da
     await h?.stop();
   });
 
-  it('waits for a slow notifier as long as its caller waits, not only the matcher\'s own call deadline', async () => {
+  it("waits for a slow notifier as long as its caller waits, not only the matcher's own call deadline", async () => {
     // Under storm load the notifier answered in seconds; a fixed per-call deadline turned registrations
     // whose caller still waited into 503s. An account's first registration makes two notifier calls.
     h.notifier.delayMs = 3 * OWN_DEADLINE_MS;
@@ -48,7 +48,7 @@ describe('registration calls share the API caller\'s deadline (real Kafka and da
     assert.equal(h.notifier.endpoints.size, 1, 'the webhook was stored on the first registration');
   });
 
-  it('still ends by the caller\'s deadline when the notifier is slower than that', async () => {
+  it("still ends by the caller's deadline when the notifier is slower than that", async () => {
     h.notifier.delayMs = 5_000;
     const began = Date.now();
     const error = await register(1_000).then(

@@ -142,7 +142,13 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
     async listAlarmsByRecipient(request, call) {
       const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
-      const page = await deps.queries.byRecipient(caller, kind, request.recipientId, request.page?.pageNumber ?? 0, request.page?.pageSize ?? DEFAULT_PAGE_SIZE);
+      const page = await deps.queries.byRecipient(
+        caller,
+        kind,
+        request.recipientId,
+        request.page?.pageNumber ?? 0,
+        request.page?.pageSize ?? DEFAULT_PAGE_SIZE,
+      );
       return pageToProto(unwrap(page));
     },
 
@@ -154,7 +160,11 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
       const caller = callerOf(call, request.principal);
       if (caller.role !== 'ADMIN') {
         const message = 'Running a forecast slot is an operator action (ADMIN only)';
-        throw new GrpcError(GrpcStatus.PERMISSION_DENIED, message, commonV1.ErrorDetail.create({ reason: 'FORBIDDEN', message, messages: [message], httpStatus: 403 }));
+        throw new GrpcError(
+          GrpcStatus.PERMISSION_DENIED,
+          message,
+          commonV1.ErrorDetail.create({ reason: 'FORBIDDEN', message, messages: [message], httpStatus: 403 }),
+        );
       }
       const delivery = deliveryFromProto(request.delivery);
       if (!(DELIVERIES as readonly string[]).includes(delivery)) throw badRequest('delivery', 'must be MORNING or EVENING');

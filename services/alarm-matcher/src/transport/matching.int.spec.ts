@@ -25,7 +25,11 @@ describe('real-time matching through Kafka (two instances)', function () {
   const ids: Record<string, string> = {};
   const a = principal(ACCOUNT_A);
 
-  async function register(name: string, kind: 'REGISTRATION_KIND_POINT' | 'REGISTRATION_KIND_GEOMETRY', registration: DeepPartial<alarmV1.AlarmRegistrationInput>) {
+  async function register(
+    name: string,
+    kind: 'REGISTRATION_KIND_POINT' | 'REGISTRATION_KIND_GEOMETRY',
+    registration: DeepPartial<alarmV1.AlarmRegistrationInput>,
+  ) {
     const saved = await h.client.registerAlarm({ principal: a, kind, registration: { recipientId: name, webhook: { accountId: ACCOUNT_A }, ...registration } });
     ids[name] = saved.registrationId;
   }
@@ -42,16 +46,24 @@ describe('real-time matching through Kafka (two instances)', function () {
   }
 
   const count = (name: string) => h.alarms.forRegistration(ids[name]!).length;
-  const stagesOf = (alarms: TappedAlarm[]) => alarms.map((x) => `${x.payload['stage'] as string}${x.payload['endReason'] ? `:${x.payload['endReason'] as string}` : ''}`);
+  const stagesOf = (alarms: TappedAlarm[]) =>
+    alarms.map((x) => `${x.payload['stage'] as string}${x.payload['endReason'] ? `:${x.payload['endReason'] as string}` : ''}`);
 
   before(async () => {
     h = await startHarness({ instances: 2, clock });
     mongo = await new MongoClient(testInfra().mongoUrl).connect();
-    await h.client.registerAlarm({
-      principal: a,
-      kind: 'REGISTRATION_KIND_POINT',
-      registration: { recipientId: 'marker', pointBoundary: { point: { lng: 29.05, lat: 41.0 }, radiusM: 1_000 }, webhook: { config: FULL_WEBHOOK }, weatherFilter: { lightning: {} } },
-    }).then((r) => (ids['marker'] = r.registrationId));
+    await h.client
+      .registerAlarm({
+        principal: a,
+        kind: 'REGISTRATION_KIND_POINT',
+        registration: {
+          recipientId: 'marker',
+          pointBoundary: { point: { lng: 29.05, lat: 41.0 }, radiusM: 1_000 },
+          webhook: { config: FULL_WEBHOOK },
+          weatherFilter: { lightning: {} },
+        },
+      })
+      .then((r) => (ids['marker'] = r.registrationId));
     // Keçiören has no geometry alarm: the point alarm there is alone.
     await register('point', 'REGISTRATION_KIND_POINT', {
       pointBoundary: { point: { lng: 32.25, lat: 40.25 }, radiusM: 5_000 },
@@ -123,14 +135,16 @@ describe('real-time matching through Kafka (two instances)', function () {
     await publishWeather(
       h.publisher,
       TopicNames.WeatherLightning,
-      replay.map((x) => lightningEvent(x.payload['longitude'] as number, x.payload['latitude'] as number, {
-        eventId: x.message.eventId,
-        sourceEventId: x.payload['strikeId'] as string,
-        timeEpochMs: x.payload['timeEpochMillis'] as number,
-        type: `LIGHTNING_TYPE_${x.payload['dischargeType'] as 'FLASH_IN_CLOUD'}`,
-        peakCurrentAmperes: x.payload['peakCurrent'] as number,
-        ...(x.payload['inCloudHeight'] === null ? {} : { inCloudHeightM: x.payload['inCloudHeight'] as number }),
-      })),
+      replay.map((x) =>
+        lightningEvent(x.payload['longitude'] as number, x.payload['latitude'] as number, {
+          eventId: x.message.eventId,
+          sourceEventId: x.payload['strikeId'] as string,
+          timeEpochMs: x.payload['timeEpochMillis'] as number,
+          type: `LIGHTNING_TYPE_${x.payload['dischargeType'] as 'FLASH_IN_CLOUD'}`,
+          peakCurrentAmperes: x.payload['peakCurrent'] as number,
+          ...(x.payload['inCloudHeight'] === null ? {} : { inCloudHeightM: x.payload['inCloudHeight'] as number }),
+        }),
+      ),
     );
     await settle();
     assert.equal(h.alarms.alarms.length, before + 1, 'only the marker alarm is new');
@@ -141,7 +155,12 @@ describe('real-time matching through Kafka (two instances)', function () {
     const outside: [number, number, number] = [33.2, 39.6, 0.1];
     const threat: [number, number, number] = [32.5, 39.5, 0.8];
     const storm = (revision: number, cell: [number, number, number], severity: 'MEDIUM' | 'HIGH') =>
-      thunderstormEvent(cell, threat, { eventId: 'tst_life', sourceEventId: 'EAF-life', revision: { revision }, severity: `THUNDERSTORM_SEVERITY_${severity}` });
+      thunderstormEvent(cell, threat, {
+        eventId: 'tst_life',
+        sourceEventId: 'EAF-life',
+        revision: { revision },
+        severity: `THUNDERSTORM_SEVERITY_${severity}`,
+      });
     await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [
       storm(1, inside, 'MEDIUM'),
       storm(2, inside, 'MEDIUM'),
@@ -155,7 +174,11 @@ describe('real-time matching through Kafka (two instances)', function () {
     ]);
     await settle();
     const storms = h.alarms.forRegistration(ids['district']!).filter((x) => x.message.eventKind === 'ALARM_EVENT_KIND_THUNDERSTORM');
-    assert.deepEqual(storms.map((x) => x.payload['thunderstormId']).filter((id) => id !== 'tst_life'), ['tst_at_speed'], 'only the storm at the speed threshold');
+    assert.deepEqual(
+      storms.map((x) => x.payload['thunderstormId']).filter((id) => id !== 'tst_life'),
+      ['tst_at_speed'],
+      'only the storm at the speed threshold',
+    );
     const thunder = storms.filter((x) => x.payload['thunderstormId'] === 'tst_life');
     assert.deepEqual(stagesOf(thunder), ['START', 'UPDATE', 'END:LEFT_AREA']);
     const [start, worse, end] = thunder.map((x) => x.payload);
@@ -177,7 +200,12 @@ describe('real-time matching through Kafka (two instances)', function () {
 
   it('follows precipitation by intensity: new, worse, then END when it moves away', async () => {
     const rain = (revision: number, area: [number, number, number], intensity: 'MODERATE' | 'HEAVY' | 'LIGHT') =>
-      precipitationEvent(area, { eventId: 'prc_life', revision: { revision }, intensity: `PRECIPITATION_INTENSITY_${intensity}`, radarTimestampEpochMs: clock.now() });
+      precipitationEvent(area, {
+        eventId: 'prc_life',
+        revision: { revision },
+        intensity: `PRECIPITATION_INTENSITY_${intensity}`,
+        radarTimestampEpochMs: clock.now(),
+      });
     await publishWeather(h.publisher, TopicNames.WeatherPrecipitation, [
       rain(1, [32.2, 40.2, 0.1], 'MODERATE'),
       rain(2, [32.2, 40.2, 0.1], 'HEAVY'),
@@ -205,7 +233,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     // The START goes out before its state is written (publish first, so a crash re-sends, never
     // loses): the sweep reads stored states, so wait for the write it is meant to find.
     const stored = mongo.db(databaseName('alarm_matcher', h.dbPrefix)).collection(COLLECTIONS.trackedStates);
-    for (const deadline = Date.now() + 15_000; (await stored.countDocuments({ _id: 'tst_expire' as never, activeCount: { $gt: 0 } })) === 0; ) {
+    for (const deadline = Date.now() + 15_000; (await stored.countDocuments({ _id: 'tst_expire' as never, activeCount: { $gt: 0 } })) === 0;) {
       if (Date.now() > deadline) throw new Error('the state of tst_expire was never stored');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -215,12 +243,15 @@ describe('real-time matching through Kafka (two instances)', function () {
     // The sweep's END goes out through the claim-and-publish batches, which the lightning marker of
     // settle() can overtake on a busy machine: wait for the END itself, then settle so a second END
     // (from the other instance's sweep) would have arrived too.
-    for (const deadline = Date.now() + 15_000; h.alarms.forRegistration(ids['district']!).length === before && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 15_000; h.alarms.forRegistration(ids['district']!).length === before && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await settle();
     const after = h.alarms.forRegistration(ids['district']!).slice(before);
-    assert.deepEqual(after.map((x) => `${x.payload['stage'] as string}:${x.payload['endReason'] as string}`), ['END:EXPIRED']);
+    assert.deepEqual(
+      after.map((x) => `${x.payload['stage'] as string}:${x.payload['endReason'] as string}`),
+      ['END:EXPIRED'],
+    );
     assert.equal(after[0]!.payload['thunderstormId'], 'tst_expire');
   });
 
@@ -231,10 +262,16 @@ describe('real-time matching through Kafka (two instances)', function () {
     await Promise.all(h.matchers.map((m) => m.matcher.sweeper.sweep()));
     await settle();
     const cleared = h.alarms.forRegistration(ids['point']!).slice(before);
-    assert.deepEqual(cleared.map((x) => x.message.phase), ['ALARM_PHASE_ALL_CLEAR']);
+    assert.deepEqual(
+      cleared.map((x) => x.message.phase),
+      ['ALARM_PHASE_ALL_CLEAR'],
+    );
     assert.equal(cleared[0]!.payload['quietPeriodMinutes'], 30);
     assert.equal(cleared[0]!.payload['stage'], 'ALL_CLEAR');
-    assert.ok(h.alarms.forRegistration(ids['district']!).some((x) => x.message.phase === 'ALARM_PHASE_ALL_CLEAR'), 'the district had a strike too');
+    assert.ok(
+      h.alarms.forRegistration(ids['district']!).some((x) => x.message.phase === 'ALARM_PHASE_ALL_CLEAR'),
+      'the district had a strike too',
+    );
 
     await publishWeather(h.publisher, TopicNames.WeatherLightning, [lightningEvent(32.25, 40.25, { timeEpochMs: clock.now() })]);
     // Records of different areas are matched at once (records in flight), so the marker of settle()
@@ -242,7 +279,10 @@ describe('real-time matching through Kafka (two instances)', function () {
     await until(() => h.alarms.forRegistration(ids['point']!).length > before + 1, 'the new episode of the point alarm');
     await settle();
     const latest = h.alarms.forRegistration(ids['point']!).slice(before + 1);
-    assert.deepEqual(latest.map((x) => x.message.phase), ['ALARM_PHASE_START']);
+    assert.deepEqual(
+      latest.map((x) => x.message.phase),
+      ['ALARM_PHASE_START'],
+    );
   });
 
   it('stops matching a registration on every instance once it is unregistered', async () => {

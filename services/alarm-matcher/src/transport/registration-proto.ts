@@ -103,7 +103,8 @@ export function registrationToProto(
       const b = registration.boundary;
       return alarm.AlarmRegistration.create({
         ...base,
-        forecastBoundary: b.type === 'ADMINISTRATIVE' ? { administrative: { cityId: b.cityId, districtId: b.districtId } } : { point: { lat: b.point.lat, lng: b.point.lng } },
+        forecastBoundary:
+          b.type === 'ADMINISTRATIVE' ? { administrative: { cityId: b.cityId, districtId: b.districtId } } : { point: { lat: b.point.lat, lng: b.point.lng } },
         forecastFilter: forecastFilterToProto(registration.filter),
         forecastDays: registration.forecastDays,
         forecastAlarmDelivery: registration.delivery.map(deliveryToProto),
@@ -204,7 +205,9 @@ export function registrationFromProto(p: alarmV1.AlarmRegistration): Registratio
       forecastDays: p.forecastDays,
       delivery: p.forecastAlarmDelivery.map(deliveryFromProto).filter((d): d is Delivery => (DELIVERIES as readonly string[]).includes(d)),
       resolved: { cityId: r.cityId, cityName: r.cityName, districtId: r.districtId, districtName: r.districtName },
-      ...(cell?.location ? { resolvedCell: { cellId: cell.cellId, location: { lat: cell.location.lat, lng: cell.location.lng }, distanceM: cell.distanceM } } : {}),
+      ...(cell?.location
+        ? { resolvedCell: { cellId: cell.cellId, location: { lat: cell.location.lat, lng: cell.location.lng }, distanceM: cell.distanceM } }
+        : {}),
     };
   }
   return undefined;

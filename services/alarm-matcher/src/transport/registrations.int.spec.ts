@@ -24,7 +24,11 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
   const b = principal(ACCOUNT_B);
   const admin = principal('0c0c0c0c-3333-4333-8333-0c0c0c0c0c0c', 'ADMIN');
 
-  const geometry = (recipientId: string, boundary: DeepPartial<alarmV1.GeometryBoundary>, webhook: DeepPartial<alarmV1.RegistrationWebhook> = { accountId: ACCOUNT_A }) => ({
+  const geometry = (
+    recipientId: string,
+    boundary: DeepPartial<alarmV1.GeometryBoundary>,
+    webhook: DeepPartial<alarmV1.RegistrationWebhook> = { accountId: ACCOUNT_A },
+  ) => ({
     recipientId,
     geometryBoundary: boundary,
     webhook,
@@ -51,7 +55,11 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
 
     it('passes on the notifier refusing the webhook, naming its field', async () => {
       const error = await failure(
-        h.client.registerAlarm({ principal: a, kind: GEOMETRY, registration: geometry('r-0', { cityId: 6 }, { config: { ...FULL_WEBHOOK, url: 'http://plain.example.com' } }) }),
+        h.client.registerAlarm({
+          principal: a,
+          kind: GEOMETRY,
+          registration: geometry('r-0', { cityId: 6 }, { config: { ...FULL_WEBHOOK, url: 'http://plain.example.com' } }),
+        }),
       );
       assert.equal(error.code, GrpcStatus.INVALID_ARGUMENT);
       assert.equal(error.detail?.metadata['field'], 'webhook.url');
@@ -59,7 +67,11 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
     });
 
     it('stores the full webhook of the first registration and answers it masked', async () => {
-      const saved = await h.client.registerAlarm({ principal: a, kind: GEOMETRY, registration: geometry('r-1', { cityId: 6, districtId: 1231 }, { config: FULL_WEBHOOK }) });
+      const saved = await h.client.registerAlarm({
+        principal: a,
+        kind: GEOMETRY,
+        registration: geometry('r-1', { cityId: 6, districtId: 1231 }, { config: FULL_WEBHOOK }),
+      });
       assert.equal(h.notifier.endpoints.get(ACCOUNT_A)?.url, 'https://hooks.example.com/alarms');
       assert.equal(saved.webhook?.accountId, ACCOUNT_A);
       assert.equal(saved.webhook?.config?.authentication?.password, '******');
@@ -78,14 +90,20 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
     });
 
     it("refuses another account's id", async () => {
-      const error = await failure(h.client.registerAlarm({ principal: b, kind: GEOMETRY, registration: geometry('r-3', { cityId: 6 }, { accountId: ACCOUNT_A }) }));
+      const error = await failure(
+        h.client.registerAlarm({ principal: b, kind: GEOMETRY, registration: geometry('r-3', { cityId: 6 }, { accountId: ACCOUNT_A }) }),
+      );
       assert.equal(error.detail?.reason, 'WEBHOOK_ACCOUNT_MISMATCH');
       assert.equal(httpStatusOfError(error), 400);
     });
 
     it('refuses a full webhook that differs from the stored one, pointing to the update operation', async () => {
       const error = await failure(
-        h.client.registerAlarm({ principal: a, kind: GEOMETRY, registration: geometry('r-4', { cityId: 6 }, { config: { ...FULL_WEBHOOK, url: 'https://elsewhere.example.com/x' } }) }),
+        h.client.registerAlarm({
+          principal: a,
+          kind: GEOMETRY,
+          registration: geometry('r-4', { cityId: 6 }, { config: { ...FULL_WEBHOOK, url: 'https://elsewhere.example.com/x' } }),
+        }),
       );
       assert.equal(error.code, GrpcStatus.ALREADY_EXISTS);
       assert.equal(error.detail?.reason, 'WEBHOOK_DIFFERS');
@@ -118,7 +136,11 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
     });
 
     it('accepts a neighbourhood of its district and city', async () => {
-      const saved = await h.client.registerAlarm({ principal: a, kind: GEOMETRY, registration: geometry('r-n', { cityId: 34, districtId: 1421, neighborhoodId: 101 }) });
+      const saved = await h.client.registerAlarm({
+        principal: a,
+        kind: GEOMETRY,
+        registration: geometry('r-n', { cityId: 34, districtId: 1421, neighborhoodId: 101 }),
+      });
       assert.equal(saved.geometryBoundary?.neighborhoodId, 101);
     });
 
@@ -172,7 +194,13 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
       assert.equal(updated.version, 2);
       assert.equal(updated.createdAtEpochMs, first.createdAtEpochMs);
       assert.ok(updated.updatedAtEpochMs >= first.updatedAtEpochMs);
-      const foreign = await failure(h.client.updateAlarm({ principal: b, kind: GEOMETRY, registration: { ...geometry('x', { cityId: 6 }, { accountId: ACCOUNT_B }), registrationId: first.registrationId } }));
+      const foreign = await failure(
+        h.client.updateAlarm({
+          principal: b,
+          kind: GEOMETRY,
+          registration: { ...geometry('x', { cityId: 6 }, { accountId: ACCOUNT_B }), registrationId: first.registrationId },
+        }),
+      );
       assert.equal(foreign.code, GrpcStatus.NOT_FOUND);
       const missingId = await failure(h.client.updateAlarm({ principal: a, kind: GEOMETRY, registration: geometry('x', { cityId: 6 }) }));
       assert.equal(missingId.detail?.metadata['field'], 'registrationId');
@@ -184,15 +212,28 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
       const total = all.page?.totalRecords ?? 0;
       assert.equal(all.registrations.length, total);
       const second = await h.client.listAlarms({ principal: a, kind: GEOMETRY, page: { pageNumber: 1, pageSize: 2 } });
-      assert.deepEqual(second.registrations.map((r) => r.registrationId), all.registrations.slice(2, 4).map((r) => r.registrationId));
+      assert.deepEqual(
+        second.registrations.map((r) => r.registrationId),
+        all.registrations.slice(2, 4).map((r) => r.registrationId),
+      );
       assert.equal(second.page?.totalRecords, total);
       const byRecipient = await h.client.listAlarms({ principal: a, kind: GEOMETRY, page: { pageNumber: 0, pageSize: 10 }, recipientIds: ['own-2', 'own-1b'] });
       assert.deepEqual(byRecipient.registrations.map((r) => r.recipientId).sort(), ['own-1b', 'own-2']);
-      const byArea = await h.client.listAlarms({ principal: a, kind: GEOMETRY, page: { pageNumber: 0, pageSize: 10 }, geometryBoundary: { cityId: 34, districtId: 1421 } });
+      const byArea = await h.client.listAlarms({
+        principal: a,
+        kind: GEOMETRY,
+        page: { pageNumber: 0, pageSize: 10 },
+        geometryBoundary: { cityId: 34, districtId: 1421 },
+      });
       assert.deepEqual(byArea.registrations.map((r) => r.recipientId).sort(), ['own-1b', 'own-2']);
       const denied = await failure(h.client.listAlarms({ principal: b, kind: GEOMETRY, page: { pageNumber: 0, pageSize: 10 }, accountId: ACCOUNT_A }));
       assert.equal(httpStatusOfError(denied), 403);
-      const power = await h.client.listAlarms({ principal: principal(ACCOUNT_B, 'POWER_USER'), kind: GEOMETRY, page: { pageNumber: 0, pageSize: 100 }, accountId: ACCOUNT_A });
+      const power = await h.client.listAlarms({
+        principal: principal(ACCOUNT_B, 'POWER_USER'),
+        kind: GEOMETRY,
+        page: { pageNumber: 0, pageSize: 100 },
+        accountId: ACCOUNT_A,
+      });
       assert.equal(power.page?.totalRecords, total);
       const ownEmpty = await h.client.listAlarms({ principal: b, kind: GEOMETRY, page: { pageNumber: 0, pageSize: 10 } });
       assert.equal(ownEmpty.page?.totalRecords, 0);
@@ -204,7 +245,10 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
       const removed = await h.client.unregisterAlarm({ principal: a, kind: GEOMETRY, registrationId: first.registrationId });
       assert.equal(removed.registrationId, first.registrationId);
       assert.equal((await failure(h.client.getAlarm({ principal: a, kind: GEOMETRY, registrationId: first.registrationId }))).code, GrpcStatus.NOT_FOUND);
-      assert.equal((await failure(h.client.unregisterAlarm({ principal: a, kind: GEOMETRY, registrationId: first.registrationId }))).code, GrpcStatus.NOT_FOUND);
+      assert.equal(
+        (await failure(h.client.unregisterAlarm({ principal: a, kind: GEOMETRY, registrationId: first.registrationId }))).code,
+        GrpcStatus.NOT_FOUND,
+      );
     });
   });
 
@@ -225,7 +269,13 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
       assert.deepEqual(saved.resolvedAdministrativeBoundary, { cityId: 6, cityName: 'Ankara', districtId: 1231, districtName: 'Çankaya' });
       assert.match(saved.warnings.join(' '), /no forecast grid cell is stored near boundary.point yet/);
       const got = await h.client.getAlarm({ principal: a, kind: FORECAST, registrationId: saved.registrationId });
-      assert.deepEqual(got.forecastFilter, { precipitationThreshold: 'MODERATE', snowFallThreshold: '', windGustThreshold: 'STRONG_WIND', hotTemperatureThreshold: '', coldTemperatureThreshold: '' });
+      assert.deepEqual(got.forecastFilter, {
+        precipitationThreshold: 'MODERATE',
+        snowFallThreshold: '',
+        windGustThreshold: 'STRONG_WIND',
+        hotTemperatureThreshold: '',
+        coldTemperatureThreshold: '',
+      });
       assert.deepEqual(got.forecastAlarmDelivery, ['FORECAST_DELIVERY_MORNING']);
       assert.equal(got.forecastDays, 3);
     });
@@ -233,11 +283,19 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
     it('refuses unknown thresholds and a point outside every district', async () => {
       const base = { recipientId: 'f-2', webhook: { accountId: ACCOUNT_A }, forecastDays: 2, forecastAlarmDelivery: ['FORECAST_DELIVERY_EVENING' as const] };
       const unknown = await failure(
-        h.client.registerAlarm({ principal: a, kind: FORECAST, registration: { ...base, forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastFilter: { windGustThreshold: 'BREEZE' } } }),
+        h.client.registerAlarm({
+          principal: a,
+          kind: FORECAST,
+          registration: { ...base, forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastFilter: { windGustThreshold: 'BREEZE' } },
+        }),
       );
       assert.equal(unknown.detail?.metadata['field'], 'filter.windGustThreshold');
       const outside = await failure(
-        h.client.registerAlarm({ principal: a, kind: FORECAST, registration: { ...base, forecastBoundary: { point: { lng: 35, lat: 37 } }, forecastFilter: { windGustThreshold: 'GALE' } } }),
+        h.client.registerAlarm({
+          principal: a,
+          kind: FORECAST,
+          registration: { ...base, forecastBoundary: { point: { lng: 35, lat: 37 } }, forecastFilter: { windGustThreshold: 'GALE' } },
+        }),
       );
       assert.equal(outside.detail?.metadata['field'], 'boundary.point');
     });
@@ -247,7 +305,12 @@ describe('alarm registrations over gRPC (real Kafka and database, fake geo and n
         h.client.registerAlarm({
           principal: a,
           kind: POINT,
-          registration: { recipientId, pointBoundary: { point: { lng, lat }, radiusM: 5_000 }, webhook: { accountId: ACCOUNT_A }, weatherFilter: { lightning: {} } },
+          registration: {
+            recipientId,
+            pointBoundary: { point: { lng, lat }, radiusM: 5_000 },
+            webhook: { accountId: ACCOUNT_A },
+            weatherFilter: { lightning: {} },
+          },
         });
       await register('p-1', 32.85, 39.92);
       await register('p-1', 29.05, 41.0);

@@ -13,7 +13,12 @@ export interface WeatherHandlerDeps {
 }
 
 /** The weather channels one consumer group reads; their partitions (by area) are spread over the instances. */
-export const WEATHER_CHANNELS = [TopicNames.WeatherLightning, TopicNames.WeatherThunderstorm, TopicNames.WeatherPrecipitation, TopicNames.WeatherForecast] as const;
+export const WEATHER_CHANNELS = [
+  TopicNames.WeatherLightning,
+  TopicNames.WeatherThunderstorm,
+  TopicNames.WeatherPrecipitation,
+  TopicNames.WeatherForecast,
+] as const;
 type WeatherChannel = (typeof WEATHER_CHANNELS)[number];
 
 async function run<T>(decoded: Decoded<T>, work: (value: T) => Promise<unknown>): Promise<Outcome> {

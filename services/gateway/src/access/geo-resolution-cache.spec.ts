@@ -71,8 +71,14 @@ describe('GeoResolutionCache', () => {
   it('resolves a city, district or neighbourhood id to its country and city, with a vertex for the message; unknown ids to nothing', async () => {
     const geo = new FakeGeo();
     const cache = new GeoResolutionCache(geo);
-    assert.deepEqual(await cache.resolveArea({ level: 'district', id: 1421 }), { area: { country: 'TUR', region: 'İstanbul' }, point: { lat: 40.99, lng: 29.03 } });
-    assert.deepEqual(await cache.resolveArea({ level: 'neighbourhood', id: 7 }), { area: { country: 'TUR', region: 'İstanbul' }, point: { lat: 40.995, lng: 29.05 } });
+    assert.deepEqual(await cache.resolveArea({ level: 'district', id: 1421 }), {
+      area: { country: 'TUR', region: 'İstanbul' },
+      point: { lat: 40.99, lng: 29.03 },
+    });
+    assert.deepEqual(await cache.resolveArea({ level: 'neighbourhood', id: 7 }), {
+      area: { country: 'TUR', region: 'İstanbul' },
+      point: { lat: 40.995, lng: 29.05 },
+    });
     assert.deepEqual((await cache.resolveArea({ level: 'city', id: 34 }))?.area, { country: 'TUR', region: 'İstanbul' });
     assert.equal(await cache.resolveArea({ level: 'city', id: 99 }), undefined);
     const calls = geo.calls;

@@ -34,7 +34,7 @@ const event = (change: string, apiKeyId = '') => Buffer.from(identityV1.UserChan
 const userChanges = (target: AccessInvalidation) => channelHandler({ [TopicNames.UserChanged]: userChangeHandler(target) });
 
 describe('identity.user-changed.v1 at the gateway', () => {
-  it('drops the user\'s snapshot on every change, and a revoked key as well', async () => {
+  it("drops the user's snapshot on every change, and a revoked key as well", async () => {
     const target = new Recorder();
     const handle = userChanges(target);
     assert.deepEqual(await handle(record(event('ROLE_OR_STATUS'))), { kind: 'ok' });

@@ -58,6 +58,12 @@ await perRequestMicros(20_000); // warm-up: tokens signed, caches filled, code o
 const warm = await perRequestMicros(ROUNDS);
 const cold = coldMicros(ROUNDS / 10);
 if (sink === 0) throw new Error('nothing verified');
-reportBench({ bench: 'internal-token', metric: 'per request (context + cached token + cached verify)', value: warm, unit: 'us', note: `${USERS} principals, ${ROUNDS} requests` });
+reportBench({
+  bench: 'internal-token',
+  metric: 'per request (context + cached token + cached verify)',
+  value: warm,
+  unit: 'us',
+  note: `${USERS} principals, ${ROUNDS} requests`,
+});
 reportBench({ bench: 'internal-token', metric: 'cache miss (sign + verify with HMAC)', value: cold, unit: 'us', note: 'once per principal and minute' });
 console.log(`per request ${warm.toFixed(2)} us; cold sign+verify ${cold.toFixed(2)} us`);

@@ -6,7 +6,6 @@ import { requireRepoRoot } from '@stormhook/config';
 import { ensureChromium, renderInChromium } from '@stormhook/testing';
 import { serve, type RunningApp } from '../test-support/serve.js';
 
-
 const repoRoot = (): string => requireRepoRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** GET /docs in headless Chromium (Debian's package, installed by ensureChromium when missing). */
@@ -37,7 +36,7 @@ describe('API reference page /docs in headless Chromium', function () {
     const operation = /Create a user with a role and an initial password or an invitation/;
     const webhook = /lightning\.strike callback/;
     const { visibleText } = await renderInChromium(`${app.baseUrl}/docs`, { ready: (text) => operation.test(text) && webhook.test(text), screenshot });
-    assert.match(visibleText, operation, 'an operation\'s summary is visible');
+    assert.match(visibleText, operation, "an operation's summary is visible");
     assert.match(visibleText, /Webhooks[\s\S]*lightning\.strike callback/, 'a webhook callback is visible, under Webhooks');
     // A PNG of the viewport. Known limit: in headless Chromium Scalar 1.72 still paints its loading
     // placeholder over the reference while the text is already in the page, so the picture shows that.

@@ -39,8 +39,7 @@ export const KIND_OF_ROUTE: Readonly<Record<AlarmKind, alarmV1.RegistrationKind>
 /** Page size of the lists when the caller sends none (the matcher's default too). */
 export const DEFAULT_PAGE_SIZE = 20;
 
-const prefixed = <T extends string>(prefix: string, value: string | undefined): T | undefined =>
-  value === undefined ? undefined : (`${prefix}${value}` as T);
+const prefixed = <T extends string>(prefix: string, value: string | undefined): T | undefined => (value === undefined ? undefined : (`${prefix}${value}` as T));
 
 function geometryBoundary(b: GeometryBoundaryInput): alarmV1.GeometryBoundary {
   return alarmV1.GeometryBoundary.create({
@@ -52,9 +51,7 @@ function geometryBoundary(b: GeometryBoundaryInput): alarmV1.GeometryBoundary {
 
 function forecastBoundary(b: ForecastBoundaryInput): alarmV1.ForecastBoundary {
   return alarmV1.ForecastBoundary.create(
-    b.type === 'POINT'
-      ? { point: { lng: b.point.lng, lat: b.point.lat } }
-      : { administrative: { cityId: b.cityId, districtId: b.districtId } },
+    b.type === 'POINT' ? { point: { lng: b.point.lng, lat: b.point.lat } } : { administrative: { cityId: b.cityId, districtId: b.districtId } },
   );
 }
 

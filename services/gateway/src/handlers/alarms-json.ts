@@ -92,7 +92,14 @@ function forecastExtras(r: alarmV1.AlarmRegistration): Record<string, unknown> {
     forecastDays: r.forecastDays,
     forecastAlarmDelivery: r.forecastAlarmDelivery.map((d) => plain('FORECAST_DELIVERY_', d)).filter((d): d is string => d !== undefined),
     ...(resolved
-      ? { resolvedAdministrativeBoundary: { cityId: resolved.cityId, cityName: resolved.cityName, districtId: resolved.districtId, districtName: resolved.districtName } }
+      ? {
+          resolvedAdministrativeBoundary: {
+            cityId: resolved.cityId,
+            cityName: resolved.cityName,
+            districtId: resolved.districtId,
+            districtName: resolved.districtName,
+          },
+        }
       : {}),
     ...(cell
       ? { resolvedForecastCell: { cellId: cell.cellId, location: { lng: cell.location?.lng ?? 0, lat: cell.location?.lat ?? 0 }, distance: cell.distanceM } }

@@ -133,7 +133,20 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
   });
 
   it('builds list requests: paging defaults, filters per kind', () => {
-    const points = listRequest({ kind: 'points', body: { filterByPolygonIntersection: [[30, 40], [31, 40], [31, 41], [30, 40]] } }, PRINCIPAL);
+    const points = listRequest(
+      {
+        kind: 'points',
+        body: {
+          filterByPolygonIntersection: [
+            [30, 40],
+            [31, 40],
+            [31, 41],
+            [30, 40],
+          ],
+        },
+      },
+      PRINCIPAL,
+    );
     assert.deepEqual(points.page, { pageNumber: 0, pageSize: 20 });
     assert.equal(points.kind, 'REGISTRATION_KIND_POINT');
     assert.equal(points.principal?.accountId, ACCOUNT);

@@ -6,14 +6,7 @@ import { accessOf, principalOf } from '../http/auth-state.js';
 import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import { ALARM_OPERATIONS } from '../routes/alarms.js';
 import type { Handlers } from '../routes/mount.js';
-import {
-  RecipientIdParams,
-  RecipientPageQuery,
-  RegistrationIdParams,
-  RunForecastSlotRequest,
-  alarmSchemas,
-  type AlarmKind,
-} from '../schemas/alarms.js';
+import { RecipientIdParams, RecipientPageQuery, RegistrationIdParams, RunForecastSlotRequest, alarmSchemas, type AlarmKind } from '../schemas/alarms.js';
 import {
   KIND_OF_ROUTE,
   listRequest,

@@ -17,4 +17,3 @@ export async function callIdentity<T>(res: Response, call: () => Promise<T>): Pr
     throw error;
   }
 }
-

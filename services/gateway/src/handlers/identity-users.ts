@@ -109,7 +109,9 @@ export function userHandlers({ identity }: IdentityHandlerDeps): Handlers {
           ...(b.loginPageLink !== undefined ? { loginPageLink: b.loginPageLink } : {}),
         }),
       );
-      res.set('Cache-Control', 'no-store').json({ userId: done.userId, message: done.message, ...(done.redirectTo !== undefined ? { redirectTo: done.redirectTo } : {}) });
+      res
+        .set('Cache-Control', 'no-store')
+        .json({ userId: done.userId, message: done.message, ...(done.redirectTo !== undefined ? { redirectTo: done.redirectTo } : {}) });
     },
   };
 }

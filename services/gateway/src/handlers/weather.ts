@@ -25,7 +25,6 @@ export type QueryClient = GrpcClient<typeof queryV1.QueryService>;
 export const MISSING_EVENT_IDS_HEADER = 'X-Missing-Event-Ids';
 export const PROTOBUF = 'application/x-protobuf';
 
-
 /**
  * Where the caller may see data, as identity decided it for this request: ADMINs see everything;
  * everyone else the countries and regions of their subscription (none when it names none).

@@ -108,7 +108,9 @@ describe('toPublicWebhook', () => {
     );
 
   it('answers 2.2 without authentication.type, password masked, policy in public units', () => {
-    const shown = toPublicWebhook(endpoint({ type: 'WEBHOOK_AUTH_TYPE_BASIC', username: 'ops', password: 'clear-text-leak' }, { timeoutMs: 5000, maxRetries: 3, retryDelaySeconds: 10 }));
+    const shown = toPublicWebhook(
+      endpoint({ type: 'WEBHOOK_AUTH_TYPE_BASIC', username: 'ops', password: 'clear-text-leak' }, { timeoutMs: 5000, maxRetries: 3, retryDelaySeconds: 10 }),
+    );
     assert.deepEqual(shown, {
       accountId: ACCOUNT,
       url: 'https://hooks.example.com/alarms',

@@ -122,10 +122,7 @@ function policyOf(policy: PublicDeliveryPolicy | undefined): notificationV1.Webh
  * 400; only what the notifier's enum cannot carry (an unknown auth type name, contradicting API_KEY
  * flags) is refused here. `accountId` is not part of the config.
  */
-export function toEndpointConfig(
-  webhook: PublicWebhookInput,
-  options: ToEndpointConfigOptions = {},
-): WebhookMapping<notificationV1.WebhookEndpointConfig> {
+export function toEndpointConfig(webhook: PublicWebhookInput, options: ToEndpointConfigOptions = {}): WebhookMapping<notificationV1.WebhookEndpointConfig> {
   const field = options.field ?? 'webhook';
   let authentication: notificationV1.WebhookAuthentication | null = null;
   if (webhook.authentication) {

@@ -24,7 +24,7 @@ const identity: AccountLookup = {
 };
 
 describe('the account a webhook or delivery operation acts on', () => {
-  it('is the caller\'s own, also when they name it', async () => {
+  it("is the caller's own, also when they name it", async () => {
     assert.equal(await targetAccountId(requestOf('API_USER', undefined), identity), OWN);
     assert.equal(await targetAccountId(requestOf('API_USER', OWN), identity), OWN);
   });

@@ -74,7 +74,10 @@ describe('health endpoints', () => {
     after(() => scoped.close());
 
     it('stays ready while a backing service outside the list is down, though /v1/health says down', async () => {
-      health.next = { status: 'down', components: { identity: { status: 'up' }, database: { status: 'up' }, query: { status: 'down', detail: 'NOT_SERVING' } } };
+      health.next = {
+        status: 'down',
+        components: { identity: { status: 'up' }, database: { status: 'up' }, query: { status: 'down', detail: 'NOT_SERVING' } },
+      };
       assert.equal((await request(scoped.baseUrl, 'GET', '/v1/health')).status, 503);
       const ready = await request(scoped.baseUrl, 'GET', '/v1/health/ready');
       assert.equal(ready.status, 200);

@@ -27,7 +27,10 @@ export function healthHandlers(health: HealthPort, readiness?: readonly string[]
   return {
     full: async (_req, res) => {
       const report = await safeCheck(health);
-      res.status(report.status === 'up' ? 200 : 503).set('Cache-Control', 'no-store').json(report);
+      res
+        .status(report.status === 'up' ? 200 : 503)
+        .set('Cache-Control', 'no-store')
+        .json(report);
     },
     live: (_req, res) => {
       res.status(200).set('Cache-Control', 'no-store').json({ status: 'up' });

@@ -9,14 +9,21 @@ const now = new Date('2025-06-01T12:00:00Z');
 const t = Math.floor(now.getTime() / 1000);
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-function token(claims: Record<string, unknown> = {}, header: Record<string, unknown> = { alg: 'EdDSA', typ: 'JWT', kid: 'k1' }, key: KeyObject | null = privateKey): string {
+function token(
+  claims: Record<string, unknown> = {},
+  header: Record<string, unknown> = { alg: 'EdDSA', typ: 'JWT', kid: 'k1' },
+  key: KeyObject | null = privateKey,
+): string {
   const input = `${b64(header)}.${b64({ sub: 'u1', role: 'API_USER', usr: 'a@b.c', jti: 'j', iss: 'iss', aud: 'aud', iat: t, nbf: t, exp: t + 900, ...claims })}`;
   return `${input}.${key ? sign(null, Buffer.from(input), key).toString('base64url') : ''}`;
 }
 
 describe('AccessTokenVerifier', () => {
   it('accepts a good token and returns its principal', async () => {
-    assert.deepEqual(await verifier.verify(token({ acc: 'a1' }), now), { ok: true, principal: { userId: 'u1', role: 'API_USER', username: 'a@b.c', accountId: 'a1' } });
+    assert.deepEqual(await verifier.verify(token({ acc: 'a1' }), now), {
+      ok: true,
+      principal: { userId: 'u1', role: 'API_USER', username: 'a@b.c', accountId: 'a1' },
+    });
   });
 
   it('refuses every substitution of the algorithm', async () => {
@@ -29,7 +36,13 @@ describe('AccessTokenVerifier', () => {
 
   it('refuses tampering, foreign keys and unknown key ids', async () => {
     const [h, , s] = token().split('.');
-    assert.deepEqual(await verifier.verify(`${h}.${b64({ sub: 'u1', role: 'ADMIN', usr: 'a@b.c', jti: 'j', iss: 'iss', aud: 'aud', iat: t, nbf: t, exp: t + 900 })}.${s}`, now), { ok: false, reason: 'signature' });
+    assert.deepEqual(
+      await verifier.verify(
+        `${h}.${b64({ sub: 'u1', role: 'ADMIN', usr: 'a@b.c', jti: 'j', iss: 'iss', aud: 'aud', iat: t, nbf: t, exp: t + 900 })}.${s}`,
+        now,
+      ),
+      { ok: false, reason: 'signature' },
+    );
     assert.deepEqual(await verifier.verify(token({}, undefined, generateKeyPairSync('ed25519').privateKey), now), { ok: false, reason: 'signature' });
     assert.deepEqual(await verifier.verify(token({}, { alg: 'EdDSA', kid: 'k2' }), now), { ok: false, reason: 'unknown-key' });
     assert.equal(AccessTokenVerifier.kidOf(token({}, { alg: 'EdDSA', kid: 'k2' })), 'k2');

@@ -77,7 +77,12 @@ export class AccessTokenVerifier {
   async verify(token: string, now: Date): Promise<TokenCheck> {
     const known = this.verified.get(token);
     if (known) return this.checkTimes(known, now);
-    const checked = await verifyAccessToken(token, this.keys, { issuer: this.source.issuer, audience: this.source.audience, now, clockToleranceSeconds: this.toleranceSeconds });
+    const checked = await verifyAccessToken(token, this.keys, {
+      issuer: this.source.issuer,
+      audience: this.source.audience,
+      now,
+      clockToleranceSeconds: this.toleranceSeconds,
+    });
     if (!checked.ok) return checked;
     const { sub, role, usr, acc, exp, nbf, iat } = checked.claims;
     const remembered: VerifiedToken = { principal: { userId: sub, role, username: usr, ...(acc ? { accountId: acc } : {}) }, exp, nbf, iat };

@@ -130,7 +130,9 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
         }),
       );
       // Downstream services (alarm-matcher, notifier, identity) act on this principal: its role is the current one.
-      const state = { principal: { userId: current.userId, accountId: current.accountId ?? '', role: current.role, username: current.username, via: current.via } };
+      const state = {
+        principal: { userId: current.userId, accountId: current.accountId ?? '', role: current.role, username: current.username, via: current.via },
+      };
       if (!decision.allowed) {
         if (decision.httpStatus === 401) throw unauthorized(res, decision.message, 'invalid_token');
         throw new ApiError(decision.httpStatus >= 400 && decision.httpStatus < 500 ? decision.httpStatus : 403, decision.message || ErrorMessages.forbidden);
@@ -183,5 +185,9 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
 }
 
 function claimOf(principal: identityV1.Principal): ClaimedCaller {
-  return { userId: principal.userId, via: principal.via === 'api-key' ? 'api-key' : 'access-token', ...(principal.accountId ? { accountId: principal.accountId } : {}) };
+  return {
+    userId: principal.userId,
+    via: principal.via === 'api-key' ? 'api-key' : 'access-token',
+    ...(principal.accountId ? { accountId: principal.accountId } : {}),
+  };
 }

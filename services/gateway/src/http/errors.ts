@@ -7,7 +7,10 @@ import { requestState } from './request-state.js';
 
 /** Writes an ErrorResponse; error answers are never cached (they may be about one caller's quota or identity). */
 export function sendError(req: Request, res: Response, status: number, message: string, messages?: readonly string[]): void {
-  res.status(status).set('Cache-Control', 'no-store').json(errorResponse(status, message, req.path, messages));
+  res
+    .status(status)
+    .set('Cache-Control', 'no-store')
+    .json(errorResponse(status, message, req.path, messages));
 }
 
 /** Last in the chain: no route matched the path and method. */
@@ -66,10 +69,7 @@ function knownErrorOf(error: unknown): ApiError | undefined {
     case 'entity.parse.failed':
       return new ApiError(400, ErrorMessages.malformedJson);
     case 'entity.too.large':
-      return new ApiError(
-        413,
-        parser.limit === undefined ? ErrorMessages.payloadTooLarge : `${ErrorMessages.payloadTooLarge} (limit ${parser.limit} bytes)`,
-      );
+      return new ApiError(413, parser.limit === undefined ? ErrorMessages.payloadTooLarge : `${ErrorMessages.payloadTooLarge} (limit ${parser.limit} bytes)`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError(415, parser.message || ErrorMessages.unsupportedMediaType);

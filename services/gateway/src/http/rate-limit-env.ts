@@ -7,11 +7,21 @@ import { int } from '@stormhook/config';
  */
 export const rateLimitEnv = {
   /** login, refresh and logout per client address (IPv6 by /64). identity also locks out failed logins. */
-  GATEWAY_AUTH_LIMIT_PER_ADDRESS_PER_MIN: int({ default: 60, min: 0, max: 1_000_000, description: 'login, refresh and logout requests per address and minute' }),
+  GATEWAY_AUTH_LIMIT_PER_ADDRESS_PER_MIN: int({
+    default: 60,
+    min: 0,
+    max: 1_000_000,
+    description: 'login, refresh and logout requests per address and minute',
+  }),
   /** Password reset requests and confirmations per client address: each request may send an e-mail. */
   GATEWAY_PASSWORD_RESET_LIMIT_PER_ADDRESS_PER_HOUR: int({ default: 20, min: 0, max: 1_000_000, description: 'password reset requests per address and hour' }),
   /** Authenticated calls that no quota meters, per user (ADMIN exempt: operators and their tooling). */
-  GATEWAY_UNMETERED_LIMIT_PER_PRINCIPAL_PER_MIN: int({ default: 1_200, min: 0, max: 10_000_000, description: 'unmetered requests per user and minute (ADMIN exempt)' }),
+  GATEWAY_UNMETERED_LIMIT_PER_PRINCIPAL_PER_MIN: int({
+    default: 1_200,
+    min: 0,
+    max: 10_000_000,
+    description: 'unmetered requests per user and minute (ADMIN exempt)',
+  }),
   /** 4xx answers (other than 429) a caller, by address and by user, may collect per minute before it is blocked. */
   GATEWAY_ERROR_LIMIT_PER_MIN: int({ default: 300, min: 0, max: 10_000_000, description: '4xx answers per caller and minute before a block' }),
   GATEWAY_ERROR_BLOCK_S: int({ default: 60, min: 1, max: 86_400, description: 'how long a caller over its 4xx limit answers 429, in seconds' }),

@@ -6,23 +6,29 @@ import type { RouteSpec } from '../contract/route-spec.js';
 import { setAuthState } from './auth-state.js';
 import { AbuseLimits, type AbuseLimitSettings } from './rate-limits.js';
 
-const OFF: AbuseLimitSettings = { authPerAddressPerMin: 0, passwordResetPerAddressPerHour: 0, unmeteredPerPrincipalPerMin: 0, errorsPerMin: 0, errorBlockS: 60, testDeliveriesPerAccountPerHour: 0 };
+const OFF: AbuseLimitSettings = {
+  authPerAddressPerMin: 0,
+  passwordResetPerAddressPerHour: 0,
+  unmeteredPerPrincipalPerMin: 0,
+  errorsPerMin: 0,
+  errorBlockS: 60,
+  testDeliveriesPerAccountPerHour: 0,
+};
 
 /** Stands in for the access guards: the caller from `x-test-user` (`<userId>:<role>:<accountId>`), metered when `x-test-metered`. */
-const fakeAccess =
-  (operation: RouteSpec): RequestHandler[] =>
-    operation.authenticated
-      ? [
-          (req, _res, next) => {
-            const [userId = 'u1', role = 'STANDARD_USER', accountId = ''] = String(req.headers['x-test-user'] ?? '').split(':');
-            setAuthState(req, {
-              principal: { userId, role, accountId, username: `${userId}@example.com`, via: 'access-token' },
-              access: { metered: req.headers['x-test-metered'] === '1' } as never,
-            });
-            next();
-          },
-        ]
-      : [];
+const fakeAccess = (operation: RouteSpec): RequestHandler[] =>
+  operation.authenticated
+    ? [
+        (req, _res, next) => {
+          const [userId = 'u1', role = 'STANDARD_USER', accountId = ''] = String(req.headers['x-test-user'] ?? '').split(':');
+          setAuthState(req, {
+            principal: { userId, role, accountId, username: `${userId}@example.com`, via: 'access-token' },
+            access: { metered: req.headers['x-test-metered'] === '1' } as never,
+          });
+          next();
+        },
+      ]
+    : [];
 
 const ok: RequestHandler = (_req, res) => {
   res.status(200).json({ ok: true });
@@ -81,7 +87,8 @@ describe('abuse limits (issue 17 item 6)', () => {
     for (let i = 0; i < 2; i++) assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u1'))).status, 200);
     assert429(await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u1')), '/v1/users/me');
     assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u2'))).status, 200, 'another user has its own count');
-    for (let i = 0; i < 5; i++) assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u3', true))).status, 200, 'metered calls have their quota');
+    for (let i = 0; i < 5; i++)
+      assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('u3', true))).status, 200, 'metered calls have their quota');
     for (let i = 0; i < 5; i++) assert.equal((await request(app.baseUrl, 'GET', '/v1/users/me', undefined, as('root:ADMIN'))).status, 200);
   });
 
@@ -109,7 +116,11 @@ describe('abuse limits (issue 17 item 6)', () => {
     assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test?accountId=3f1c1e4e-8d2b-4a55-9a3e-0d9f7a1c2b3d', undefined, admin)).status, 200);
     assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test?accountId=3f1c1e4e-8d2b-4a55-9a3e-0d9f7a1c2b3d', undefined, admin)).status, 200);
     assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test?accountId=3f1c1e4e-8d2b-4a55-9a3e-0d9f7a1c2b3d', undefined, admin)).status, 429);
-    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, { 'x-test-user': 'u4:STANDARD_USER:acc-1' })).status, 429, 'acc-1 stays capped');
+    assert.equal(
+      (await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, { 'x-test-user': 'u4:STANDARD_USER:acc-1' })).status,
+      429,
+      'acc-1 stays capped',
+    );
   });
 
   it('turns every limit off at 0', async () => {
@@ -117,4 +128,3 @@ describe('abuse limits (issue 17 item 6)', () => {
     for (let i = 0; i < 20; i++) assert.equal((await request(app.baseUrl, 'POST', '/v1/auth/login', login)).status, 200);
   });
 });
-

@@ -1,13 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  SpanKind,
-  SpanStatusCode,
-  initTelemetry,
-  type ReadableSpan,
-  type Telemetry,
-} from '@stormhook/telemetry';
+import { InMemorySpanExporter, SimpleSpanProcessor, SpanKind, SpanStatusCode, initTelemetry, type ReadableSpan, type Telemetry } from '@stormhook/telemetry';
 import { recordingLogger, request, serve, type RunningApp } from '../test-support/serve.js';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';

@@ -1,13 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import {
-  SpanKind,
-  SpanStatusCode,
-  context,
-  extractTraceContext,
-  injectTraceContext,
-  trace,
-  type Tracer,
-} from '@stormhook/telemetry';
+import { SpanKind, SpanStatusCode, context, extractTraceContext, injectTraceContext, trace, type Tracer } from '@stormhook/telemetry';
 import { requestState } from './request-state.js';
 
 export interface TracingOptions {

@@ -7,7 +7,13 @@ describe('HTTP_TRUST_PROXY', () => {
     assert.equal(parseTrustProxy('false'), false);
     assert.equal(parseTrustProxy('0'), false);
     assert.equal(parseTrustProxy('2'), 2);
-    assert.deepEqual(parseTrustProxy('loopback, uniquelocal, 203.0.113.0/24, 2001:db8::/32, 10.1.2.3'), ['loopback', 'uniquelocal', '203.0.113.0/24', '2001:db8::/32', '10.1.2.3']);
+    assert.deepEqual(parseTrustProxy('loopback, uniquelocal, 203.0.113.0/24, 2001:db8::/32, 10.1.2.3'), [
+      'loopback',
+      'uniquelocal',
+      '203.0.113.0/24',
+      '2001:db8::/32',
+      '10.1.2.3',
+    ]);
   });
 
   it('refuses trusting everyone and malformed entries, naming the variable', () => {

@@ -95,9 +95,7 @@ describe('request validation', () => {
     it('accepts the bounds', async () => {
       assert.equal((await post('/v1/precipitations/page', valid)).status, 501);
       assert.equal((await post('/v1/precipitations/page', { ...valid, backwardInterval: 432000 })).status, 501);
-      assert.deepEqual(messagesOf(await post('/v1/precipitations/page', { ...valid, backwardInterval: 59 })), [
-        'backwardInterval must be >= 60',
-      ]);
+      assert.deepEqual(messagesOf(await post('/v1/precipitations/page', { ...valid, backwardInterval: 59 })), ['backwardInterval must be >= 60']);
     });
   });
 
@@ -122,14 +120,8 @@ describe('request validation', () => {
 
   describe('4.4 current forecast', () => {
     it('bounds metrics, forecastDays and the location', async () => {
-      const messages = messagesOf(
-        await post('/v1/forecasts/current', { location: { lng: 200, lat: 0 }, metrics: [], forecastDays: 15 }),
-      );
-      assert.deepEqual(messages, [
-        'location.lng must be <= 180',
-        'metrics must NOT have fewer than 1 items',
-        'forecastDays must be <= 14',
-      ]);
+      const messages = messagesOf(await post('/v1/forecasts/current', { location: { lng: 200, lat: 0 }, metrics: [], forecastDays: 15 }));
+      assert.deepEqual(messages, ['location.lng must be <= 180', 'metrics must NOT have fewer than 1 items', 'forecastDays must be <= 14']);
       const unknown = messagesOf(await post('/v1/forecasts/current', { location: { lng: 1, lat: 1 }, metrics: ['RAINBOWS'] }));
       assert.match(unknown[0] ?? '', /^metrics\[0\] must be one of WEATHER_ICON, TEMPERATURE, /);
       assert.deepEqual(messagesOf(await post('/v1/forecasts/current', { metrics: ['TEMPERATURE'], forecastDays: 0 })), [
@@ -150,9 +142,7 @@ describe('request validation', () => {
 
   describe('4.16 user list', () => {
     it('bounds pageSize to 1..100 and checks the filters and sort directions', async () => {
-      const messages = messagesOf(
-        await post('/v1/users/page', { roles: '[ADMIN, KING]', sortBy: { username: 'up' }, pageNumber: -1, pageSize: 0 }),
-      );
+      const messages = messagesOf(await post('/v1/users/page', { roles: '[ADMIN, KING]', sortBy: { username: 'up' }, pageNumber: -1, pageSize: 0 }));
       assert.equal(messages.length, 4);
       assert.match(messages[0] ?? '', /^roles is invalid: expected a bracketed list such as "\[ADMIN, API_USER\]"/);
       assert.deepEqual(messages.slice(1), ['sortBy.username must be one of asc, desc', 'pageNumber must be >= 0', 'pageSize must be >= 1']);
@@ -205,9 +195,7 @@ describe('request validation', () => {
 
     it('selects the boundary subtype by type and names its fields', async () => {
       const wrongType = { ...registration, boundary: { type: 'CIRCLE' } };
-      assert.deepEqual(messagesOf(await post('/v1/alarms/forecasts/register', wrongType)), [
-        'boundary.type must be one of ADMINISTRATIVE, POINT',
-      ]);
+      assert.deepEqual(messagesOf(await post('/v1/alarms/forecasts/register', wrongType)), ['boundary.type must be one of ADMINISTRATIVE, POINT']);
       const mixed = { ...registration, boundary: { type: 'ADMINISTRATIVE', cityId: 6, point: { lng: 1, lat: 1 } } };
       assert.deepEqual(messagesOf(await post('/v1/alarms/forecasts/register', mixed)), [
         'boundary.districtId is required',
@@ -227,9 +215,7 @@ describe('request validation', () => {
     });
 
     it('requires registrationId on update', async () => {
-      assert.deepEqual(messagesOf(await request(app.baseUrl, 'PUT', '/v1/alarms/forecasts/update', registration)), [
-        'registrationId is required',
-      ]);
+      assert.deepEqual(messagesOf(await request(app.baseUrl, 'PUT', '/v1/alarms/forecasts/update', registration)), ['registrationId is required']);
     });
   });
 

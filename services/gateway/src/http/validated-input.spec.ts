@@ -9,8 +9,10 @@ import { validatedBody, validatedParams, validatedQuery } from './validated-inpu
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 // Compile-time checks: the type a handler reads follows the schema, required and optional fields included.
-const pageBodyType: Same<Validated<typeof ThunderstormPageRequest>, { backwardInterval: number; endTimeEpoch: number; pageNumber: number; pageSize: number }> =
-  true;
+const pageBodyType: Same<
+  Validated<typeof ThunderstormPageRequest>,
+  { backwardInterval: number; endTimeEpoch: number; pageNumber: number; pageSize: number }
+> = true;
 const districtParamsType: Same<Validated<typeof DistrictIdParams>, { districtId: number }> = true;
 
 describe('typed validated input', () => {

@@ -57,9 +57,7 @@ function describe(error: ErrorObject, rootLabel: string): string {
     case 'anyOf':
     case 'oneOf': {
       const description = (error.parentSchema as { description?: unknown } | undefined)?.description;
-      return typeof description === 'string'
-        ? `${field} is invalid: expected ${description}`
-        : `${field} does not match any allowed form`;
+      return typeof description === 'string' ? `${field} is invalid: expected ${description}` : `${field} does not match any allowed form`;
     }
     default:
       return `${field} ${error.message ?? 'is invalid'}`;

@@ -23,9 +23,17 @@ function feedsTable(heading: string): string[][] {
   const text = readFileSync(join(repoRoot(), 'proto/stormhook/feed/v1/FEEDS.md'), 'utf8');
   const section = text.split(/^## /m).find((part) => part.startsWith(`${heading}\n`));
   assert.ok(section, `FEEDS.md has a section ${heading}`);
-  const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2); // header and separator
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2); // header and separator
   assert.ok(rows.length > 0, `FEEDS.md ${heading} has a table`);
-  return rows.map((row) => row.split('|').slice(1, -1).map((cell) => cell.trim().replaceAll('`', '')));
+  return rows.map((row) =>
+    row
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim().replaceAll('`', '')),
+  );
 }
 
 const feedTopics = (Object.keys(TOPICS) as TopicName[]).filter((name) => name.startsWith('feed.'));
@@ -65,7 +73,10 @@ describe('AsyncAPI document of the feed topics', () => {
       assert.equal(channel.bindings.kafka.topicConfiguration['retention.ms'], TOPICS[topic].retentionMs);
       assert.deepEqual(Object.keys(channel.messages), [...TOPICS[topic].eventTypes]);
     }
-    assert.ok(Object.keys(doc['channels']).every((name) => !name.startsWith('alarm.') && !name.startsWith('deadletter.')), 'internal topics stay out');
+    assert.ok(
+      Object.keys(doc['channels']).every((name) => !name.startsWith('alarm.') && !name.startsWith('deadletter.')),
+      'internal topics stay out',
+    );
   });
 
   it('names an existing protobuf message in every message, and describes its fields from the descriptor', () => {
@@ -74,7 +85,11 @@ describe('AsyncAPI document of the feed topics', () => {
       const type = root.lookupType(name); // throws for a name the contract tree does not have
       const payload = resolveRef(doc, message['payload'].$ref) as Doc;
       assert.equal(payload['x-protobuf-type'], name);
-      assert.deepEqual(Object.keys(payload['properties']), type.fieldsArray.map((field) => field.name), `${name}: every field, in order`);
+      assert.deepEqual(
+        Object.keys(payload['properties']),
+        type.fieldsArray.map((field) => field.name),
+        `${name}: every field, in order`,
+      );
       assert.equal(message['contentType'], 'application/x-protobuf');
       assert.equal(message['headers'].properties[EVENT_HEADERS.eventType].const, name);
     }
@@ -120,7 +135,14 @@ describe('AsyncAPI document of the feed topics', () => {
     let app: RunningApp;
     before(async () => {
       // Abuse limits on, tight: the document must be answered even to an address they block.
-      const limits = new AbuseLimits({ authPerAddressPerMin: 0, passwordResetPerAddressPerHour: 0, unmeteredPerPrincipalPerMin: 0, errorsPerMin: 1, errorBlockS: 60, testDeliveriesPerAccountPerHour: 0 });
+      const limits = new AbuseLimits({
+        authPerAddressPerMin: 0,
+        passwordResetPerAddressPerHour: 0,
+        unmeteredPerPrincipalPerMin: 0,
+        errorsPerMin: 1,
+        errorBlockS: 60,
+        testDeliveriesPerAccountPerHour: 0,
+      });
       app = await serve({ screen: limits.screen });
     });
     after(() => app.close());

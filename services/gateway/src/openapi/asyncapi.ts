@@ -101,7 +101,12 @@ function headersSchema(eventType: string): JsonSchema {
     type: 'object',
     properties: {
       [EVENT_HEADERS.eventType]: { type: 'string', const: eventType, description: 'the fully qualified protobuf message name of the value' },
-      [EVENT_HEADERS.eventId]: { type: 'string', minLength: 1, maxLength: 200, description: 'unique to this record; for tracing and replays, not for de-duplication' },
+      [EVENT_HEADERS.eventId]: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'unique to this record; for tracing and replays, not for de-duplication',
+      },
       [EVENT_HEADERS.contentType]: { type: 'string', const: PROTOBUF_CONTENT_TYPE, description: 'protobuf binary encoding' },
       [EVENT_HEADERS.schemaVersion]: { type: 'string', const: '1', description: 'optional, default 1' },
       [EVENT_HEADERS.traceparent]: { type: 'string', description: 'W3C trace context, optional' },

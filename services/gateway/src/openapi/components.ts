@@ -1,18 +1,7 @@
 import type { JsonSchema } from '../schemas/json-schema.js';
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
-const SCHEMA_VALUES = [
-  'items',
-  'additionalProperties',
-  'not',
-  'propertyNames',
-  'contains',
-  'if',
-  'then',
-  'else',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-];
+const SCHEMA_VALUES = ['items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
 const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -141,7 +141,10 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(webhooks), [...WEBHOOK_EVENT_TYPES]);
     const strike = webhooks['lightning.strike'].post;
     assert.equal(strike.requestBody.content['application/json'].schema.$ref, '#/components/schemas/LightningStrikePayload');
-    assert.deepEqual(strike.parameters.map((p: Doc) => p['name']), ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'webhook-event-type']);
+    assert.deepEqual(
+      strike.parameters.map((p: Doc) => p['name']),
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'webhook-event-type'],
+    );
     const schema = doc['components'].schemas.LightningStrikePayload;
     assert.deepEqual(schema.properties.type, { const: 'lightning.strike', description: schema.properties.type.description });
     assert.ok(schema.required.includes('dischargeType') && schema.required.includes('timestamp'));
@@ -150,7 +153,10 @@ describe('OpenAPI document', () => {
   });
 
   it('names its servers and the headers of successful answers: quota, attribution, missing event ids', () => {
-    assert.deepEqual(doc['servers'].map((s: Doc) => s['url']), ['/', 'http://127.0.0.1:8080']);
+    assert.deepEqual(
+      doc['servers'].map((s: Doc) => s['url']),
+      ['/', 'http://127.0.0.1:8080'],
+    );
     const page = doc['paths']['/v1/precipitations/page'].post.responses['200'];
     assert.deepEqual(Object.keys(page.headers), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
     const cities = doc['paths']['/v1/alarms/forecasts/{countryCode}/cities'].get.responses['200'];

@@ -98,9 +98,7 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
     'x-roles': spec.roles,
     security: spec.authenticated ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(spec.request.body
-      ? { requestBody: { required: true, ...jsonContent(spec.request.body, components, examples.request) } }
-      : {}),
+    ...(spec.request.body ? { requestBody: { required: true, ...jsonContent(spec.request.body, components, examples.request) } } : {}),
     responses,
   };
 }

@@ -61,7 +61,9 @@ export function errorResponseComponents(): Record<string, unknown> {
     );
     responses[name] = {
       description: reasonPhrase(status),
-      ...(status === 429 ? { headers: { 'Retry-After': { description: 'seconds until the limit resets', schema: { type: 'integer' } }, ...QUOTA_HEADERS } } : {}),
+      ...(status === 429
+        ? { headers: { 'Retry-After': { description: 'seconds until the limit resets', schema: { type: 'integer' } }, ...QUOTA_HEADERS } }
+        : {}),
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/ErrorResponse' },

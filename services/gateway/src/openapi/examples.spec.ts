@@ -53,14 +53,15 @@ describe('OpenAPI examples', () => {
       }
       assert.ok(content && 'example' in content, `${name}: ${status} example missing`);
       const validate = compiler.compileBody(route.response.schema);
-      if (!validate(content.example)) problems.push(`${name}: ${status} example invalid: ${JSON.stringify(validate.errors)}\n${JSON.stringify(content.example)}`);
+      if (!validate(content.example))
+        problems.push(`${name}: ${status} example invalid: ${JSON.stringify(validate.errors)}\n${JSON.stringify(content.example)}`);
       checked++;
     }
     assert.deepEqual(problems, []);
     assert.ok(checked >= 40, `only ${checked} answers with a body`);
   });
 
-  it('shows the contract\'s place and country in the weather examples', () => {
+  it("shows the contract's place and country in the weather examples", () => {
     const geometry = doc['paths']['/v1/precipitations/geometry'].post.requestBody.content['application/json'].example;
     assert.ok(geometry.eventIds.length > 0);
     const cities = doc['paths']['/v1/alarms/forecasts/{countryCode}/cities'].get.responses['200'].content['application/json'].example;
@@ -68,7 +69,11 @@ describe('OpenAPI examples', () => {
     assert.equal(geometry.center.lat, 39.9334);
     const answer = doc['paths']['/v1/precipitations/geometry'].post.responses['200'].content['application/json'].example;
     const decoded = queryV1.PrecipitationFeatureCollection.decode(Buffer.from(answer, 'base64'));
-    assert.deepEqual(decoded.features.map((feature) => feature.id), geometry.eventIds, 'the answer holds the requested events');
+    assert.deepEqual(
+      decoded.features.map((feature) => feature.id),
+      geometry.eventIds,
+      'the answer holds the requested events',
+    );
     assert.equal(decoded.features[0]?.geometry?.multiPolygon?.polygons[0]?.rings[0]?.coordinates.length, 5);
   });
 

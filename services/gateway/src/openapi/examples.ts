@@ -160,11 +160,11 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
 
 /** A closed ring around central Ankara (first point equals last), for every ring-shaped field. */
 const ANKARA_RING = [
-  { lng: 32.80, lat: 39.90 },
-  { lng: 32.92, lat: 39.90 },
+  { lng: 32.8, lat: 39.9 },
+  { lng: 32.92, lat: 39.9 },
   { lng: 32.92, lat: 39.97 },
-  { lng: 32.80, lat: 39.97 },
-  { lng: 32.80, lat: 39.90 },
+  { lng: 32.8, lat: 39.97 },
+  { lng: 32.8, lat: 39.9 },
 ];
 
 /** What an answer shows instead of what a request sends: secrets come back masked (handlers/webhook-mapping.ts). */

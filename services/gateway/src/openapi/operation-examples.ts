@@ -67,7 +67,11 @@ const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
     response: { openapi: '3.1.0', info: { title: 'Stormhook API', version: '1.0.0' }, paths: { '/v1/precipitations/geometry': {} } },
   },
   getAsyncApiDocument: {
-    response: { asyncapi: '3.0.0', info: { title: 'Stormhook feed topics', version: '1.0.0' }, channels: { [TopicNames.FeedLightning]: { address: TopicNames.FeedLightning } } },
+    response: {
+      asyncapi: '3.0.0',
+      info: { title: 'Stormhook feed topics', version: '1.0.0' },
+      channels: { [TopicNames.FeedLightning]: { address: TopicNames.FeedLightning } },
+    },
   },
   // 4.2: the last hour over the subscription's area, moderate rain and heavier.
   getPrecipitationPage: {

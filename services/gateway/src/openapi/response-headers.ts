@@ -19,7 +19,7 @@ export function successHeaders(operationId: string): Record<string, unknown> | u
   const headers: Record<string, unknown> = {};
   if (operationRule(operationId)?.quota) Object.assign(headers, RATE_LIMIT_HEADERS);
   if (ATTRIBUTED.has(operationId)) {
-    headers['X-Data-Attribution'] = { description: 'the attribution the boundary data\'s licences require; show it with the data', schema: { type: 'string' } };
+    headers['X-Data-Attribution'] = { description: "the attribution the boundary data's licences require; show it with the data", schema: { type: 'string' } };
   }
   if (operationId === 'getGeometryByEventIds') {
     headers[MISSING_EVENT_IDS_HEADER] = {
@@ -38,7 +38,8 @@ export function alternativeContent(operationId: string): Record<string, unknown>
       schema: {
         type: 'string',
         contentMediaType: 'application/x-protobuf',
-        description: 'the raw bytes of stormhook.query.v1.PrecipitationFeatureCollection (proto/stormhook/query/v1/precipitation_geometry.proto), sent for Accept: application/x-protobuf',
+        description:
+          'the raw bytes of stormhook.query.v1.PrecipitationFeatureCollection (proto/stormhook/query/v1/precipitation_geometry.proto), sent for Accept: application/x-protobuf',
       },
     },
   };

@@ -6,7 +6,7 @@ const CALLBACK_HEADERS = [
   { name: 'webhook-id', description: 'the notification id, the same on every retry: de-duplicate on it' },
   { name: 'webhook-timestamp', description: 'epoch seconds of this attempt' },
   { name: 'webhook-signature', description: 'v1,<base64 HMAC-SHA256 of "id.timestamp.body">, one per active signing secret, space-separated' },
-  { name: EVENT_TYPE_HEADER, description: 'the payload\'s `type`, to route before parsing the body' },
+  { name: EVENT_TYPE_HEADER, description: "the payload's `type`, to route before parsing the body" },
 ].map(({ name, description }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
 
 /**

@@ -42,7 +42,10 @@ describe('quota meter against the real database', function () {
 
   after(async () => {
     for (const m of meters) await m.stop().catch(() => undefined);
-    await clients[0]?.db(dbName).dropDatabase().catch(() => undefined);
+    await clients[0]
+      ?.db(dbName)
+      .dropDatabase()
+      .catch(() => undefined);
     for (const c of clients) await c.close();
   });
 
@@ -71,7 +74,10 @@ describe('quota meter against the real database', function () {
     const bound = 2 * ratePerInstance * 2 * (intervalMs / 1000);
     const total = served[0]! + served[1]!;
     assert.ok(total >= 2_000, `${total} served: the limit itself must be usable`);
-    assert.ok(total - 2_000 <= bound, `served ${total}, overshoot ${total - 2_000} > bound ${bound.toFixed(0)} (${ratePerInstance.toFixed(0)} calls/s per instance)`);
+    assert.ok(
+      total - 2_000 <= bound,
+      `served ${total}, overshoot ${total - 2_000} > bound ${bound.toFixed(0)} (${ratePerInstance.toFixed(0)} calls/s per instance)`,
+    );
     // Once synced, both refuse.
     await sleep(3 * intervalMs);
     assert.equal((await a.meter.consume(w)).allowed, false);
@@ -106,7 +112,10 @@ describe('quota meter against the real database', function () {
     }
     const rounds = Math.ceil((performance.now() - started) / intervalMs) + 1;
     // A round is one bulk write (update) and one read (find).
-    assert.ok(commands.every((c) => c === 'update' || c === 'find'), commands.join(','));
+    assert.ok(
+      commands.every((c) => c === 'update' || c === 'find'),
+      commands.join(','),
+    );
     assert.ok(commands.length <= 2 * rounds, `${commands.length} commands for ${rounds} sync rounds`);
     assert.ok(commands.length < 1_000 / 10);
 

@@ -15,7 +15,15 @@ class FakeShareTable {
       write: async (writes: readonly ShareWrite[], at: Date) => {
         this.calls++;
         if (this.failing) throw new Error('database down');
-        for (const w of writes) this.docs.set(`${w.key}|${instanceId}`, { key: w.key, instance: instanceId, count: w.count, seq: w.seq, windowEndsAt: w.windowEndsAt, updatedAt: at.getTime() });
+        for (const w of writes)
+          this.docs.set(`${w.key}|${instanceId}`, {
+            key: w.key,
+            instance: instanceId,
+            count: w.count,
+            seq: w.seq,
+            windowEndsAt: w.windowEndsAt,
+            updatedAt: at.getTime(),
+          });
       },
       sharesOf: async (key: string) => {
         this.calls++;
@@ -38,7 +46,13 @@ class FakeShareTable {
 
 const logger = createLogger({ service: 'quota-spec', level: 'silent' });
 const START = Date.UTC(2026, 10, 1);
-const window = (limit: number): MeteredWindow => ({ accountId: 'acc-1', service: 'FORECAST', limit, start: new Date(START), end: new Date(START + 30 * 86_400_000) });
+const window = (limit: number): MeteredWindow => ({
+  accountId: 'acc-1',
+  service: 'FORECAST',
+  limit,
+  start: new Date(START),
+  end: new Date(START + 30 * 86_400_000),
+});
 const KEY = `acc-1|FORECAST|${START}`;
 
 describe('QuotaMeter', () => {
@@ -67,8 +81,14 @@ describe('QuotaMeter', () => {
     const m = meter('a');
     const states: QuotaState[] = [];
     for (let i = 0; i < 7; i++) states.push(await m.consume(window(5)));
-    assert.deepEqual(states.map((s) => s.allowed), [true, true, true, true, true, false, false]);
-    assert.deepEqual(states.map((s) => s.remaining), [4, 3, 2, 1, 0, 0, 0]);
+    assert.deepEqual(
+      states.map((s) => s.allowed),
+      [true, true, true, true, true, false, false],
+    );
+    assert.deepEqual(
+      states.map((s) => s.remaining),
+      [4, 3, 2, 1, 0, 0, 0],
+    );
     assert.equal(states[6]!.resetSeconds, 29 * 86_400);
     assert.equal(states[6]!.windowSeconds, 30 * 86_400);
   });
@@ -103,7 +123,10 @@ describe('QuotaMeter', () => {
     clock += 1_000;
     await a.sync(); // a reads b's 6
     const more = [await a.consume(window(10)), await b.consume(window(10))];
-    assert.deepEqual(more.map((s) => s.allowed), [false, false]);
+    assert.deepEqual(
+      more.map((s) => s.allowed),
+      [false, false],
+    );
     assert.equal(table.countOf(KEY), 12, 'overshoot of 2 = the calls made between syncs');
     assert.equal(more[0]!.remaining, 0);
   });

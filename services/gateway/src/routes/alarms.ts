@@ -26,7 +26,7 @@ const WEBHOOK_RULES =
   'Webhook (contract section 3, one stored webhook per account): the first registration of an account carries the complete ' +
   'webhook without accountId, and it is stored for the account. Later registrations send only webhook.accountId (the ' +
   'account id of GET /v1/users/me) and reuse the stored url, authentication, request headers and delivery policy. An ' +
-  'accountId with no stored webhook, or another account\'s id, is a 400. A complete webhook that differs from the stored one ' +
+  "accountId with no stored webhook, or another account's id, is a 400. A complete webhook that differs from the stored one " +
   '(url, httpMethod, contentType, authentication type or username, requestHeaders, deliveryPolicy values sent) is a 409: ' +
   'change the stored webhook with PUT /v1/alarms/webhooks/update. The answer shows the stored webhook without ' +
   'authentication.type and with the password masked.';
@@ -158,7 +158,7 @@ function alarmRoutes(kind: AlarmKind): RouteSpec[] {
       summary: `List ${names.noun}s`,
       description:
         'Oldest first. Filters: filterByRecipientIds, filterByBoundary (exactly that boundary) or, for point alarms, ' +
-        'filterByPolygonIntersection (circles touching the ring). Without accountId the caller\'s own account is listed ' +
+        "filterByPolygonIntersection (circles touching the ring). Without accountId the caller's own account is listed " +
         '(ADMIN: every account); naming another account needs ADMIN or POWER_USER (403 otherwise).',
       tag,
       roles: `${owner}; ADMIN and POWER_USER may name another accountId`,

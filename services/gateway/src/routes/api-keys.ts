@@ -36,7 +36,8 @@ export const apiKeyRoutes: readonly RouteSpec[] = [
     method: 'delete',
     path: '/v1/api-keys/revoke/{keyId}',
     summary: 'Revoke an API key',
-    description: 'Every gateway refuses a revoked key within seconds (identity announces the revocation); at most 30 seconds (their verification cache) if that announcement is lost.',
+    description:
+      'Every gateway refuses a revoked key within seconds (identity announces the revocation); at most 30 seconds (their verification cache) if that announcement is lost.',
     tag: 'api keys',
     roles: owner,
     authenticated: true,

@@ -31,7 +31,7 @@ export const systemRoutes: readonly RouteSpec[] = [
     operationId: 'getReadiness',
     method: 'get',
     path: '/v1/health/ready',
-    summary: 'Ready to take traffic: identity and the gateway\'s own Kafka and database up (other services down answer 503 on their own routes)',
+    summary: "Ready to take traffic: identity and the gateway's own Kafka and database up (other services down answer 503 on their own routes)",
     tag: 'system',
     roles: 'anyone',
     authenticated: false,

@@ -33,16 +33,13 @@ describe('route table', () => {
 describe('route dispatch', () => {
   let app: RunningApp;
   /** Each handler answers its own operation id, to see which one a request reaches. */
-  const named = Object.fromEntries(
-    OPERATION_IDS.map((id): [OperationId, RequestHandler] => [id, (_req, res) => void res.json({ operationId: id })]),
-  );
+  const named = Object.fromEntries(OPERATION_IDS.map((id): [OperationId, RequestHandler] => [id, (_req, res) => void res.json({ operationId: id })]));
   before(async () => {
     app = await serve({ handlers: named });
   });
   after(() => app.close());
 
-  const reach = async (method: string, path: string): Promise<unknown> =>
-    (await request(app.baseUrl, method, path)).body['operationId'];
+  const reach = async (method: string, path: string): Promise<unknown> => (await request(app.baseUrl, method, path)).body['operationId'];
 
   it('sends /v1/users/me to getCurrentUser and a UUID to getUser', async () => {
     assert.equal(await reach('GET', '/v1/users/me'), 'getCurrentUser');

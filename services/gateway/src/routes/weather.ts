@@ -92,8 +92,7 @@ export const weatherRoutes: readonly RouteSpec[] = [
     path: '/v1/precipitations/within',
     summary: 'Precipitation events touching a circle of at most 50 km',
     description:
-      'As /v1/precipitations/page, limited to events whose area intersects the geodesic circle (center, radius in meters), with ' +
-      'windows of up to 30 days.',
+      'As /v1/precipitations/page, limited to events whose area intersects the geodesic circle (center, radius in meters), with ' + 'windows of up to 30 days.',
     tag: 'precipitations',
     roles: subscriber,
     authenticated: true,

@@ -1,20 +1,12 @@
 import { DeliveryDetail, DeliveryPage, DeliveryPageRequest, NotificationIdParams } from '../schemas/deliveries.js';
-import {
-  AccountQuery,
-  RotateSecretQuery,
-  StoredWebhook,
-  WebhookSigningSecrets,
-  WebhookUpdateRequest,
-} from '../schemas/webhook.js';
+import { AccountQuery, RotateSecretQuery, StoredWebhook, WebhookSigningSecrets, WebhookUpdateRequest } from '../schemas/webhook.js';
 import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
 import { RESOURCE_ERRORS } from './error-sets.js';
 
 /** 503: the notifier, which stores webhooks and deliveries, or its database does not answer. */
 const ERRORS: readonly ErrorStatus[] = [...RESOURCE_ERRORS, 503];
 
-const owner =
-  'any authenticated caller with an account (API_USER and above), on their own account; ADMIN may name another with ?accountId=. ' +
-  'Not metered';
+const owner = 'any authenticated caller with an account (API_USER and above), on their own account; ADMIN may name another with ?accountId=. ' + 'Not metered';
 
 const NO_ACCOUNT = 'A caller without an account gets 403; an account without a stored webhook gets 404.';
 

@@ -25,10 +25,7 @@ export const AccountCreateRequest = named(
 );
 
 /** interface.md 4.14: the plan is not part of it (users never write their own plan). */
-export const AccountUpdateRequest = named(
-  'AccountUpdateRequest',
-  closedObject({ accountId: uuid, ...profileFields }, ['accountId']),
-);
+export const AccountUpdateRequest = named('AccountUpdateRequest', closedObject({ accountId: uuid, ...profileFields }, ['accountId']));
 
 /** interface.md 2.9. */
 export const Account = named(
@@ -56,10 +53,11 @@ export const Account = named(
 /** interface.md 4.15. */
 export const PhoneActivationRequest = named(
   'PhoneActivationRequest',
-  closedObject(
-    { userId: uuid, accountId: uuid, phoneNumberActivationPageLink: { ...url, description: 'address of the activation page' } },
-    ['userId', 'accountId', 'phoneNumberActivationPageLink'],
-  ),
+  closedObject({ userId: uuid, accountId: uuid, phoneNumberActivationPageLink: { ...url, description: 'address of the activation page' } }, [
+    'userId',
+    'accountId',
+    'phoneNumberActivationPageLink',
+  ]),
 );
 
 export const PhoneActivationResponse = named(
@@ -84,11 +82,13 @@ export const PhoneActivationCodeRequest = named(
 
 export const AccountIdParams = pathParams({ accountId: uuid });
 
-
 const GeoBoundary = named(
   'GeoBoundary',
   closedObject(
-    { country: enumOf(COUNTRY_CODES, { description: 'ISO 3166 alpha-3' }), region: { type: 'string', maxLength: 128, description: 'a province name; absent: the whole country' } },
+    {
+      country: enumOf(COUNTRY_CODES, { description: 'ISO 3166 alpha-3' }),
+      region: { type: 'string', maxLength: 128, description: 'a province name; absent: the whole country' },
+    },
     ['country'],
   ),
 );

@@ -14,7 +14,7 @@ export const WeatherAlarmFilter = named(
     {
       lightning: closedObject(
         {
-          type: enumOf(LIGHTNING_TYPES, { description: "only discharges of this type match; absent: both types" }),
+          type: enumOf(LIGHTNING_TYPES, { description: 'only discharges of this type match; absent: both types' }),
           peakCurrent: {
             type: 'number',
             minimum: -1_000_000,

@@ -202,7 +202,8 @@ export const alarmSchemas = {
         ['cellId', 'location', 'distance'],
         {
           readOnly: true,
-          description: 'POINT only: the nearest forecast grid cell when the registration was saved (each evaluation picks the nearest cell of the latest run again); absent when no cell lies within 50 km yet',
+          description:
+            'POINT only: the nearest forecast grid cell when the registration was saved (each evaluation picks the nearest cell of the latest run again); absent when no cell lies within 50 km yet',
         },
       ),
     },

@@ -7,28 +7,13 @@ const name: JsonSchema = { type: 'string' };
 const licensePlateCode: JsonSchema = { type: ['integer', 'null'], description: 'null for cities outside TUR' };
 
 /** interface.md 2.6, ring form (geometry-alarm endpoints). */
-export const CityWithPolygon = named(
-  'CityWithPolygon',
-  openObject({ id, name, licensePlateCode, polygon: Polygon }, ['id', 'name']),
-);
-export const DistrictWithPolygon = named(
-  'DistrictWithPolygon',
-  openObject({ id, name, polygon: Polygon, city: CityWithPolygon }, ['id', 'name']),
-);
-export const NeighborhoodWithPolygon = named(
-  'Neighborhood',
-  openObject({ id, name, polygon: Polygon, district: DistrictWithPolygon }, ['id', 'name']),
-);
+export const CityWithPolygon = named('CityWithPolygon', openObject({ id, name, licensePlateCode, polygon: Polygon }, ['id', 'name']));
+export const DistrictWithPolygon = named('DistrictWithPolygon', openObject({ id, name, polygon: Polygon, city: CityWithPolygon }, ['id', 'name']));
+export const NeighborhoodWithPolygon = named('Neighborhood', openObject({ id, name, polygon: Polygon, district: DistrictWithPolygon }, ['id', 'name']));
 
 /** interface.md 2.6, multi form (forecast-alarm endpoints). */
-export const CityWithGeometry = named(
-  'CityWithGeometry',
-  openObject({ id, name, licensePlateCode, geometry: Geometry }, ['id', 'name']),
-);
-export const DistrictWithGeometry = named(
-  'DistrictWithGeometry',
-  openObject({ id, name, geometry: Geometry, city: CityWithGeometry }, ['id', 'name']),
-);
+export const CityWithGeometry = named('CityWithGeometry', openObject({ id, name, licensePlateCode, geometry: Geometry }, ['id', 'name']));
+export const DistrictWithGeometry = named('DistrictWithGeometry', openObject({ id, name, geometry: Geometry, city: CityWithGeometry }, ['id', 'name']));
 
 export const CitiesWithPolygon = arrayOf(CityWithPolygon);
 export const CitiesWithGeometry = arrayOf(CityWithGeometry);

@@ -12,16 +12,10 @@ export const LoginRequest = named(
   ),
 );
 
-export const RefreshRequest = named(
-  'RefreshRequest',
-  closedObject({ refreshToken: { type: 'string', minLength: 1, maxLength: 4096 } }, ['refreshToken']),
-);
+export const RefreshRequest = named('RefreshRequest', closedObject({ refreshToken: { type: 'string', minLength: 1, maxLength: 4096 } }, ['refreshToken']));
 
 /** Logout revokes the refresh token it names (refresh tokens are revocable; access tokens are short-lived). */
-export const LogoutRequest = named(
-  'LogoutRequest',
-  closedObject({ refreshToken: { type: 'string', minLength: 1, maxLength: 4096 } }, ['refreshToken']),
-);
+export const LogoutRequest = named('LogoutRequest', closedObject({ refreshToken: { type: 'string', minLength: 1, maxLength: 4096 } }, ['refreshToken']));
 
 export const TokenResponse = named(
   'TokenResponse',

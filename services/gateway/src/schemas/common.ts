@@ -48,10 +48,7 @@ export const GeoPoint = named(
 
 export const Ring = named('Ring', arrayOf(GeoPoint, { description: 'closed ring: the first point equals the last' }));
 
-export const Polygon = named(
-  'Polygon',
-  openObject({ exterior: Ring, holes: arrayOf(Ring) }, ['exterior']),
-);
+export const Polygon = named('Polygon', openObject({ exterior: Ring, holes: arrayOf(Ring) }, ['exterior']));
 
 export const Geometry = named(
   'Geometry',

@@ -15,6 +15,8 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 type SchemaMap = Readonly<Record<string, JsonSchema>>;
 /** Keywords added beside the structural ones: description, bounds, anyOf/oneOf alternatives. */
 type Keywords = Readonly<Record<string, unknown>>;
+/** No further keywords: the identity of the intersections below (what `{}` would say, without admitting any value). */
+type NoKeywords = Record<never, never>;
 
 /**
  * The value a schema admits, as the request validator hands it to a handler (path and query values
@@ -30,7 +32,7 @@ export type ClosedObject<P, R, E> = { readonly type: 'object'; readonly properti
 export type OpenObject<P, R, E> = { readonly type: 'object'; readonly properties: P; readonly required: R } & E;
 
 /** A closed object: unknown fields are rejected, so a typo or a field the caller may not set is a clear 400. */
-export function closedObject<const P extends SchemaMap, const R extends readonly string[] = readonly [], const E extends Keywords = {}>(
+export function closedObject<const P extends SchemaMap, const R extends readonly string[] = readonly [], const E extends Keywords = NoKeywords>(
   properties: P,
   required?: R,
   extra?: E,
@@ -40,7 +42,7 @@ export function closedObject<const P extends SchemaMap, const R extends readonly
 }
 
 /** A response object: documented fields, open to additions so the document never lies about extras. */
-export function openObject<const P extends SchemaMap, const R extends readonly string[] = readonly [], const E extends Keywords = {}>(
+export function openObject<const P extends SchemaMap, const R extends readonly string[] = readonly [], const E extends Keywords = NoKeywords>(
   properties: P,
   required?: R,
   extra?: E,
@@ -55,15 +57,20 @@ export function named<const S extends JsonSchema>(title: string, schema: S): { r
 export type ArrayOf<I, E> = { readonly type: 'array'; readonly items: I } & E;
 export type EnumOf<V, E> = { readonly type: 'string'; readonly enum: V } & E;
 
-export function arrayOf<const I extends JsonSchema, const E extends Keywords = {}>(items: I, extra?: E): ArrayOf<I, E> {
+export function arrayOf<const I extends JsonSchema, const E extends Keywords = NoKeywords>(items: I, extra?: E): ArrayOf<I, E> {
   return { type: 'array', items, ...extra } as ArrayOf<I, E>;
 }
 
-export function enumOf<const V extends readonly string[], const E extends Keywords = {}>(values: V, extra?: E): EnumOf<V, E> {
+export function enumOf<const V extends readonly string[], const E extends Keywords = NoKeywords>(values: V, extra?: E): EnumOf<V, E> {
   return { type: 'string', enum: [...values], ...extra } as EnumOf<V, E>;
 }
 
-export type TupleOf<I extends readonly unknown[], E> = { readonly type: 'array'; readonly items: I; readonly additionalItems: false; readonly minItems: I['length'] } & E;
+export type TupleOf<I extends readonly unknown[], E> = {
+  readonly type: 'array';
+  readonly items: I;
+  readonly additionalItems: false;
+  readonly minItems: I['length'];
+} & E;
 
 /**
  * A fixed-length 2020-12 tuple: `prefixItems` and no further items. FromSchema reads only the draft-7
@@ -71,16 +78,16 @@ export type TupleOf<I extends readonly unknown[], E> = { readonly type: 'array';
  * the object built, which ajv and the document get, is the 2020-12 one.
  */
 
-export function tupleOf<const I extends readonly JsonSchema[], const E extends Keywords = {}>(items: I, extra?: E): TupleOf<I, E> {
+export function tupleOf<const I extends readonly JsonSchema[], const E extends Keywords = NoKeywords>(items: I, extra?: E): TupleOf<I, E> {
   const built = { type: 'array', prefixItems: items, items: false, minItems: items.length, ...extra };
   return built as unknown as TupleOf<I, E>;
 }
 
 /** Schema of the path parameters of one operation: every parameter is required. */
-export function pathParams<const P extends SchemaMap>(properties: P): ClosedObject<P, readonly (keyof P & string)[], {}> {
+export function pathParams<const P extends SchemaMap>(properties: P): ClosedObject<P, readonly (keyof P & string)[], NoKeywords> {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } as ClosedObject<
     P,
     readonly (keyof P & string)[],
-    {}
+    NoKeywords
   >;
 }

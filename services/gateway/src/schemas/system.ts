@@ -22,7 +22,9 @@ export const HealthReport = named(
 
 export const HealthStatus = named(
   'HealthStatus',
-  openObject({ status, down: { type: 'array', items: { type: 'string' }, description: 'when not ready: the components readiness needs that are down' } }, ['status']),
+  openObject({ status, down: { type: 'array', items: { type: 'string' }, description: 'when not ready: the components readiness needs that are down' } }, [
+    'status',
+  ]),
 );
 
 export const OpenApiDocument = { type: 'object', description: 'this OpenAPI 3.1 document' };

@@ -11,10 +11,7 @@ function bracketList(values: readonly string[]): string {
 /** The contract sends the filter as a list written inside a string; a real JSON array is accepted too. */
 function listFilter<const S extends JsonSchema>(values: readonly string[], itemSchema: S, example: string) {
   return {
-    anyOf: [
-      { type: 'string', pattern: bracketList(values) },
-      arrayOf(itemSchema, { uniqueItems: true }),
-    ],
+    anyOf: [{ type: 'string', pattern: bracketList(values) }, arrayOf(itemSchema, { uniqueItems: true })],
     description: `a bracketed list such as "${example}" (or a JSON array) of ${values.join(', ')}`,
   } as const;
 }
@@ -137,21 +134,16 @@ export const CreatedUser = named(
   openObject(
     {
       ...(User['properties'] as Record<string, JsonSchema>),
-      invitation: openObject(
-        { sent: { type: 'boolean' }, expiresAt: { type: 'string', format: 'date-time' } },
-        ['sent', 'expiresAt'],
-        { description: 'present for invited users; the token itself is only in the e-mail' },
-      ),
+      invitation: openObject({ sent: { type: 'boolean' }, expiresAt: { type: 'string', format: 'date-time' } }, ['sent', 'expiresAt'], {
+        description: 'present for invited users; the token itself is only in the e-mail',
+      }),
     },
     ['userId', 'username', 'roles', 'status'],
   ),
 );
 
 /** ADMIN changes a user's role and/or status (never their own). */
-export const ChangeRoleAndStatusRequest = named(
-  'ChangeRoleAndStatusRequest',
-  closedObject({ userId: uuid, role: Role, status: UserStatus }, ['userId']),
-);
+export const ChangeRoleAndStatusRequest = named('ChangeRoleAndStatusRequest', closedObject({ userId: uuid, role: Role, status: UserStatus }, ['userId']));
 
 export const PasswordResetRequestRequest = named(
   'PasswordResetRequestRequest',

@@ -1,15 +1,4 @@
-import {
-  GeoPoint,
-  INTENSITIES,
-  Intensity,
-  Polygon,
-  backwardInterval,
-  epochMillis,
-  forecastDays,
-  nonEmptyString,
-  pageNumber,
-  pageSize,
-} from './common.js';
+import { GeoPoint, INTENSITIES, Intensity, Polygon, backwardInterval, epochMillis, forecastDays, nonEmptyString, pageNumber, pageSize } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject } from './json-schema.js';
 
 /** interface.md 4.1. center and radius come together or not at all (only POWER_USER and above may omit both). */
@@ -37,10 +26,12 @@ export const GeometryResponse = named('PrecipitationGeometryPayload', {
 /** interface.md 4.2. */
 export const PrecipitationPageRequest = named(
   'PrecipitationPageRequest',
-  closedObject(
-    { backwardInterval, endTimeEpoch: epochMillis, intensityThreshold: Intensity, pageNumber, pageSize },
-    ['backwardInterval', 'endTimeEpoch', 'pageNumber', 'pageSize'],
-  ),
+  closedObject({ backwardInterval, endTimeEpoch: epochMillis, intensityThreshold: Intensity, pageNumber, pageSize }, [
+    'backwardInterval',
+    'endTimeEpoch',
+    'pageNumber',
+    'pageSize',
+  ]),
 );
 
 const pageMeta = {
@@ -65,19 +56,13 @@ export const Precipitation = named(
 
 export const PrecipitationPageResponse = named(
   'PrecipitationPage',
-  openObject(
-    { precipitations: arrayOf(Precipitation), queryTimestamp: epochMillis, ...pageMeta },
-    ['precipitations', 'queryTimestamp', ...pageRequired],
-  ),
+  openObject({ precipitations: arrayOf(Precipitation), queryTimestamp: epochMillis, ...pageMeta }, ['precipitations', 'queryTimestamp', ...pageRequired]),
 );
 
 /** interface.md 4.3: all four fields required. */
 export const ThunderstormPageRequest = named(
   'ThunderstormPageRequest',
-  closedObject(
-    { backwardInterval, endTimeEpoch: epochMillis, pageNumber, pageSize },
-    ['backwardInterval', 'endTimeEpoch', 'pageNumber', 'pageSize'],
-  ),
+  closedObject({ backwardInterval, endTimeEpoch: epochMillis, pageNumber, pageSize }, ['backwardInterval', 'endTimeEpoch', 'pageNumber', 'pageSize']),
 );
 
 export const Thunderstorm = named(
@@ -122,25 +107,68 @@ export const ThunderstormPageResponse = named(
 
 /** Every metric name the forecast request schema knows (interface.md 2.11). */
 export const FORECAST_METRICS = [
-  'WEATHER_ICON', 'TEMPERATURE', 'TEMPERATURE_AVG', 'TEMPERATURE_MIN', 'TEMPERATURE_MAX',
-  'APPARENT_TEMPERATURE', 'APPARENT_TEMPERATURE_AVG', 'APPARENT_TEMPERATURE_MIN', 'APPARENT_TEMPERATURE_MAX',
-  'HUMIDITY', 'HUMIDITY_AVG', 'HUMIDITY_MIN', 'HUMIDITY_MAX',
-  'CLOUD_COVER', 'CLOUD_COVER_AVG', 'CLOUD_COVER_MIN', 'CLOUD_COVER_MAX',
-  'WIND_SPEED', 'WIND_SPEED_AVG', 'WIND_SPEED_MIN', 'WIND_SPEED_MAX',
-  'WIND_GUSTS', 'WIND_GUSTS_AVG', 'WIND_GUSTS_MIN', 'WIND_GUSTS_MAX', 'WIND_DIRECTION',
-  'SNOWFALL', 'PRECIPITATION',
-  'PRECIPITATION_PROBABILITY', 'PRECIPITATION_PROBABILITY_AVG', 'PRECIPITATION_PROBABILITY_MIN', 'PRECIPITATION_PROBABILITY_MAX',
-  'REF_EVAPORATION_TRANSPIRATION_ET0', 'REF_EVAPORATION_TRANSPIRATION_ET0_SUM',
-  'DEW_POINT', 'DEW_POINT_AVG', 'DEW_POINT_MIN', 'DEW_POINT_MAX',
-  'SOIL_TEMPERATURE', 'SOIL_MOISTURE',
-  'GLOBAL_TILTED_RADIATION_GTI', 'DIRECT_NORMAL_IRRADIANCE_DNI', 'SHORTWAVE_SOLAR_RADIATION_GHI', 'SHORTWAVE_RADIATION_SUM',
-  'VISIBILITY', 'VISIBILITY_AVG', 'VISIBILITY_MIN', 'VISIBILITY_MAX',
+  'WEATHER_ICON',
+  'TEMPERATURE',
+  'TEMPERATURE_AVG',
+  'TEMPERATURE_MIN',
+  'TEMPERATURE_MAX',
+  'APPARENT_TEMPERATURE',
+  'APPARENT_TEMPERATURE_AVG',
+  'APPARENT_TEMPERATURE_MIN',
+  'APPARENT_TEMPERATURE_MAX',
+  'HUMIDITY',
+  'HUMIDITY_AVG',
+  'HUMIDITY_MIN',
+  'HUMIDITY_MAX',
+  'CLOUD_COVER',
+  'CLOUD_COVER_AVG',
+  'CLOUD_COVER_MIN',
+  'CLOUD_COVER_MAX',
+  'WIND_SPEED',
+  'WIND_SPEED_AVG',
+  'WIND_SPEED_MIN',
+  'WIND_SPEED_MAX',
+  'WIND_GUSTS',
+  'WIND_GUSTS_AVG',
+  'WIND_GUSTS_MIN',
+  'WIND_GUSTS_MAX',
+  'WIND_DIRECTION',
+  'SNOWFALL',
+  'PRECIPITATION',
+  'PRECIPITATION_PROBABILITY',
+  'PRECIPITATION_PROBABILITY_AVG',
+  'PRECIPITATION_PROBABILITY_MIN',
+  'PRECIPITATION_PROBABILITY_MAX',
+  'REF_EVAPORATION_TRANSPIRATION_ET0',
+  'REF_EVAPORATION_TRANSPIRATION_ET0_SUM',
+  'DEW_POINT',
+  'DEW_POINT_AVG',
+  'DEW_POINT_MIN',
+  'DEW_POINT_MAX',
+  'SOIL_TEMPERATURE',
+  'SOIL_MOISTURE',
+  'GLOBAL_TILTED_RADIATION_GTI',
+  'DIRECT_NORMAL_IRRADIANCE_DNI',
+  'SHORTWAVE_SOLAR_RADIATION_GHI',
+  'SHORTWAVE_RADIATION_SUM',
+  'VISIBILITY',
+  'VISIBILITY_AVG',
+  'VISIBILITY_MIN',
+  'VISIBILITY_MAX',
 ] as const;
 
 /** The metrics the current-forecast operation answers; the others of FORECAST_METRICS become warnings, not 400s. */
 export const CURRENT_FORECAST_METRICS = [
-  'WEATHER_ICON', 'TEMPERATURE', 'APPARENT_TEMPERATURE', 'HUMIDITY', 'CLOUD_COVER',
-  'WIND_SPEED', 'WIND_GUSTS', 'WIND_DIRECTION', 'SNOWFALL', 'PRECIPITATION',
+  'WEATHER_ICON',
+  'TEMPERATURE',
+  'APPARENT_TEMPERATURE',
+  'HUMIDITY',
+  'CLOUD_COVER',
+  'WIND_SPEED',
+  'WIND_GUSTS',
+  'WIND_DIRECTION',
+  'SNOWFALL',
+  'PRECIPITATION',
 ] as const;
 
 /**
@@ -188,9 +216,12 @@ export const CurrentForecastResponse = named(
   'PointForecast',
   openObject(
     {
-      location: named('ForecastLocation', openObject({ lng: { type: 'number' }, lat: { type: 'number' } }, ['lng', 'lat'], {
-        description: 'position of the forecast grid cell that answers (the nearest cell of the latest run), decimal degrees',
-      })),
+      location: named(
+        'ForecastLocation',
+        openObject({ lng: { type: 'number' }, lat: { type: 'number' } }, ['lng', 'lat'], {
+          description: 'position of the forecast grid cell that answers (the nearest cell of the latest run), decimal degrees',
+        }),
+      ),
       timezone: { type: 'string', description: 'IANA timezone of the requested point; every `time` is local to it' },
       elevation: { type: ['number', 'null'], description: 'model elevation of the grid cell above mean sea level, meters; null when unknown' },
       weatherIconUrlBase: { type: 'string', description: 'base address of the weather icons' },
@@ -290,5 +321,5 @@ export const PrecipitationsWithinRequest = named(
 /** The incumbent's POST /v1/thunderstorms/get (operation getByEventId). */
 export const ThunderstormGetRequest = named(
   'ThunderstormEventRequest',
-  closedObject({ eventId: { ...nonEmptyString(160), description: 'tst_... as the list answers it, or the tracker\'s own id' } }, ['eventId']),
+  closedObject({ eventId: { ...nonEmptyString(160), description: "tst_... as the list answers it, or the tracker's own id" } }, ['eventId']),
 );

@@ -2,7 +2,7 @@ import { nonEmptyString, url, uuid } from './common.js';
 import { closedObject, enumOf, named, openObject } from './json-schema.js';
 
 /** Header names as RFC 9110 tokens; reserved names are refused by the notifier, which owns the rule. */
-const headerName = '^[A-Za-z0-9!#$%&\'*+.^_`|~-]{1,64}$';
+const headerName = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$";
 
 /**
  * Public names of `authentication.type`; API_KEY is the incumbent's name of API_KEY_HEADER (or, with
@@ -114,23 +114,20 @@ export const WebhookConfig = named(
 );
 
 /** The account's stored webhook as GET /v1/alarms/webhooks shows it: 2.2 plus its delivery state. */
-export const StoredWebhook = named(
-  'StoredWebhook',
-  {
-    ...WebhookConfig,
-    title: 'StoredWebhook',
-    properties: {
-      ...(WebhookConfig['properties'] as Record<string, unknown>),
-      status: enumOf(['ENABLED', 'DISABLED'], { description: 'DISABLED: no delivery is attempted until POST /v1/alarms/webhooks/enable' }),
-      disabledReason: { type: ['string', 'null'], description: 'why it was disabled (410 Gone, failing since ...); null when enabled' },
-      disabledAt: { type: ['string', 'null'], format: 'date-time' },
-      failingSince: { type: ['string', 'null'], format: 'date-time', description: 'start of the current run of failed attempts; null after a success' },
-      createdAt: { type: 'string', format: 'date-time' },
-      updatedAt: { type: 'string', format: 'date-time' },
-    },
-    required: ['accountId', 'url', 'httpMethod', 'contentType', 'requestHeaders', 'deliveryPolicy', 'status'],
+export const StoredWebhook = named('StoredWebhook', {
+  ...WebhookConfig,
+  title: 'StoredWebhook',
+  properties: {
+    ...(WebhookConfig['properties'] as Record<string, unknown>),
+    status: enumOf(['ENABLED', 'DISABLED'], { description: 'DISABLED: no delivery is attempted until POST /v1/alarms/webhooks/enable' }),
+    disabledReason: { type: ['string', 'null'], description: 'why it was disabled (410 Gone, failing since ...); null when enabled' },
+    disabledAt: { type: ['string', 'null'], format: 'date-time' },
+    failingSince: { type: ['string', 'null'], format: 'date-time', description: 'start of the current run of failed attempts; null after a success' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
   },
-);
+  required: ['accountId', 'url', 'httpMethod', 'contentType', 'requestHeaders', 'deliveryPolicy', 'status'],
+});
 
 /** Standard Webhooks signing secrets of the account's webhook, so a receiver can verify callbacks. */
 export const WebhookSigningSecrets = named(

@@ -12,9 +12,7 @@ export interface RunningApp {
 
 /** Starts the app on an ephemeral port, the way the gateway serves it (node:http, no test-only transport). */
 export async function serve(deps: Partial<AppDeps> = {}): Promise<RunningApp> {
-  const server: Server = createServer(
-    createApp({ logger: deps.logger ?? silentLogger(), health: deps.health ?? upHealth, ...deps }),
-  );
+  const server: Server = createServer(createApp({ logger: deps.logger ?? silentLogger(), health: deps.health ?? upHealth, ...deps }));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -51,13 +49,7 @@ export interface JsonAnswer {
   body: Record<string, unknown>;
 }
 
-export async function request(
-  baseUrl: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<JsonAnswer> {
+export async function request(baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonAnswer> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);

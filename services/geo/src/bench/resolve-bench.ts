@@ -98,7 +98,13 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
   const bench = 'geo point resolution (in-memory index, one core)';
-  reportBench({ bench, metric: 'throughput', value: Math.round(count / (elapsedMs / 1000)), unit: 'resolutions/s', note: `${count} random points in Turkey's bbox` });
+  reportBench({
+    bench,
+    metric: 'throughput',
+    value: Math.round(count / (elapsedMs / 1000)),
+    unit: 'resolutions/s',
+    note: `${count} random points in Turkey's bbox`,
+  });
   reportBench({ bench, metric: 'p50 latency', value: percentile(latencies, 0.5), unit: 'ns' });
   reportBench({ bench, metric: 'p99 latency', value: percentile(latencies, 0.99), unit: 'ns', note: 'p99 is the nearest-area fallback' });
   reportBench({ bench, metric: 'index build', value: Math.round(buildMs), unit: 'ms', note: `${counts.city + counts.district + counts.neighbourhood} areas` });

@@ -38,10 +38,19 @@ describe('GeoQueries', () => {
   it('lists cities by id; CTR has a null licence plate code; the code is case-insensitive', () => {
     const tur = queries.listCities('TUR');
     assert.ok(tur.ok);
-    assert.deepEqual(tur.value.map((c) => [c.id, c.licensePlateCode]), [[6, 6], [34, 34]]);
+    assert.deepEqual(
+      tur.value.map((c) => [c.id, c.licensePlateCode]),
+      [
+        [6, 6],
+        [34, 34],
+      ],
+    );
     const ctr = queries.listCities('ctr');
     assert.ok(ctr.ok);
-    assert.deepEqual(ctr.value.map((c) => [c.id, c.name, c.licensePlateCode, c.country]), [[9001, 'city 9001', null, 'CTR']]);
+    assert.deepEqual(
+      ctr.value.map((c) => [c.id, c.name, c.licensePlateCode, c.country]),
+      [[9001, 'city 9001', null, 'CTR']],
+    );
   });
 
   it('refuses an unknown country code, naming the supported values', () => {
@@ -101,8 +110,18 @@ describe('GeoQueries', () => {
       { level: 'city', id: 9001 },
     ]);
     assert.ok(found.ok);
-    assert.deepEqual(found.value.map((a) => [a.level, a.id, a.name]), [['district', 1421, 'district 1421'], ['city', 9001, 'city 9001']]);
-    const missing = queries.polygonsOf([{ level: 'city', id: 34 }, { level: 'city', id: 1 }, { level: 'city', id: 2 }]);
+    assert.deepEqual(
+      found.value.map((a) => [a.level, a.id, a.name]),
+      [
+        ['district', 1421, 'district 1421'],
+        ['city', 9001, 'city 9001'],
+      ],
+    );
+    const missing = queries.polygonsOf([
+      { level: 'city', id: 34 },
+      { level: 'city', id: 1 },
+      { level: 'city', id: 2 },
+    ]);
     assert.ok(!missing.ok && missing.error.kind === 'not-found');
     assert.equal(missing.error.message, 'city areas not found: 1, 2');
   });
@@ -110,17 +129,47 @@ describe('GeoQueries', () => {
   it('finds intersecting areas and validates the query shape', () => {
     const around = queries.intersecting({ kind: 'circle', circle: { center: [29.025, 40.985], radiusM: 100 } });
     assert.ok(around.ok);
-    assert.deepEqual(around.value.map((r) => `${r.level}:${r.id}`), ['city:34', 'district:1421', 'neighbourhood:890461301']);
+    assert.deepEqual(
+      around.value.map((r) => `${r.level}:${r.id}`),
+      ['city:34', 'district:1421', 'neighbourhood:890461301'],
+    );
     const cities = queries.intersecting({ kind: 'polygon', polygon: { exterior: rect(29.5, 40, 32.5, 41), holes: [] } }, 'city');
     assert.ok(cities.ok);
-    assert.deepEqual(cities.value, [{ level: 'city', id: 6 }, { level: 'city', id: 34 }]);
+    assert.deepEqual(cities.value, [
+      { level: 'city', id: 6 },
+      { level: 'city', id: 34 },
+    ]);
 
     const tooBig = queries.intersecting({ kind: 'circle', circle: { center: [29, 41], radiusM: 200_001 } });
     assert.equal(invalidField(tooBig), 'circle.radius');
-    const open = queries.intersecting({ kind: 'polygon', polygon: { exterior: [[29, 41], [30, 41], [30, 42], [29, 42]], holes: [] } });
+    const open = queries.intersecting({
+      kind: 'polygon',
+      polygon: {
+        exterior: [
+          [29, 41],
+          [30, 41],
+          [30, 42],
+          [29, 42],
+        ],
+        holes: [],
+      },
+    });
     assert.equal(invalidField(open), 'polygon.exterior');
     assert.ok(!open.ok && /not closed/.test(open.error.message));
-    const badHole = queries.intersecting({ kind: 'polygon', polygon: { exterior: rect(29, 41, 30, 42), holes: [[[29, 91], [29, 41], [30, 41], [29, 91]]] } });
+    const badHole = queries.intersecting({
+      kind: 'polygon',
+      polygon: {
+        exterior: rect(29, 41, 30, 42),
+        holes: [
+          [
+            [29, 91],
+            [29, 41],
+            [30, 41],
+            [29, 91],
+          ],
+        ],
+      },
+    });
     assert.equal(invalidField(badHole), 'polygon.holes[0]');
   });
 });

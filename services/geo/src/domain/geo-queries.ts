@@ -113,8 +113,7 @@ export class GeoQueries {
     const tolerance = this.tolerance(options);
     if (!tolerance.ok) return tolerance;
     const neighbourhood = this.deps.catalog.get('neighbourhood', id);
-    const district =
-      neighbourhood?.parentId != null ? this.deps.catalog.get('district', neighbourhood.parentId) : undefined;
+    const district = neighbourhood?.parentId != null ? this.deps.catalog.get('district', neighbourhood.parentId) : undefined;
     const districtView = district && this.districtView(district, tolerance.value);
     if (!neighbourhood || !districtView) return notFound('neighbourhood', [id]);
     return ok({

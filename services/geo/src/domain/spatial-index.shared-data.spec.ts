@@ -37,7 +37,7 @@ describe('SpatialIndex on the shared boundary data', function () {
   it('agrees with a brute-force point-in-polygon over every district', () => {
     const districts = areas.filter((a) => a.level === 'district').map((a) => ({ a, box: bboxOfMultiPolygon(a.geometry) }));
     let seed = 42;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let inside = 0;
     for (let i = 0; i < 3000; i++) {
       const p: [number, number] = [25.7 + random() * 19.1, 35.8 + random() * 6.3];

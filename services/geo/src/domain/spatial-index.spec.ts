@@ -82,7 +82,7 @@ describe('SpatialIndex (synthetic areas)', () => {
     for (const cellsPerArea of [1, 3, 12]) {
       const coarse = new SpatialIndex(AREAS, { cellsPerArea, fallbackLimitM: 0 });
       let seed = 7;
-      const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+      const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
       for (let i = 0; i < 5000; i++) {
         const p: [number, number] = [28.9 + random() * 3.2, 39.9 + random() * 1.4];
         const brute = (level: Area['level']) => AREAS.find((a) => a.level === level && pointInMultiPolygon(p[0], p[1], a.geometry))?.id;

@@ -8,4 +8,3 @@
 export const GEO_ATTRIBUTION =
   '© OpenStreetMap contributors (ODbL 1.0); boundaries via geoBoundaries (www.geoboundaries.org); ' +
   "neighbourhoods: Who's On First (CC0); Northern Cyprus outline: Made with Natural Earth";
-

@@ -24,7 +24,10 @@ describe('resolveGeoSource', () => {
   it('uses STORMHOOK_GEO_SOURCE first: an existing directory or an http(s) URL', () => {
     assert.deepEqual(resolveGeoSource(` ${base} `, repo), { source: base, origin: 'configured' });
     assert.deepEqual(resolveGeoSource('https://example.org/geo', repo), { source: 'https://example.org/geo', origin: 'configured' });
-    assert.throws(() => resolveGeoSource(join(base, 'nope'), repo), (e: unknown) => e instanceof GeoSourceError && /STORMHOOK_GEO_SOURCE=.*nope is neither/.test(e.message));
+    assert.throws(
+      () => resolveGeoSource(join(base, 'nope'), repo),
+      (e: unknown) => e instanceof GeoSourceError && /STORMHOOK_GEO_SOURCE=.*nope is neither/.test(e.message),
+    );
   });
 
   it('falls back to ../shared/data/geo beside the repository, else explains where to get data', async () => {

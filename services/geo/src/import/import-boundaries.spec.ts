@@ -49,7 +49,10 @@ describe('importBoundaries (directory and URL sources, in-memory store)', () => 
       assert.deepEqual([...store.areas.keys()].sort(), ['city:34', 'city:6', 'district:1231', 'district:1421']);
       assert.equal(store.runs.length, 1);
       const progress = lines.filter((l) => l['msg'] === 'validating boundary features' && l['file'] === 'tur_adm2_districts.geojson');
-      assert.deepEqual(progress.map((l) => l['done']), [2, 3]);
+      assert.deepEqual(
+        progress.map((l) => l['done']),
+        [2, 3],
+      );
       assert.ok(lines.some((l) => l['msg'] === 'boundary feature rejected' && l['id'] === 1999));
     } finally {
       await source.remove();
@@ -132,7 +135,10 @@ describe('importBoundaries (directory and URL sources, in-memory store)', () => 
       const { lines, logger } = capture();
       const report = await importBoundaries(url, new MemoryBoundaryStore(), logger);
       assert.deepEqual([report.accepted, report.rejected.length], [4, 1]);
-      assert.deepEqual(report.files.map((f) => f.status), ['read', 'missing', 'read', 'missing']);
+      assert.deepEqual(
+        report.files.map((f) => f.status),
+        ['read', 'missing', 'read', 'missing'],
+      );
       assert.ok(report.source.includes('***@') && !JSON.stringify(lines).includes('secret'), 'credentials never shown');
       assert.deepEqual([...authorizations], [`Basic ${Buffer.from('user:secret').toString('base64')}`], 'sent as Basic auth');
       broken = true;

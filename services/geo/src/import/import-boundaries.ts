@@ -24,12 +24,7 @@ export class NoBoundaryFilesError extends Error {
  * time. Areas that disappeared from the source are kept: dropping a boundary that alarms still
  * reference is a decision for an operator, not a side effect of an import.
  */
-export async function importBoundaries(
-  source: string,
-  store: BoundaryStore,
-  logger: Logger,
-  options: ImportOptions = {},
-): Promise<ImportReport> {
+export async function importBoundaries(source: string, store: BoundaryStore, logger: Logger, options: ImportOptions = {}): Promise<ImportReport> {
   const startedAt = new Date();
   const started = performance.now();
   const shownSource = describeSource(source);

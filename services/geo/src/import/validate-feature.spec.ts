@@ -80,19 +80,98 @@ describe('validateFeature (the mapping of each file)', () => {
     const polygon = (...rings: unknown[]) => ({ type: 'Polygon', coordinates: rings });
     assert.equal(reason(check(PROVINCES, props, null)), 'has no geometry');
     assert.equal(reason(check(PROVINCES, props, { type: 'Point', coordinates: [29, 41] })), 'geometry type "Point" is not Polygon or MultiPolygon');
-    assert.equal(reason(check(PROVINCES, props, polygon([[29, 41], [29.1, 41], [29, 41]]))), 'polygon 0 ring 0 has 3 positions, needs at least 4');
     assert.equal(
-      reason(check(PROVINCES, props, polygon([[29, 41], [29.1, 41], [29.1, 41.1], [29, 41.1]]))),
+      reason(
+        check(
+          PROVINCES,
+          props,
+          polygon([
+            [29, 41],
+            [29.1, 41],
+            [29, 41],
+          ]),
+        ),
+      ),
+      'polygon 0 ring 0 has 3 positions, needs at least 4',
+    );
+    assert.equal(
+      reason(
+        check(
+          PROVINCES,
+          props,
+          polygon([
+            [29, 41],
+            [29.1, 41],
+            [29.1, 41.1],
+            [29, 41.1],
+          ]),
+        ),
+      ),
       'polygon 0 ring 0 is not closed (first position differs from last)',
     );
     assert.equal(
-      reason(check(PROVINCES, props, polygon([[41, 29], [41.1, 29], [41.1, 29.1], [41, 29]]))),
+      reason(
+        check(
+          PROVINCES,
+          props,
+          polygon([
+            [41, 29],
+            [41.1, 29],
+            [41.1, 29.1],
+            [41, 29],
+          ]),
+        ),
+      ),
       "polygon 0 ring 0 position 0 [41, 29] is outside the country's envelope [25, 35.5, 45.5, 42.5] (lat/lng swapped?)",
     );
-    assert.equal(reason(check(PROVINCES, props, polygon([[29, 41], [190, 41], [29.1, 41.1], [29, 41]]))), 'polygon 0 ring 0 position 1: longitude 190 is outside -180..180');
-    assert.equal(reason(check(PROVINCES, props, polygon([[29, 41], ['29', 41], [29.1, 41.1], [29, 41]]))), 'polygon 0 ring 0 position 1 is not [lng, lat]');
     assert.equal(
-      reason(check(PROVINCES, props, { type: 'MultiPolygon', coordinates: [[ISTANBUL], [ISTANBUL, [[29, 41], [29, 41], [29, 41], [29, 41]]]] })),
+      reason(
+        check(
+          PROVINCES,
+          props,
+          polygon([
+            [29, 41],
+            [190, 41],
+            [29.1, 41.1],
+            [29, 41],
+          ]),
+        ),
+      ),
+      'polygon 0 ring 0 position 1: longitude 190 is outside -180..180',
+    );
+    assert.equal(
+      reason(
+        check(
+          PROVINCES,
+          props,
+          polygon([
+            [29, 41],
+            ['29', 41],
+            [29.1, 41.1],
+            [29, 41],
+          ]),
+        ),
+      ),
+      'polygon 0 ring 0 position 1 is not [lng, lat]',
+    );
+    assert.equal(
+      reason(
+        check(PROVINCES, props, {
+          type: 'MultiPolygon',
+          coordinates: [
+            [ISTANBUL],
+            [
+              ISTANBUL,
+              [
+                [29, 41],
+                [29, 41],
+                [29, 41],
+                [29, 41],
+              ],
+            ],
+          ],
+        }),
+      ),
       'polygon 1 ring 1 has zero area',
     );
     assert.equal(reason(check(PROVINCES, { id: 34, name: 'A' }, { type: 'Feature' })), 'geometry type "Feature" is not Polygon or MultiPolygon');

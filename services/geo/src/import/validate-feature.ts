@@ -58,7 +58,9 @@ export function validateFeature(feature: unknown, ctx: FeatureContext): FeatureO
     // parent under the feature; only a feature lying under no parent at all is rejected.
     const parent = integerOf(props[spec.parentProperty]) ?? ctx.parentByLocation?.(geometry.geometry);
     if (parent === undefined) {
-      return reject(`no parent: property ${spec.parentProperty} is ${JSON.stringify(props[spec.parentProperty] ?? null)} and no ${upLevel} lies under the feature; a ${spec.level} must belong to a ${upLevel}`);
+      return reject(
+        `no parent: property ${spec.parentProperty} is ${JSON.stringify(props[spec.parentProperty] ?? null)} and no ${upLevel} lies under the feature; a ${spec.level} must belong to a ${upLevel}`,
+      );
     }
     if (!ctx.parentExists(parent)) return reject(`parent ${upLevel} ${parent} (property ${spec.parentProperty}) does not exist`);
     parentId = parent;

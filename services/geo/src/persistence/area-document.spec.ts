@@ -21,7 +21,19 @@ describe('area documents and content hashes', () => {
     assert.equal(fromDocument({ ...good, id: 1.5 }), 'invalid id 1.5');
     assert.equal(fromDocument({ ...good, geometryGeoJson: '{' }), 'geometryGeoJson is not JSON');
     assert.equal(
-      fromDocument({ ...good, geometryGeoJson: JSON.stringify({ type: 'Polygon', coordinates: [[[29, 41], [29.1, 41], [29, 41]]] }) }),
+      fromDocument({
+        ...good,
+        geometryGeoJson: JSON.stringify({
+          type: 'Polygon',
+          coordinates: [
+            [
+              [29, 41],
+              [29.1, 41],
+              [29, 41],
+            ],
+          ],
+        }),
+      }),
       'geometry polygon 0 ring 0 has 3 positions, needs at least 4',
     );
   });

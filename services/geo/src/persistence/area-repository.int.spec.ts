@@ -65,10 +65,16 @@ describe('geo import and repository (real FerretDB/MongoDB, shared data)', funct
 
   it('re-importing the same data changes nothing', async function () {
     this.timeout(30_000);
-    const before = await mongo!.db.collection(AREAS_COLLECTION).find({}, { projection: { level: 1, id: 1, updatedAt: 1 } }).toArray();
+    const before = await mongo!.db
+      .collection(AREAS_COLLECTION)
+      .find({}, { projection: { level: 1, id: 1, updatedAt: 1 } })
+      .toArray();
     const report = await importBoundaries(dir!, repo, logger);
     assert.deepEqual([report.accepted, report.unchanged, report.inserted, report.updated], [1794, 1794, 0, 0]);
-    const after = await mongo!.db.collection(AREAS_COLLECTION).find({}, { projection: { level: 1, id: 1, updatedAt: 1 } }).toArray();
+    const after = await mongo!.db
+      .collection(AREAS_COLLECTION)
+      .find({}, { projection: { level: 1, id: 1, updatedAt: 1 } })
+      .toArray();
     assert.deepEqual(after, before, 'not even updatedAt moved');
     assert.equal(await mongo!.db.collection(IMPORT_RUNS_COLLECTION).countDocuments(), 2);
   });
@@ -77,11 +83,26 @@ describe('geo import and repository (real FerretDB/MongoDB, shared data)', funct
     const broken = await tempSource({
       'tur_adm2_districts.geojson': collection([
         feature({ id: 5001, name: 'Valid', province_id: 34 }, rect(28.5, 41.0, 28.6, 41.1)),
-        feature({ id: 5002, name: 'Open ring', province_id: 34 }, [[28.5, 41], [28.6, 41], [28.6, 41.1], [28.5, 41.1]]),
+        feature({ id: 5002, name: 'Open ring', province_id: 34 }, [
+          [28.5, 41],
+          [28.6, 41],
+          [28.6, 41.1],
+          [28.5, 41.1],
+        ]),
         feature({ id: 5003, name: 'No city', province_id: 99 }, rect(28.5, 41.0, 28.6, 41.1)),
         feature({ id: 1421, name: 'Kadıköy again', province_id: 34 }, rect(29, 40.9, 29.1, 41)),
         feature({ id: 5001, name: 'Duplicate', province_id: 34 }, rect(28.5, 41.0, 28.6, 41.1)),
-        { type: 'Feature', properties: { id: 5004, name: 'Line', province_id: 34 }, geometry: { type: 'LineString', coordinates: [[28, 41], [29, 41]] } },
+        {
+          type: 'Feature',
+          properties: { id: 5004, name: 'Line', province_id: 34 },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [28, 41],
+              [29, 41],
+            ],
+          },
+        },
       ]),
     });
     try {
@@ -131,7 +152,10 @@ describe('geo import and repository (real FerretDB/MongoDB, shared data)', funct
     assert.ok(kadikoy.ok && kadikoy.value.name === 'Kadıköy' && kadikoy.value.city.id === 34);
     const ctr = queries.listCities('CTR');
     assert.ok(ctr.ok);
-    assert.deepEqual(ctr.value.map((c) => [c.id, c.licensePlateCode]), [[9001, null]]);
+    assert.deepEqual(
+      ctr.value.map((c) => [c.id, c.licensePlateCode]),
+      [[9001, null]],
+    );
     const tur = queries.listCities('TUR', { simplifyToleranceM: 500 });
     assert.ok(tur.ok && tur.value.length === 81 && tur.value[0]!.id === 1);
   });

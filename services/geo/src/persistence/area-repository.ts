@@ -94,7 +94,11 @@ export class AreaRepository implements BoundaryStore {
 
   /** The most recent import runs, newest first. */
   async recentImportRuns(limit = 10): Promise<ImportRunDocument[]> {
-    return this.runs.find({}, { projection: { _id: 0 } }).sort({ startedAt: -1 }).limit(limit).toArray();
+    return this.runs
+      .find({}, { projection: { _id: 0 } })
+      .sort({ startedAt: -1 })
+      .limit(limit)
+      .toArray();
   }
 
   async count(): Promise<number> {

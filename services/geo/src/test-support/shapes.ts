@@ -5,13 +5,7 @@ import { fromCoordinates, type MultiPolygonCoordinates } from '../domain/geometr
 export { rectangleRing as rect, squareRing as square } from '@stormhook/geometry/testing';
 
 /** An area whose geometry is given in GeoJSON form (per polygon its rings, exterior first), as the tests write it. */
-export function area(
-  level: AreaLevel,
-  id: number,
-  coordinates: MultiPolygonCoordinates,
-  parentId: number | null = null,
-  country: CountryCode = 'TUR',
-): Area {
+export function area(level: AreaLevel, id: number, coordinates: MultiPolygonCoordinates, parentId: number | null = null, country: CountryCode = 'TUR'): Area {
   return {
     country,
     level,

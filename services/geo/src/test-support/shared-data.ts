@@ -14,8 +14,7 @@ export function sharedGeoData(): string | undefined {
   return dir && existsSync(dir) ? dir : undefined;
 }
 
-export const NO_SHARED_DATA =
-  'skipped: ../shared/data/geo (the boundary files beside the repository) is absent; see services/geo/README.md';
+export const NO_SHARED_DATA = 'skipped: ../shared/data/geo (the boundary files beside the repository) is absent; see services/geo/README.md';
 
 /** Known places, [lng, lat], and what they must resolve to. */
 export const KNOWN_POINTS = {

@@ -10,14 +10,22 @@ describe('user change events for the gateways', () => {
 
   function recordingLogger() {
     const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger({ service: 'identity-test', level: 'debug', destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    const logger = createLogger({
+      service: 'identity-test',
+      level: 'debug',
+      destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
     return { logger, lines };
   }
 
   it('publishes stormhook.identity.v1.UserChanged on identity.user-changed.v1, keyed by user', async () => {
     const sent: Array<{ topic: TopicName; events: readonly EventToPublish[] }> = [];
     const { logger } = recordingLogger();
-    const publisher = new KafkaAccessChangePublisher({ publish: async (topic, events) => (sent.push({ topic, events }), { eventIds: ['evt_1'] }) }, clock, logger);
+    const publisher = new KafkaAccessChangePublisher(
+      { publish: async (topic, events) => (sent.push({ topic, events }), { eventIds: ['evt_1'] }) },
+      clock,
+      logger,
+    );
     await publisher.changed('u1', 'API_KEY_REVOKED', 'k1');
     assert.equal(sent.length, 1);
     assert.equal(sent[0]?.topic, TopicNames.UserChanged);

@@ -36,7 +36,10 @@ describe('message requests to the notifier', () => {
 
   it('publishes on notification.message-requested.v1, keyed by recipient, as the catalogue event type', async () => {
     const sent: Array<{ topic: TopicName; events: readonly EventToPublish[] }> = [];
-    const publisher = new KafkaMessagePublisher({ publish: async (topic, events) => (sent.push({ topic, events }), { eventIds: ['evt_1'] }) }, { now: () => at });
+    const publisher = new KafkaMessagePublisher(
+      { publish: async (topic, events) => (sent.push({ topic, events }), { eventIds: ['evt_1'] }) },
+      { now: () => at },
+    );
     await publisher.publish(request);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]?.topic, TopicNames.MessageRequested);

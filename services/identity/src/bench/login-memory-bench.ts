@@ -65,21 +65,25 @@ async function main(): Promise<void> {
   const port = await freePort();
   // The bench plays the gateway: its calls carry the gateway's service token, signed with the key the child gets.
   const tokens = testInternalTokens();
-  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--enable-source-maps', fileURLToPath(new URL('../main.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-      MONGO_URL: infra.mongoUrl,
-      STORMHOOK_DB_PREFIX: dbPrefix,
-      STORMHOOK_TOPIC_PREFIX: topicPrefix,
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: String(port),
-      LOG_LEVEL: 'warn',
-      INTERNAL_TOKEN_KEY: process.env['INTERNAL_TOKEN_KEY'] ?? '',
-      ...(budgetMib ? { IDENTITY_PASSWORD_HASH_BUDGET_MIB: budgetMib } : {}),
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=TimeoutNegativeWarning', '--enable-source-maps', fileURLToPath(new URL('../main.js', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+        MONGO_URL: infra.mongoUrl,
+        STORMHOOK_DB_PREFIX: dbPrefix,
+        STORMHOOK_TOPIC_PREFIX: topicPrefix,
+        GRPC_HOST: '127.0.0.1',
+        GRPC_PORT: String(port),
+        LOG_LEVEL: 'warn',
+        INTERNAL_TOKEN_KEY: process.env['INTERNAL_TOKEN_KEY'] ?? '',
+        ...(budgetMib ? { IDENTITY_PASSWORD_HASH_BUDGET_MIB: budgetMib } : {}),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const pid = child.pid!;
   // A generous deadline: the figure wanted is memory; queued logins on a busy shared machine take seconds.
   const client = createClient(identityV1.IdentityService, `127.0.0.1:${port}`, { deadlineMs: 60_000, internalToken: () => tokens.forService('identity') });

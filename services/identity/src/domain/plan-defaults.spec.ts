@@ -30,7 +30,9 @@ describe('plan defaults', () => {
   });
 
   it('applies operator overrides row by row and names the bad path', () => {
-    const table = planTableWithOverrides({ TRIAL: { duration: { days: 30 }, geographicBoundaries: [{ country: 'TUR' }], limits: { FORECAST: { limit: 500, recurrence: 'DAILY' } } } });
+    const table = planTableWithOverrides({
+      TRIAL: { duration: { days: 30 }, geographicBoundaries: [{ country: 'TUR' }], limits: { FORECAST: { limit: 500, recurrence: 'DAILY' } } },
+    });
     assert.ok(table.ok);
     const trial = defaultSubscription('TRIAL', now, table.value);
     assert.deepEqual(trial.limits, { FORECAST: { limit: 500, recurrence: 'DAILY', interval: 1 } });

@@ -90,7 +90,10 @@ function parseDuration(field: string, value: unknown): Result<PlanDefaults['dura
   if (value === undefined || value === null) return ok(undefined);
   if (typeof value !== 'object') return fail(validation(field, 'must be {days?, months?}'));
   const { days, months } = value as { days?: unknown; months?: unknown };
-  for (const [name, n] of [['days', days], ['months', months]] as const) {
+  for (const [name, n] of [
+    ['days', days],
+    ['months', months],
+  ] as const) {
     if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1200)) {
       return fail(validation(`${field}.${name}`, 'must be an integer from 0 to 1200'));
     }

@@ -9,7 +9,17 @@ export {
   type ServiceLimits,
   type Subscription,
 } from '@stormhook/access';
-import { COUNTRY_CODES, type GeoBoundary, isCountryCode, isMeteredService, LIMIT_RECURRENCES, type LimitRecurrence, METERED_SERVICES, type ServiceLimit, type ServiceLimits } from '@stormhook/access';
+import {
+  COUNTRY_CODES,
+  type GeoBoundary,
+  isCountryCode,
+  isMeteredService,
+  LIMIT_RECURRENCES,
+  type LimitRecurrence,
+  METERED_SERVICES,
+  type ServiceLimit,
+  type ServiceLimits,
+} from '@stormhook/access';
 import { validation } from '../errors.js';
 import { fail, ok, type Result } from '../result.js';
 

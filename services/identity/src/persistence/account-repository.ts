@@ -62,11 +62,9 @@ export class MongoAccountRepository implements AccountRepository {
       if (isDuplicateKeyError(error)) return 'duplicate';
       throw error;
     }
-    await this.subscriptions.replaceOne(
-      { _id: account.id },
-      toSubscriptionDoc(account.id, account.userId, account.subscription, account.createdAt),
-      { upsert: true },
-    );
+    await this.subscriptions.replaceOne({ _id: account.id }, toSubscriptionDoc(account.id, account.userId, account.subscription, account.createdAt), {
+      upsert: true,
+    });
     return 'inserted';
   }
 
@@ -135,10 +133,7 @@ export class MongoAccountRepository implements AccountRepository {
 
   startPhoneActivation(accountId: string, activation: PhoneActivation, now: Date): Promise<Account | undefined> {
     // Only for the number the code is for: a number changed meanwhile gets no stale code.
-    return this.apply(
-      { _id: accountId, mobilePhoneNumber: activation.phoneNumber },
-      { $set: { phoneActivation: activation, updatedAt: now } },
-    );
+    return this.apply({ _id: accountId, mobilePhoneNumber: activation.phoneNumber }, { $set: { phoneActivation: activation, updatedAt: now } });
   }
 
   completePhoneActivation(accountId: string, phoneNumber: string, now: Date): Promise<Account | undefined> {

@@ -35,9 +35,6 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
 
   async touch(keyId: string, now: Date, minIntervalMs: number): Promise<void> {
     const stale = new Date(now.getTime() - minIntervalMs);
-    await this.keys.updateOne(
-      { _id: keyId, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lt: stale } }] },
-      { $set: { lastUsedAt: now } },
-    );
+    await this.keys.updateOne({ _id: keyId, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lt: stale } }] }, { $set: { lastUsedAt: now } });
   }
 }

@@ -68,13 +68,27 @@ describe('identity persistence (real database)', () => {
 
   it('rotates a refresh token exactly once however many race', async () => {
     const now = new Date();
-    await h.repos.refreshTokens.insert({ tokenId: 'a'.repeat(24), familyId: 'fam', userId: 'u', secretHash: 'h', issuedAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+    await h.repos.refreshTokens.insert({
+      tokenId: 'a'.repeat(24),
+      familyId: 'fam',
+      userId: 'u',
+      secretHash: 'h',
+      issuedAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
     const wins = await Promise.all([1, 2, 3, 4, 5].map(() => h.repos.refreshTokens.markRotated('a'.repeat(24), now, new Date(now.getTime() + 60_000))));
     assert.equal(wins.filter(Boolean).length, 1);
     assert.ok((await h.repos.refreshTokens.findById('a'.repeat(24)))?.rotatedAt);
     // A token issued after its family was revoked reads as revoked.
     await h.repos.refreshTokens.revokeFamily('fam', now);
-    await h.repos.refreshTokens.insert({ tokenId: 'b'.repeat(24), familyId: 'fam', userId: 'u', secretHash: 'h', issuedAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+    await h.repos.refreshTokens.insert({
+      tokenId: 'b'.repeat(24),
+      familyId: 'fam',
+      userId: 'u',
+      secretHash: 'h',
+      issuedAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
     assert.ok((await h.repos.refreshTokens.findById('b'.repeat(24)))?.revokedAt);
   });
 

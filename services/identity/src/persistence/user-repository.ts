@@ -38,11 +38,7 @@ export class MongoUserRepository implements UserRepository {
   }
 
   async update(userId: string, patch: UserPatch, now: Date): Promise<User | undefined> {
-    const doc = await this.users.findOneAndUpdate(
-      { _id: userId },
-      { $set: { ...compact(patch), updatedAt: now } },
-      { returnDocument: 'after' },
-    );
+    const doc = await this.users.findOneAndUpdate({ _id: userId }, { $set: { ...compact(patch), updatedAt: now } }, { returnDocument: 'after' });
     return doc ? toUser(doc) : undefined;
   }
 

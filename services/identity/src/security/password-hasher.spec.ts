@@ -85,7 +85,10 @@ describe('PasswordHasher', () => {
     }, 1);
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => hasher.verify(i % 2 === 0 ? 'fifty-logins' : 'wrong', stored)));
     clearInterval(sampler);
-    assert.deepEqual(results, Array.from({ length: 50 }, (_, i) => i % 2 === 0));
+    assert.deepEqual(
+      results,
+      Array.from({ length: 50 }, (_, i) => i % 2 === 0),
+    );
     assert.ok(sawWaiting, 'the burst queued behind the budget');
     assert.ok(peakRunning >= 1 && peakRunning <= 3, `at most 3 Argon2id hashes ran at once, saw ${peakRunning}`);
     assert.ok(peakBytes <= 3 * perHash, `at most the budget was reserved, saw ${peakBytes}`);
@@ -105,9 +108,17 @@ describe('HashMemoryBudget', () => {
     const order: string[] = [];
     const a = gate();
     const b = gate();
-    const first = budget.run(60, async () => { order.push('a'); await a.promise; });
-    const big = budget.run(500, async () => { order.push('big'); await b.promise; });
-    const small = budget.run(30, async () => { order.push('small'); });
+    const first = budget.run(60, async () => {
+      order.push('a');
+      await a.promise;
+    });
+    const big = budget.run(500, async () => {
+      order.push('big');
+      await b.promise;
+    });
+    const small = budget.run(30, async () => {
+      order.push('small');
+    });
     await new Promise((r) => setImmediate(r));
     // small would fit beside a, but waits behind big so a large legacy verify is never starved.
     assert.deepEqual(order, ['a']);
@@ -125,7 +136,10 @@ describe('HashMemoryBudget', () => {
 
   it('releases the reservation when the work fails', async () => {
     const budget = new HashMemoryBudget(10);
-    await assert.rejects(budget.run(10, () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      budget.run(10, () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.deepEqual(budget.state, { running: 0, waiting: 0, bytesInUse: 0 });
   });
 });

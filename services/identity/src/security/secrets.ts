@@ -36,5 +36,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 /** A numeric code of `digits` digits from a CSPRNG (SMS verification). */
 export function numericCode(digits = 6): string {
-  return randomInt(0, 10 ** digits).toString().padStart(digits, '0');
+  return randomInt(0, 10 ** digits)
+    .toString()
+    .padStart(digits, '0');
 }

@@ -81,7 +81,12 @@ export const TEST_ARGON2 = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
 
 export async function startHarness(name: string, overrides: Partial<IdentityDependencies> = {}): Promise<Harness> {
   const { mongoUrl } = testInfra();
-  const dbName = databaseName('identity', uniqueName(name).replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 50));
+  const dbName = databaseName(
+    'identity',
+    uniqueName(name)
+      .replace(/[^A-Za-z0-9_-]/g, '_')
+      .slice(0, 50),
+  );
   const mongo = await connectMongo({ url: mongoUrl, dbName, appName: `identity-${name}` });
   await ensureIdentityIndexes(mongo.db);
   const repos = createMongoRepositories(mongo.db);

@@ -7,13 +7,7 @@ import type { IdentityHandlerDeps, IdentityHandlers } from './handler-deps.js';
 import { accountMessage, subscriptionMessage } from './mapping.js';
 
 type AccountRpcs =
-  | 'createAccount'
-  | 'updateAccount'
-  | 'getAccount'
-  | 'requestPhoneActivation'
-  | 'activatePhoneNumber'
-  | 'updateSubscription'
-  | 'getSubscription';
+  'createAccount' | 'updateAccount' | 'getAccount' | 'requestPhoneActivation' | 'activatePhoneNumber' | 'updateSubscription' | 'getSubscription';
 
 const PROFILE = ['mobilePhoneNumber', 'location', 'company', 'industry', 'profilePictureUrl'] as const;
 
@@ -44,7 +38,11 @@ function incumbentBody(req: identityV1.UpdateSubscriptionRequest): IncumbentSubs
                       ? { limitResetRecurrence: { limitType: d.limitResetRecurrence.limitType, limitResetInterval: d.limitResetRecurrence.limitResetInterval } }
                       : {}),
                     ...(d.geoBoundary ? { geoBoundary: { country: d.geoBoundary.country, region: d.geoBoundary.region || undefined } } : {}),
-                    apiServiceLimits: d.apiServiceLimits.map((l) => ({ version: l.version || undefined, serviceName: l.serviceName, maxInvocation: l.maxInvocation })),
+                    apiServiceLimits: d.apiServiceLimits.map((l) => ({
+                      version: l.version || undefined,
+                      serviceName: l.serviceName,
+                      maxInvocation: l.maxInvocation,
+                    })),
                   })),
                 }
               : {}),
@@ -96,6 +94,7 @@ export function accountHandlers({ uc, users }: IdentityHandlerDeps): IdentityHan
       const input = unwrap(fromIncumbentBody(incumbentBody(req)));
       return subscriptionMessage(unwrap(await uc.subscriptions.updateSubscription(actor, input)));
     },
-    getSubscription: async (req, call) => subscriptionMessage(unwrap(await uc.subscriptions.getSubscription(await requireActor(users, call, req.actor), req.accountId))),
+    getSubscription: async (req, call) =>
+      subscriptionMessage(unwrap(await uc.subscriptions.getSubscription(await requireActor(users, call, req.actor), req.accountId))),
   };
 }

@@ -9,7 +9,9 @@ type AuthRpcs = 'login' | 'refreshToken' | 'logout' | 'getTokenKeys' | 'verifyAp
 export function authHandlers({ uc, users, tokenKeys }: IdentityHandlerDeps): IdentityHandlers<AuthRpcs> {
   return {
     login: async (req) => {
-      const pair = unwrap(await uc.login.login({ username: req.username, password: req.password, ...(req.clientAddress ? { address: req.clientAddress } : {}) }));
+      const pair = unwrap(
+        await uc.login.login({ username: req.username, password: req.password, ...(req.clientAddress ? { address: req.clientAddress } : {}) }),
+      );
       return { ...pair, expiresInS: pair.expiresIn };
     },
     refreshToken: async (req) => {

@@ -35,6 +35,9 @@ describe('identity errors on the wire', () => {
 
   it('unwraps ok results and throws failed ones', () => {
     assert.equal(unwrap(ok(5)), 5);
-    assert.throws(() => unwrap(fail(notFound('user'))), (e: unknown) => e instanceof Error && e.name === 'GrpcError');
+    assert.throws(
+      () => unwrap(fail(notFound('user'))),
+      (e: unknown) => e instanceof Error && e.name === 'GrpcError',
+    );
   });
 });

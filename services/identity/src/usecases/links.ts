@@ -17,7 +17,8 @@ export class LinkPolicy {
   check(field: string, raw: unknown): Result<URL> {
     const url = httpUrl(field, raw);
     if (!url.ok) return url;
-    if (!this.origins.has(url.value.origin)) return fail(validation(field, `must be a page of an allowed origin (${[...this.origins].join(', ') || 'none configured'})`));
+    if (!this.origins.has(url.value.origin))
+      return fail(validation(field, `must be a page of an allowed origin (${[...this.origins].join(', ') || 'none configured'})`));
     return url;
   }
 }
@@ -28,4 +29,3 @@ export function withParams(url: URL, params: Record<string, string>): string {
   for (const [name, value] of Object.entries(params)) out.searchParams.set(name, value);
   return out.href;
 }
-

@@ -36,9 +36,7 @@ export interface UserView {
 
 /** The e-mail is verified on the user (it is the username); the account shows it. Nothing internal leaks. */
 export function accountView(account: Account, user: Pick<User, 'emailVerified'> | undefined): AccountView {
-  const optional = (['mobilePhoneNumber', 'location', 'company', 'industry', 'profilePictureUrl'] as const).filter(
-    (field) => account[field] !== undefined,
-  );
+  const optional = (['mobilePhoneNumber', 'location', 'company', 'industry', 'profilePictureUrl'] as const).filter((field) => account[field] !== undefined);
   return {
     id: account.id,
     userId: account.userId,

@@ -13,7 +13,17 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, EventTypes, TopicNames, type EventToPublish, type TopicName } from '@stormhook/kafka';
+import {
+  allTopics,
+  createKafkaClient,
+  createPublisher,
+  deleteTopics,
+  ensureTopics,
+  EventTypes,
+  TopicNames,
+  type EventToPublish,
+  type TopicName,
+} from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { feedV1, weatherV1 } from '@stormhook/proto';
 import { machineDescription, reportBench, testInfra, uniqueName } from '@stormhook/testing';
@@ -42,14 +52,27 @@ function feedRecords(now: number): Array<{ topic: TopicName; event: EventToPubli
     const id = `bench-${i}`;
     const kind = i % 20;
     if (kind < 16) {
-      out.push({ topic: TopicNames.FeedLightning, event: { key: id, eventType: EventTypes.LightningStrike, value: feedV1.LightningStrike.encode(lightning({ sourceEventId: id, latitude: lat, longitude: lng }, now)) } });
+      out.push({
+        topic: TopicNames.FeedLightning,
+        event: {
+          key: id,
+          eventType: EventTypes.LightningStrike,
+          value: feedV1.LightningStrike.encode(lightning({ sourceEventId: id, latitude: lat, longitude: lng }, now)),
+        },
+      });
     } else if (kind < 19) {
       const msg = precipitation({ sourceEventId: id }, now);
       const ring = msg.geometry!.polygons[0]!.exterior!;
       ring.points = ring.points.map((p) => ({ lng: p.lng - 32.85 + lng, lat: p.lat - 39.93 + lat }));
-      out.push({ topic: TopicNames.FeedPrecipitation, event: { key: id, eventType: EventTypes.PrecipitationObservation, value: feedV1.PrecipitationObservation.encode(msg) } });
+      out.push({
+        topic: TopicNames.FeedPrecipitation,
+        event: { key: id, eventType: EventTypes.PrecipitationObservation, value: feedV1.PrecipitationObservation.encode(msg) },
+      });
     } else {
-      out.push({ topic: TopicNames.FeedThunderstorm, event: { key: id, eventType: EventTypes.ThunderstormCell, value: feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: id }, now)) } });
+      out.push({
+        topic: TopicNames.FeedThunderstorm,
+        event: { key: id, eventType: EventTypes.ThunderstormCell, value: feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: id }, now)) },
+      });
     }
   }
   return out;
@@ -74,7 +97,12 @@ async function main(): Promise<void> {
   const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'ingest-bench', logger });
   await ensureTopics(kafka, allTopics(), { prefix });
   const counters = newCounters();
-  const tap = new TopicTap(kafka, [TopicNames.WeatherLightning, TopicNames.WeatherPrecipitation, TopicNames.WeatherThunderstorm], prefix, uniqueName('ingest-bench-tap'));
+  const tap = new TopicTap(
+    kafka,
+    [TopicNames.WeatherLightning, TopicNames.WeatherPrecipitation, TopicNames.WeatherThunderstorm],
+    prefix,
+    uniqueName('ingest-bench-tap'),
+  );
   const publisher = createPublisher(kafka, { logger, clientId: 'ingest-bench', prefix });
   await publisher.connect();
   await tap.start();
@@ -134,12 +162,16 @@ async function main(): Promise<void> {
 
   const throughput = Math.round((arrived / elapsedMs) * 1000);
   // Strikes per second from the first to the last lightning event ingest wrote (broker timestamps).
-  const strikeTimes = tap.records.filter((r) => r.topic === TopicNames.WeatherLightning && sourceIdOf(r.topic, r.value).startsWith('bench-')).map((r) => r.timestampMs);
+  const strikeTimes = tap.records
+    .filter((r) => r.topic === TopicNames.WeatherLightning && sourceIdOf(r.topic, r.value).startsWith('bench-'))
+    .map((r) => r.timestampMs);
   const strikeRate = Math.round((strikeTimes.length / Math.max(1, Math.max(...strikeTimes) - Math.min(...strikeTimes))) * 1000);
   console.log('ingest benchmark: feed topics -> ingest -> weather topics (real Kafka, real database)');
   console.log(`machine: ${machineDescription()}`);
   console.log(`infrastructure: Kafka at ${infra.kafkaBrokers.join(',')}, database at ${infra.mongoUrl.replace(/\/\/[^@]*@/, '//***@')}`);
-  console.log(`backlog: ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm) published in ${publishMs} ms before ingest started; ${concurrency} partitions processed concurrently, ${inFlight} records in flight per partition`);
+  console.log(
+    `backlog: ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm) published in ${publishMs} ms before ingest started; ${concurrency} partitions processed concurrently, ${inFlight} records in flight per partition`,
+  );
   console.log(`  first to last weather event ${elapsedMs} ms: ${throughput} records/s (${strikeRate} lightning strikes/s)`);
   console.log(`steady: ${steady} lightning records at 20/s: latency p50 ${percentile(steadyLatency, 50)} ms, p99 ${percentile(steadyLatency, 99)} ms`);
   for (const topic of [TopicNames.WeatherLightning, TopicNames.WeatherPrecipitation, TopicNames.WeatherThunderstorm] as const) {
@@ -148,7 +180,13 @@ async function main(): Promise<void> {
   }
   console.log(`ingest counters: ${JSON.stringify(counters)}`);
   const bench = 'ingest end to end (feed topic -> weather topic)';
-  reportBench({ bench, metric: 'throughput', value: throughput, unit: 'records/s', note: `backlog of ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm); ${inFlight} records in flight per partition` });
+  reportBench({
+    bench,
+    metric: 'throughput',
+    value: throughput,
+    unit: 'records/s',
+    note: `backlog of ${total} records (80 % lightning, 15 % precipitation, 5 % thunderstorm); ${inFlight} records in flight per partition`,
+  });
   reportBench({ bench, metric: 'lightning strikes', value: strikeRate, unit: 'strikes/s', note: `the lightning records (80 %) of the same backlog` });
   reportBench({ bench, metric: 'p50 latency at 20 records/s', value: percentile(steadyLatency, 50), unit: 'ms', note: 'feed publish to weather event' });
   reportBench({ bench, metric: 'p99 latency at 20 records/s', value: percentile(steadyLatency, 99), unit: 'ms', note: 'feed publish to weather event' });
@@ -160,7 +198,11 @@ async function main(): Promise<void> {
   await admin.connect();
   await admin.deleteGroups([consumerGroup(config), tap.groupId]).catch(() => undefined);
   await admin.disconnect();
-  await deleteTopics(kafka, allTopics().map((t) => t.name), { prefix });
+  await deleteTopics(
+    kafka,
+    allTopics().map((t) => t.name),
+    { prefix },
+  );
   const mongo = new MongoClient(infra.mongoUrl);
   await mongo.db(`${dbPrefix}_ingest`).dropDatabase();
   await mongo.close();

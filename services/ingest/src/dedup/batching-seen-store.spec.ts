@@ -4,7 +4,13 @@ import { MemorySeenStore } from './memory-seen-store.js';
 import type { SeenKey, SeenRecord } from './seen-store.js';
 
 const NOW = 1_750_000_000_000;
-const record = (revision = 1, eventTimeEpochMs = NOW - 5_000): SeenRecord => ({ revision, contentHash: `h${revision}`, sourceVersion: 0, sourceUpdatedEpochMs: 0, eventTimeEpochMs });
+const record = (revision = 1, eventTimeEpochMs = NOW - 5_000): SeenRecord => ({
+  revision,
+  contentHash: `h${revision}`,
+  sourceVersion: 0,
+  sourceUpdatedEpochMs: 0,
+  eventTimeEpochMs,
+});
 const strike = (i: number): SeenKey => ({ feed: 'lightning', sourceId: `s${i}` });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 

@@ -60,7 +60,12 @@ export class BatchingSeenStore implements SeenStore {
     const view = (feed: FeedKind) => new SeenView(this.opts.viewCapacity, ABSENCE_SPAN_MS[feed]);
     this.views = Object.fromEntries(FEED_KINDS.map((feed) => [feed, view(feed)])) as Record<FeedKind, SeenView>;
     // Look-ups: two batches out at once, the next gathers while the database answers the last.
-    this.finds = new MicroBatcher({ maxItems: this.opts.maxItems, maxDelayMs: this.opts.maxDelayMs, maxConcurrentFlushes: 2, flush: (keys) => this.inner.findMany(keys) });
+    this.finds = new MicroBatcher({
+      maxItems: this.opts.maxItems,
+      maxDelayMs: this.opts.maxDelayMs,
+      maxConcurrentFlushes: 2,
+      flush: (keys) => this.inner.findMany(keys),
+    });
     // Inserts: one at a time. SQLite has one writer; two concurrent insertMany took longer than both in turn.
     this.inserts = new MicroBatcher({ maxItems: this.opts.maxItems, maxDelayMs: this.opts.maxDelayMs, flush: (items) => this.inner.insertMany(items) });
   }
@@ -127,7 +132,10 @@ export class BatchingSeenStore implements SeenStore {
       (entries) => {
         // A forget() meanwhile started over: this read may predate what the new owner wrote.
         if (this.loading.get(feed) !== load) return;
-        view.load(horizon, entries.map(({ key, record }) => ({ id: seenKeyId(key), record })));
+        view.load(
+          horizon,
+          entries.map(({ key, record }) => ({ id: seenKeyId(key), record })),
+        );
         this.loading.delete(feed);
       },
       () => {

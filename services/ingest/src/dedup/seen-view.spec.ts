@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import type { SeenRecord } from './seen-store.js';
 import { SeenView } from './seen-view.js';
 
-const at = (eventTimeEpochMs: number, revision = 1): SeenRecord => ({ revision, contentHash: `h${revision}`, sourceVersion: 0, sourceUpdatedEpochMs: 0, eventTimeEpochMs });
+const at = (eventTimeEpochMs: number, revision = 1): SeenRecord => ({
+  revision,
+  contentHash: `h${revision}`,
+  sourceVersion: 0,
+  sourceUpdatedEpochMs: 0,
+  eventTimeEpochMs,
+});
 
 describe('SeenView', () => {
   it('trusts absence only once loaded, and only above its horizon', () => {
@@ -41,7 +47,11 @@ describe('SeenView', () => {
   it('keeps the most recent entries when the load exceeds its capacity, and entries written meanwhile win', () => {
     const view = new SeenView(2, 0);
     view.set('mine', at(50, 2));
-    view.load(0, [{ id: 'mine', record: at(50, 1) }, { id: 'p', record: at(10) }, { id: 'q', record: at(20) }]);
+    view.load(0, [
+      { id: 'mine', record: at(50, 1) },
+      { id: 'p', record: at(10) },
+      { id: 'q', record: at(20) },
+    ]);
     assert.deepEqual(view.lookup('mine', 50), { kind: 'known', record: at(50, 2) });
     assert.equal(view.lookup('q', 20).kind, 'known');
     assert.equal(view.lookup('p', 10).kind, 'ask-database', 'p did not fit: the horizon is above it');
@@ -69,7 +79,10 @@ describe('SeenView', () => {
 
   it('drops what the database purge deletes', () => {
     const view = new SeenView(10, 0);
-    view.load(0, [{ id: 'a', record: at(5) }, { id: 'b', record: at(50) }]);
+    view.load(0, [
+      { id: 'a', record: at(5) },
+      { id: 'b', record: at(50) },
+    ]);
     view.deleteBefore(10);
     assert.equal(view.size, 1);
     assert.equal(view.lookup('b', 50).kind, 'known');

@@ -26,6 +26,9 @@ describe('rain rate to intensity', () => {
   });
 
   it('lists the rain-rate table in the order of the classes, each class once', () => {
-    assert.deepEqual(RAIN_RATE_TABLE.map((row) => row.intensity), [...INTENSITIES]);
+    assert.deepEqual(
+      RAIN_RATE_TABLE.map((row) => row.intensity),
+      [...INTENSITIES],
+    );
   });
 });

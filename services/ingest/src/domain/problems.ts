@@ -58,7 +58,10 @@ export function checkSourceId(problems: Problems, path: string, value: string): 
     return false;
   }
   if (!SOURCE_ID.test(value)) {
-    problems.add(path, `"${value.slice(0, 40)}${value.length > 40 ? '...' : ''}" must be 1 to 128 characters of [A-Za-z0-9._:-] starting with a letter or digit`);
+    problems.add(
+      path,
+      `"${value.slice(0, 40)}${value.length > 40 ? '...' : ''}" must be 1 to 128 characters of [A-Za-z0-9._:-] starting with a letter or digit`,
+    );
     return false;
   }
   return true;

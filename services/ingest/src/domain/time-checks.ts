@@ -12,23 +12,13 @@ function describeSpan(ms: number): string {
  * An epoch-millisecond time that is set, not later than now + `allowedFutureMs` (clock skew, or the
  * lead of a nowcast) and not older than the configured maximum age.
  */
-export function checkTime(
-  problems: Problems,
-  path: string,
-  value: number,
-  now: number,
-  rules: IngestRules,
-  allowedFutureMs = rules.maxFutureSkewMs,
-): boolean {
+export function checkTime(problems: Problems, path: string, value: number, now: number, rules: IngestRules, allowedFutureMs = rules.maxFutureSkewMs): boolean {
   if (!Number.isSafeInteger(value) || value <= 0) {
     problems.add(path, value === 0 ? 'is required (epoch milliseconds)' : `must be positive epoch milliseconds, got ${value}`);
     return false;
   }
   if (value > now + allowedFutureMs) {
-    problems.add(
-      path,
-      `${new Date(value).toISOString()} is ${describeSpan(value - now)} in the future; at most ${describeSpan(allowedFutureMs)} is accepted`,
-    );
+    problems.add(path, `${new Date(value).toISOString()} is ${describeSpan(value - now)} in the future; at most ${describeSpan(allowedFutureMs)} is accepted`);
     return false;
   }
   if (value < now - rules.maxAgeMs) {

@@ -61,8 +61,18 @@ describe('validatePrecipitation', () => {
       geometry: { polygons: [{ exterior: square(ANKARA.lng, ANKARA.lat, 0.2), holes: [square(ANKARA.lng + 1, ANKARA.lat, 0.05)] }] },
     });
     assert.match(reason(validatePrecipitation(outside, NOW, DEFAULT_RULES)), /holes\[0\]: hole vertex .* outside the exterior/);
-    const line = { points: [{ lng: 30, lat: 40 }, { lng: 31, lat: 40 }, { lng: 32, lat: 40 }, { lng: 30, lat: 40 }] };
-    assert.match(reason(validatePrecipitation(precipitation({ geometry: { polygons: [{ exterior: line, holes: [] }] } }), NOW, DEFAULT_RULES)), /encloses no area/);
+    const line = {
+      points: [
+        { lng: 30, lat: 40 },
+        { lng: 31, lat: 40 },
+        { lng: 32, lat: 40 },
+        { lng: 30, lat: 40 },
+      ],
+    };
+    assert.match(
+      reason(validatePrecipitation(precipitation({ geometry: { polygons: [{ exterior: line, holes: [] }] } }), NOW, DEFAULT_RULES)),
+      /encloses no area/,
+    );
   });
 
   it('rejects geometry wholly outside the covered area', () => {
@@ -72,7 +82,10 @@ describe('validatePrecipitation', () => {
 
   it('rejects times too far ahead, except nowcasts within their lead', () => {
     const ahead = NOW + 30 * 60_000;
-    assert.match(reason(validatePrecipitation(precipitation({ radarTimestampEpochMs: ahead }), NOW, DEFAULT_RULES)), /radar_timestamp_epoch_ms: .* is 30\.0 min in the future/);
+    assert.match(
+      reason(validatePrecipitation(precipitation({ radarTimestampEpochMs: ahead }), NOW, DEFAULT_RULES)),
+      /radar_timestamp_epoch_ms: .* is 30\.0 min in the future/,
+    );
     assert.ok(validatePrecipitation(precipitation({ radarTimestampEpochMs: ahead, forecast: true }), NOW, DEFAULT_RULES).ok);
     const tooFar = NOW + 7 * 3_600_000;
     assert.match(reason(validatePrecipitation(precipitation({ radarTimestampEpochMs: tooFar, forecast: true }), NOW, DEFAULT_RULES)), /in the future/);
@@ -85,7 +98,10 @@ describe('validatePrecipitation', () => {
   });
 
   it('rejects a missing intensity, a bad rain rate and a bad source id', () => {
-    assert.match(reason(validatePrecipitation(precipitation({ intensity: 'PRECIPITATION_INTENSITY_UNSPECIFIED' }), NOW, DEFAULT_RULES)), /intensity: is required/);
+    assert.match(
+      reason(validatePrecipitation(precipitation({ intensity: 'PRECIPITATION_INTENSITY_UNSPECIFIED' }), NOW, DEFAULT_RULES)),
+      /intensity: is required/,
+    );
     assert.match(reason(validatePrecipitation(precipitation({ intensity: undefined, rainRateMmPerH: 0 }), NOW, DEFAULT_RULES)), /rain_rate_mm_per_h: 0 mm\/h/);
     assert.match(reason(validatePrecipitation(precipitation({ sourceEventId: 'has space' }), NOW, DEFAULT_RULES)), /source_event_id: "has space" must be/);
   });

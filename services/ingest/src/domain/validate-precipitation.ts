@@ -27,9 +27,12 @@ function intensityOf(problems: Problems, msg: feedV1.PrecipitationObservation): 
   }
   const name = String(msg.intensity ?? '').replace(INTENSITY_PREFIX, '');
   if (!(INTENSITIES as readonly string[]).includes(name)) {
-    problems.add('intensity', msg.intensity === undefined || msg.intensity === 'PRECIPITATION_INTENSITY_UNSPECIFIED'
-      ? 'is required: set intensity or rain_rate_mm_per_h'
-      : `unknown value ${String(msg.intensity)}`);
+    problems.add(
+      'intensity',
+      msg.intensity === undefined || msg.intensity === 'PRECIPITATION_INTENSITY_UNSPECIFIED'
+        ? 'is required: set intensity or rain_rate_mm_per_h'
+        : `unknown value ${String(msg.intensity)}`,
+    );
     return undefined;
   }
   return { intensity: name as Intensity };

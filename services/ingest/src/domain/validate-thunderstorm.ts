@@ -5,16 +5,7 @@ import { positionsOf } from './geo/rings.js';
 import { checkCoverage, checkPoint, normalisePolygon, type VertexBudget } from './geo/validate-geometry.js';
 import type { NormalisedRecord } from './normalised.js';
 import { toBoundingBox } from './normalised.js';
-import {
-  checkDirection,
-  checkRange,
-  checkSourceId,
-  checkText,
-  normaliseDirection,
-  Problems,
-  rejected,
-  type Validated,
-} from './problems.js';
+import { checkDirection, checkRange, checkSourceId, checkText, normaliseDirection, Problems, rejected, type Validated } from './problems.js';
 import type { IngestRules } from './rules.js';
 import { MAX_STORM_SPEED_KMH, toKmh, type SpeedUnitName } from './speed.js';
 import { checkOptionalTime, checkTime } from './time-checks.js';

@@ -36,7 +36,11 @@ describe('Open-Meteo adapter to Kafka (real broker)', function () {
     await admin.connect();
     await admin.deleteGroups([tap.groupId]).catch(() => undefined);
     await admin.disconnect();
-    await deleteTopics(kafka, allTopics().map((t) => t.name), { prefix });
+    await deleteTopics(
+      kafka,
+      allTopics().map((t) => t.name),
+      { prefix },
+    );
   });
 
   it('publishes the fetched run to feed.forecast.v1 as ForecastGrid records', async () => {

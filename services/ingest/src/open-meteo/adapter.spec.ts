@@ -60,10 +60,13 @@ describe('Open-Meteo adapter (local server with recorded answers)', () => {
     assert.equal(chunk!.updatedEpochMs, FETCHED_AT);
     assert.equal(chunk!.firstHourEpochMs, Date.UTC(2025, 5, 15, 0));
     assert.equal(chunk!.hourCount, 24);
-    assert.deepEqual(chunk!.cells.map((c) => [c.cellId, c.latitude, c.longitude, c.elevationM]), [
-      ['41.000N_29.000E', 41, 29, 39],
-      ['40.000N_33.000E', 40, 33, 1012],
-    ]);
+    assert.deepEqual(
+      chunk!.cells.map((c) => [c.cellId, c.latitude, c.longitude, c.elevationM]),
+      [
+        ['41.000N_29.000E', 41, 29, 39],
+        ['40.000N_33.000E', 40, 33, 1012],
+      ],
+    );
     const ankara = chunk!.cells[1]!;
     assert.equal(ankara.series.length, 20);
     assert.deepEqual(series(ankara, 'FORECAST_METRIC_TEMPERATURE'), istanbulAnkara[1]!.hourly['temperature_2m']);
@@ -82,7 +85,10 @@ describe('Open-Meteo adapter (local server with recorded answers)', () => {
     });
     const chunks = await fetchForecastRun(options(server, { locationsPerRequest: 1 }));
     assert.equal(server.requests.length, 2);
-    assert.deepEqual(chunks[0]!.cells.map((c) => c.cellId), ['41.000N_29.000E', '40.000N_33.000E']);
+    assert.deepEqual(
+      chunks[0]!.cells.map((c) => c.cellId),
+      ['41.000N_29.000E', '40.000N_33.000E'],
+    );
   });
 
   it('converts other units and ISO local times to the canonical ones', async () => {
@@ -107,7 +113,10 @@ describe('Open-Meteo adapter (local server with recorded answers)', () => {
     const odd = JSON.parse(recordedAnswer('forecast-ankara-imperial')) as { hourly_units: Record<string, string> };
     odd.hourly_units['wind_speed_10m'] = 'furlongs/fortnight';
     server = await fakeOpenMeteo(() => ({ status: 200, body: JSON.stringify(odd) }));
-    await assert.rejects(fetchForecastRun(options(server, { points: parseGrid('39.93,32.86') })), /unit "furlongs\/fortnight" of wind_speed_10m cannot be converted to km\/h/);
+    await assert.rejects(
+      fetchForecastRun(options(server, { points: parseGrid('39.93,32.86') })),
+      /unit "furlongs\/fortnight" of wind_speed_10m cannot be converted to km\/h/,
+    );
   });
 
   it('publishes each run chunk by chunk, and keeps going after a failed round', async () => {
@@ -134,12 +143,24 @@ describe('Open-Meteo adapter (local server with recorded answers)', () => {
     const baseUrl = closed.baseUrl;
     await closed.close();
     const lines: Array<{ msg: string; level: number }> = [];
-    const logger = createLogger({ service: 'open-meteo-test', level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line) as { msg: string; level: number }) } });
-    const result = await runOpenMeteoAdapter({ ...options({ baseUrl, requests: [], close: async () => {} }), sink: new RecordingSink(), logger, intervalMs: 0 });
+    const logger = createLogger({
+      service: 'open-meteo-test',
+      level: 'info',
+      destination: { write: (line: string) => lines.push(JSON.parse(line) as { msg: string; level: number }) },
+    });
+    const result = await runOpenMeteoAdapter({
+      ...options({ baseUrl, requests: [], close: async () => {} }),
+      sink: new RecordingSink(),
+      logger,
+      intervalMs: 0,
+    });
     assert.deepEqual(result, { runs: 0, failures: 1 });
     assert.ok(lines.length > 0, JSON.stringify(lines));
     const error = lines.find((l) => /unreachable/.test(l.msg ?? ''));
-    assert.match(error?.msg ?? '', new RegExp(`^Open-Meteo at ${baseUrl.replace(/[.]/g, '\\.')} is unreachable \\(ECONNREFUSED\\): no real forecast this round, no retry`));
+    assert.match(
+      error?.msg ?? '',
+      new RegExp(`^Open-Meteo at ${baseUrl.replace(/[.]/g, '\\.')} is unreachable \\(ECONNREFUSED\\): no real forecast this round, no retry`),
+    );
     assert.match(error?.msg ?? '', /the feed simulator locally/);
   });
 });

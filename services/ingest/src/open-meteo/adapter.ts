@@ -30,8 +30,14 @@ function stamp(t: number): string {
 
 /** No HTTP answer at all (DNS, refused, timeout, no route): the network, not Open-Meteo, is the problem. */
 export class OpenMeteoUnreachable extends Error {
-  constructor(readonly baseUrl: string, cause: unknown) {
-    const detail = cause instanceof Error ? ((cause.cause as { code?: string; message?: string } | undefined)?.code ?? cause.cause?.toString() ?? cause.message) : String(cause);
+  constructor(
+    readonly baseUrl: string,
+    cause: unknown,
+  ) {
+    const detail =
+      cause instanceof Error
+        ? ((cause.cause as { code?: string; message?: string } | undefined)?.code ?? cause.cause?.toString() ?? cause.message)
+        : String(cause);
     super(`Open-Meteo at ${baseUrl} is unreachable (${detail})`, { cause });
   }
 }
@@ -141,7 +147,10 @@ export async function runOpenMeteoAdapter(opts: AdapterLoopOptions): Promise<{ r
       const next = opts.intervalMs > 0 ? `next try in ${Math.round(opts.intervalMs / 60_000)} min` : 'no retry (OPEN_METEO_INTERVAL_MS=0)';
       // The message itself names the cause and what happens next: the terminal of the local stack shows only it.
       if (error instanceof OpenMeteoUnreachable) {
-        opts.logger.error({ err: error, baseUrl: opts.baseUrl }, `${error.message}: no real forecast this round, ${next}; other forecasts (the feed simulator locally) stay in use`);
+        opts.logger.error(
+          { err: error, baseUrl: opts.baseUrl },
+          `${error.message}: no real forecast this round, ${next}; other forecasts (the feed simulator locally) stay in use`,
+        );
       } else {
         opts.logger.error({ err: error }, `forecast round failed (${error instanceof Error ? error.message : String(error)}); ${next}`);
       }
@@ -150,10 +159,14 @@ export async function runOpenMeteoAdapter(opts: AdapterLoopOptions): Promise<{ r
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, opts.intervalMs);
-        opts.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(new Error('aborted'));
-        }, { once: true });
+        opts.signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(new Error('aborted'));
+          },
+          { once: true },
+        );
       });
     } catch {
       return { runs, failures };

@@ -4,7 +4,13 @@ import { testInfra, uniqueName } from '@stormhook/testing';
 import type { SeenKey, SeenRecord } from '../dedup/seen-store.js';
 import { MongoSeenStore } from './mongo-seen-store.js';
 
-const record = (revision: number, eventTimeEpochMs: number): SeenRecord => ({ revision, contentHash: `hash-${revision}`, sourceVersion: revision, sourceUpdatedEpochMs: 0, eventTimeEpochMs });
+const record = (revision: number, eventTimeEpochMs: number): SeenRecord => ({
+  revision,
+  contentHash: `hash-${revision}`,
+  sourceVersion: revision,
+  sourceUpdatedEpochMs: 0,
+  eventTimeEpochMs,
+});
 const strike = (id: string): SeenKey => ({ feed: 'lightning', sourceId: id });
 
 describe('MongoSeenStore batch operations (real database)', function () {
@@ -44,10 +50,13 @@ describe('MongoSeenStore batch operations (real database)', function () {
     const many = Array.from({ length: 150 }, (_, i) => strike(`m${i}`));
     await store.insertMany(many.map((key, i) => ({ key, record: record(1, 10_000 + i) })));
     const found = await store.findMany(many);
-    assert.deepEqual(found.map((r) => r?.eventTimeEpochMs), many.map((_, i) => 10_000 + i));
+    assert.deepEqual(
+      found.map((r) => r?.eventTimeEpochMs),
+      many.map((_, i) => 10_000 + i),
+    );
   });
 
-  it('findSince reads one feed\'s entries from an event time on', async () => {
+  it("findSince reads one feed's entries from an event time on", async () => {
     await store.insert({ feed: 'thunderstorm', sourceId: 'cell' }, record(1, 50_000));
     const since = await store.findSince('lightning', 10_100);
     assert.equal(since.length, 50);

@@ -82,7 +82,14 @@ export class MongoSeenStore implements BatchSeenStore {
   async insertMany(items: ReadonlyArray<{ key: SeenKey; record: SeenRecord }>): Promise<boolean[]> {
     if (items.length === 0) return [];
     const now = new Date(this.clock());
-    const docs = items.map(({ key, record }): SeenDocument => ({ _id: seenId(key), feed: key.feed, sourceId: key.sourceId, ...record, firstSeenAt: now, updatedAt: now }));
+    const docs = items.map(({ key, record }): SeenDocument => ({
+      _id: seenId(key),
+      feed: key.feed,
+      sourceId: key.sourceId,
+      ...record,
+      firstSeenAt: now,
+      updatedAt: now,
+    }));
     const created = new Array<boolean>(items.length).fill(true);
     try {
       await this.collection.insertMany(docs, { ordered: false });

@@ -89,7 +89,11 @@ async function main(): Promise<void> {
     sink = { publish: async (_topic: TopicName, events: readonly EventToPublish[]) => ({ eventIds: events.map(() => '') }) };
   } else {
     const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'stormhook-feed-sim', logger });
-    await ensureTopics(kafka, Object.values(FEED_ROUTES).map((route) => topicSpec(route.feed)), { ...(prefix ? { prefix } : {}), logger });
+    await ensureTopics(
+      kafka,
+      Object.values(FEED_ROUTES).map((route) => topicSpec(route.feed)),
+      { ...(prefix ? { prefix } : {}), logger },
+    );
     const publisher = createPublisher(kafka, { logger, clientId: 'stormhook-feed-sim', ...(prefix ? { prefix } : {}) });
     await publisher.connect();
     sink = publisher;
@@ -140,7 +144,15 @@ async function main(): Promise<void> {
   });
   await close();
   logger.info(
-    { seed, from: new Date(summary.fromMs).toISOString(), to: new Date(summary.toMs).toISOString(), ticks: summary.ticks, records: summary.records, bytes: summary.bytes, dryRun: values['dry-run'] === true },
+    {
+      seed,
+      from: new Date(summary.fromMs).toISOString(),
+      to: new Date(summary.toMs).toISOString(),
+      ticks: summary.ticks,
+      records: summary.records,
+      bytes: summary.bytes,
+      dryRun: values['dry-run'] === true,
+    },
     'feed simulator finished',
   );
 }

@@ -36,7 +36,7 @@ export function seasonal(t: number): number {
 
 /** Local solar hour at longitude `lng`, 0 to 24. */
 export function solarHour(t: number, lng: number): number {
-  return ((((t / 3_600_000) % 24) + lng / 15) % 24 + 24) % 24;
+  return (((((t / 3_600_000) % 24) + lng / 15) % 24) + 24) % 24;
 }
 
 /** Sine of the sun's elevation at t and p (negative at night). */

@@ -15,7 +15,10 @@ describe('simulated forecast runs', () => {
   it('covers the grid in chunks that ingest accepts and Kafka takes', () => {
     const issue = Date.UTC(2025, 0, 15, 6);
     const chunks = forecastRun(issue, OPTS);
-    assert.equal(chunks.reduce((n, c) => n + c.cells.length, 0), gridPoints(OPTS).length);
+    assert.equal(
+      chunks.reduce((n, c) => n + c.cells.length, 0),
+      gridPoints(OPTS).length,
+    );
     for (const chunk of chunks) {
       assert.equal(chunk.chunkCount, chunks.length);
       assert.ok(feedV1.ForecastGrid.encode(chunk).length < 1_000_000, 'chunk under 1 MB');
@@ -34,7 +37,9 @@ describe('simulated forecast runs', () => {
 
   it('has warm afternoons, cold nights, hot summers and snow only in the cold', () => {
     const ankara = (month: number) =>
-      forecastRun(Date.UTC(2025, month, 15, 0), OPTS).flatMap((c) => c.cells).find((c) => c.cellId === '40.000N_33.000E')!;
+      forecastRun(Date.UTC(2025, month, 15, 0), OPTS)
+        .flatMap((c) => c.cells)
+        .find((c) => c.cellId === '40.000N_33.000E')!;
     const july = series(ankara(6), 'FORECAST_METRIC_TEMPERATURE');
     // Hour 12 is 12 UTC (15:00 local), hour 3 is 03 UTC (06:00 local).
     assert.ok(july[12]! - july[3]! > 6, `diurnal swing ${july[3]} -> ${july[12]}`);

@@ -2,17 +2,7 @@ import type { feedV1 } from '@stormhook/proto';
 import type { LngLat } from '../domain/geo/types.js';
 import { regularGrid } from '../domain/grid-cell-id.js';
 import { FORECAST_METRIC_PREFIX, FORECAST_METRICS, type ForecastMetricName } from '../domain/forecast-metrics.js';
-import {
-  apparentC,
-  clearSkyGhi,
-  climateMeanC,
-  elevationM,
-  interiorness,
-  relativeHumidity,
-  solarHour,
-  sunSine,
-  weatherCode,
-} from './climate.js';
+import { apparentC, clearSkyGhi, climateMeanC, elevationM, interiorness, relativeHumidity, solarHour, sunSine, weatherCode } from './climate.js';
 import { clamp, distanceKm, moveKm } from './geo-math.js';
 import type { SimOptions } from './options.js';
 import { Random } from './random.js';
@@ -154,7 +144,9 @@ function cellSeries(p: LngLat, id: string, firstHour: number, hours: number, dis
     series.WIND_GUSTS.push(gusts);
     series.WIND_DIRECTION.push(windFrom);
     series.PRECIPITATION.push(precip);
-    series.PRECIPITATION_PROBABILITY.push(Math.round(clamp(100 * (1 - Math.exp(-4 * wet)) + 30 * summer * afternoon * inner + (showerDay ? 40 * showerPeak : 0), 0, 100)));
+    series.PRECIPITATION_PROBABILITY.push(
+      Math.round(clamp(100 * (1 - Math.exp(-4 * wet)) + 30 * summer * afternoon * inner + (showerDay ? 40 * showerPeak : 0), 0, 100)),
+    );
     series.SNOWFALL.push(snow);
     series.REF_EVAPORATION_TRANSPIRATION_ET0.push(Math.round(Math.max(0, 0.0135 * (temp + 17.8) * ghi * 0.0036 * 0.408) * 100) / 100);
     series.SOIL_TEMPERATURE.push(round1(temp + 0.012 * ghi - (sine > 0 ? 0 : 1)));
@@ -164,7 +156,14 @@ function cellSeries(p: LngLat, id: string, firstHour: number, hours: number, dis
     series.DIFFUSE_RADIATION.push(diffuse);
     series.VISIBILITY.push(visibility);
     series.WEATHER_CODE.push(
-      weatherCode({ cloud, rainMm: precip - snow / 0.7, snowCm: snow, showery: showerRain > 0, thunder: showerRain > 3 && summer > 0.5, fog: visibility < 1_000 }),
+      weatherCode({
+        cloud,
+        rainMm: precip - snow / 0.7,
+        snowCm: snow,
+        showery: showerRain > 0,
+        thunder: showerRain > 3 && summer > 0.5,
+        fog: visibility < 1_000,
+      }),
     );
     series.IS_DAY.push(sunSine(t, p) > 0 ? 1 : 0);
   }

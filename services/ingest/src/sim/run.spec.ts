@@ -28,7 +28,10 @@ describe('runSimulator', () => {
     assert.equal(summary.ticks, 180);
     assert.equal(sink.sends[0]!.topic, TopicNames.FeedForecast);
     assert.ok((summary.records[TopicNames.FeedForecast] ?? 0) > 1);
-    assert.ok(sink.sends.every((s) => s.bytes < 1_000_000), 'every send under 1 MB');
+    assert.ok(
+      sink.sends.every((s) => s.bytes < 1_000_000),
+      'every send under 1 MB',
+    );
     // A tick ending at t carries the flashes of (t - 10 s, t].
     assert.ok(sink.times.length > 0 && sink.times.every((t) => t > start - 10_000 && t < start + 30 * 60_000));
   });

@@ -88,10 +88,17 @@ describe('feed simulator', () => {
     const byId = new Map<string, number[]>();
     for (const c of cells) byId.set(c.sourceEventId, [...(byId.get(c.sourceEventId) ?? []), c.version]);
     for (const [id, versions] of byId) {
-      assert.deepEqual(versions, [...versions].sort((a, b) => a - b), id);
+      assert.deepEqual(
+        versions,
+        [...versions].sort((a, b) => a - b),
+        id,
+      );
       assert.equal(new Set(versions).size, versions.length, `${id} repeats a version`);
     }
-    assert.ok([...byId.values()].some((v) => v.length > 3), 'some cell lives several scans');
+    assert.ok(
+      [...byId.values()].some((v) => v.length > 3),
+      'some cell lives several scans',
+    );
   });
 
   it('moves storms with their motion vector between scans', () => {
@@ -111,7 +118,10 @@ describe('feed simulator', () => {
     // At least 6 flashes a minute within 20 km: a 20 km point alarm there fires within a minute.
     assert.ok(near.length >= 360, `${near.length} strikes within 20 km of the anchor in an hour`);
     const cells = records.filter(({ r }) => r.topic === TopicNames.FeedThunderstorm).map(({ r }) => feedV1.ThunderstormCell.decode(r.value));
-    assert.ok(cells.some((c) => c.sourceEventId.includes('demo')), 'the demo storm is a tracked thunderstorm cell');
+    assert.ok(
+      cells.some((c) => c.sourceEventId.includes('demo')),
+      'the demo storm is a tracked thunderstorm cell',
+    );
     // Every minute of the hour has a strike near the anchor: never a lull a first start could fall into.
     const minutes = new Set(near.map((m) => Math.floor((m.timeEpochMs - winter) / 60_000)));
     assert.ok(minutes.size >= 58, `strikes in ${minutes.size} of 60 minutes`);

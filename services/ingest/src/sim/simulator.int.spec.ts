@@ -50,7 +50,11 @@ describe('feed simulator through ingest (real Kafka and database)', function () 
     await admin.connect();
     await admin.deleteGroups([consumerGroup(config), tap.groupId]).catch(() => undefined);
     await admin.disconnect();
-    await deleteTopics(kafka, allTopics().map((t) => t.name), { prefix });
+    await deleteTopics(
+      kafka,
+      allTopics().map((t) => t.name),
+      { prefix },
+    );
     const mongo = new MongoClient(infra.mongoUrl);
     await mongo.db(`${dbPrefix}_ingest`).dropDatabase();
     await mongo.close();

@@ -57,7 +57,7 @@ export function summerness(t: number): number {
 
 /** 1 in the mid-afternoon (15:00 Turkey time, UTC+3), 0 in the early morning. */
 function afternoonness(t: number): number {
-  const localHour = ((t / HOUR + 3) % 24 + 24) % 24;
+  const localHour = (((t / HOUR + 3) % 24) + 24) % 24;
   return (1 + Math.cos((2 * Math.PI * (localHour - 15)) / 24)) / 2;
 }
 
@@ -89,7 +89,7 @@ function drawSystem(hour: number, index: number, rng: Random, opts: SimOptions):
     lifeMs: Math.round((convective ? rng.uniform(1, 4.5) : rng.uniform(4, 11)) * HOUR),
     origin,
     speedKmh: convective ? rng.uniform(12, 50) : rng.uniform(25, 60),
-    directionDeg: ((convective ? rng.normal(60, 35) : rng.normal(90, 25)) % 360 + 360) % 360,
+    directionDeg: (((convective ? rng.normal(60, 35) : rng.normal(90, 25)) % 360) + 360) % 360,
     maxRadiusKm: convective ? rng.uniform(10, 35) : rng.uniform(60, 170),
     peakRateMmPerH: convective ? clamp(rng.logNormal(28, 0.55), 8, 150) : clamp(rng.logNormal(5, 0.5), 1, 25),
     maxFlashesPerMin: convective ? clamp(rng.logNormal(7, 0.8), 0.5, 60) * opts.lightningScale : 0,

@@ -30,7 +30,11 @@ function describe(result: IngestResult): string {
  * Records whose envelope or bytes are not their channel's are dead-lettered by the consumer before
  * they get here, and counted as rejected too.
  */
-export function feedChannels(deps: { ingest: IngestRecord; logger: Logger; counters?: IngestCounters }): Pick<ChannelConsumerOptions<FeedChannel>, 'handlers' | 'onRejected'> {
+export function feedChannels(deps: {
+  ingest: IngestRecord;
+  logger: Logger;
+  counters?: IngestCounters;
+}): Pick<ChannelConsumerOptions<FeedChannel>, 'handlers' | 'onRejected'> {
   const counters = deps.counters ?? newCounters();
   const handle = async (record: ChannelRecord<FeedChannel>, input: FeedMessage): Promise<Outcome> => {
     let result: IngestResult;

@@ -45,10 +45,13 @@ describe('IngestRecord', () => {
     const late = await ingest.execute({ feed: 'thunderstorm', message: thunderstorm({ version: 1, severity: 'THUNDERSTORM_SEVERITY_LOW' }) });
     assert.equal(late.kind, 'stale');
     const events = sink.published.map((p) => weatherV1.ThunderstormEvent.decode(p.event.value));
-    assert.deepEqual(events.map((e) => [e.eventId, e.revision!.revision, e.severity]), [
-      ['tst_EAF202506151200001', 1, 'THUNDERSTORM_SEVERITY_MEDIUM'],
-      ['tst_EAF202506151200001', 2, 'THUNDERSTORM_SEVERITY_HIGH'],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.eventId, e.revision!.revision, e.severity]),
+      [
+        ['tst_EAF202506151200001', 1, 'THUNDERSTORM_SEVERITY_MEDIUM'],
+        ['tst_EAF202506151200001', 2, 'THUNDERSTORM_SEVERITY_HIGH'],
+      ],
+    );
     assert.notEqual(sink.published[0]!.event.eventId, sink.published[1]!.event.eventId);
   });
 
@@ -90,10 +93,13 @@ describe('IngestRecord', () => {
   it('publishes one forecast event per area of a chunk', async () => {
     const { sink, ingest } = setup();
     await ingest.execute({ feed: 'forecast', message: forecast() });
-    assert.deepEqual(sink.published.map((p) => [p.topic, p.event.key]), [
-      [TopicNames.WeatherForecast, 'sxk'],
-      [TopicNames.WeatherForecast, 'sxp'],
-    ]);
+    assert.deepEqual(
+      sink.published.map((p) => [p.topic, p.event.key]),
+      [
+        [TopicNames.WeatherForecast, 'sxk'],
+        [TopicNames.WeatherForecast, 'sxp'],
+      ],
+    );
     const decoded = weatherV1.ForecastEvent.decode(sink.published[0]!.event.value);
     assert.equal(decoded.runId, 'sim-run-2025061511');
     assert.equal(decoded.cells[0]!.series[0]!.values.length, 3);

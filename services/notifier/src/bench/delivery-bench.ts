@@ -92,7 +92,7 @@ function watchCommands(client: MongoClient): () => Record<string, { commands: nu
     const command = event.command as { documents?: unknown[]; updates?: unknown[]; deletes?: unknown[] };
     const written = command.documents?.length ?? command.updates?.length ?? command.deletes?.length ?? 0;
     const command_ = event.command as Record<string, unknown>;
-    const collection = String(event.commandName === 'getMore' ? command_['collection'] : command_[event.commandName] ?? '');
+    const collection = String(event.commandName === 'getMore' ? command_['collection'] : (command_[event.commandName] ?? ''));
     const key = `${event.commandName} ${collection}`.trim();
     const entry = (counts[key] ??= { commands: 0, documents: 0 });
     entry.commands++;
@@ -120,10 +120,20 @@ async function receiversCeiling(ports: readonly number[], count: number, paralle
   const agent = new Agent({ keepAlive: true, maxSockets: perHost, maxFreeSockets: perHost });
   const send = (port: number, id: string): Promise<void> =>
     new Promise((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/hook', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'webhook-id': id } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/hook',
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'webhook-id': id },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -203,9 +213,17 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     const created = await endpoints.create(`bench-${i}`, { url: `http://127.0.0.1:${ports[i]}/hook`, deliveryPolicy: POLICY });
     if (!created.ok) throw new Error(created.error.message);
   }
-  const sender = new GotWebhookSender({ policy, maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/bench', maxSocketsPerHost: DEFAULT_WORKER_OPTIONS.perEndpointConcurrency });
+  const sender = new GotWebhookSender({
+    policy,
+    maxBodyBytes: 20_000,
+    userAgent: 'Stormhook-Webhooks/bench',
+    maxSocketsPerHost: DEFAULT_WORKER_OPTIONS.perEndpointConcurrency,
+  });
   const health = new EndpointHealth({ repository, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 86_400_000 });
-  const worker = new DeliveryWorker({ store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()) }, { instanceId: 'bench' });
+  const worker = new DeliveryWorker(
+    { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()) },
+    { instanceId: 'bench' },
+  );
   worker.start();
   const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs });
 
@@ -241,7 +259,13 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const queued = await mongo.db.collection(COLLECTIONS.leases).estimatedDocumentCount();
 
   await worker.stop({ graceMs: 0 });
-  const ceiling = await receiversCeiling(ports.slice(1), Math.ceil(count / 2), parallel, DEFAULT_WORKER_OPTIONS.perEndpointConcurrency, events[0]?.payloadJson ?? '{}');
+  const ceiling = await receiversCeiling(
+    ports.slice(1),
+    Math.ceil(count / 2),
+    parallel,
+    DEFAULT_WORKER_OPTIONS.perEndpointConcurrency,
+    events[0]?.payloadJson ?? '{}',
+  );
   sender.close();
   await receivers.close();
   await mongo.db.dropDatabase();
@@ -274,7 +298,21 @@ async function main(): Promise<void> {
   const loss = Math.round((1 - dead.liveDeliveredPerSecond / healthy.liveDeliveredPerSecond) * 1000) / 10;
   const addedWork = Math.round((dead.cpuUsPerDelivery / healthy.cpuUsPerDelivery - 1) * 1000) / 10;
   const database = mongoUrl.replace(/\/\/[^@]*@/, '//***@');
-  console.log(JSON.stringify({ deliveries: count, parallelAcceptors: parallel, endpoints: ENDPOINTS, policy: POLICY, database, healthy, deadEndpoint: { ...dead, othersThroughputLossPercent: loss, cpuAddedPerLiveDeliveryPercent: addedWork } }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        deliveries: count,
+        parallelAcceptors: parallel,
+        endpoints: ENDPOINTS,
+        policy: POLICY,
+        database,
+        healthy,
+        deadEndpoint: { ...dead, othersThroughputLossPercent: loss, cpuAddedPerLiveDeliveryPercent: addedWork },
+      },
+      null,
+      2,
+    ),
+  );
 
   const bench = 'notifier webhook delivery';
   const note = `${count} deliveries over ${ENDPOINTS} local receivers, ${parallel} acceptances in flight, default slots (${DEFAULT_WORKER_OPTIONS.concurrency}, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} per endpoint)`;
@@ -284,14 +322,46 @@ async function main(): Promise<void> {
   const ceiling = healthy.ceiling;
   const ceilingNote = `the 7 receivers that stay alive beside the dead one, a bare node:http client, keep-alive, ${DEFAULT_WORKER_OPTIONS.perEndpointConcurrency} sockets per receiver, ${parallel} requests in flight, the same receivers in their own process, ${ceiling.cpuUsPerRequest} us CPU/request in the client`;
   reportBench({ bench, metric: "receivers' ceiling", value: ceiling.requestsPerSecond, unit: 'requests/s', note: ceilingNote });
-  reportBench({ bench, metric: "throughput ratio to the receivers' ceiling", value: Math.round((healthy.deliveredPerSecond / ceiling.requestsPerSecond) * 1000) / 1000, unit: 'ratio', note: `${healthy.cpuUsPerDelivery} us CPU per delivery in the notifier's process (acceptance, sending, recording; receivers apart)` });
-  const writes = Object.entries(healthy.database.byCommand).map(([name, c]) => `${name} ${c.commands}/${c.documents}`).join(', ');
-  reportBench({ bench, metric: 'database commands per delivery', value: healthy.database.commandsPerDelivery, unit: 'commands', note: `healthy run, driver command monitoring; per delivery, commands/documents: ${writes}` });
-  reportBench({ bench, metric: 'database documents written per delivery', value: healthy.database.documentsWrittenPerDelivery, unit: 'documents', note: 'healthy run: inserted, updated and deleted documents' });
+  reportBench({
+    bench,
+    metric: "throughput ratio to the receivers' ceiling",
+    value: Math.round((healthy.deliveredPerSecond / ceiling.requestsPerSecond) * 1000) / 1000,
+    unit: 'ratio',
+    note: `${healthy.cpuUsPerDelivery} us CPU per delivery in the notifier's process (acceptance, sending, recording; receivers apart)`,
+  });
+  const writes = Object.entries(healthy.database.byCommand)
+    .map(([name, c]) => `${name} ${c.commands}/${c.documents}`)
+    .join(', ');
+  reportBench({
+    bench,
+    metric: 'database commands per delivery',
+    value: healthy.database.commandsPerDelivery,
+    unit: 'commands',
+    note: `healthy run, driver command monitoring; per delivery, commands/documents: ${writes}`,
+  });
+  reportBench({
+    bench,
+    metric: 'database documents written per delivery',
+    value: healthy.database.documentsWrittenPerDelivery,
+    unit: 'documents',
+    note: 'healthy run: inserted, updated and deleted documents',
+  });
   const deadNote = `${note}; 1 of the 8 never answers (${POLICY.timeoutMs} ms timeouts, retried)`;
-  reportBench({ bench, metric: 'throughput of the 7 live endpoints beside a dead one', value: dead.liveDeliveredPerSecond, unit: 'deliveries/s', note: deadNote });
+  reportBench({
+    bench,
+    metric: 'throughput of the 7 live endpoints beside a dead one',
+    value: dead.liveDeliveredPerSecond,
+    unit: 'deliveries/s',
+    note: deadNote,
+  });
   reportBench({ bench, metric: 'throughput lost by the live endpoints to the dead one', value: loss, unit: '%', note: deadNote });
-  reportBench({ bench, metric: "notifier CPU per live delivery added by the dead endpoint", value: addedWork, unit: '%', note: `${deadNote}; ${dead.cpuUsPerDelivery} us per live delivery beside it, ${healthy.cpuUsPerDelivery} us per delivery in the healthy run` });
+  reportBench({
+    bench,
+    metric: 'notifier CPU per live delivery added by the dead endpoint',
+    value: addedWork,
+    unit: '%',
+    note: `${deadNote}; ${dead.cpuUsPerDelivery} us per live delivery beside it, ${healthy.cpuUsPerDelivery} us per delivery in the healthy run`,
+  });
 }
 
 main().catch((error: unknown) => {

@@ -105,7 +105,13 @@ export class AttemptRunner {
     return this.attempt(entry, delivery, endpoint, 'queue', control);
   }
 
-  private async attempt(entry: QueueEntry, delivery: Delivery, endpoint: WebhookEndpoint, source: ClaimSource, control: AttemptControl): Promise<AttemptResult> {
+  private async attempt(
+    entry: QueueEntry,
+    delivery: Delivery,
+    endpoint: WebhookEndpoint,
+    source: ClaimSource,
+    control: AttemptControl,
+  ): Promise<AttemptResult> {
     const { clock, metrics, logger, store } = this.deps;
     const scheduledUsed = entry.attempt - entry.manualAttempts;
     const startedAt = clock.now();
@@ -126,12 +132,17 @@ export class AttemptRunner {
     metrics?.attemptDuration.observe(labels, outcome.durationMs / 1000);
     const finishedAt = clock.now();
     const verdict = classifyAttempt(
-      outcome.kind === 'response' ? { kind: 'response', statusCode: outcome.statusCode, headers: outcome.headers, body: outcome.body } : { kind: 'error', message: outcome.message },
+      outcome.kind === 'response'
+        ? { kind: 'response', statusCode: outcome.statusCode, headers: outcome.headers, body: outcome.body }
+        : { kind: 'error', message: outcome.message },
       delivery.ackId,
       finishedAt.getTime(),
     );
     if (outcome.kind === 'error' && outcome.blocked) {
-      logger.warn({ deliveryId: delivery.id, endpointId: endpoint.id, accountId: delivery.accountId, url: loggedUrl, reason: outcome.message }, 'webhook callback refused by SSRF policy');
+      logger.warn(
+        { deliveryId: delivery.id, endpointId: endpoint.id, accountId: delivery.accountId, url: loggedUrl, reason: outcome.message },
+        'webhook callback refused by SSRF policy',
+      );
     }
     const decided = this.decide(entry, endpoint, verdict, scheduledUsed, finishedAt);
     // A DeliveryFailed still owed from an earlier death (before a manual redelivery) stays owed.
@@ -151,11 +162,24 @@ export class AttemptRunner {
     };
     await store.recordAttempt(delivery.id, delivery.accountId, {
       attempt,
-      outcome: { status: decision.status, finishedAt: decision.status === 'pending' ? null : finishedAt, failureReason: decision.failureReason, publishFailure: decision.publishFailure, endpointId: endpoint.id },
+      outcome: {
+        status: decision.status,
+        finishedAt: decision.status === 'pending' ? null : finishedAt,
+        failureReason: decision.failureReason,
+        publishFailure: decision.publishFailure,
+        endpointId: endpoint.id,
+      },
     });
     let result: AttemptResult = { kind: 'settled' };
     if (decision.status === 'pending' && decision.nextAttemptAt) {
-      const retry: QueueEntry = { ...entry, dueAt: decision.nextAttemptAt, attempt: entry.attempt + 1, trigger: 'scheduled', leaseOwner: null, leaseUntil: null };
+      const retry: QueueEntry = {
+        ...entry,
+        dueAt: decision.nextAttemptAt,
+        attempt: entry.attempt + 1,
+        trigger: 'scheduled',
+        leaseOwner: null,
+        leaseUntil: null,
+      };
       if (source === 'queue') await store.reschedule(delivery.id, entry.attempt, decision.nextAttemptAt);
       else await store.enqueue(retry);
       result = { kind: 'retry', entry: retry, delivery: { ...delivery, attemptCount: entry.attempt, nextAttemptAt: decision.nextAttemptAt } };
@@ -178,7 +202,17 @@ export class AttemptRunner {
       metrics?.dead.inc(labels);
       logger.warn({ deliveryId: delivery.id, endpointId: endpoint.id, attempts: entry.attempt, error: verdict.error }, 'webhook delivery is dead');
       if (decision.publishFailure) {
-        await this.publishFailure({ ...delivery, status: 'dead', attemptCount: entry.attempt, finishedAt, lastResponseStatus: attempt.responseStatus, lastError: verdict.error, failureReason: decision.failureReason, endpointId: endpoint.id, failureEventPending: true });
+        await this.publishFailure({
+          ...delivery,
+          status: 'dead',
+          attemptCount: entry.attempt,
+          finishedAt,
+          lastResponseStatus: attempt.responseStatus,
+          lastError: verdict.error,
+          failureReason: decision.failureReason,
+          endpointId: endpoint.id,
+          failureEventPending: true,
+        });
       }
     }
     return result;

@@ -95,7 +95,7 @@ describe('AttemptSlots: what may run at once on one instance', () => {
     assert.equal(s.room('a'), 2, 'its full share again');
   });
 
-  it('keeps an endpoint\'s probe limit when no request was made', () => {
+  it("keeps an endpoint's probe limit when no request was made", () => {
     const { s } = slots();
     s.reserve('a');
     s.requestEnded('a', 1_000, true);

@@ -42,7 +42,10 @@ describe('claim race: 8 notifier instances over 1,000 due deliveries (FerretDB +
 
   it('attempts every delivery exactly once: at the receiver and in the attempt log', async () => {
     const account = 'acc-race';
-    const created = await h.endpoints.create(account, endpointConfig(receiver.url('/race'), { deliveryPolicy: { timeoutMs: 5_000, maxRetries: 0, retryDelaySeconds: 1 } }));
+    const created = await h.endpoints.create(
+      account,
+      endpointConfig(receiver.url('/race'), { deliveryPolicy: { timeoutMs: 5_000, maxRetries: 0, retryDelaySeconds: 1 } }),
+    );
     assert.ok(created.ok);
 
     // 1,000 deliveries already due in the queue (as retries or overflow would leave them), no hold.
@@ -63,7 +66,12 @@ describe('claim race: 8 notifier instances over 1,000 due deliveries (FerretDB +
       const sender = new GotWebhookSender({ policy: new SsrfPolicy(['127.0.0.1/32']), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
       senders.push(sender);
       const health = new EndpointHealth({ repository: h.endpointRepo, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 60 * 60 * 1000 });
-      workers.push(new DeliveryWorker({ store: new MongoDeliveryStore(mongo.db), endpoints: cache, health, sender, publisher, clock: systemClock, logger }, { instanceId: `claimer-${i}`, pollIntervalMs: 200 }));
+      workers.push(
+        new DeliveryWorker(
+          { store: new MongoDeliveryStore(mongo.db), endpoints: cache, health, sender, publisher, clock: systemClock, logger },
+          { instanceId: `claimer-${i}`, pollIntervalMs: 200 },
+        ),
+      );
     }
     for (const worker of workers) worker.start();
 
@@ -86,7 +94,14 @@ describe('claim race: 8 notifier instances over 1,000 due deliveries (FerretDB +
     const perId = new Map<string, number>();
     for (const r of receiver.at('/race')) perId.set(String(r.headers['webhook-id']), (perId.get(String(r.headers['webhook-id'])) ?? 0) + 1);
     const doubles = [...perId].filter(([, n]) => n > 1);
-    assert.equal(doubles.length, 0, `sent more than once: ${doubles.slice(0, 5).map(([id, n]) => `${id} x${n}`).join(', ')}`);
+    assert.equal(
+      doubles.length,
+      0,
+      `sent more than once: ${doubles
+        .slice(0, 5)
+        .map(([id, n]) => `${id} x${n}`)
+        .join(', ')}`,
+    );
     assert.deepEqual(new Set(perId.keys()), new Set(events.map((e) => e.notificationId)), 'every delivery sent');
 
     const logged = await attempts.find({}, { projection: { deliveryId: 1 } }).toArray();
@@ -95,7 +110,10 @@ describe('claim race: 8 notifier instances over 1,000 due deliveries (FerretDB +
 
     // The race was real: the work was spread over several claimers, each claim a unique lease.
     // (A claim may also be won for a delivery finished a moment before, and then dropped unsent.)
-    const leases = await h.mongo.db.collection<{ owner: string }>(COLLECTIONS.leases).find({}, { projection: { owner: 1 } }).toArray();
+    const leases = await h.mongo.db
+      .collection<{ owner: string }>(COLLECTIONS.leases)
+      .find({}, { projection: { owner: 1 } })
+      .toArray();
     assert.ok(leases.length >= DELIVERIES, `${leases.length} won claims`);
     const owners = new Set(leases.map((l) => l.owner));
     assert.ok(owners.size >= 2, `claims spread over ${owners.size} instance(s)`);

@@ -23,10 +23,22 @@ describe('webhook delivery: authentication, headers and signatures (FerretDB + l
 
   const cases = [
     { type: 'NONE', auth: {}, check: (r: ReceivedRequest) => assert.equal(r.headers['authorization'], undefined) },
-    { type: 'BASIC', auth: { username: 'alice', password: 'p@ss:word' }, check: (r: ReceivedRequest) => assert.equal(r.headers['authorization'], `Basic ${Buffer.from('alice:p@ss:word').toString('base64')}`) },
+    {
+      type: 'BASIC',
+      auth: { username: 'alice', password: 'p@ss:word' },
+      check: (r: ReceivedRequest) => assert.equal(r.headers['authorization'], `Basic ${Buffer.from('alice:p@ss:word').toString('base64')}`),
+    },
     { type: 'API_KEY_HEADER', auth: { password: 'key-123' }, check: (r: ReceivedRequest) => assert.equal(r.headers['x-api-key'], 'key-123') },
-    { type: 'API_KEY_QUERY', auth: { password: 'key 456' }, check: (r: ReceivedRequest) => assert.equal(new URL(r.url, 'http://x').searchParams.get('apiKey'), 'key 456') },
-    { type: 'BEARER', auth: { password: 'eyJhbGciOi.jwt.token' }, check: (r: ReceivedRequest) => assert.equal(r.headers['authorization'], 'Bearer eyJhbGciOi.jwt.token') },
+    {
+      type: 'API_KEY_QUERY',
+      auth: { password: 'key 456' },
+      check: (r: ReceivedRequest) => assert.equal(new URL(r.url, 'http://x').searchParams.get('apiKey'), 'key 456'),
+    },
+    {
+      type: 'BEARER',
+      auth: { password: 'eyJhbGciOi.jwt.token' },
+      check: (r: ReceivedRequest) => assert.equal(r.headers['authorization'], 'Bearer eyJhbGciOi.jwt.token'),
+    },
     {
       type: 'HMAC',
       auth: { username: 'client-7', password: 'a-shared-hmac-key-0123456789' },
@@ -59,7 +71,11 @@ describe('webhook delivery: authentication, headers and signatures (FerretDB + l
     const account = 'acc-headers';
     const created = await h.endpoints.create(
       account,
-      endpointConfig(receiver.url('/headers'), { httpMethod: 'PUT', requestHeaders: { 'X-Tenant': 'acme', 'X-Trace.Flag': 'on' }, authentication: { type: 'API_KEY_QUERY', password: 'secret-key' } }),
+      endpointConfig(receiver.url('/headers'), {
+        httpMethod: 'PUT',
+        requestHeaders: { 'X-Tenant': 'acme', 'X-Trace.Flag': 'on' },
+        authentication: { type: 'API_KEY_QUERY', password: 'secret-key' },
+      }),
     );
     assert.ok(created.ok);
     const event = alarmEvent(account);

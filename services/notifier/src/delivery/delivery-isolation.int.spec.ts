@@ -33,7 +33,14 @@ describe('webhook delivery: a timing-out endpoint is probed, not flooded (Ferret
       });
     });
     const account = 'acc-flaky-dead';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/flaky-dead'), { deliveryPolicy: { timeoutMs: 300, maxRetries: 10, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (
+        await h.endpoints.create(
+          account,
+          endpointConfig(receiver.url('/flaky-dead'), { deliveryPolicy: { timeoutMs: 300, maxRetries: 10, retryDelaySeconds: 1 } }),
+        )
+      ).ok,
+    );
     const { accept, worker } = h.instance({ perEndpointConcurrency: 8 });
     const events = Array.from({ length: 16 }, () => alarmEvent(account));
     for (const event of events) await accept.execute(event);

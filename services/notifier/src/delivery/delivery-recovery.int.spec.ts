@@ -22,7 +22,14 @@ describe('webhook delivery: takeover between instances and endpoint isolation (F
   it('a worker stopped mid-retry leaves the retry in the database and a new instance makes it', async () => {
     receiver.on('/resume', (r, res, n) => (n === 1 ? json(res, 500, {}) : json(res, 200, ack(r.body))));
     const account = 'acc-resume';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/resume'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 3, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (
+        await h.endpoints.create(
+          account,
+          endpointConfig(receiver.url('/resume'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 3, retryDelaySeconds: 1 } }),
+        )
+      ).ok,
+    );
     const first = h.instance();
     const event = alarmEvent(account);
     await first.accept.execute(event);
@@ -34,7 +41,13 @@ describe('webhook delivery: takeover between instances and endpoint isolation (F
       const d = await h.store.get(event.notificationId);
       return d?.status === 'succeeded' ? d : undefined;
     }, 'delivered by the second instance');
-    assert.deepEqual(delivery.attempts.map((a) => [a.attemptNumber, a.responseStatus]), [[1, 500], [2, 200]]);
+    assert.deepEqual(
+      delivery.attempts.map((a) => [a.attemptNumber, a.responseStatus]),
+      [
+        [1, 500],
+        [2, 200],
+      ],
+    );
     assert.equal(receiver.at('/resume').length, 2, 'nothing lost, nothing sent twice');
     await second.worker.stop();
   });
@@ -51,7 +64,14 @@ describe('webhook delivery: takeover between instances and endpoint isolation (F
       json(res, 200, ack(r.body));
     });
     const account = 'acc-killed';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/killed'), { deliveryPolicy: { timeoutMs: 1_000, maxRetries: 3, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (
+        await h.endpoints.create(
+          account,
+          endpointConfig(receiver.url('/killed'), { deliveryPolicy: { timeoutMs: 1_000, maxRetries: 3, retryDelaySeconds: 1 } }),
+        )
+      ).ok,
+    );
     const dying = h.instance({ leaseMs: 1_500 });
     const event = alarmEvent(account);
     await dying.accept.execute(event);
@@ -66,7 +86,11 @@ describe('webhook delivery: takeover between instances and endpoint isolation (F
       return d?.status === 'succeeded' ? d : undefined;
     }, 'taken over after the lease expired');
     assert.ok(Date.now() - started < 5_000);
-    assert.deepEqual(delivery.attempts.map((a) => a.attemptNumber), [2], 'the lost attempt keeps its number');
+    assert.deepEqual(
+      delivery.attempts.map((a) => a.attemptNumber),
+      [2],
+      'the lost attempt keeps its number',
+    );
     const ids = receiver.at('/killed').map((r) => r.headers['webhook-id']);
     assert.deepEqual(ids, [event.notificationId, event.notificationId], 'at least once, same webhook-id');
     await survivor.worker.stop();
@@ -78,7 +102,14 @@ describe('webhook delivery: takeover between instances and endpoint isolation (F
       json(res, 200, ack(r.body));
     });
     receiver.on('/fast-ep', (r, res) => json(res, 200, ack(r.body)));
-    assert.ok((await h.endpoints.create('acc-slow', endpointConfig(receiver.url('/slow-ep'), { deliveryPolicy: { timeoutMs: 5_000, maxRetries: 0, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (
+        await h.endpoints.create(
+          'acc-slow',
+          endpointConfig(receiver.url('/slow-ep'), { deliveryPolicy: { timeoutMs: 5_000, maxRetries: 0, retryDelaySeconds: 1 } }),
+        )
+      ).ok,
+    );
     assert.ok((await h.endpoints.create('acc-fast', endpointConfig(receiver.url('/fast-ep')))).ok);
     const { accept, worker } = h.instance({ concurrency: 8, perEndpointConcurrency: 2 });
     const started = Date.now();

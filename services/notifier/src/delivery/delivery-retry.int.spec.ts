@@ -21,10 +21,14 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
   });
 
   const finished = (id: string): Promise<Delivery> =>
-    until(async () => {
-      const d = await h.store.get(id);
-      return d && d.status !== 'pending' ? d : undefined;
-    }, `delivery ${id} finished`, 15_000);
+    until(
+      async () => {
+        const d = await h.store.get(id);
+        return d && d.status !== 'pending' ? d : undefined;
+      },
+      `delivery ${id} finished`,
+      15_000,
+    );
 
   it('times out each attempt, retries maxRetries times retryDelay apart, then dies and publishes DeliveryFailed', async () => {
     receiver.on('/slow', async (_r, res) => {
@@ -32,13 +36,19 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
       res.end();
     });
     const account = 'acc-timeout';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/slow'), { deliveryPolicy: { timeoutMs: 200, maxRetries: 2, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (await h.endpoints.create(account, endpointConfig(receiver.url('/slow'), { deliveryPolicy: { timeoutMs: 200, maxRetries: 2, retryDelaySeconds: 1 } })))
+        .ok,
+    );
     const event = alarmEvent(account);
     await accept.execute(event);
     const delivery = await finished(event.notificationId);
     assert.equal(delivery.status, 'dead');
     assert.equal(delivery.attempts.length, 3, '1 attempt + 2 retries');
-    assert.deepEqual(delivery.attempts.map((a) => a.attemptNumber), [1, 2, 3]);
+    assert.deepEqual(
+      delivery.attempts.map((a) => a.attemptNumber),
+      [1, 2, 3],
+    );
     for (const a of delivery.attempts) {
       assert.match(a.error ?? '', /timed out after 200 ms/);
       assert.ok(a.durationMs < 700, `attempt cut at the timeout (${a.durationMs} ms)`);
@@ -56,14 +66,25 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
   });
 
   it('retries a 5xx and succeeds on the next attempt, with one webhook-id across attempts', async () => {
-    receiver.on('/flaky', (r, res, n) => (n === 1 ? json(res, 503, { error: 'busy' }) : json(res, 200, { id: JSON.parse(r.body).id, status: 'SUCCESS', timeEpochMillis: Date.now() })));
+    receiver.on('/flaky', (r, res, n) =>
+      n === 1 ? json(res, 503, { error: 'busy' }) : json(res, 200, { id: JSON.parse(r.body).id, status: 'SUCCESS', timeEpochMillis: Date.now() }),
+    );
     const account = 'acc-flaky';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/flaky'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 3, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (await h.endpoints.create(account, endpointConfig(receiver.url('/flaky'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 3, retryDelaySeconds: 1 } })))
+        .ok,
+    );
     const event = alarmEvent(account);
     await accept.execute(event);
     const delivery = await finished(event.notificationId);
     assert.equal(delivery.status, 'succeeded');
-    assert.deepEqual(delivery.attempts.map((a) => [a.responseStatus, a.succeeded]), [[503, false], [200, true]]);
+    assert.deepEqual(
+      delivery.attempts.map((a) => [a.responseStatus, a.succeeded]),
+      [
+        [503, false],
+        [200, true],
+      ],
+    );
     assert.equal(delivery.attempts[0]?.responseBody, '{"error":"busy"}');
     assert.ok(delivery.attempts[0]?.nextAttemptAt, 'the failed attempt names its next attempt time');
     const ids = receiver.at('/flaky').map((r) => r.headers['webhook-id']);
@@ -71,9 +92,14 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
   });
 
   it('counts an acknowledgement with the wrong id as a failure and retries', async () => {
-    receiver.on('/ack', (r, res, n) => json(res, 200, { id: n === 1 ? 'someone-else' : JSON.parse(r.body).id, status: 'SUCCESS', timeEpochMillis: Date.now() }));
+    receiver.on('/ack', (r, res, n) =>
+      json(res, 200, { id: n === 1 ? 'someone-else' : JSON.parse(r.body).id, status: 'SUCCESS', timeEpochMillis: Date.now() }),
+    );
     const account = 'acc-ack';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/ack'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 2, retryDelaySeconds: 1 } }))).ok);
+    assert.ok(
+      (await h.endpoints.create(account, endpointConfig(receiver.url('/ack'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 2, retryDelaySeconds: 1 } })))
+        .ok,
+    );
     const event = alarmEvent(account);
     await accept.execute(event);
     const delivery = await finished(event.notificationId);
@@ -115,7 +141,15 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
   it('disables the endpoint at once on 410 Gone and asks for the owner e-mail', async () => {
     receiver.on('/gone', (_r, res) => json(res, 410, {}));
     const account = 'acc-gone';
-    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/gone'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 5, retryDelaySeconds: 1 } }), 'owner@example.com')).ok);
+    assert.ok(
+      (
+        await h.endpoints.create(
+          account,
+          endpointConfig(receiver.url('/gone'), { deliveryPolicy: { timeoutMs: 2_000, maxRetries: 5, retryDelaySeconds: 1 } }),
+          'owner@example.com',
+        )
+      ).ok,
+    );
     const event = alarmEvent(account);
     await accept.execute(event);
     const delivery = await finished(event.notificationId);
@@ -145,12 +179,21 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
     assert.equal(foreign.ok ? 'ok' : foreign.error.kind, 'not-found');
     const done = await finished(event.notificationId);
     assert.equal(done.status, 'succeeded');
-    assert.deepEqual(done.attempts.map((a) => [a.attemptNumber, a.trigger]), [[1, 'scheduled'], [2, 'manual']]);
+    assert.deepEqual(
+      done.attempts.map((a) => [a.attemptNumber, a.trigger]),
+      [
+        [1, 'scheduled'],
+        [2, 'manual'],
+      ],
+    );
     assert.equal(receiver.at('/later')[1]?.headers['webhook-id'], event.notificationId);
   });
 
   it('rejects out-of-bounds delivery policies with the field and unit named', async () => {
-    const result = await h.endpoints.create('acc-bounds', endpointConfig(receiver.url('/x'), { deliveryPolicy: { timeoutMs: 60, maxRetries: 3, retryDelaySeconds: 0 } }));
+    const result = await h.endpoints.create(
+      'acc-bounds',
+      endpointConfig(receiver.url('/x'), { deliveryPolicy: { timeoutMs: 60, maxRetries: 3, retryDelaySeconds: 0 } }),
+    );
     assert.equal(result.ok, false);
     assert.ok(!result.ok && result.error.kind === 'validation');
     assert.match(!result.ok ? result.error.message : '', /webhook\.deliveryPolicy\.retryDelay must be an integer between 1 and 3600 seconds/);

@@ -48,9 +48,24 @@ describe('webhook delivery: SSRF protection at connect time (FerretDB + local re
       const now = new Date();
       // Written straight to the repository, as an endpoint whose name later rebinds would look.
       await h.endpointRepo.insert({
-        id: newId('ep'), accountId, url, httpMethod: 'POST', contentType: 'application/json', authentication: { type: 'NONE', username: '', password: '' },
-        requestHeaders: {}, deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, maxRetries: 0 }, status: 'enabled', disabledReason: null, disabledAt: null, failingSince: null,
-        signingSecret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'), previousSigningSecret: null, previousSecretExpiresAt: null, ownerEmail: null, createdAt: now, updatedAt: now,
+        id: newId('ep'),
+        accountId,
+        url,
+        httpMethod: 'POST',
+        contentType: 'application/json',
+        authentication: { type: 'NONE', username: '', password: '' },
+        requestHeaders: {},
+        deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, maxRetries: 0 },
+        status: 'enabled',
+        disabledReason: null,
+        disabledAt: null,
+        failingSince: null,
+        signingSecret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'),
+        previousSigningSecret: null,
+        previousSecretExpiresAt: null,
+        ownerEmail: null,
+        createdAt: now,
+        updatedAt: now,
       });
       const event = alarmEvent(accountId);
       ids.push(event.notificationId);

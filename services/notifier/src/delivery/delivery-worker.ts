@@ -139,7 +139,11 @@ export class DeliveryWorker implements DeliveryIntake {
     if (await this.slots.reserveFresh(endpoint.id, endpoint.deliveryPolicy.timeoutMs)) {
       let hold: { holdId: string; size: number };
       try {
-        hold = await store.hold({ deliveryId: delivery.id, accountId: delivery.accountId, endpointId: endpoint.id }, this.options.instanceId, new Date(acceptedAt.getTime() + this.options.leaseMs));
+        hold = await store.hold(
+          { deliveryId: delivery.id, accountId: delivery.accountId, endpointId: endpoint.id },
+          this.options.instanceId,
+          new Date(acceptedAt.getTime() + this.options.leaseMs),
+        );
       } catch (error) {
         this.slots.unreserve(endpoint.id);
         throw error;
@@ -255,7 +259,11 @@ export class DeliveryWorker implements DeliveryIntake {
   /** How long the loop may sleep: until the next scan, sweep or due entry (a freed slot wakes it earlier). */
   private untilNextWork(): number {
     const now = Date.now();
-    const next = [this.lastScan + this.options.pollIntervalMs, this.lastRecovery + this.options.recoveryIntervalMs, this.lastOutboxSweep + this.options.outboxIntervalMs];
+    const next = [
+      this.lastScan + this.options.pollIntervalMs,
+      this.lastRecovery + this.options.recoveryIntervalMs,
+      this.lastOutboxSweep + this.options.outboxIntervalMs,
+    ];
     const due = this.work.nextDueAt(now, (id) => this.slots.room(id));
     if (due !== null) next.push(due);
     return Math.min(...next) - now;
@@ -276,7 +284,12 @@ export class DeliveryWorker implements DeliveryIntake {
     const now = this.deps.clock.now();
     let claimed: QueueEntry[] = [];
     try {
-      claimed = await this.deps.store.claim({ entries: chosen.map((c) => c.entry), owner: this.options.instanceId, now, leaseUntil: new Date(now.getTime() + this.options.leaseMs) });
+      claimed = await this.deps.store.claim({
+        entries: chosen.map((c) => c.entry),
+        owner: this.options.instanceId,
+        now,
+        leaseUntil: new Date(now.getTime() + this.options.leaseMs),
+      });
     } finally {
       // Entries lost to another claimer are that claimer's now; a later read brings back what is left.
       const got = new Set(claimed.map((e) => e.deliveryId));
@@ -294,6 +307,10 @@ export class DeliveryWorker implements DeliveryIntake {
     const { store, clock, logger } = this.deps;
     const expired = await store.expiredHolds(clock.now(), RECOVERY_LIMIT);
     for (const hold of expired) for (const entry of await recoverHold(store, hold, clock.now())) this.work.put(entry);
-    if (expired.length > 0) logger.warn({ holds: expired.map((h) => ({ id: h.id, owner: h.owner, deliveries: h.deliveries.length })) }, 'took over the fresh deliveries of a stopped notifier instance');
+    if (expired.length > 0)
+      logger.warn(
+        { holds: expired.map((h) => ({ id: h.id, owner: h.owner, deliveries: h.deliveries.length })) },
+        'took over the fresh deliveries of a stopped notifier instance',
+      );
   }
 }

@@ -59,7 +59,11 @@ export class EndpointCache {
     return refresh;
   }
 
-  private load(flightKey: string, key: { accountId?: string; endpointId?: string }, load: () => Promise<WebhookEndpoint | null>): Promise<WebhookEndpoint | null> {
+  private load(
+    flightKey: string,
+    key: { accountId?: string; endpointId?: string },
+    load: () => Promise<WebhookEndpoint | null>,
+  ): Promise<WebhookEndpoint | null> {
     const running = this.loading.get(flightKey);
     if (running) return running;
     const started = Date.now();

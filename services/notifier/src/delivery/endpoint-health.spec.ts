@@ -31,13 +31,21 @@ class RecordingRepository implements EndpointRepository {
   }
 }
 
-const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({ id: 'ep_1', accountId: 'acc', status: 'enabled', failingSince: null, ownerEmail: null, url: 'https://example.com/hook', ...over }) as WebhookEndpoint;
+const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint =>
+  ({ id: 'ep_1', accountId: 'acc', status: 'enabled', failingSince: null, ownerEmail: null, url: 'https://example.com/hook', ...over }) as WebhookEndpoint;
 
 function setUp(now: () => Date = () => new Date()) {
   const repository = new RecordingRepository();
   const publisher: NotifierEventPublisher = { deliveryFailed: async () => undefined, messageRequested: async () => undefined };
   const clock: Clock = { now };
-  const health = new EndpointHealth({ repository, cache: new EndpointCache(repository), publisher, clock, logger: createLogger({ service: 'test', level: 'silent' }), autoDisableAfterMs: 60_000 });
+  const health = new EndpointHealth({
+    repository,
+    cache: new EndpointCache(repository),
+    publisher,
+    clock,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    autoDisableAfterMs: 60_000,
+  });
   return { repository, health };
 }
 

@@ -3,7 +3,18 @@ import type { QueueEntry } from '../ports/delivery-store.js';
 import { WorkSchedule } from './work-schedule.js';
 
 const entry = (id: string, endpointId: string, dueAt: number, over: Partial<QueueEntry> = {}): QueueEntry => ({
-  deliveryId: id, accountId: 'acc', endpointId, dueAt: new Date(dueAt), trigger: 'scheduled', single: false, attempt: 1, manualAttempts: 0, outbox: false, leaseOwner: null, leaseUntil: null, ...over,
+  deliveryId: id,
+  accountId: 'acc',
+  endpointId,
+  dueAt: new Date(dueAt),
+  trigger: 'scheduled',
+  single: false,
+  attempt: 1,
+  manualAttempts: 0,
+  outbox: false,
+  leaseOwner: null,
+  leaseUntil: null,
+  ...over,
 });
 
 describe('WorkSchedule: due work from memory', () => {
@@ -15,9 +26,15 @@ describe('WorkSchedule: due work from memory', () => {
     s.put(entry('b1', 'B', 15));
     s.put(entry('later', 'B', 500));
     const taken = s.take(100, 10, (id) => (id === 'A' ? 2 : 5));
-    assert.deepEqual(taken.map((w) => w.entry.deliveryId), ['a1', 'b1', 'a2']);
+    assert.deepEqual(
+      taken.map((w) => w.entry.deliveryId),
+      ['a1', 'b1', 'a2'],
+    );
     assert.equal(s.size, 2, 'a3 (no room) and the entry not due yet stay');
-    assert.deepEqual(s.take(100, 1, () => 5).map((w) => w.entry.deliveryId), ['a3']);
+    assert.deepEqual(
+      s.take(100, 1, () => 5).map((w) => w.entry.deliveryId),
+      ['a3'],
+    );
   });
 
   it('leaves held and outbox entries alone and says when the next one falls due', () => {
@@ -25,7 +42,10 @@ describe('WorkSchedule: due work from memory', () => {
     s.put(entry('held', 'A', 10, { leaseUntil: new Date(200) }));
     s.put(entry('parked', 'A', 10, { outbox: true }));
     s.put(entry('soon', 'B', 150));
-    assert.deepEqual(s.take(100, 10, () => 5), []);
+    assert.deepEqual(
+      s.take(100, 10, () => 5),
+      [],
+    );
     assert.equal(s.nextDueAt(100), 150);
   });
 
@@ -36,7 +56,10 @@ describe('WorkSchedule: due work from memory', () => {
     s.put(entry('later', 'LIVE', 300));
     const asked = new Map<string, number>();
     const room = (id: string): number => (asked.set(id, (asked.get(id) ?? 0) + 1), id === 'DEAD' ? 0 : 5);
-    assert.deepEqual(s.take(100, 10, room).map((w) => w.entry.deliveryId), ['live']);
+    assert.deepEqual(
+      s.take(100, 10, room).map((w) => w.entry.deliveryId),
+      ['live'],
+    );
     assert.equal(asked.get('DEAD'), 1, 'the full endpoint is asked once, not once per entry');
     assert.equal(s.nextDueAt(100, room), 300, "the full endpoint's entry due at 120 waits for a freed slot");
     assert.equal(s.nextDueAt(100), 120);
@@ -48,8 +71,14 @@ describe('WorkSchedule: due work from memory', () => {
     s.put(entry('d', 'A', 10));
     s.put(entry('d', 'B', 10));
     assert.equal(s.size, 1);
-    assert.deepEqual(s.take(100, 5, (id) => (id === 'A' ? 5 : 0)), []);
-    assert.deepEqual(s.take(100, 5, () => 5).map((w) => w.entry.endpointId), ['B']);
+    assert.deepEqual(
+      s.take(100, 5, (id) => (id === 'A' ? 5 : 0)),
+      [],
+    );
+    assert.deepEqual(
+      s.take(100, 5, () => 5).map((w) => w.entry.endpointId),
+      ['B'],
+    );
     assert.equal(s.size, 0);
   });
 

@@ -1,7 +1,6 @@
 /** What came back from one HTTP attempt, whatever the transport. */
 export type AttemptResponse =
-  | { kind: 'response'; statusCode: number; headers: Readonly<Record<string, string | string[] | undefined>>; body: string }
-  | { kind: 'error'; message: string };
+  { kind: 'response'; statusCode: number; headers: Readonly<Record<string, string | string[] | undefined>>; body: string } | { kind: 'error'; message: string };
 
 export interface AttemptVerdict {
   succeeded: boolean;

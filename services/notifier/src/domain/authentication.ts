@@ -47,7 +47,7 @@ const MIN_HMAC_KEY_LENGTH = 16;
 export function parseAuthType(raw: string | undefined): AuthType | undefined {
   if (raw === undefined || raw.trim() === '') return 'NONE';
   const upper = raw.trim().toUpperCase();
-  return ALIASES[upper] ?? (AUTH_TYPES as readonly string[]).find((t) => t === upper) as AuthType | undefined;
+  return ALIASES[upper] ?? ((AUTH_TYPES as readonly string[]).find((t) => t === upper) as AuthType | undefined);
 }
 
 /**

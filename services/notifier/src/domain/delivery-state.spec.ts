@@ -5,17 +5,59 @@ import { foldDelivery, type LoggedAttempt } from './delivery-state.js';
 const at = (s: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 
 const stored = (over: Partial<Delivery> = {}, stateAttempt = 0): Delivery & { stateAttempt: number } => ({
-  id: 'ntf_1', accountId: 'acc', endpointId: 'ep_1', registrationId: 'r', registrationKind: 'FORECAST', recipientId: 'u', eventKind: 'FORECAST', phase: 'START',
-  eventId: 'e', occurredAt: at(0), triggeredAt: at(0), payload: '{}', ackId: 'ntf_1', test: false, status: 'pending', attemptCount: 0, nextAttemptAt: at(0),
-  createdAt: at(0), updatedAt: at(0), finishedAt: null, lastResponseStatus: null, lastError: null, failureReason: null, failureEventPending: false, attempts: [],
-  ...over, stateAttempt,
+  id: 'ntf_1',
+  accountId: 'acc',
+  endpointId: 'ep_1',
+  registrationId: 'r',
+  registrationKind: 'FORECAST',
+  recipientId: 'u',
+  eventKind: 'FORECAST',
+  phase: 'START',
+  eventId: 'e',
+  occurredAt: at(0),
+  triggeredAt: at(0),
+  payload: '{}',
+  ackId: 'ntf_1',
+  test: false,
+  status: 'pending',
+  attemptCount: 0,
+  nextAttemptAt: at(0),
+  createdAt: at(0),
+  updatedAt: at(0),
+  finishedAt: null,
+  lastResponseStatus: null,
+  lastError: null,
+  failureReason: null,
+  failureEventPending: false,
+  attempts: [],
+  ...over,
+  stateAttempt,
 });
 
 function logged(n: number, status: Delivery['status'], extra: Partial<DeliveryAttempt> = {}): LoggedAttempt {
   const failed = status !== 'succeeded';
   return {
-    attempt: { attemptNumber: n, trigger: 'scheduled', url: 'u', startedAt: at(n * 10), durationMs: 5, responseStatus: failed ? 500 : 200, responseBody: '', responseBodyTruncated: false, succeeded: !failed, error: failed ? 'HTTP 500' : null, nextAttemptAt: status === 'pending' ? at(n * 10 + 5) : null, ...extra },
-    outcome: { status, finishedAt: status === 'pending' ? null : at(n * 10 + 1), failureReason: status === 'dead' ? 'retries-exhausted' : null, publishFailure: status === 'dead', endpointId: 'ep_1' },
+    attempt: {
+      attemptNumber: n,
+      trigger: 'scheduled',
+      url: 'u',
+      startedAt: at(n * 10),
+      durationMs: 5,
+      responseStatus: failed ? 500 : 200,
+      responseBody: '',
+      responseBodyTruncated: false,
+      succeeded: !failed,
+      error: failed ? 'HTTP 500' : null,
+      nextAttemptAt: status === 'pending' ? at(n * 10 + 5) : null,
+      ...extra,
+    },
+    outcome: {
+      status,
+      finishedAt: status === 'pending' ? null : at(n * 10 + 1),
+      failureReason: status === 'dead' ? 'retries-exhausted' : null,
+      publishFailure: status === 'dead',
+      endpointId: 'ep_1',
+    },
   };
 }
 
@@ -25,7 +67,10 @@ describe('foldDelivery: a delivery document plus its append-only attempt log', (
     assert.equal(d.status, 'succeeded');
     assert.equal(d.attemptCount, 2);
     assert.equal(d.lastResponseStatus, 200);
-    assert.deepEqual(d.attempts.map((a) => a.attemptNumber), [1, 2]);
+    assert.deepEqual(
+      d.attempts.map((a) => a.attemptNumber),
+      [1, 2],
+    );
     assert.deepEqual(d.finishedAt, at(21));
   });
 

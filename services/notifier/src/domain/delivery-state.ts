@@ -37,7 +37,8 @@ export function foldDelivery(stored: Delivery & { stateAttempt: number }, logged
     if (!last || entry.attempt.attemptNumber > last.attempt.attemptNumber) last = entry;
   }
   const attempts = [...byNumber.values()].sort((a, b) => a.attemptNumber - b.attemptNumber);
-  if (!last || last.attempt.attemptNumber <= stateAttempt) return { ...doc, attempts, attemptCount: Math.max(doc.attemptCount, last?.attempt.attemptNumber ?? 0) };
+  if (!last || last.attempt.attemptNumber <= stateAttempt)
+    return { ...doc, attempts, attemptCount: Math.max(doc.attemptCount, last?.attempt.attemptNumber ?? 0) };
   const { attempt, outcome } = last;
   return {
     ...doc,

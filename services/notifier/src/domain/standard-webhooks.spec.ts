@@ -13,7 +13,10 @@ describe('Standard Webhooks signer', () => {
   it('signs with the key of each secret, also when the key object of another is cached', () => {
     const other = generateSigningSecret();
     const first = signStandardWebhook(other, 'msg_1', 1614265330, 'body');
-    assert.equal(signStandardWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'), 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    assert.equal(
+      signStandardWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
     assert.equal(signStandardWebhook(other, 'msg_1', 1614265330, 'body'), first);
     assert.notEqual(signStandardWebhook(generateSigningSecret(), 'msg_1', 1614265330, 'body'), first);
   });

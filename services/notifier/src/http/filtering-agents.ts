@@ -12,7 +12,7 @@ export interface FilteringAgents {
  * every cross-family comparison; single-host entries are therefore handed over as bare addresses.
  */
 function agentAllowList(policy: SsrfPolicy): string[] {
-  return policy.allowList.map((cidr) => (cidr.prefix === (cidr.family === 4 ? 32 : 128) ? cidr.text.split('/')[0] ?? cidr.text : cidr.text));
+  return policy.allowList.map((cidr) => (cidr.prefix === (cidr.family === 4 ? 32 : 128) ? (cidr.text.split('/')[0] ?? cidr.text) : cidr.text));
 }
 
 /**

@@ -13,7 +13,9 @@ export interface GotSenderOptions {
 }
 
 function isBlocked(error: Error): boolean {
-  return error instanceof BlockedAddressError || (error as { code?: unknown }).code === 'ERR_BLOCKED_ADDRESS' || /DNS lookup .* is not allowed/.test(error.message);
+  return (
+    error instanceof BlockedAddressError || (error as { code?: unknown }).code === 'ERR_BLOCKED_ADDRESS' || /DNS lookup .* is not allowed/.test(error.message)
+  );
 }
 
 /** URLs whose literal-address verdict is remembered; when full the memory starts again empty. */
@@ -123,7 +125,11 @@ export class GotWebhookSender implements HttpSender {
       stream.on('error', (error: Error) => {
         const timedOut = (error as { code?: unknown }).code === 'ETIMEDOUT' || error.name === 'TimeoutError';
         const blocked = isBlocked(error);
-        const message = timedOut ? `timed out after ${request.timeoutMs} ms` : blocked ? `refused by SSRF policy: ${error.message.replace(/^refused by SSRF policy: /, '')}` : error.message;
+        const message = timedOut
+          ? `timed out after ${request.timeoutMs} ms`
+          : blocked
+            ? `refused by SSRF policy: ${error.message.replace(/^refused by SSRF policy: /, '')}`
+            : error.message;
         finish({ kind: 'error', message, blocked, timedOut, durationMs: elapsed() });
       });
     });

@@ -27,17 +27,27 @@ export function createMessageSender(config: Config, logger: Logger): ConfiguredS
         logger.info({ file, channel, messageId }, `${channel === 'sms' ? 'SMS' : 'e-mail'} written to the development outbox: ${file}`),
       )
     : undefined;
-  const smtp = config.SMTP_URL ? new SmtpMailSender({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS }) : undefined;
+  const smtp = config.SMTP_URL
+    ? new SmtpMailSender({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS })
+    : undefined;
   const sms =
     config.SMS_GATEWAY_URL && config.SMS_GATEWAY_TOKEN
-      ? new HttpSmsSender({ url: config.SMS_GATEWAY_URL, token: config.SMS_GATEWAY_TOKEN, sender: config.SMS_SENDER, timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS })
+      ? new HttpSmsSender({
+          url: config.SMS_GATEWAY_URL,
+          token: config.SMS_GATEWAY_TOKEN,
+          sender: config.SMS_SENDER,
+          timeoutMs: config.NOTIFIER_MESSAGE_SEND_TIMEOUT_MS,
+        })
       : undefined;
   const email = smtp ?? outbox;
   const text = sms ?? outbox;
   if (!email || !text) throw new Error('no message sender for a channel'); // unreachable: the outbox covers both
   if (outbox) {
     const channels = [!smtp ? 'email (SMTP_URL unset)' : undefined, !sms ? 'sms (SMS_GATEWAY_URL unset)' : undefined].filter(Boolean);
-    logger.warn({ file: outbox.file, channels }, 'messages are written to the DEVELOPMENT outbox file, codes in clear; production must configure SMTP_URL and SMS_GATEWAY_URL');
+    logger.warn(
+      { file: outbox.file, channels },
+      'messages are written to the DEVELOPMENT outbox file, codes in clear; production must configure SMTP_URL and SMS_GATEWAY_URL',
+    );
   }
   return { sender: new ChannelRouter({ email, sms: text }), outboxDir, close: () => smtp?.close() };
 }

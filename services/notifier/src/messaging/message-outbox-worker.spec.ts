@@ -14,7 +14,15 @@ class TestClock implements Clock {
   }
 }
 
-const options: MessageOutboxWorkerOptions = { instanceId: 'w1', concurrency: 4, pollIntervalMs: 60_000, sendTimeoutMs: 50, retryBaseMs: 1_000, maxRetryDelayMs: 8_000, maxAttempts: 3 };
+const options: MessageOutboxWorkerOptions = {
+  instanceId: 'w1',
+  concurrency: 4,
+  pollIntervalMs: 60_000,
+  sendTimeoutMs: 50,
+  retryBaseMs: 1_000,
+  maxRetryDelayMs: 8_000,
+  maxAttempts: 3,
+};
 
 function message(id: string): OutboundMessage {
   return { messageId: id, channel: 'email', recipient: 'a@b.co', subject: 's', text: 'code 123' };
@@ -41,7 +49,10 @@ describe('MessageOutboxWorker', () => {
     const { outbox, log, enqueue, round } = await setup({ send: async (m) => (sent.push(m), { ok: true, providerId: 'p-1' }) });
     await enqueue('m1');
     await round();
-    assert.deepEqual(sent.map((m) => m.messageId), ['m1']);
+    assert.deepEqual(
+      sent.map((m) => m.messageId),
+      ['m1'],
+    );
     assert.equal(outbox.entries.size, 0);
     assert.equal(log.entries.get('m1')?.status, 'sent');
     assert.equal(log.entries.get('m1')?.providerId, 'p-1');
@@ -78,10 +89,13 @@ describe('MessageOutboxWorker', () => {
     assert.equal(log.entries.get('m1')?.attempts, 1);
   });
 
-  it('lets only one of two instances send an attempt, and counts a dead holder\'s attempt as made', async () => {
+  it("lets only one of two instances send an attempt, and counts a dead holder's attempt as made", async () => {
     let sends = 0;
     const { clock, outbox, log, enqueue, round } = await setup({ send: async () => (sends++, { ok: true }) });
-    const other = new MessageOutboxWorker({ outbox, sender: { send: async () => (sends++, { ok: true }) }, log, clock, logger }, { ...options, instanceId: 'w2' });
+    const other = new MessageOutboxWorker(
+      { outbox, sender: { send: async () => (sends++, { ok: true }) }, log, clock, logger },
+      { ...options, instanceId: 'w2' },
+    );
     await enqueue('m1');
     await Promise.all([round(), round(other)]);
     assert.equal(sends, 1);
@@ -101,6 +115,9 @@ describe('MessageOutboxWorker', () => {
   });
 
   it('doubles the retry delay up to its cap', () => {
-    assert.deepEqual([1, 2, 3, 4, 5, 40].map((a) => retryDelayMs(a, 5_000, 600_000)), [5_000, 10_000, 20_000, 40_000, 80_000, 600_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 40].map((a) => retryDelayMs(a, 5_000, 600_000)),
+      [5_000, 10_000, 20_000, 40_000, 80_000, 600_000],
+    );
   });
 });

@@ -117,7 +117,16 @@ export class MessageOutboxWorker {
     const { outbox, clock, logger } = this.deps;
     const { messageId, channel } = queued.message;
     if (permanent || attempt >= this.options.maxAttempts) {
-      await this.deps.log.save({ messageId, channel, template: queued.template, attempts: attempt, status: 'failed', providerId: null, error: reason, updatedAt: clock.now() });
+      await this.deps.log.save({
+        messageId,
+        channel,
+        template: queued.template,
+        attempts: attempt,
+        status: 'failed',
+        providerId: null,
+        error: reason,
+        updatedAt: clock.now(),
+      });
       await outbox.remove(messageId);
       logger.warn({ messageId, channel, attempt, reason, permanent }, 'message given up');
       return;
@@ -130,7 +139,10 @@ export class MessageOutboxWorker {
   private async sendWithTimeout(queued: QueuedMessage): Promise<MessageSendResult> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<MessageSendResult>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, permanent: false, reason: `provider did not answer within ${this.options.sendTimeoutMs} ms` }), this.options.sendTimeoutMs);
+      timer = setTimeout(
+        () => resolve({ ok: false, permanent: false, reason: `provider did not answer within ${this.options.sendTimeoutMs} ms` }),
+        this.options.sendTimeoutMs,
+      );
     });
     try {
       return await Promise.race([

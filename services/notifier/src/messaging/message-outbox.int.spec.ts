@@ -43,7 +43,14 @@ class SlowSmsGateway {
 }
 
 const sms = (id: string): notificationV1.MessageRequested =>
-  notificationV1.MessageRequested.create({ messageId: id, channel: 'MESSAGE_CHANNEL_SMS', recipient: '+905551112233', template: 'MESSAGE_TEMPLATE_PHONE_ACTIVATION', locale: 'en_US', params: { code: '731905', expiresAt: '2026-01-01T00:10:00Z' } });
+  notificationV1.MessageRequested.create({
+    messageId: id,
+    channel: 'MESSAGE_CHANNEL_SMS',
+    recipient: '+905551112233',
+    template: 'MESSAGE_TEMPLATE_PHONE_ACTIVATION',
+    locale: 'en_US',
+    params: { code: '731905', expiresAt: '2026-01-01T00:10:00Z' },
+  });
 
 describe('SMS and e-mail outbox (real broker, FerretDB, slow SMS gateway)', function () {
   this.timeout(90_000);
@@ -93,8 +100,14 @@ describe('SMS and e-mail outbox (real broker, FerretDB, slow SMS gateway)', func
     service = await start(loadConfig(world.env), { logger });
     await until(async () => ids.every((id) => gateway.received.some((r) => r.messageId === id)), 'every message sent after the restart', 30_000);
     await until(async () => (await outbox.countDocuments({ _id: { $in: ids } } as never)) === 0, 'the outbox emptied', 10_000);
-    const log = await world.mongo.db.collection(COLLECTIONS.messages).find({ _id: { $in: ids } } as never).toArray();
-    assert.deepEqual(log.map((l) => l['status']), ids.map(() => 'sent'));
+    const log = await world.mongo.db
+      .collection(COLLECTIONS.messages)
+      .find({ _id: { $in: ids } } as never)
+      .toArray();
+    assert.deepEqual(
+      log.map((l) => l['status']),
+      ids.map(() => 'sent'),
+    );
     assert.match(gateway.received[0]?.text ?? '', /activation code is 731905/);
     assert.ok(queuedAfterMs < 15_000);
   });

@@ -15,7 +15,13 @@ export class SmtpMailSender implements MessageSender {
 
   constructor(private readonly options: SmtpOptions) {
     const timeout = options.timeoutMs ?? 8_000;
-    this.transport = nodemailer.createTransport({ url: options.url, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout, dnsTimeout: timeout });
+    this.transport = nodemailer.createTransport({
+      url: options.url,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+      dnsTimeout: timeout,
+    });
   }
 
   async send(message: OutboundMessage): Promise<MessageSendResult> {

@@ -6,16 +6,37 @@ type Text = { subject: string; body: string };
 /** Built-in texts, English and Turkish; `{name}` is replaced by params[name] (missing ones by ""). */
 const TEXTS: Readonly<Record<'en' | 'tr', Readonly<Record<Template, Text>>>> = {
   en: {
-    MESSAGE_TEMPLATE_PASSWORD_RESET: { subject: 'Reset your Stormhook password', body: 'Hello {firstName},\n\nReset your password here: {link}\nThe link expires at {expiresAt}. If you did not ask for it, ignore this message.' },
+    MESSAGE_TEMPLATE_PASSWORD_RESET: {
+      subject: 'Reset your Stormhook password',
+      body: 'Hello {firstName},\n\nReset your password here: {link}\nThe link expires at {expiresAt}. If you did not ask for it, ignore this message.',
+    },
     MESSAGE_TEMPLATE_PHONE_ACTIVATION: { subject: 'Stormhook activation code', body: 'Your Stormhook activation code is {code}. It expires at {expiresAt}.' },
-    MESSAGE_TEMPLATE_INVITATION: { subject: 'You are invited to Stormhook', body: 'Hello {firstName},\n\nYou were invited to a Stormhook account. Accept here: {link}\nThe invitation expires at {expiresAt}.' },
-    MESSAGE_TEMPLATE_ENDPOINT_DISABLED: { subject: 'Your Stormhook webhook was disabled', body: 'Your webhook endpoint {url} was disabled at {disabledAt}: {reason}.\nFix the endpoint, then enable it again; failed deliveries can be redelivered from the delivery log.' },
+    MESSAGE_TEMPLATE_INVITATION: {
+      subject: 'You are invited to Stormhook',
+      body: 'Hello {firstName},\n\nYou were invited to a Stormhook account. Accept here: {link}\nThe invitation expires at {expiresAt}.',
+    },
+    MESSAGE_TEMPLATE_ENDPOINT_DISABLED: {
+      subject: 'Your Stormhook webhook was disabled',
+      body: 'Your webhook endpoint {url} was disabled at {disabledAt}: {reason}.\nFix the endpoint, then enable it again; failed deliveries can be redelivered from the delivery log.',
+    },
   },
   tr: {
-    MESSAGE_TEMPLATE_PASSWORD_RESET: { subject: 'Stormhook şifre sıfırlama', body: 'Merhaba {firstName},\n\nŞifrenizi buradan sıfırlayın: {link}\nBağlantı {expiresAt} tarihinde geçersiz olur. Siz istemediyseniz bu mesajı dikkate almayın.' },
-    MESSAGE_TEMPLATE_PHONE_ACTIVATION: { subject: 'Stormhook aktivasyon kodu', body: 'Stormhook aktivasyon kodunuz {code}. Kod {expiresAt} tarihinde geçersiz olur.' },
-    MESSAGE_TEMPLATE_INVITATION: { subject: 'Stormhook davetiyesi', body: 'Merhaba {firstName},\n\nBir Stormhook hesabına davet edildiniz: {link}\nDavet {expiresAt} tarihinde geçersiz olur.' },
-    MESSAGE_TEMPLATE_ENDPOINT_DISABLED: { subject: 'Stormhook webhook adresiniz devre dışı', body: 'Webhook adresiniz {url}, {disabledAt} tarihinde devre dışı bırakıldı: {reason}.\nAdresi düzeltip yeniden etkinleştirin; başarısız gönderimleri gönderim kaydından yeniden gönderebilirsiniz.' },
+    MESSAGE_TEMPLATE_PASSWORD_RESET: {
+      subject: 'Stormhook şifre sıfırlama',
+      body: 'Merhaba {firstName},\n\nŞifrenizi buradan sıfırlayın: {link}\nBağlantı {expiresAt} tarihinde geçersiz olur. Siz istemediyseniz bu mesajı dikkate almayın.',
+    },
+    MESSAGE_TEMPLATE_PHONE_ACTIVATION: {
+      subject: 'Stormhook aktivasyon kodu',
+      body: 'Stormhook aktivasyon kodunuz {code}. Kod {expiresAt} tarihinde geçersiz olur.',
+    },
+    MESSAGE_TEMPLATE_INVITATION: {
+      subject: 'Stormhook davetiyesi',
+      body: 'Merhaba {firstName},\n\nBir Stormhook hesabına davet edildiniz: {link}\nDavet {expiresAt} tarihinde geçersiz olur.',
+    },
+    MESSAGE_TEMPLATE_ENDPOINT_DISABLED: {
+      subject: 'Stormhook webhook adresiniz devre dışı',
+      body: 'Webhook adresiniz {url}, {disabledAt} tarihinde devre dışı bırakıldı: {reason}.\nAdresi düzeltip yeniden etkinleştirin; başarısız gönderimleri gönderim kaydından yeniden gönderebilirsiniz.',
+    },
   },
 };
 

@@ -15,11 +15,36 @@ export class DeliveryMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.attempted = new Counter({ name: 'notifier_webhook_attempts_total', help: 'Webhook delivery attempts started.', labelNames: ['endpoint_id'], registers });
-    this.succeeded = new Counter({ name: 'notifier_webhook_attempts_succeeded_total', help: 'Webhook delivery attempts acknowledged with a 2xx.', labelNames: ['endpoint_id'], registers });
-    this.failed = new Counter({ name: 'notifier_webhook_attempts_failed_total', help: 'Webhook delivery attempts that failed (non-2xx, bad acknowledgement, timeout, refused).', labelNames: ['endpoint_id'], registers });
-    this.dead = new Counter({ name: 'notifier_webhook_deliveries_dead_total', help: 'Webhook deliveries given up and marked dead.', labelNames: ['endpoint_id'], registers });
-    this.inFlight = new Gauge({ name: 'notifier_webhook_attempts_in_flight', help: 'Webhook delivery attempts waiting for the receiver right now.', labelNames: ['endpoint_id'], registers });
+    this.attempted = new Counter({
+      name: 'notifier_webhook_attempts_total',
+      help: 'Webhook delivery attempts started.',
+      labelNames: ['endpoint_id'],
+      registers,
+    });
+    this.succeeded = new Counter({
+      name: 'notifier_webhook_attempts_succeeded_total',
+      help: 'Webhook delivery attempts acknowledged with a 2xx.',
+      labelNames: ['endpoint_id'],
+      registers,
+    });
+    this.failed = new Counter({
+      name: 'notifier_webhook_attempts_failed_total',
+      help: 'Webhook delivery attempts that failed (non-2xx, bad acknowledgement, timeout, refused).',
+      labelNames: ['endpoint_id'],
+      registers,
+    });
+    this.dead = new Counter({
+      name: 'notifier_webhook_deliveries_dead_total',
+      help: 'Webhook deliveries given up and marked dead.',
+      labelNames: ['endpoint_id'],
+      registers,
+    });
+    this.inFlight = new Gauge({
+      name: 'notifier_webhook_attempts_in_flight',
+      help: 'Webhook delivery attempts waiting for the receiver right now.',
+      labelNames: ['endpoint_id'],
+      registers,
+    });
     this.attemptDuration = new Histogram({
       name: 'notifier_webhook_attempt_duration_seconds',
       help: 'Duration of one webhook HTTP attempt, in seconds.',

@@ -42,7 +42,13 @@ describe('endpoint documents', () => {
   it('binds each value to its header: a value moved under another name fails to decrypt', () => {
     const doc = toEndpointDocument(endpoint, cipher);
     const [first, second] = doc.requestHeaders;
-    const swapped = { ...doc, requestHeaders: [{ name: first!.name, value: second!.value }, { name: second!.name, value: first!.value }] };
+    const swapped = {
+      ...doc,
+      requestHeaders: [
+        { name: first!.name, value: second!.value },
+        { name: second!.name, value: first!.value },
+      ],
+    };
     assert.throws(() => fromEndpointDocument(swapped, cipher));
   });
 

@@ -7,10 +7,12 @@ import { MongoEndpointRepository } from './mongo-endpoint-repository.js';
 
 /** The filter of every `find` sent, by collection. */
 function finds(commands: readonly CommandStartedEvent[]): Array<{ collection: string; filter: Record<string, unknown> }> {
-  return commands.filter((c) => c.commandName === 'find').map((c) => ({ collection: String(c.command['find']), filter: c.command['filter'] as Record<string, unknown> }));
+  return commands
+    .filter((c) => c.commandName === 'find')
+    .map((c) => ({ collection: String(c.command['find']), filter: c.command['filter'] as Record<string, unknown> }));
 }
 
-describe('MongoEndpointRepository (FerretDB): an account\'s endpoint by _id lookups', function () {
+describe("MongoEndpointRepository (FerretDB): an account's endpoint by _id lookups", function () {
   this.timeout(60_000);
   let h: NotifierHarness;
   let client: MongoClient;
@@ -35,7 +37,7 @@ describe('MongoEndpointRepository (FerretDB): an account\'s endpoint by _id look
     return created.value.endpoint.id;
   };
 
-  it('finds an account\'s endpoint, and answers null for an account without one, filtering on _id only', async () => {
+  it("finds an account's endpoint, and answers null for an account without one, filtering on _id only", async () => {
     // FerretDB 1.x on SQLite scans the collection for any other filter (a second per lookup at storm load).
     const ids = [await create('acc-repo-1'), await create('acc-repo-2')];
     commands.length = 0;

@@ -10,4 +10,3 @@ export interface HoldDocument {
 export function fromHoldDocument(doc: HoldDocument): Hold {
   return { id: doc._id, owner: doc.owner, leaseUntil: doc.leaseUntil, deliveries: doc.deliveries };
 }
-

@@ -18,7 +18,10 @@ interface WriteErrorLike {
 export async function insertEach<T extends Document>(collection: Collection<T>, docs: readonly T[]): Promise<InsertResult[]> {
   if (docs.length === 0) return [];
   try {
-    await collection.insertMany(docs.map((d) => d as OptionalUnlessRequiredId<T>), { ordered: false });
+    await collection.insertMany(
+      docs.map((d) => d as OptionalUnlessRequiredId<T>),
+      { ordered: false },
+    );
     return docs.map(() => 'inserted');
   } catch (error) {
     const writeErrors = (error as { writeErrors?: WriteErrorLike[] | WriteErrorLike }).writeErrors;

@@ -46,10 +46,19 @@ export class LeaseClaims {
   async claim(entries: readonly QueueEntry[], owner: string, now: Date, leaseUntil: Date): Promise<{ entry: QueueEntry; takeover: boolean }[]> {
     // An entry still carrying its accepting instance's hold (expired, or findDue would not return it)
     // had that attempt made or lost: the next claim takes the number after it.
-    let tries: Try[] = entries.map((entry) => (entry.leaseUntil ? { entry, attempt: entry.attempt + 1, takeover: true } : { entry, attempt: entry.attempt, takeover: false }));
+    let tries: Try[] = entries.map((entry) =>
+      entry.leaseUntil ? { entry, attempt: entry.attempt + 1, takeover: true } : { entry, attempt: entry.attempt, takeover: false },
+    );
     const won: { entry: QueueEntry; takeover: boolean }[] = [];
     for (let step = 0; step <= MAX_TAKEOVER_STEPS && tries.length > 0; step++) {
-      const docs = tries.map((t) => ({ _id: attemptKey(t.entry.deliveryId, t.attempt), deliveryId: t.entry.deliveryId, attempt: t.attempt, owner, claimedAt: now, leaseUntil }));
+      const docs = tries.map((t) => ({
+        _id: attemptKey(t.entry.deliveryId, t.attempt),
+        deliveryId: t.entry.deliveryId,
+        attempt: t.attempt,
+        owner,
+        claimedAt: now,
+        leaseUntil,
+      }));
       const results = await this.gate.run(() => insertEach(this.leases, docs));
       const lost: Try[] = [];
       tries.forEach((t, i) => {
@@ -58,14 +67,18 @@ export class LeaseClaims {
       });
       // A holder claimed its number after the entry fell due, so it cannot have run out of lease while
       // the entry has been due for less than a lease: a lost race, nothing to look up.
-      const suspects = lost.filter((t) => now.getTime() - Math.max(t.entry.dueAt.getTime(), t.entry.leaseUntil?.getTime() ?? 0) >= leaseUntil.getTime() - now.getTime());
+      const suspects = lost.filter(
+        (t) => now.getTime() - Math.max(t.entry.dueAt.getTime(), t.entry.leaseUntil?.getTime() ?? 0) >= leaseUntil.getTime() - now.getTime(),
+      );
       if (suspects.length === 0 || step === MAX_TAKEOVER_STEPS) break;
       // Rare path (a holder that may have died): look at each holder by key.
       const holders = await Promise.all(suspects.map((t) => this.leases.findOne({ _id: attemptKey(t.entry.deliveryId, t.attempt) })));
-      tries = suspects.filter((_, i) => {
-        const holder = holders[i];
-        return holder !== null && holder !== undefined && holder.leaseUntil <= now;
-      }).map((t) => ({ ...t, attempt: t.attempt + 1, takeover: true }));
+      tries = suspects
+        .filter((_, i) => {
+          const holder = holders[i];
+          return holder !== null && holder !== undefined && holder.leaseUntil <= now;
+        })
+        .map((t) => ({ ...t, attempt: t.attempt + 1, takeover: true }));
     }
     return won;
   }

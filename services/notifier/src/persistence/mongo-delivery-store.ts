@@ -2,7 +2,17 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { MicroBatcher } from '@stormhook/batch';
 import type { Delivery, FailureReason } from '../domain/delivery.js';
 import { foldDelivery, type LoggedAttempt } from '../domain/delivery-state.js';
-import { OUTBOX_DUE_AT, type ClaimRequest, type DeliveryListFilter, type DeliveryStore, type DueQuery, type HeldAttempt, type HeldDelivery, type Hold, type QueueEntry } from '../ports/delivery-store.js';
+import {
+  OUTBOX_DUE_AT,
+  type ClaimRequest,
+  type DeliveryListFilter,
+  type DeliveryStore,
+  type DueQuery,
+  type HeldAttempt,
+  type HeldDelivery,
+  type Hold,
+  type QueueEntry,
+} from '../ports/delivery-store.js';
 import { attemptKey, fromAttemptDocument, toAttemptDocument, type AttemptDocument } from './attempt-document.js';
 import { COLLECTIONS } from './collections.js';
 import { fromQueueDocument, storedDelivery, toDeliveryDocument, toQueueDocument, type DeliveryDocument, type QueueDocument } from './delivery-document.js';
@@ -13,7 +23,6 @@ import { WriteGate } from './write-gate.js';
 
 /** The list view leaves out the two big fields. */
 const LIST_PROJECTION = { attempts: 0, payload: 0 } as const;
-
 
 /** Attempt keys read at once when a delivery's log is read back by key (see attemptsOf). */
 const PROBE_WINDOW = 8;
@@ -61,7 +70,8 @@ export class MongoDeliveryStore implements DeliveryStore {
     this.gate = new WriteGate(maxConcurrentWrites);
     this.claims = new LeaseClaims(db, this.gate);
     const batch = { maxItems: batchMaxItems, maxDelayMs: batchMaxDelayMs };
-    const inserts = <T extends { _id: string }>(collection: Collection<T>) => new MicroBatcher<T, InsertResult>({ ...batch, flush: (docs) => this.gate.run(() => insertEach(collection, docs)) });
+    const inserts = <T extends { _id: string }>(collection: Collection<T>) =>
+      new MicroBatcher<T, InsertResult>({ ...batch, flush: (docs) => this.gate.run(() => insertEach(collection, docs)) });
     this.deliveryInserts = inserts(this.deliveries);
     this.queueInserts = inserts(this.queue);
     this.attemptInserts = inserts(this.attempts);
@@ -89,7 +99,12 @@ export class MongoDeliveryStore implements DeliveryStore {
         const ids = items.map((item) => {
           let doc = byOwner.get(item.owner);
           if (!doc) {
-            doc = { _id: `${item.owner}#${Date.now().toString(36)}#${(this.holdSeq++).toString(36)}`, owner: item.owner, leaseUntil: item.leaseUntil, deliveries: [] };
+            doc = {
+              _id: `${item.owner}#${Date.now().toString(36)}#${(this.holdSeq++).toString(36)}`,
+              owner: item.owner,
+              leaseUntil: item.leaseUntil,
+              deliveries: [],
+            };
             byOwner.set(item.owner, doc);
           }
           if (item.leaseUntil > doc.leaseUntil) doc.leaseUntil = item.leaseUntil;
@@ -112,10 +127,12 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   async expiredHolds(now: Date, limit: number): Promise<Hold[]> {
-    const docs = await this.holds.find({ leaseUntil: { $lt: now } }).limit(limit).toArray();
+    const docs = await this.holds
+      .find({ leaseUntil: { $lt: now } })
+      .limit(limit)
+      .toArray();
     return docs.map(fromHoldDocument);
   }
-
 
   insert(delivery: Delivery): Promise<InsertResult> {
     return this.deliveryInserts.add(toDeliveryDocument(delivery));
@@ -163,7 +180,9 @@ export class MongoDeliveryStore implements DeliveryStore {
         if (!takeover) return entry;
         const current = await this.queue.findOne({ _id: entry.deliveryId });
         const fresh = current ? fromQueueDocument(current) : null;
-        return fresh && !fresh.outbox && fresh.dueAt <= now && fresh.attempt <= entry.attempt ? { ...entry, trigger: fresh.trigger, single: fresh.single, manualAttempts: fresh.manualAttempts } : null;
+        return fresh && !fresh.outbox && fresh.dueAt <= now && fresh.attempt <= entry.attempt
+          ? { ...entry, trigger: fresh.trigger, single: fresh.single, manualAttempts: fresh.manualAttempts }
+          : null;
       }),
     );
     return checked.filter((e): e is QueueEntry => e !== null);
@@ -184,11 +203,16 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   async parkForOutbox(deliveryId: string, heldAttempt: number): Promise<void> {
-    await this.gate.run(() => this.queue.updateOne({ _id: deliveryId, ...fencedBy(heldAttempt) }, { $set: { outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null } }));
+    await this.gate.run(() =>
+      this.queue.updateOne({ _id: deliveryId, ...fencedBy(heldAttempt) }, { $set: { outbox: true, dueAt: OUTBOX_DUE_AT, leaseOwner: null, leaseUntil: null } }),
+    );
   }
 
   async pendingFailureEvents(limit: number): Promise<Delivery[]> {
-    const markers = await this.queue.find({ outbox: true }, { projection: { _id: 1 } }).limit(limit).toArray();
+    const markers = await this.queue
+      .find({ outbox: true }, { projection: { _id: 1 } })
+      .limit(limit)
+      .toArray();
     const deliveries = await Promise.all(markers.map((m) => this.get(m._id)));
     const owed: Delivery[] = [];
     for (const [i, delivery] of deliveries.entries()) {
@@ -204,12 +228,18 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   async expedite(deliveryId: string, at: Date): Promise<boolean> {
-    const result = await this.gate.run(() => this.queue.updateOne({ _id: deliveryId, outbox: false }, { $set: { dueAt: at, trigger: 'manual' }, $inc: { manualAttempts: 1 } }));
+    const result = await this.gate.run(() =>
+      this.queue.updateOne({ _id: deliveryId, outbox: false }, { $set: { dueAt: at, trigger: 'manual' }, $inc: { manualAttempts: 1 } }),
+    );
     return result.matchedCount > 0;
   }
 
   async markDead(deliveryId: string, reason: FailureReason, error: string, at: Date, claimedAttempt: number): Promise<void> {
-    await this.writeState(deliveryId, () => ({ status: 'dead', failureReason: reason, lastError: error, finishedAt: at, updatedAt: at, nextAttemptAt: null, failureEventPending: true }), claimedAttempt);
+    await this.writeState(
+      deliveryId,
+      () => ({ status: 'dead', failureReason: reason, lastError: error, finishedAt: at, updatedAt: at, nextAttemptAt: null, failureEventPending: true }),
+      claimedAttempt,
+    );
   }
 
   async reopen(deliveryId: string, at: Date): Promise<void> {
@@ -234,7 +264,10 @@ export class MongoDeliveryStore implements DeliveryStore {
     }
     // The status lives in the attempt log as much as in the delivery document, so a status filter is
     // applied after folding the two. Costs a read of the account's log (MongoDB: its accountId index).
-    const [docs, logs] = await Promise.all([this.deliveries.find(query, { projection: LIST_PROJECTION }).sort(newestFirst).toArray(), this.loggedFor({ accountId: filter.accountId })]);
+    const [docs, logs] = await Promise.all([
+      this.deliveries.find(query, { projection: LIST_PROJECTION }).sort(newestFirst).toArray(),
+      this.loggedFor({ accountId: filter.accountId }),
+    ]);
     const wanted = filter.status === 'in-flight' ? 'pending' : filter.status;
     const matching = docs.map((doc) => this.listItem(doc, logs)).filter((d) => d.status === wanted);
     return { items: matching.slice(skip, skip + filter.pageSize), total: matching.length };

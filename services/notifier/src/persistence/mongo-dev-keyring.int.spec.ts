@@ -36,7 +36,7 @@ describe('MongoDevKeyring (FerretDB): one development key per stack', function (
     assert.equal(new CredentialCipher(parseKeyring(second.keyring)).decrypt(sealed, 'endpoint:a-1:password'), 'hunter2');
   });
 
-  it('lets replicas starting at once agree on the first writer\'s keyring', async () => {
+  it("lets replicas starting at once agree on the first writer's keyring", async () => {
     const starts = await Promise.all(Array.from({ length: 6 }, () => new MongoDevKeyring(h.mongo.db).loadOrCreate(newDevKeyring)));
     assert.equal(new Set(starts.map((s) => s.keyring)).size, 1, 'one keyring');
     assert.equal(starts.filter((s) => s.created).length, 1, 'one writer won');

@@ -61,7 +61,11 @@ export class MongoMessageOutbox implements MessageOutbox {
   }
 
   async due(now: Date, limit: number): Promise<QueuedMessage[]> {
-    const docs = await this.outbox.find({ nextAttemptAt: { $lte: now } }).sort({ nextAttemptAt: 1 }).limit(limit).toArray();
+    const docs = await this.outbox
+      .find({ nextAttemptAt: { $lte: now } })
+      .sort({ nextAttemptAt: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map((doc) => {
       const { recipient, subject, text } = JSON.parse(this.cipher.decrypt(doc.payload, aad(doc._id))) as { recipient: string; subject: string; text: string };
       return {

@@ -10,5 +10,10 @@ export const retentionEnv = {
   NOTIFIER_DELIVERY_RETENTION_DAYS: int({ default: 30, min: 0, max: 3_650, description: 'days deliveries, attempts and attempt claims are kept' }),
   /** The SMS and e-mail log (outcome only, never the text) and its attempt claims; pending messages stay in the outbox. */
   NOTIFIER_MESSAGE_RETENTION_DAYS: int({ default: 30, min: 0, max: 3_650, description: 'days the SMS and e-mail log and its claims are kept' }),
-  NOTIFIER_RETENTION_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000, description: 'how often expired records are deleted, in milliseconds' }),
+  NOTIFIER_RETENTION_INTERVAL_MS: int({
+    default: 3_600_000,
+    min: 1_000,
+    max: 86_400_000,
+    description: 'how often expired records are deleted, in milliseconds',
+  }),
 };

@@ -14,7 +14,11 @@ describe('retention janitor (real database)', function () {
   const logger = createLogger({ service: 'retention-test', level: 'silent' });
 
   before(async () => {
-    mongo = await connectMongo({ url: testInfra().mongoUrl, dbName: databaseName('notifier', uniqueName('ret').replace(/-/g, '_')), appName: 'retention-test' });
+    mongo = await connectMongo({
+      url: testInfra().mongoUrl,
+      dbName: databaseName('notifier', uniqueName('ret').replace(/-/g, '_')),
+      appName: 'retention-test',
+    });
     await ensureNotifierIndexes(mongo.db);
   });
   after(async () => {
@@ -24,7 +28,9 @@ describe('retention janitor (real database)', function () {
 
   it('deletes deliveries, attempts, attempt claims and the message log past their retention, in batches, and nothing younger', async () => {
     const seed = async (collection: string, field: string, ages: number[]) =>
-      mongo.db.collection(collection).insertMany(ages.map((days, i) => ({ _id: `${field}-${days}-${i}` as never, [field]: new Date(now.getTime() - days * DAY) })));
+      mongo.db
+        .collection(collection)
+        .insertMany(ages.map((days, i) => ({ _id: `${field}-${days}-${i}` as never, [field]: new Date(now.getTime() - days * DAY) })));
     // 45 days old: past the 30-day delivery retention. 10 and 29 days: kept.
     await seed(COLLECTIONS.deliveries, 'createdAt', [...Array<number>(7).fill(45), 10, 29]);
     await seed(COLLECTIONS.attempts, 'startedAt', [45, 45, 45, 1]);
@@ -35,7 +41,12 @@ describe('retention janitor (real database)', function () {
     // Work not done yet is never trimmed, however old.
     await seed(COLLECTIONS.messageOutbox, 'nextAttemptAt', [400]);
 
-    const janitor = new RetentionJanitor(mongo.db, { days: { deliveries: 30, messages: 7 }, intervalMs: 60_000, batchSize: 3, pauseMs: 0 }, { now: () => now }, logger);
+    const janitor = new RetentionJanitor(
+      mongo.db,
+      { days: { deliveries: 30, messages: 7 }, intervalMs: 60_000, batchSize: 3, pauseMs: 0 },
+      { now: () => now },
+      logger,
+    );
     const deleted = await janitor.runOnce();
     assert.deepEqual(deleted, {
       [COLLECTIONS.deliveries]: 7,
@@ -50,7 +61,13 @@ describe('retention janitor (real database)', function () {
     assert.deepEqual(await left(COLLECTIONS.leases), ['claimedAt-2-1']);
     assert.deepEqual(await left(COLLECTIONS.messages), ['updatedAt-6-2']);
     assert.deepEqual(await left(COLLECTIONS.messageOutbox), ['nextAttemptAt-400-0']);
-    assert.deepEqual(await janitor.runOnce(), { [COLLECTIONS.deliveries]: 0, [COLLECTIONS.attempts]: 0, [COLLECTIONS.leases]: 0, [COLLECTIONS.messages]: 0, [COLLECTIONS.messageLeases]: 0 });
+    assert.deepEqual(await janitor.runOnce(), {
+      [COLLECTIONS.deliveries]: 0,
+      [COLLECTIONS.attempts]: 0,
+      [COLLECTIONS.leases]: 0,
+      [COLLECTIONS.messages]: 0,
+      [COLLECTIONS.messageLeases]: 0,
+    });
   });
 
   it('keeps a class forever at 0 days', async () => {

@@ -32,7 +32,8 @@ export function parseCidr(text: string): Cidr {
   if (!ip || extra !== undefined) throw new Error(`not an IP address or CIDR: "${text}"`);
   const max = ip.family === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!/^\d+$/.test(prefixText ?? String(max)) || !Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new Error(`bad prefix length in CIDR "${text}"`);
+  if (!/^\d+$/.test(prefixText ?? String(max)) || !Number.isInteger(prefix) || prefix < 0 || prefix > max)
+    throw new Error(`bad prefix length in CIDR "${text}"`);
   return { ...ip, prefix, text: text.trim() };
 }
 

@@ -73,7 +73,10 @@ export class BlockedAddressError extends Error {
   override readonly name = 'BlockedAddressError';
   readonly code = 'ERR_BLOCKED_ADDRESS';
 
-  constructor(readonly host: string, readonly reason: string) {
+  constructor(
+    readonly host: string,
+    readonly reason: string,
+  ) {
     super(`refused by SSRF policy: ${host}: ${reason}`);
   }
 }

@@ -50,7 +50,12 @@ export async function startHarness(): Promise<NotifierHarness> {
   const mongo = await connectMongo({ url: infra.mongoUrl, dbName: uniqueName('notifier').replace(/-/g, '_'), appName: 'notifier-test' });
   await ensureNotifierIndexes(mongo.db);
   const logs: Record<string, unknown>[] = [];
-  const destination = new Writable({ write(chunk: Buffer, _enc, done) { logs.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>); done(); } });
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+      done();
+    },
+  });
   const logger = createLogger({ service: 'notifier-test', level: 'info', destination });
   const cipher = new CredentialCipher(parseKeyring(`k1:${randomBytes(32).toString('base64')}`));
   const store = new MongoDeliveryStore(mongo.db);
@@ -61,11 +66,25 @@ export async function startHarness(): Promise<NotifierHarness> {
   const workers: DeliveryWorker[] = [];
   const senders: GotWebhookSender[] = [];
   const registrationPolicy = new SsrfPolicy(['127.0.0.1/32']);
-  const endpoints = new EndpointUseCases({ repository: endpointRepo, clock: systemClock, urlGuard: new UrlGuard(registrationPolicy), policyBounds: TEST_POLICY_BOUNDS });
+  const endpoints = new EndpointUseCases({
+    repository: endpointRepo,
+    clock: systemClock,
+    urlGuard: new UrlGuard(registrationPolicy),
+    policyBounds: TEST_POLICY_BOUNDS,
+  });
   const deliveryLog = new DeliveryLog({ store, endpoints: endpointRepo, clock: systemClock });
 
   return {
-    mongo, store, endpointRepo, cipher, publisher, logs, logger, registry, endpoints, deliveryLog,
+    mongo,
+    store,
+    endpointRepo,
+    cipher,
+    publisher,
+    logs,
+    logger,
+    registry,
+    endpoints,
+    deliveryLog,
     instance(options = {}, allowList = ['127.0.0.1/32']) {
       const cache = new EndpointCache(endpointRepo, 200);
       const sender = new GotWebhookSender({ policy: new SsrfPolicy(allowList), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
@@ -102,7 +121,12 @@ export function alarmEvent(accountId: string, overrides: Partial<alarmV1.AlarmTr
     eventId: 'evt-1',
     occurredAtEpochMs: Date.now(),
     triggeredAtEpochMs: Date.now(),
-    payloadJson: JSON.stringify({ id: `ack-${notificationId}`, registrationId: 'f7587d9e-2481-4b4c-818d-c8d1946851b7', recipientId: 'customer-user-001', violations: [] }),
+    payloadJson: JSON.stringify({
+      id: `ack-${notificationId}`,
+      registrationId: 'f7587d9e-2481-4b4c-818d-c8d1946851b7',
+      recipientId: 'customer-user-001',
+      violations: [],
+    }),
     ...overrides,
   });
 }

@@ -12,7 +12,10 @@ export class MemoryMessageOutbox implements MessageOutbox {
     return true;
   }
   async due(now: Date, limit: number): Promise<QueuedMessage[]> {
-    return [...this.entries.values()].filter((e) => e.nextAttemptAt.getTime() <= now.getTime()).slice(0, limit).map((e) => structuredClone(e));
+    return [...this.entries.values()]
+      .filter((e) => e.nextAttemptAt.getTime() <= now.getTime())
+      .slice(0, limit)
+      .map((e) => structuredClone(e));
   }
   async claim(messageId: string, attempt: number, holder: string, now: Date, until: Date): Promise<ClaimResult> {
     const id = `${messageId}#${attempt}`;

@@ -27,14 +27,24 @@ export class TestReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const request: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request: ReceivedRequest = {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.requests.push(request);
         const path = request.url.split('?')[0] ?? '';
         const n = (this.counts.get(path) ?? 0) + 1;
         this.counts.set(path, n);
         const responder = this.responders.get(path);
         void Promise.resolve(responder ? responder(request, res, n) : res.end()).catch(() => res.destroy());
-        for (const w of [...this.waiters]) if (w.predicate()) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(); }
+        for (const w of [...this.waiters])
+          if (w.predicate()) {
+            this.waiters.splice(this.waiters.indexOf(w), 1);
+            w.resolve();
+          }
       });
     });
     // Keep-alive sockets of the sender must not keep close() waiting.
@@ -61,7 +71,13 @@ export class TestReceiver {
       const predicate = (): boolean => this.at(path).length >= count;
       if (predicate()) return resolve();
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} requests on ${path}; got ${this.at(path).length}`)), timeoutMs);
-      this.waiters.push({ predicate, resolve: () => { clearTimeout(timer); resolve(); } });
+      this.waiters.push({
+        predicate,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
     });
   }
 

@@ -55,16 +55,23 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
   return {
     async createWebhookEndpoint(request, call) {
       const created = await forAccount(call, request.accountId, (id) => endpoints.create(id, configInput(request.config), request.ownerEmail || undefined));
-      return notificationV1.CreateWebhookEndpointResponse.create({ endpoint: endpointMessage(created.endpoint, clock.now()), signingSecret: created.signingSecret });
+      return notificationV1.CreateWebhookEndpointResponse.create({
+        endpoint: endpointMessage(created.endpoint, clock.now()),
+        signingSecret: created.signingSecret,
+      });
     },
     async getWebhookEndpoint(request, call) {
       return endpointResponse(await forAccount(call, request.accountId, (id) => endpoints.get(id)));
     },
     async updateWebhookEndpoint(request, call) {
-      return endpointResponse(await forAccount(call, request.accountId, (id) => endpoints.update(id, configInput(request.config), request.ownerEmail || undefined)));
+      return endpointResponse(
+        await forAccount(call, request.accountId, (id) => endpoints.update(id, configInput(request.config), request.ownerEmail || undefined)),
+      );
     },
     async rotateSigningSecret(request, call) {
-      return signingSecretMessage(await forAccount(call, request.accountId, (id) => endpoints.rotateSecret(id, Number(request.previousSecretValidMs) || undefined)));
+      return signingSecretMessage(
+        await forAccount(call, request.accountId, (id) => endpoints.rotateSecret(id, Number(request.previousSecretValidMs) || undefined)),
+      );
     },
     async getSigningSecret(request, call) {
       return signingSecretMessage(await forAccount(call, request.accountId, (id) => endpoints.signingSecrets(id)));

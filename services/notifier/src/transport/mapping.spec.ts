@@ -11,12 +11,17 @@ describe('notifier gRPC translation', () => {
     const base = { url: 'https://example.com/h', httpMethod: 'POST', contentType: '', requestHeaders: {} };
     assert.equal(configInput({ ...base }).deliveryPolicy, undefined);
     assert.deepEqual(configInput({ ...base, deliveryPolicy: { maxRetries: 0 } }).deliveryPolicy, { maxRetries: 0 });
-    assert.deepEqual(configInput({ ...base, deliveryPolicy: { timeoutMs: 0, maxRetries: 2, retryDelaySeconds: 5 } }).deliveryPolicy, { timeoutMs: 0, maxRetries: 2, retryDelaySeconds: 5 });
+    assert.deepEqual(configInput({ ...base, deliveryPolicy: { timeoutMs: 0, maxRetries: 2, retryDelaySeconds: 5 } }).deliveryPolicy, {
+      timeoutMs: 0,
+      maxRetries: 2,
+      retryDelaySeconds: 5,
+    });
   });
 
   it('maps auth type names without their prefix; UNSPECIFIED means not given', () => {
     const auth = (type: notificationV1.WebhookAuthType) =>
-      configInput({ url: '', httpMethod: '', contentType: '', requestHeaders: {}, authentication: { type, username: 'u', password: 'p' } }).authentication?.type;
+      configInput({ url: '', httpMethod: '', contentType: '', requestHeaders: {}, authentication: { type, username: 'u', password: 'p' } }).authentication
+        ?.type;
     assert.equal(auth('WEBHOOK_AUTH_TYPE_API_KEY_QUERY'), 'API_KEY_QUERY');
     assert.equal(auth('WEBHOOK_AUTH_TYPE_UNSPECIFIED'), undefined);
     assert.equal(statusFilter('DELIVERY_STATUS_IN_FLIGHT'), 'in-flight');

@@ -12,9 +12,25 @@ const NOW = new Date('2026-11-26T02:00:00Z');
 const HOLD_LEASE_MS = 60_000;
 
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
-  id: 'ep_1', accountId: 'acc-1', url: 'https://example.com/hook', httpMethod: 'POST', contentType: 'application/json', authentication: NO_AUTHENTICATION,
-  requestHeaders: {}, deliveryPolicy: DEFAULT_DELIVERY_POLICY, status: 'enabled', disabledReason: null, disabledAt: null, failingSince: null,
-  signingSecret: 'whsec_x', previousSigningSecret: null, previousSecretExpiresAt: null, ownerEmail: null, createdAt: NOW, updatedAt: NOW, ...over,
+  id: 'ep_1',
+  accountId: 'acc-1',
+  url: 'https://example.com/hook',
+  httpMethod: 'POST',
+  contentType: 'application/json',
+  authentication: NO_AUTHENTICATION,
+  requestHeaders: {},
+  deliveryPolicy: DEFAULT_DELIVERY_POLICY,
+  status: 'enabled',
+  disabledReason: null,
+  disabledAt: null,
+  failingSince: null,
+  signingSecret: 'whsec_x',
+  previousSigningSecret: null,
+  previousSecretExpiresAt: null,
+  ownerEmail: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...over,
 });
 
 /** Acceptance over an in-memory store, with the offers its intake got. */
@@ -40,7 +56,13 @@ function accepting(found: WebhookEndpoint | null, offer: DeliveryIntake['offer']
       await offer(delivery, to);
     },
   };
-  const accept = new AcceptAlarm({ store: store as DeliveryStore, endpoints: { byAccount: async () => found }, clock: { now: () => NOW }, intake, holdLeaseMs: HOLD_LEASE_MS });
+  const accept = new AcceptAlarm({
+    store: store as DeliveryStore,
+    endpoints: { byAccount: async () => found },
+    clock: { now: () => NOW },
+    intake,
+    holdLeaseMs: HOLD_LEASE_MS,
+  });
   return { accept, deliveries, queued, offers };
 }
 
@@ -77,7 +99,10 @@ describe('AcceptAlarm: store, then offer to the worker', () => {
   });
 
   it('stores deliveries to a missing or disabled endpoint dead, owing DeliveryFailed, and offers none', async () => {
-    for (const [found, reason] of [[null, 'no-endpoint'], [endpoint({ status: 'disabled' }), 'endpoint-disabled']] as const) {
+    for (const [found, reason] of [
+      [null, 'no-endpoint'],
+      [endpoint({ status: 'disabled' }), 'endpoint-disabled'],
+    ] as const) {
       const { accept, deliveries, queued, offers } = accepting(found);
       const event = alarmEvent('acc-1');
       assert.equal(await accept.execute(event), 'dead-on-arrival');

@@ -70,7 +70,15 @@ export class AcceptAlarm {
     const deadReason: FailureReason | null = !endpoint ? 'no-endpoint' : endpoint.status === 'disabled' ? 'endpoint-disabled' : null;
     if (deadReason) {
       // Kept for the delivery log and a later manual redelivery; DeliveryFailed is owed (outbox).
-      const dead: Delivery = { ...delivery, status: 'dead', nextAttemptAt: null, finishedAt: now, failureReason: deadReason, failureEventPending: true, lastError: deadReason === 'no-endpoint' ? 'the account has no webhook endpoint' : 'the webhook endpoint is disabled' };
+      const dead: Delivery = {
+        ...delivery,
+        status: 'dead',
+        nextAttemptAt: null,
+        finishedAt: now,
+        failureReason: deadReason,
+        failureEventPending: true,
+        lastError: deadReason === 'no-endpoint' ? 'the account has no webhook endpoint' : 'the webhook endpoint is disabled',
+      };
       const inserted = await store.insert(dead);
       await store.enqueue(queueEntry(dead, endpoint?.id ?? '', now, { outbox: true, dueAt: OUTBOX_DUE_AT }));
       return inserted === 'duplicate' ? 'duplicate' : 'dead-on-arrival';

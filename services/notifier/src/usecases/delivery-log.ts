@@ -84,11 +84,39 @@ export class DeliveryLog {
     if (!endpoint) return fail(notFound('No webhook is stored for this account'));
     const now = this.deps.clock.now();
     const id = newId('ntf', now.getTime());
-    const payload = JSON.stringify({ ...webhookEnvelope('webhook.test', now.getTime()), id, accountId, message: 'Test delivery from Stormhook', timeEpochMillis: now.getTime() });
+    const payload = JSON.stringify({
+      ...webhookEnvelope('webhook.test', now.getTime()),
+      id,
+      accountId,
+      message: 'Test delivery from Stormhook',
+      timeEpochMillis: now.getTime(),
+    });
     const delivery: Delivery = {
-      id, accountId, endpointId: endpoint.id, registrationId: '', registrationKind: 'TEST', recipientId: '', eventKind: 'TEST', phase: 'UNSPECIFIED',
-      eventId: id, occurredAt: now, triggeredAt: now, payload, ackId: id, test: true, status: 'pending', attemptCount: 0, nextAttemptAt: now,
-      createdAt: now, updatedAt: now, finishedAt: null, lastResponseStatus: null, lastError: null, failureReason: null, failureEventPending: false, attempts: [],
+      id,
+      accountId,
+      endpointId: endpoint.id,
+      registrationId: '',
+      registrationKind: 'TEST',
+      recipientId: '',
+      eventKind: 'TEST',
+      phase: 'UNSPECIFIED',
+      eventId: id,
+      occurredAt: now,
+      triggeredAt: now,
+      payload,
+      ackId: id,
+      test: true,
+      status: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      lastResponseStatus: null,
+      lastError: null,
+      failureReason: null,
+      failureEventPending: false,
+      attempts: [],
     };
     await this.deps.store.insert(delivery);
     // One manual attempt: a test must not keep retrying against an endpoint being set up.

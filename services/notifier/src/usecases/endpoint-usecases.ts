@@ -108,7 +108,14 @@ export class EndpointUseCases {
   async enable(accountId: string): Promise<Result<MaskedEndpoint>> {
     const current = await this.deps.repository.findByAccount(accountId);
     if (!current) return fail(notFound(NO_ENDPOINT));
-    const next: WebhookEndpoint = { ...current, status: 'enabled', disabledReason: null, disabledAt: null, failingSince: null, updatedAt: this.deps.clock.now() };
+    const next: WebhookEndpoint = {
+      ...current,
+      status: 'enabled',
+      disabledReason: null,
+      disabledAt: null,
+      failingSince: null,
+      updatedAt: this.deps.clock.now(),
+    };
     await this.save(next);
     return ok(maskEndpoint(next));
   }

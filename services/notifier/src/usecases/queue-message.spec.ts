@@ -5,7 +5,15 @@ import { MemoryMessageLog, MemoryMessageOutbox } from '../test-support/memory-me
 import { QueueMessage } from './queue-message.js';
 
 const request = (over: Partial<notificationV1.MessageRequested> = {}) =>
-  notificationV1.MessageRequested.create({ messageId: 'msg_1', channel: 'MESSAGE_CHANNEL_SMS', recipient: '+905551112233', template: 'MESSAGE_TEMPLATE_PHONE_ACTIVATION', locale: 'tr_TR', params: { code: '482913', expiresAt: '2026-01-01T00:10:00Z' }, ...over });
+  notificationV1.MessageRequested.create({
+    messageId: 'msg_1',
+    channel: 'MESSAGE_CHANNEL_SMS',
+    recipient: '+905551112233',
+    template: 'MESSAGE_TEMPLATE_PHONE_ACTIVATION',
+    locale: 'tr_TR',
+    params: { code: '482913', expiresAt: '2026-01-01T00:10:00Z' },
+    ...over,
+  });
 
 describe('QueueMessage', () => {
   it('renders the template in the recipient language and queues it once, due now', async () => {
@@ -34,7 +42,10 @@ describe('QueueMessage', () => {
     const queue = new QueueMessage({ outbox: new MemoryMessageOutbox(), log: new MemoryMessageLog(), clock: systemClock });
     assert.equal((await queue.execute(request({ recipient: '05551112233' }))).kind, 'rejected');
     assert.equal((await queue.execute(request({ channel: 'MESSAGE_CHANNEL_UNSPECIFIED' }))).kind, 'rejected');
-    assert.equal((await queue.execute(request({ channel: 'MESSAGE_CHANNEL_EMAIL', recipient: 'a@b.co', template: 'MESSAGE_TEMPLATE_UNSPECIFIED' }))).kind, 'rejected');
+    assert.equal(
+      (await queue.execute(request({ channel: 'MESSAGE_CHANNEL_EMAIL', recipient: 'a@b.co', template: 'MESSAGE_TEMPLATE_UNSPECIFIED' }))).kind,
+      'rejected',
+    );
     assert.equal((await queue.execute(request({ messageId: '' }))).kind, 'rejected');
   });
 });

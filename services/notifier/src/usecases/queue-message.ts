@@ -28,7 +28,8 @@ export class QueueMessage {
     if (!request.messageId) return { kind: 'rejected', reason: 'message_id is required' };
     const channel = request.channel === 'MESSAGE_CHANNEL_SMS' ? 'sms' : request.channel === 'MESSAGE_CHANNEL_EMAIL' ? 'email' : undefined;
     if (!channel) return { kind: 'rejected', reason: 'channel is required' };
-    if (channel === 'sms' ? !E164.test(request.recipient) : !EMAIL.test(request.recipient)) return { kind: 'rejected', reason: `recipient is not a valid ${channel} address` };
+    if (channel === 'sms' ? !E164.test(request.recipient) : !EMAIL.test(request.recipient))
+      return { kind: 'rejected', reason: `recipient is not a valid ${channel} address` };
     const rendered = renderMessage(request);
     if (!rendered) return { kind: 'rejected', reason: 'no text: neither text_body nor a known template' };
 

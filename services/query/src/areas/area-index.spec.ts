@@ -29,7 +29,15 @@ describe('subscription areas', () => {
     const first = areas.resolve([{ countryCode: 'TUR', region: 'İstanbul' }]);
     assert.deepEqual([...areas.resolve([{ countryCode: 'TUR', region: 'İstanbul' }]).keys], [...first.keys]);
     assert.deepEqual([...areas.resolve([{ countryCode: 'TUR', region: 'Ankara' }]).keys], ['TUR:6']);
-    assert.deepEqual([...areas.resolve([{ countryCode: 'TUR', region: '' }, { countryCode: 'CTR', region: '' }]).keys].sort(), ['CTR:1', 'TUR:34', 'TUR:6']);
+    assert.deepEqual(
+      [
+        ...areas.resolve([
+          { countryCode: 'TUR', region: '' },
+          { countryCode: 'CTR', region: '' },
+        ]).keys,
+      ].sort(),
+      ['CTR:1', 'TUR:34', 'TUR:6'],
+    );
   });
 
   it('tags a geometry with every area it touches, not those it misses', () => {
@@ -48,7 +56,7 @@ describe('timezone of a point (offline rules)', () => {
     assert.equal(timezoneAt(28.97, 41.01, areas), 'Europe/Istanbul');
     assert.equal(timezoneAt(33.36, 35.18, areas), 'Asia/Famagusta');
     assert.equal(timezoneAt(33.04, 34.68, areas), 'Asia/Nicosia');
-    assert.equal(timezoneAt(30.7, 36.7), 'Europe/Istanbul', 'without boundaries: inside Turkey\'s box');
+    assert.equal(timezoneAt(30.7, 36.7), 'Europe/Istanbul', "without boundaries: inside Turkey's box");
     assert.equal(timezoneAt(13.4, 52.5), 'Etc/GMT-1', 'elsewhere: the nautical zone of the longitude');
   });
 

@@ -62,7 +62,9 @@ export class AreaIndex {
 
   /** The area containing a point, if any. */
   areaAt(lng: number, lat: number): SubscriptionArea | undefined {
-    return this.areas.find((a) => lng >= a.bbox.minLng && lng <= a.bbox.maxLng && lat >= a.bbox.minLat && lat <= a.bbox.maxLat && pointInAny(lng, lat, a.parts));
+    return this.areas.find(
+      (a) => lng >= a.bbox.minLng && lng <= a.bbox.maxLng && lat >= a.bbox.minLat && lat <= a.bbox.maxLat && pointInAny(lng, lat, a.parts),
+    );
   }
 
   /**

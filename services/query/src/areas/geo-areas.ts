@@ -13,7 +13,12 @@ export function ringOf(points: ReadonlyArray<{ lng: number; lat: number }>): Rin
   return points.map((p) => [p.lng, p.lat] as const);
 }
 
-export function toRings(geometry: { polygons: Array<{ exterior?: { points: Array<{ lng: number; lat: number }> } | null; holes: Array<{ points: Array<{ lng: number; lat: number }> }> }> } | null | undefined): MultiPolygon {
+export function toRings(
+  geometry:
+    | { polygons: Array<{ exterior?: { points: Array<{ lng: number; lat: number }> } | null; holes: Array<{ points: Array<{ lng: number; lat: number }> }> }> }
+    | null
+    | undefined,
+): MultiPolygon {
   return (geometry?.polygons ?? []).map((p) => ({ exterior: ringOf(p.exterior?.points ?? []), holes: p.holes.map((h) => ringOf(h.points)) }));
 }
 

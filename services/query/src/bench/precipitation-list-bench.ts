@@ -62,7 +62,13 @@ function requests(n: number, now: number, seed: number): queryV1.ListPrecipitati
       g < 0.25
         ? { unrestricted: true, areas: [] }
         : g < 0.6
-          ? { unrestricted: false, areas: [{ countryCode: 'TUR', region: '' }, { countryCode: 'CTR', region: '' }] }
+          ? {
+              unrestricted: false,
+              areas: [
+                { countryCode: 'TUR', region: '' },
+                { countryCode: 'CTR', region: '' },
+              ],
+            }
           : g < 0.9
             ? { unrestricted: false, areas: [province()] }
             : { unrestricted: false, areas: [province(), province(), province()] };
@@ -89,7 +95,11 @@ async function timeAll(reqs: queryV1.ListPrecipitationsRequest[], run: (r: query
 async function main(): Promise<void> {
   const logger = createLogger({ service: 'query-bench', level: 'warn' });
   const dbName = uniqueName('query_bench').replace(/-/g, '_');
-  const mongo = await connectMongo({ url: testInfra({ ...process.env, KAFKA_BROKERS: process.env['KAFKA_BROKERS'] ?? 'unused' }).mongoUrl, dbName, appName: 'query-bench' });
+  const mongo = await connectMongo({
+    url: testInfra({ ...process.env, KAFKA_BROKERS: process.env['KAFKA_BROKERS'] ?? 'unused' }).mongoUrl,
+    dbName,
+    appName: 'query-bench',
+  });
   const bench = 'query precipitation list';
   try {
     const now = Date.now();
@@ -129,7 +139,12 @@ async function main(): Promise<void> {
     await timeAll(requests(200, now, 1), (r) => listPrecipitations(ctx, r)); // warm-up
     const inProcess = await timeAll(requests(queries, now, 2), (r) => listPrecipitations(ctx, r));
     const worst = await timeAll(
-      requests(50, now, 3).map((r) => ({ ...r, backwardIntervalS: 432_000, geography: { unrestricted: true, areas: [] }, intensityThreshold: 'PRECIPITATION_INTENSITY_UNSPECIFIED' as const })),
+      requests(50, now, 3).map((r) => ({
+        ...r,
+        backwardIntervalS: 432_000,
+        geography: { unrestricted: true, areas: [] },
+        intensityThreshold: 'PRECIPITATION_INTENSITY_UNSPECIFIED' as const,
+      })),
       (r) => listPrecipitations(ctx, r),
     );
 
@@ -144,13 +159,27 @@ async function main(): Promise<void> {
     await server.shutdown();
 
     const note = `${loaded.entries.toLocaleString('en')} events over 30 days; windows 1 h to 5 days, random thresholds, geographies and pages of 100`;
-    console.log(`in-process p50 ${percentile(inProcess, 50).toFixed(2)} ms, p99 ${percentile(inProcess, 99).toFixed(2)} ms; over gRPC p50 ${percentile(overGrpc, 50).toFixed(2)} ms, p99 ${percentile(overGrpc, 99).toFixed(2)} ms`);
+    console.log(
+      `in-process p50 ${percentile(inProcess, 50).toFixed(2)} ms, p99 ${percentile(inProcess, 99).toFixed(2)} ms; over gRPC p50 ${percentile(overGrpc, 50).toFixed(2)} ms, p99 ${percentile(overGrpc, 99).toFixed(2)} ms`,
+    );
     reportBench({ bench, metric: 'p50 latency over gRPC', value: percentile(overGrpc, 50), unit: 'ms', note });
     reportBench({ bench, metric: 'p99 latency over gRPC', value: percentile(overGrpc, 99), unit: 'ms', note });
     reportBench({ bench, metric: 'p50 latency in-process', value: percentile(inProcess, 50), unit: 'ms', note });
     reportBench({ bench, metric: 'p99 latency in-process', value: percentile(inProcess, 99), unit: 'ms', note });
-    reportBench({ bench, metric: 'p50 latency, 5-day window, unrestricted', value: percentile(worst, 50), unit: 'ms', note: 'every event of 5 days counted for the exact total' });
-    reportBench({ bench, metric: 'index rebuild at start', value: loadMs / 1000, unit: 's', note: `${loaded.entries.toLocaleString('en')} events from ${loaded.segments} segments in FerretDB` });
+    reportBench({
+      bench,
+      metric: 'p50 latency, 5-day window, unrestricted',
+      value: percentile(worst, 50),
+      unit: 'ms',
+      note: 'every event of 5 days counted for the exact total',
+    });
+    reportBench({
+      bench,
+      metric: 'index rebuild at start',
+      value: loadMs / 1000,
+      unit: 's',
+      note: `${loaded.entries.toLocaleString('en')} events from ${loaded.segments} segments in FerretDB`,
+    });
     reportBench({ bench, metric: 'memory per event', value: bytesPerEvent, unit: 'bytes', note: 'heap and array buffers of the index, after GC' });
   } finally {
     await mongo.db.dropDatabase().catch(() => undefined);

@@ -85,8 +85,7 @@ export function tiltedIrradiance(radiation: Irradiance, sun: SunPosition, tiltDe
   if (!Number.isFinite(dni)) dni = Math.max(0, (ghi - dhi) / cosZ);
   const beta = tiltDeg * RAD;
   const panelAzimuthFromNorth = (180 + azimuthDeg) * RAD;
-  const cosIncidence =
-    cosZ * Math.cos(beta) + Math.sin(sun.zenithDeg * RAD) * Math.sin(beta) * Math.cos(sun.azimuthDeg * RAD - panelAzimuthFromNorth);
+  const cosIncidence = cosZ * Math.cos(beta) + Math.sin(sun.zenithDeg * RAD) * Math.sin(beta) * Math.cos(sun.azimuthDeg * RAD - panelAzimuthFromNorth);
   const beam = dni * Math.max(0, cosIncidence);
   const sky = dhi * ((1 + Math.cos(beta)) / 2);
   const ground = ghi * ALBEDO * ((1 - Math.cos(beta)) / 2);

@@ -4,9 +4,23 @@ import { localParts } from './timezone.js';
 /** What ICU says for one instant, field by field: the reference the cached offsets must agree with. */
 function icuParts(epochMs: number, zone: string) {
   const parts: Record<string, string> = {};
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   for (const p of format.formatToParts(new Date(epochMs))) parts[p.type] = p.value;
-  return { year: Number(parts['year']), month: Number(parts['month']), day: Number(parts['day']), hour: Number(parts['hour']), minute: Number(parts['minute']) };
+  return {
+    year: Number(parts['year']),
+    month: Number(parts['month']),
+    day: Number(parts['day']),
+    hour: Number(parts['hour']),
+    minute: Number(parts['minute']),
+  };
 }
 
 describe('localParts', () => {
@@ -15,7 +29,7 @@ describe('localParts', () => {
 
   it('agrees with ICU on every field across years of random instants', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const from = Date.UTC(2015, 0, 1);
     const to = Date.UTC(2030, 0, 1);
     for (const zone of zones) {

@@ -62,7 +62,10 @@ function formatter(zone: string): Intl.DateTimeFormat {
 
 /** Offset of `zone` from UTC at `epochMs`, read from the ICU formatter (the slow part). */
 function formattedOffsetMinutes(epochMs: number, zone: string): number {
-  const name = formatter(zone).formatToParts(new Date(epochMs)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const name =
+    formatter(zone)
+      .formatToParts(new Date(epochMs))
+      .find((p) => p.type === 'timeZoneName')?.value ?? '';
   const offset = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
   return offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3] ?? 0)) : 0;
 }

@@ -12,6 +12,9 @@ export type CircleRelation = 'disjoint' | 'inside' | 'maybe';
 export function boxRelation(box: BBox, circle: GeodesicCircle): CircleRelation {
   if (!bboxesOverlap(box, circle.bbox)) return 'disjoint';
   const inside =
-    circle.contains(box.minLng, box.minLat) && circle.contains(box.maxLng, box.minLat) && circle.contains(box.maxLng, box.maxLat) && circle.contains(box.minLng, box.maxLat);
+    circle.contains(box.minLng, box.minLat) &&
+    circle.contains(box.maxLng, box.minLat) &&
+    circle.contains(box.maxLng, box.maxLat) &&
+    circle.contains(box.minLng, box.maxLat);
   return inside ? 'inside' : 'maybe';
 }

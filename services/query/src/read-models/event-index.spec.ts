@@ -35,7 +35,10 @@ describe('the in-memory event index', () => {
     const all: IndexEntry[] = [];
     for (let i = 0; i < 5000; i++) {
       // Out of order and with many equal times, as nowcasts and replays produce.
-      const e = entry(`prc_${i}`, 1_000_000 + Math.floor(rnd() * 2000) * 1000, { rank: 1 + Math.floor(rnd() * 6), areas: rnd() < 0.5 ? ['TUR:6'] : ['TUR:34'] });
+      const e = entry(`prc_${i}`, 1_000_000 + Math.floor(rnd() * 2000) * 1000, {
+        rank: 1 + Math.floor(rnd() * 6),
+        areas: rnd() < 0.5 ? ['TUR:6'] : ['TUR:34'],
+      });
       all.push(e);
       index.apply(e);
     }
@@ -57,7 +60,10 @@ describe('the in-memory event index', () => {
     for (const t of [999, 1000, 1500, 2000, 2001]) index.apply(entry(`e${t}`, t));
     const { total, slots } = index.page({ timeFrom: 1000, timeTo: 2000 }, 0, 10);
     assert.equal(total, 3);
-    assert.deepEqual(slots.map((s) => index.idAt(s)), ['e2000', 'e1500', 'e1000']);
+    assert.deepEqual(
+      slots.map((s) => index.idAt(s)),
+      ['e2000', 'e1500', 'e1000'],
+    );
   });
 
   it('keeps the highest revision: a newer one moves the event, an older or equal one is ignored', () => {
@@ -78,7 +84,10 @@ describe('the in-memory event index', () => {
     index.apply(entry('inside', 1500, { startTime: 1200 }));
     index.apply(entry('after', 3000, { startTime: 2100 }));
     const { slots } = index.page({ timeFrom: 1000, timeTo: 2000, startAtMost: 2000 }, 0, 10);
-    assert.deepEqual(slots.map((s) => index.idAt(s)), ['spanning', 'inside']);
+    assert.deepEqual(
+      slots.map((s) => index.idAt(s)),
+      ['spanning', 'inside'],
+    );
   });
 
   it('purges entries older than the cutoff and reuses their slots', () => {
@@ -92,7 +101,10 @@ describe('the in-memory event index', () => {
   });
 
   it('encodes and decodes blocks of entries losslessly', () => {
-    const entries = [entry('prc_ä', 1.5e12, { areas: ['TUR:6', 'CTR:1'], flags: 1, rank: 6, revision: 7 }), entry('tst_x', 2e12, { startTime: 1.9e12, areas: [] })];
+    const entries = [
+      entry('prc_ä', 1.5e12, { areas: ['TUR:6', 'CTR:1'], flags: 1, rank: 6, revision: 7 }),
+      entry('tst_x', 2e12, { startTime: 1.9e12, areas: [] }),
+    ];
     const back: IndexEntry[] = [];
     decodeEntries(encodeEntries(entries), (e) => back.push(e));
     assert.deepEqual(back, entries);

@@ -91,7 +91,10 @@ describe('the weather consumer handler', () => {
       await handle(record(TopicNames.WeatherPrecipitation, event({ geometry: null }), EventTypes.PrecipitationEvent)),
       await handle(record(TopicNames.WeatherPrecipitation, event({ revision: null }), EventTypes.PrecipitationEvent)),
     ];
-    assert.deepEqual(outcomes.map((o) => o.kind), ['dead-letter', 'dead-letter', 'dead-letter', 'dead-letter']);
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ['dead-letter', 'dead-letter', 'dead-letter', 'dead-letter'],
+    );
     assert.match((outcomes[2] as { reason: string }).reason, /geometry has no polygon/);
     assert.deepEqual(writes, []);
     assert.deepEqual(counters, { stored: 0, duplicates: 0, deadLettered: 4 });

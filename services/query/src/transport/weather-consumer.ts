@@ -26,7 +26,11 @@ export function newWeatherCounters(): WeatherCounters {
  * decoded or indexed is poison and goes to the dead-letter topic; a database failure is transient
  * and retried (the consumer stops, visibly, if it never clears).
  */
-export function weatherChannels(deps: { sinks: WeatherSinks; areas: () => AreaIndex; counters: WeatherCounters }): Pick<ChannelConsumerOptions<QueryChannel>, 'handlers' | 'onRejected'> {
+export function weatherChannels(deps: {
+  sinks: WeatherSinks;
+  areas: () => AreaIndex;
+  counters: WeatherCounters;
+}): Pick<ChannelConsumerOptions<QueryChannel>, 'handlers' | 'onRejected'> {
   const { sinks, counters } = deps;
   const poison = (record: ChannelRecord<QueryChannel>, reason: string): Outcome => {
     counters.deadLettered++;
@@ -51,7 +55,8 @@ export function weatherChannels(deps: { sinks: WeatherSinks; areas: () => AreaIn
       [TopicNames.WeatherThunderstorm]: (record) => store(record, () => acceptThunderstorm(sinks, deps.areas(), record.message, record.value)),
       [TopicNames.WeatherForecast]: async (record) => {
         const event = record.message;
-        if (!event.eventId || !event.runId || (event.revision?.revision ?? 0) < 1) return poison(record, 'event_id, run_id and a revision of 1 or more are required');
+        if (!event.eventId || !event.runId || (event.revision?.revision ?? 0) < 1)
+          return poison(record, 'event_id, run_id and a revision of 1 or more are required');
         return store(record, () => acceptForecast(sinks, event, record.value));
       },
     },

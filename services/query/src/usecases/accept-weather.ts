@@ -20,7 +20,12 @@ function seen(model: { has(eventId: string, revision: number): boolean }, event:
 }
 
 /** Tagging an event with areas costs polygon tests, so a re-delivery is recognised before that. */
-export async function acceptPrecipitation(sinks: WeatherSinks, areas: AreaIndex, event: weatherV1.PrecipitationEvent, bytes: Uint8Array): Promise<AcceptResult> {
+export async function acceptPrecipitation(
+  sinks: WeatherSinks,
+  areas: AreaIndex,
+  event: weatherV1.PrecipitationEvent,
+  bytes: Uint8Array,
+): Promise<AcceptResult> {
   if (seen(sinks.precipitations, event)) return 'duplicate';
   return sinks.precipitations.accept(precipitationEntry(event, areas), bytes, event);
 }

@@ -70,13 +70,19 @@ describe('point forecasts from the latest run (current, hourly, daily)', () => {
     ]),
   );
 
-  it('answers the current forecast from the nearest cell, in the point\'s timezone, with warnings for other metrics', async () => {
+  it("answers the current forecast from the nearest cell, in the point's timezone, with warnings for other metrics", async () => {
     const answer = await getForecast(context(store), request('FORECAST_KIND_CURRENT', ['TEMPERATURE', 'WEATHER_ICON', 'TEMPERATURE_MAX', 'HUMIDITY']));
     assert.equal(answer.cellId, 'ist');
     assert.equal(answer.timezone, 'Europe/Istanbul');
     assert.equal(answer.elevationM, 40);
     assert.deepEqual(answer.location, { lng: 29.0, lat: 41.0 });
-    assert.deepEqual(answer.metricForecasts.map((m) => [m.metric, m.unit]), [['TEMPERATURE', '°C'], ['WEATHER_ICON', 'WMO code']]);
+    assert.deepEqual(
+      answer.metricForecasts.map((m) => [m.metric, m.unit]),
+      [
+        ['TEMPERATURE', '°C'],
+        ['WEATHER_ICON', 'WMO code'],
+      ],
+    );
     assert.deepEqual(answer.warnings, [
       'Metric not valid for this request: TEMPERATURE_MAX',
       'Metric HUMIDITY is not provided by the forecast model test-model (missing HUMIDITY)',
@@ -91,23 +97,44 @@ describe('point forecasts from the latest run (current, hourly, daily)', () => {
   });
 
   it('answers daily statistics and totals per local day, warning about days the run only partly covers', async () => {
-    const answer = await getForecast(context(store), request('FORECAST_KIND_DAILY', ['TEMPERATURE_MAX', 'TEMPERATURE_MIN', 'PRECIPITATION', 'WIND_DIRECTION', 'TEMPERATURE'], { forecastDays: 3 }));
+    const answer = await getForecast(
+      context(store),
+      request('FORECAST_KIND_DAILY', ['TEMPERATURE_MAX', 'TEMPERATURE_MIN', 'PRECIPITATION', 'WIND_DIRECTION', 'TEMPERATURE'], { forecastDays: 3 }),
+    );
     const by = Object.fromEntries(answer.metricForecasts.map((m) => [m.metric, m.forecasts]));
-    assert.deepEqual(by['TEMPERATURE_MAX']!.map((f) => [f.time, f.value]), [['2026-06-15', 33], ['2026-06-16', 33], ['2026-06-17', 33]]);
+    assert.deepEqual(
+      by['TEMPERATURE_MAX']!.map((f) => [f.time, f.value]),
+      [
+        ['2026-06-15', 33],
+        ['2026-06-16', 33],
+        ['2026-06-17', 33],
+      ],
+    );
     assert.equal(by['TEMPERATURE_MIN']![0]!.value, 10);
     // Hours ending in day one: 01:00 .. 24:00, 23 of them inside the first 24 values at 0.5 mm.
     assert.equal(by['PRECIPITATION']![0]!.value, 11.5);
     assert.equal(by['WIND_DIRECTION']![0]!.value, 350);
     assert.ok(answer.warnings.includes('Metric not valid for this request: TEMPERATURE'));
-    assert.ok(answer.warnings.some((w) => w.startsWith('Daily values for 2026-06-17 cover only part of the day')), answer.warnings.join('; '));
+    assert.ok(
+      answer.warnings.some((w) => w.startsWith('Daily values for 2026-06-17 cover only part of the day')),
+      answer.warnings.join('; '),
+    );
   });
 
   it('computes tilted-panel radiation: flat panels get the global value, steeper ones less diffuse light', async () => {
-    const flat = await getForecast(context(store), request('FORECAST_KIND_HOURLY', ['GLOBAL_TILTED_RADIATION_GTI'], { startEpochMs: LOCAL_MIDNIGHT + 12 * HOUR, forecastDays: 1 }));
+    const flat = await getForecast(
+      context(store),
+      request('FORECAST_KIND_HOURLY', ['GLOBAL_TILTED_RADIATION_GTI'], { startEpochMs: LOCAL_MIDNIGHT + 12 * HOUR, forecastDays: 1 }),
+    );
     assert.equal(flat.metricForecasts[0]!.forecasts[0]!.value, 500);
     const tilted = await getForecast(
       context(store),
-      request('FORECAST_KIND_HOURLY', ['GLOBAL_TILTED_RADIATION_GTI'], { startEpochMs: LOCAL_MIDNIGHT + 12 * HOUR, forecastDays: 1, panelTiltDeg: 90, panelAzimuthDeg: 180 }),
+      request('FORECAST_KIND_HOURLY', ['GLOBAL_TILTED_RADIATION_GTI'], {
+        startEpochMs: LOCAL_MIDNIGHT + 12 * HOUR,
+        forecastDays: 1,
+        panelTiltDeg: 90,
+        panelAzimuthDeg: 180,
+      }),
     );
     assert.ok(tilted.metricForecasts[0]!.forecasts[0]!.value! < 500, 'a north-facing wall gets less than the horizontal');
   });
@@ -119,7 +146,10 @@ describe('point forecasts from the latest run (current, hourly, daily)', () => {
     const answer = await getForecast(context(later), request('FORECAST_KIND_CURRENT', ['TEMPERATURE']));
     assert.equal(answer.runId, 'new');
     assert.equal(answer.metricForecasts[0]!.forecasts[0]!.value, 99);
-    assert.deepEqual(later.superseded().map((r) => r.runId), ['old']);
+    assert.deepEqual(
+      later.superseded().map((r) => r.runId),
+      ['old'],
+    );
   });
 
   it('answers repeated requests alike, and a new revision of the cell with its new values', async () => {
@@ -138,7 +168,13 @@ describe('point forecasts from the latest run (current, hourly, daily)', () => {
   });
 
   it('says 404 when no cell lies near the point, and 400 for out-of-range parameters', async () => {
-    await assert.rejects(getForecast(context(store), request('FORECAST_KIND_CURRENT', ['TEMPERATURE'], { location: { lng: 44, lat: 37 } })), /No forecast is available/);
-    await assert.rejects(getForecast(context(store), request('FORECAST_KIND_HOURLY', ['TEMPERATURE'], { forecastDays: 15 })), /forecastDays must be between 1 and 14/);
+    await assert.rejects(
+      getForecast(context(store), request('FORECAST_KIND_CURRENT', ['TEMPERATURE'], { location: { lng: 44, lat: 37 } })),
+      /No forecast is available/,
+    );
+    await assert.rejects(
+      getForecast(context(store), request('FORECAST_KIND_HOURLY', ['TEMPERATURE'], { forecastDays: 15 })),
+      /forecastDays must be between 1 and 14/,
+    );
   });
 });

@@ -1,13 +1,6 @@
 import type { queryV1 } from '@stormhook/proto';
 import { dailyValues, hourFrames, hourlyValues, runHours, type HourFrame, type LocalDay, type SeriesContext } from '../forecast/forecast-series.js';
-import {
-  DAILY_METRICS,
-  HOURLY_METRICS,
-  sourceName,
-  sourcesOf,
-  validFor,
-  type ForecastKindName,
-} from '../forecast/metric-catalogue.js';
+import { DAILY_METRICS, HOURLY_METRICS, sourceName, sourcesOf, validFor, type ForecastKindName } from '../forecast/metric-catalogue.js';
 import { ForecastMemo } from '../forecast/forecast-memo.js';
 import type { ForecastRun } from '../forecast/forecast-store.js';
 import { localDate, localMidnight, timezoneAt } from '../forecast/timezone.js';
@@ -34,11 +27,13 @@ function validate(request: queryV1.GetForecastRequest): ForecastKindName {
   if (days !== undefined) {
     p.check(Number.isInteger(days) && days >= LIMITS.forecastDays.min && days <= LIMITS.forecastDays.max, 'forecastDays must be between 1 and 14');
   }
-  if (request.startEpochMs !== undefined) p.check(Number.isInteger(request.startEpochMs) && request.startEpochMs >= 0, 'startTime must be at least 0 (epoch milliseconds)');
+  if (request.startEpochMs !== undefined)
+    p.check(Number.isInteger(request.startEpochMs) && request.startEpochMs >= 0, 'startTime must be at least 0 (epoch milliseconds)');
   const tilt = request.panelTiltDeg;
   if (tilt !== undefined) p.check(Number.isFinite(tilt) && tilt >= 0 && tilt <= 90, 'solarPanelTiltForRadiation must be between 0 and 90 (degrees)');
   const azimuth = request.panelAzimuthDeg;
-  if (azimuth !== undefined) p.check(Number.isFinite(azimuth) && azimuth >= -180 && azimuth <= 180, 'solarPanelAzimuthForRadiation must be between -180 and 180 (degrees)');
+  if (azimuth !== undefined)
+    p.check(Number.isFinite(azimuth) && azimuth >= -180 && azimuth <= 180, 'solarPanelAzimuthForRadiation must be between -180 and 180 (degrees)');
   if (p.list.length > 0) throw invalidArgument(p.list);
   return kind!;
 }
@@ -85,7 +80,8 @@ function computeSeries(kind: ForecastKindName, run: ForecastRun, series: SeriesC
     }
   }
   if (kind !== 'DAILY' && hours.length === 0) warnings.push(`The latest forecast run (${run.runId}) has no hourly values in the requested period`);
-  for (const date of [...partialDays].sort()) warnings.push(`Daily values for ${date} cover only part of the day: the forecast run does not span all of its hours`);
+  for (const date of [...partialDays].sort())
+    warnings.push(`Daily values for ${date} cover only part of the day: the forecast run does not span all of its hours`);
   return { metricForecasts, warnings };
 }
 

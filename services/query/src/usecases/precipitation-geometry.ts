@@ -31,7 +31,10 @@ export function featureOf(event: weatherV1.PrecipitationEvent, polygons: MultiPo
  * outside the circle comes back with no polygons). Ids that are unknown, purged or outside the
  * caller's geography are named in `missingEventIds` instead of failing the call.
  */
-export async function precipitationGeometry(ctx: QueryContext, request: queryV1.GetPrecipitationGeometryRequest): Promise<queryV1.GetPrecipitationGeometryResponse> {
+export async function precipitationGeometry(
+  ctx: QueryContext,
+  request: queryV1.GetPrecipitationGeometryRequest,
+): Promise<queryV1.GetPrecipitationGeometryResponse> {
   const p = new Problems();
   p.check(request.eventIds.length <= LIMITS.geometryEventIdsMax, `eventIds must have at most ${LIMITS.geometryEventIdsMax} items`);
   let circle: Circle | undefined;

@@ -63,8 +63,14 @@ export function startMaintenance(opts: {
       await opts.sinks.precipitations.roll();
       await opts.sinks.thunderstorms.roll();
     });
-  const purgeTimer = setInterval(() => purge().catch((error: unknown) => opts.logger.error({ err: error }, 'retention run failed; retrying at the next tick')), opts.purgeIntervalMs);
-  const rollTimer = setInterval(() => roll().catch((error: unknown) => opts.logger.error({ err: error }, 'journal compaction failed; retrying at the next tick')), opts.rollIntervalMs);
+  const purgeTimer = setInterval(
+    () => purge().catch((error: unknown) => opts.logger.error({ err: error }, 'retention run failed; retrying at the next tick')),
+    opts.purgeIntervalMs,
+  );
+  const rollTimer = setInterval(
+    () => roll().catch((error: unknown) => opts.logger.error({ err: error }, 'journal compaction failed; retrying at the next tick')),
+    opts.rollIntervalMs,
+  );
   purgeTimer.unref();
   rollTimer.unref();
   return {

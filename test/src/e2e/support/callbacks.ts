@@ -27,9 +27,11 @@ export function classify(call: ReceivedCall): Notification {
   const webhookId = String(call.headers['webhook-id'] ?? '');
   const common = { webhookId, registrationId: String(payload['registrationId'] ?? ''), recipientId: String(payload['recipientId'] ?? ''), payload };
   if (payload['type'] === 'webhook.test') return { ...common, kind: 'TEST', stage: 'TEST', event: 'test' };
-  if (payload['stage'] === 'ALL_CLEAR') return { ...common, kind: 'ALL_CLEAR', stage: 'ALL_CLEAR', event: `lightning-episode@${payload['firstStrikeEpochMillis']}` };
+  if (payload['stage'] === 'ALL_CLEAR')
+    return { ...common, kind: 'ALL_CLEAR', stage: 'ALL_CLEAR', event: `lightning-episode@${payload['firstStrikeEpochMillis']}` };
   if (payload['strikeId'] !== undefined) return { ...common, kind: 'LIGHTNING', stage: String(payload['stage']), event: String(payload['strikeId']) };
-  if (payload['thunderstormId'] !== undefined) return { ...common, kind: 'THUNDERSTORM', stage: String(payload['stage']), event: String(payload['thunderstormId']) };
+  if (payload['thunderstormId'] !== undefined)
+    return { ...common, kind: 'THUNDERSTORM', stage: String(payload['stage']), event: String(payload['thunderstormId']) };
   if (Array.isArray(payload['violations'])) return { ...common, kind: 'FORECAST', stage: 'FORECAST', event: String(payload['scheduledTime']) };
   if (payload['intensity'] !== undefined) return { ...common, kind: 'PRECIPITATION', stage: String(payload['stage']), event: String(payload['eventId']) };
   return { ...common, kind: 'UNKNOWN', stage: '', event: '' };

@@ -4,7 +4,15 @@ import type { ApiClient } from './api-client.js';
 /** A metered service of a subscription, as the README's examples name them. */
 export type ServiceName = 'precipitations' | 'thunderstorms' | 'forecasts' | 'geo' | 'alarm-geometries' | 'alarm-points' | 'alarm-forecasts';
 
-export const ALL_SERVICES: readonly ServiceName[] = ['precipitations', 'thunderstorms', 'forecasts', 'geo', 'alarm-geometries', 'alarm-points', 'alarm-forecasts'];
+export const ALL_SERVICES: readonly ServiceName[] = [
+  'precipitations',
+  'thunderstorms',
+  'forecasts',
+  'geo',
+  'alarm-geometries',
+  'alarm-points',
+  'alarm-forecasts',
+];
 
 export interface CustomerSpec {
   role?: string;

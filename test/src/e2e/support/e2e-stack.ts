@@ -177,6 +177,10 @@ after(async function () {
   const lines = Object.entries(figures).map(([name, value]) => `  ${name}: ${value}`);
   process.stdout.write(`\n  end-to-end figures (stack ${stack.instance}):\n${lines.join('\n')}\n`);
   if (pendingReasons.length > 0) process.stdout.write(`\n  skipped until the operation is served:\n${pendingReasons.map((r) => `  - ${r}`).join('\n')}\n`);
-  assert.equal(code, 0, `the stack ${code === 'timeout' ? 'did not stop within 90 s of' : `exited with ${code} after`} Ctrl-C; last lines:\n${stack.process.tail()}`);
+  assert.equal(
+    code,
+    0,
+    `the stack ${code === 'timeout' ? 'did not stop within 90 s of' : `exited with ${code} after`} Ctrl-C; last lines:\n${stack.process.tail()}`,
+  );
   assert.deepEqual(left, [], `processes left behind after Ctrl-C: ${left.join(', ')}`);
 });

@@ -6,12 +6,14 @@ export function errorShapeProblem(body: unknown, status: number): string | undef
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
   const b = body as Record<string, unknown>;
   // "nanosecond-precision local date-time form": no zone, up to nine fraction digits.
-  if (typeof b['timestamp'] !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/.test(b['timestamp'])) return `timestamp ${JSON.stringify(b['timestamp'])} is not a local date-time`;
+  if (typeof b['timestamp'] !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/.test(b['timestamp']))
+    return `timestamp ${JSON.stringify(b['timestamp'])} is not a local date-time`;
   if (b['status'] !== status) return `status ${JSON.stringify(b['status'])} is not the HTTP status ${status}`;
   for (const field of ['error', 'message', 'path']) {
     if (typeof b[field] !== 'string' || (b[field] as string).length === 0) return `${field} is missing or empty`;
   }
-  if (b['messages'] !== undefined && !(Array.isArray(b['messages']) && b['messages'].every((m) => typeof m === 'string'))) return 'messages is not an array of strings';
+  if (b['messages'] !== undefined && !(Array.isArray(b['messages']) && b['messages'].every((m) => typeof m === 'string')))
+    return 'messages is not an array of strings';
   return undefined;
 }
 

@@ -2,7 +2,8 @@ import { createKafkaClient, createPublisher, EventTypes, TopicNames, type Publis
 import { createLogger } from '@stormhook/logger';
 import { feedV1 } from '@stormhook/proto';
 
-export type FeedTopic = typeof TopicNames.FeedPrecipitation | typeof TopicNames.FeedLightning | typeof TopicNames.FeedThunderstorm | typeof TopicNames.FeedForecast;
+export type FeedTopic =
+  typeof TopicNames.FeedPrecipitation | typeof TopicNames.FeedLightning | typeof TopicNames.FeedThunderstorm | typeof TopicNames.FeedForecast;
 export const FEED_TOPICS: readonly FeedTopic[] = [TopicNames.FeedPrecipitation, TopicNames.FeedLightning, TopicNames.FeedThunderstorm, TopicNames.FeedForecast];
 
 /**

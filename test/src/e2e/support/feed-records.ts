@@ -100,7 +100,10 @@ export interface GridPoint {
  * own model.
  */
 export function forecastGrid(runId: string, issueMs: number, firstHourMs: number, points: GridPoint[], hours = 72, model = 'e2e-model'): feedV1.ForecastGrid {
-  const series = (metric: feedV1.ForecastMetric, value: (hour: number) => number): feedV1.MetricSeries => ({ metric, values: Array.from({ length: hours }, (_, h) => value(h)) });
+  const series = (metric: feedV1.ForecastMetric, value: (hour: number) => number): feedV1.MetricSeries => ({
+    metric,
+    values: Array.from({ length: hours }, (_, h) => value(h)),
+  });
   return {
     runId,
     version: 0,

@@ -103,7 +103,13 @@ export function hostileRecords(topics: readonly FeedTopic[], tag: string, now = 
     const eventType = EVENT_TYPE_OF[topic];
     const foreign = Object.values(EVENT_TYPE_OF).find((t) => t !== eventType)!;
     const headers = (overrides: Record<string, string | undefined> = {}) => {
-      const base: Record<string, string | undefined> = { 'event-type': eventType, 'event-id': `evt_${tag}_${out.length}`, 'content-type': 'application/x-protobuf', 'schema-version': '1', ...overrides };
+      const base: Record<string, string | undefined> = {
+        'event-type': eventType,
+        'event-id': `evt_${tag}_${out.length}`,
+        'content-type': 'application/x-protobuf',
+        'schema-version': '1',
+        ...overrides,
+      };
       return Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
     };
     const add = (flaw: string, value: Buffer | null, h: Record<string, string>) => {

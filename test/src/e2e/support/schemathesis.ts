@@ -50,13 +50,18 @@ export async function ensureSchemathesis(): Promise<string> {
   mkdirSync(join(repoRoot, '.stack', 'cache', 'tools'), { recursive: true });
   const venv = await run('python3', ['-m', 'venv', toolDir], 120_000);
   if (venv.code !== 0) throw new Error(`cannot make a Python virtual environment for schemathesis (needs python3 with venv):\n${tail(venv.output)}`);
-  const pip = await run(join(toolDir, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], 600_000);
+  const pip = await run(
+    join(toolDir, 'bin', 'python'),
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`],
+    600_000,
+  );
   if (pip.code !== 0) {
     rmSync(toolDir, { recursive: true, force: true });
     throw new Error(`cannot install schemathesis ${SCHEMATHESIS_VERSION} from PyPI with pip:\n${tail(pip.output)}`);
   }
   const version = await run(stBinary, ['--version'], 60_000);
-  if (version.code !== 0 || !version.output.includes(SCHEMATHESIS_VERSION)) throw new Error(`schemathesis installed but does not run:\n${tail(version.output)}`);
+  if (version.code !== 0 || !version.output.includes(SCHEMATHESIS_VERSION))
+    throw new Error(`schemathesis installed but does not run:\n${tail(version.output)}`);
   writeFileSync(completeMarker, `${SCHEMATHESIS_VERSION}\n`);
   return stBinary;
 }
@@ -151,7 +156,8 @@ export async function fuzzApi(st: string, options: FuzzOptions): Promise<FuzzRep
   const ndjson = existsSync(reportDir) ? readdirSync(reportDir).find((f) => f.endsWith('.ndjson')) : undefined;
   if (!ndjson) throw new Error(`schemathesis wrote no report (exit ${result.code}):\n${tail(result.output)}`);
   const report = analyse(readFileSync(join(reportDir, ndjson), 'utf8'));
-  if (!report.finished) throw new Error(`schemathesis did not finish (exit ${result.code}; killed after ${options.timeoutMs / 1000} s?):\n${tail(result.output)}`);
+  if (!report.finished)
+    throw new Error(`schemathesis did not finish (exit ${result.code}; killed after ${options.timeoutMs / 1000} s?):\n${tail(result.output)}`);
   return { ...report.findings, consoleTail: tail(result.output, 15) };
 }
 
@@ -191,7 +197,8 @@ function analyse(ndjson: string): { finished: boolean; findings: Omit<FuzzReport
     const event = JSON.parse(line) as Record<string, unknown>;
     if ('EngineFinished' in event) finished = true;
     if ('FatalError' in event) throw new Error(`schemathesis failed: ${JSON.stringify(event['FatalError']).slice(0, 2000)}`);
-    const scenario = event['ScenarioFinished'] as { recorder?: { label: string; interactions?: Record<string, Interaction>; checks?: Record<string, CheckResult[]> } } | undefined;
+    const scenario = event['ScenarioFinished'] as
+      { recorder?: { label: string; interactions?: Record<string, Interaction>; checks?: Record<string, CheckResult[]> } } | undefined;
     const recorder = scenario?.recorder;
     if (!recorder?.interactions) continue;
     for (const [caseId, interaction] of Object.entries(recorder.interactions)) {
@@ -208,7 +215,8 @@ function analyse(ndjson: string): { finished: boolean; findings: Omit<FuzzReport
         body = undefined;
       }
       const request = `${interaction.request.method} ${new URL(interaction.request.uri).pathname} ${decode(interaction.request.body?.$base64).slice(0, 300)}`;
-      const pending = status === 501 && typeof (body as { message?: unknown })?.message === 'string' && /is not available yet$/.test((body as { message: string }).message);
+      const pending =
+        status === 501 && typeof (body as { message?: unknown })?.message === 'string' && /is not available yet$/.test((body as { message: string }).message);
       if (pending) findings.pendingOperations[recorder.label] = (body as { message: string }).message;
       else if (status >= 500) note(findings.serverErrors, 'server', recorder.label, `${status} ${text.slice(0, 300)} <- ${request}`);
       if (status >= 400) {

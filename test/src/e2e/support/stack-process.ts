@@ -55,7 +55,12 @@ export function processesWith(marker: string): number[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(join('/proc', entry, 'environ'), 'latin1').split('\0').includes(marker)) found.push(Number(entry));
+      if (
+        readFileSync(join('/proc', entry, 'environ'), 'latin1')
+          .split('\0')
+          .includes(marker)
+      )
+        found.push(Number(entry));
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -140,10 +145,7 @@ export async function launchStack(settings: StackSettings, startTimeoutMs: numbe
     async interrupt(timeoutMs) {
       child.kill('SIGINT');
       let stopTimer: NodeJS.Timeout | undefined;
-      const code = await Promise.race([
-        exited,
-        new Promise<'timeout'>((resolve) => (stopTimer = setTimeout(() => resolve('timeout'), timeoutMs))),
-      ]);
+      const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => (stopTimer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
       clearTimeout(stopTimer);
       consoleLog.end();
       if (code === 'timeout') throw new Error(`the stack did not stop within ${timeoutMs / 1000} s of Ctrl-C; last lines:\n${tail()}`);

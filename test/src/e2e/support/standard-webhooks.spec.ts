@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { signatureMatches, verificationProblem } from './standard-webhooks.js';
 
-describe('the suite\'s own Standard Webhooks verifier', () => {
+describe("the suite's own Standard Webhooks verifier", () => {
   // The golden vector of the reliability rules.
   const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
   const id = 'msg_p5jXN8AQM9LWM0D4loKWxJek';

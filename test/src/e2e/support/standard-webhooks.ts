@@ -19,11 +19,18 @@ export function signatureMatches(secret: string, id: string, timestamp: string, 
 }
 
 /** Why a received callback fails verification, or undefined when it passes (5 minutes of clock tolerance). */
-export function verificationProblem(secret: string, headers: Record<string, string | string[] | undefined>, body: string, nowMs = Date.now()): string | undefined {
+export function verificationProblem(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+  nowMs = Date.now(),
+): string | undefined {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signature = headers['webhook-signature'];
-  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return 'a webhook-id, webhook-timestamp or webhook-signature header is missing';
-  if (!/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) * 1000 - nowMs) > 5 * 60_000) return `webhook-timestamp ${timestamp} is not within 5 minutes of now`;
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+    return 'a webhook-id, webhook-timestamp or webhook-signature header is missing';
+  if (!/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) * 1000 - nowMs) > 5 * 60_000)
+    return `webhook-timestamp ${timestamp} is not within 5 minutes of now`;
   return signatureMatches(secret, id, timestamp, body, signature) ? undefined : 'no v1 signature matches the signing secret';
 }

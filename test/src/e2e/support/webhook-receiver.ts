@@ -25,7 +25,10 @@ export class WebhookReceiver {
   private holds: Array<(call: ReceivedCall) => Promise<void>> = [];
   private waiters: Array<() => void> = [];
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(path = '/hooks/stormhook'): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined;

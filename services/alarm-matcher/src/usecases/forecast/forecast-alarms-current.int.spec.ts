@@ -42,7 +42,9 @@ describe('forecast alarms held in memory, kept current by registration events (t
     mongo = new MongoClient(testInfra().mongoUrl);
     await mongo.connect();
     await publishWeather(h.publisher, TopicNames.WeatherForecast, [
-      forecastEvent('run-1', DAY - 6 * HOUR, DAY + HOUR, [{ cellId: 'c3', lng: 32.26, lat: 40.26, series: { WIND_GUSTS: hoursOf(0, 55), TEMPERATURE: hoursOf(0, 2) } }]),
+      forecastEvent('run-1', DAY - 6 * HOUR, DAY + HOUR, [
+        { cellId: 'c3', lng: 32.26, lat: 40.26, series: { WIND_GUSTS: hoursOf(0, 55), TEMPERATURE: hoursOf(0, 2) } },
+      ]),
     ]);
     await until(() => h.matchers.every((m) => m.matcher.forecastCells.size === 1), 'both instances to hold the forecast cell');
   });
@@ -53,7 +55,11 @@ describe('forecast alarms held in memory, kept current by registration events (t
   });
 
   it('reflects register, update and unregister made through instance 0 in the next slot of instance 1', async () => {
-    const registered = await h.client.registerAlarm({ principal: principal(ACCOUNT_A), kind: 'REGISTRATION_KIND_FORECAST', registration: { ...input('gusts', { windGustThreshold: 'STRONG_WIND' }), webhook: { config: FULL_WEBHOOK } } });
+    const registered = await h.client.registerAlarm({
+      principal: principal(ACCOUNT_A),
+      kind: 'REGISTRATION_KIND_FORECAST',
+      registration: { ...input('gusts', { windGustThreshold: 'STRONG_WIND' }), webhook: { config: FULL_WEBHOOK } },
+    });
     const id = registered.registrationId;
     await until(() => held(id)?.version === registered.version, 'the registration to reach instance 1');
     let outcome = await runSlot();
@@ -78,10 +84,17 @@ describe('forecast alarms held in memory, kept current by registration events (t
   });
 
   it('evaluates a registration made on another instance from memory, even with its stored document gone', async () => {
-    const saved = await h.client.registerAlarm({ principal: principal(ACCOUNT_A), kind: 'REGISTRATION_KIND_FORECAST', registration: { ...input('memory', { windGustThreshold: 'STRONG_WIND' }), webhook: { accountId: ACCOUNT_A } } });
+    const saved = await h.client.registerAlarm({
+      principal: principal(ACCOUNT_A),
+      kind: 'REGISTRATION_KIND_FORECAST',
+      registration: { ...input('memory', { windGustThreshold: 'STRONG_WIND' }), webhook: { accountId: ACCOUNT_A } },
+    });
     await until(() => held(saved.registrationId) !== undefined, 'the broadcast to reach instance 1');
     // Taken away behind the matchers' backs (no broadcast): a slot reading the database would miss it.
-    await mongo.db(databaseName('alarm_matcher', h.dbPrefix)).collection(COLLECTIONS.registrations).deleteOne({ _id: saved.registrationId as never });
+    await mongo
+      .db(databaseName('alarm_matcher', h.dbPrefix))
+      .collection(COLLECTIONS.registrations)
+      .deleteOne({ _id: saved.registrationId as never });
     const outcome = await runSlot();
     assert.deepEqual([outcome.evaluated, outcome.registrations, outcome.notifications], [true, 1, 1]);
     const [alarm] = await h.alarms.expect(saved.registrationId, 1);

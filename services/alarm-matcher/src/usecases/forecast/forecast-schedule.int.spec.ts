@@ -25,8 +25,16 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
   const ids: Record<string, string> = {};
   const admin = principal('0c0c0c0c-3333-4333-8333-0c0c0c0c0c0c', 'ADMIN');
 
-  async function register(name: string, registration: DeepPartial<alarmV1.AlarmRegistrationInput>, webhook: DeepPartial<alarmV1.RegistrationWebhook> = { accountId: ACCOUNT_A }) {
-    const saved = await h.client.registerAlarm({ principal: principal(ACCOUNT_A), kind: 'REGISTRATION_KIND_FORECAST', registration: { recipientId: name, webhook, ...registration } });
+  async function register(
+    name: string,
+    registration: DeepPartial<alarmV1.AlarmRegistrationInput>,
+    webhook: DeepPartial<alarmV1.RegistrationWebhook> = { accountId: ACCOUNT_A },
+  ) {
+    const saved = await h.client.registerAlarm({
+      principal: principal(ACCOUNT_A),
+      kind: 'REGISTRATION_KIND_FORECAST',
+      registration: { recipientId: name, webhook, ...registration },
+    });
     ids[name] = saved.registrationId;
     return saved;
   }
@@ -45,7 +53,12 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
     await until(() => h.matchers.every((m) => m.matcher.forecastCells.size === 3), 'both instances to hold the forecast cells');
     await register(
       'district',
-      { forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastFilter: { precipitationThreshold: 'MODERATE' }, forecastDays: 2, forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING'] },
+      {
+        forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } },
+        forecastFilter: { precipitationThreshold: 'MODERATE' },
+        forecastDays: 2,
+        forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING'],
+      },
       { config: FULL_WEBHOOK },
     );
     const point = await register('point-gusts', {
@@ -55,10 +68,23 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
       forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING', 'FORECAST_DELIVERY_EVENING'],
     });
     assert.equal(point.resolvedForecastCell?.cellId, 'c3');
-    await register('point-calm', { forecastBoundary: { point: { lng: 32.25, lat: 40.25 } }, forecastFilter: { hotTemperatureThreshold: 'WARM' }, forecastDays: 3, forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING'] });
-    await register('evening-only', { forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } }, forecastFilter: { precipitationThreshold: 'LIGHT' }, forecastDays: 1, forecastAlarmDelivery: ['FORECAST_DELIVERY_EVENING'] });
+    await register('point-calm', {
+      forecastBoundary: { point: { lng: 32.25, lat: 40.25 } },
+      forecastFilter: { hotTemperatureThreshold: 'WARM' },
+      forecastDays: 3,
+      forecastAlarmDelivery: ['FORECAST_DELIVERY_MORNING'],
+    });
+    await register('evening-only', {
+      forecastBoundary: { administrative: { cityId: 6, districtId: 1231 } },
+      forecastFilter: { precipitationThreshold: 'LIGHT' },
+      forecastDays: 1,
+      forecastAlarmDelivery: ['FORECAST_DELIVERY_EVENING'],
+    });
     // Slots evaluate the alarms each instance holds in memory; the other instance learns of them by the broadcast.
-    await until(() => h.matchers.every((m) => Object.values(ids).every((id) => m.matcher.forecastAlarms.get(id) !== undefined)), 'both instances to hold the forecast alarms');
+    await until(
+      () => h.matchers.every((m) => Object.values(ids).every((id) => m.matcher.forecastAlarms.get(id) !== undefined)),
+      'both instances to hold the forecast alarms',
+    );
   });
 
   after(async () => {
@@ -114,7 +140,11 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
     assert.equal(point['districtId'], 1231 + 1, 'the district containing the point (Keçiören)');
     assert.equal(point['latitude'], 40.25);
     assert.ok((point['distance'] as number) > 1_000 && (point['distance'] as number) < 1_500, `distance ${String(point['distance'])}`);
-    assert.deepEqual((point['violations'] as Array<{ metric: string }>).map((v) => v.metric), ['WIND_GUSTS_MAX'], 'the cold threshold is not breached');
+    assert.deepEqual(
+      (point['violations'] as Array<{ metric: string }>).map((v) => v.metric),
+      ['WIND_GUSTS_MAX'],
+      'the cold threshold is not breached',
+    );
   });
 
   it('does not evaluate the slot again, on later ticks or on a restarted instance', async () => {
@@ -123,7 +153,10 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
     h.matchers.splice(1, 1);
     const restarted = await h.startMatcher();
     const outcomes = (await Promise.all([restarted.matcher.scheduler.tick(), h.matchers[0]!.matcher.scheduler.tick()])).flat();
-    assert.ok(outcomes.every((o) => !o.evaluated), JSON.stringify(outcomes));
+    assert.ok(
+      outcomes.every((o) => !o.evaluated),
+      JSON.stringify(outcomes),
+    );
     const again = await h.client.runForecastSlot({ principal: admin, delivery: 'FORECAST_DELIVERY_MORNING', dayEpochMs: DAY });
     assert.equal(again.evaluated, false);
     assert.equal(h.alarms.forRegistration(ids['district']!).length, 1);
@@ -134,7 +167,10 @@ describe('forecast alarm schedule (two instances, injected clock)', function () 
     clock.set(DAY + 24 * HOUR + 9 * HOUR);
     const outcomes = (await Promise.all(h.matchers.map((m) => m.matcher.scheduler.tick()))).flat();
     const evaluated = outcomes.filter((o) => o.evaluated);
-    assert.deepEqual(evaluated.map((o) => [o.slotId, o.late]), [['2030-01-16T04:00Z', true]]);
+    assert.deepEqual(
+      evaluated.map((o) => [o.slotId, o.late]),
+      [['2030-01-16T04:00Z', true]],
+    );
     const [late] = (await h.alarms.expect(ids['district']!, 2)).slice(1);
     assert.equal(late!.payload['late'], true);
     // Day 2 of the run is now "today": only its breach is listed.

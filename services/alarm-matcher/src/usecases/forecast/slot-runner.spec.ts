@@ -71,7 +71,10 @@ describe('ForecastSlotRunner', () => {
     alarms.upsert(forecastRegistration('evening', { delivery: ['EVENING'] }));
     const outcome = await runner('a').run(slotOn('MORNING', DAY));
     assert.deepEqual([outcome.evaluated, outcome.late, outcome.registrations, outcome.notifications], [true, false, 2, 2]);
-    const cells = publisher.sent.map((n) => [n.addressee.registrationId, (n.payload['violations'] as Array<{ forecasts: Array<{ cellId: string }> }>)[0]!.forecasts[0]!.cellId]);
+    const cells = publisher.sent.map((n) => [
+      n.addressee.registrationId,
+      (n.payload['violations'] as Array<{ forecasts: Array<{ cellId: string }> }>)[0]!.forecasts[0]!.cellId,
+    ]);
     assert.deepEqual(cells.sort(), [
       ['district', 'in'],
       ['point', 'near'],
@@ -83,7 +86,18 @@ describe('ForecastSlotRunner', () => {
     alarms.upsert(forecastRegistration('district'));
     const slot = slotOn('MORNING', DAY);
     // An instance claimed the slot and died before finishing.
-    await slots.claim({ claimId: slot.id, slotId: slot.id, delivery: 'MORNING', slotTimeMs: slot.timeMs, attempt: 1, late: false, owner: 'dead', claimedAtMs: clock.now(), leaseUntilMs: clock.now() + LEASE, status: 'running' });
+    await slots.claim({
+      claimId: slot.id,
+      slotId: slot.id,
+      delivery: 'MORNING',
+      slotTimeMs: slot.timeMs,
+      attempt: 1,
+      late: false,
+      owner: 'dead',
+      claimedAtMs: clock.now(),
+      leaseUntilMs: clock.now() + LEASE,
+      status: 'running',
+    });
     assert.equal((await runner('b').run(slot)).evaluated, false);
     clock.advance(LEASE + 1);
     const outcome = await runner('b').run(slot);
@@ -101,7 +115,18 @@ describe('ForecastSlotRunner', () => {
     const slot = slotOn('MORNING', DAY);
     for (let attempt = 1; attempt <= 5; attempt++) {
       const claimId = attempt === 1 ? slot.id : `${slot.id}#${attempt}`;
-      await slots.claim({ claimId, slotId: slot.id, delivery: 'MORNING', slotTimeMs: slot.timeMs, attempt, late: false, owner: 'x', claimedAtMs: clock.now() + attempt, leaseUntilMs: 0, status: 'running' });
+      await slots.claim({
+        claimId,
+        slotId: slot.id,
+        delivery: 'MORNING',
+        slotTimeMs: slot.timeMs,
+        attempt,
+        late: false,
+        owner: 'x',
+        claimedAtMs: clock.now() + attempt,
+        leaseUntilMs: 0,
+        status: 'running',
+      });
     }
     assert.equal((await runner('d').run(slot)).evaluated, false);
   });

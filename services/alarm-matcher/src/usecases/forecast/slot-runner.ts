@@ -215,7 +215,10 @@ export class ForecastSlotRunner {
     await Promise.all(inFlight);
     if (failure) throw failure.error;
     // Where a slow slot spent its time: evaluating, or waiting for claims and publishes.
-    logger.info({ slotId: slot.id, dispatchWaitMs: Math.round(dispatchWaitMs), dispatchTailMs: Math.round(performance.now() - tailStart) }, 'forecast slot dispatch timings');
+    logger.info(
+      { slotId: slot.id, dispatchWaitMs: Math.round(dispatchWaitMs), dispatchTailMs: Math.round(performance.now() - tailStart) },
+      'forecast slot dispatch timings',
+    );
     return { registrations: registrations.length, notifications, ...(newestRun ? { forecastRunId: newestRun.runId } : {}) };
   }
 }

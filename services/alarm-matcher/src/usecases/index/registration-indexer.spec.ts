@@ -39,26 +39,54 @@ describe('RegistrationIndexer with forecast alarms', () => {
         yield* stored;
       },
     };
-    const indexer = new RegistrationIndexer(index, forecasts, new AreaShapes(new PolygonGeo(new Map()), grid), repo, createLogger({ service: 'spec', level: 'silent' }));
+    const indexer = new RegistrationIndexer(
+      index,
+      forecasts,
+      new AreaShapes(new PolygonGeo(new Map()), grid),
+      repo,
+      createLogger({ service: 'spec', level: 'silent' }),
+    );
     return { index, forecasts, indexer, reads: () => reads };
   }
 
   it('loads forecast alarms beside the real-time ones, and follows broadcasts without reading the database', async () => {
-    const { index, forecasts, indexer, reads } = setup([forecast('f1', 1), forecast('f2', 1, ['EVENING']), pointRegistration(32.8, 39.9, 5_000, { lightning: {} }, { registrationId: 'p1' })]);
+    const { index, forecasts, indexer, reads } = setup([
+      forecast('f1', 1),
+      forecast('f2', 1, ['EVENING']),
+      pointRegistration(32.8, 39.9, 5_000, { lightning: {} }, { registrationId: 'p1' }),
+    ]);
     await indexer.reconcile();
     assert.equal(reads(), 1);
     assert.deepEqual([index.size, forecasts.size], [1, 2]);
-    assert.deepEqual(forecasts.forDelivery('MORNING').map((r) => r.registrationId), ['f1']);
+    assert.deepEqual(
+      forecasts.forDelivery('MORNING').map((r) => r.registrationId),
+      ['f1'],
+    );
 
     await indexer.apply(forecast('f3', 1));
     await indexer.apply(forecast('f1', 2, ['MORNING', 'EVENING']));
     await indexer.apply(forecast('f1', 1)); // a late, older broadcast
     assert.equal(forecasts.get('f1')?.version, 2);
-    assert.deepEqual(forecasts.forDelivery('EVENING').map((r) => r.registrationId).sort(), ['f1', 'f2']);
+    assert.deepEqual(
+      forecasts
+        .forDelivery('EVENING')
+        .map((r) => r.registrationId)
+        .sort(),
+      ['f1', 'f2'],
+    );
     await indexer.remove('f2', 2);
     await indexer.apply(forecast('f2', 1)); // older than its removal: stays removed
-    assert.deepEqual(forecasts.forDelivery('EVENING').map((r) => r.registrationId), ['f1']);
-    assert.deepEqual(forecasts.forDelivery('MORNING').map((r) => r.registrationId).sort(), ['f1', 'f3']);
+    assert.deepEqual(
+      forecasts.forDelivery('EVENING').map((r) => r.registrationId),
+      ['f1'],
+    );
+    assert.deepEqual(
+      forecasts
+        .forDelivery('MORNING')
+        .map((r) => r.registrationId)
+        .sort(),
+      ['f1', 'f3'],
+    );
     assert.equal(reads(), 1, 'broadcasts are applied from the event alone');
   });
 
@@ -69,6 +97,9 @@ describe('RegistrationIndexer with forecast alarms', () => {
     stored.pop();
     const result = await indexer.reconcile();
     assert.equal(result.removed, 1);
-    assert.deepEqual(forecasts.forDelivery('MORNING').map((r) => r.registrationId), ['f1']);
+    assert.deepEqual(
+      forecasts.forDelivery('MORNING').map((r) => r.registrationId),
+      ['f1'],
+    );
   });
 });

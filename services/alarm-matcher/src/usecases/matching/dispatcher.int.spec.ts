@@ -48,7 +48,11 @@ describe('NotificationDispatcher on the real database', function () {
     const ids = Array.from({ length: 1_000 }, (_, i) => `ntf_race_${i}`);
     const claimers = Array.from({ length: 4 }, () => {
       const publisher = new RecordingPublisher();
-      const dispatcher = new NotificationDispatcher(new MongoNotificationLedger(db), publisher, systemClock, undefined, { maxItems: 200, maxDelayMs: 2, maxConcurrentFlushes: 2 });
+      const dispatcher = new NotificationDispatcher(new MongoNotificationLedger(db), publisher, systemClock, undefined, {
+        maxItems: 200,
+        maxDelayMs: 2,
+        maxConcurrentFlushes: 2,
+      });
       return { publisher, dispatcher };
     });
     const random = seeded(7);

@@ -23,7 +23,10 @@ describe('NotificationDispatcher', () => {
     const dispatcher = new NotificationDispatcher(new MemoryLedger(), publisher, new ManualClock(0));
     assert.equal((await dispatcher.dispatch([notification('n1'), notification('n1'), notification('n2')])).length, 2);
     assert.equal((await dispatcher.dispatch([notification('n1'), notification('n3')])).length, 1);
-    assert.deepEqual(publisher.sent.map((n) => n.notificationId), ['n1', 'n2', 'n3']);
+    assert.deepEqual(
+      publisher.sent.map((n) => n.notificationId),
+      ['n1', 'n2', 'n3'],
+    );
   });
 
   it('releases its claims when the publish fails, so the retry sends them', async () => {
@@ -43,7 +46,10 @@ describe('NotificationDispatcher', () => {
     const ledger = new MemoryLedger();
     const dispatcher = new NotificationDispatcher(ledger, publisher, new ManualClock(0), undefined, { maxItems: 100, maxDelayMs: 5, maxConcurrentFlushes: 1 });
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => dispatcher.dispatch([notification(`n${i}`), notification(`m${i}`)])));
-    assert.deepEqual(results.map((sent) => sent.length), new Array<number>(30).fill(2));
+    assert.deepEqual(
+      results.map((sent) => sent.length),
+      new Array<number>(30).fill(2),
+    );
     assert.deepEqual(ledger.claimCalls, [60], 'one ledger round trip for the 30 callers');
     assert.deepEqual(publisher.calls, [60], 'one publish for the 30 callers');
     await dispatcher.drain();
@@ -62,8 +68,15 @@ describe('NotificationDispatcher', () => {
 
   it('gives a notification brought by two concurrent callers to exactly one of them', async () => {
     const publisher = new RecordingPublisher();
-    const dispatcher = new NotificationDispatcher(new MemoryLedger(), publisher, new ManualClock(0), undefined, { maxItems: 100, maxDelayMs: 5, maxConcurrentFlushes: 1 });
-    const [a, b] = await Promise.all([dispatcher.dispatch([notification('n1'), notification('a')]), dispatcher.dispatch([notification('n1'), notification('b')])]);
+    const dispatcher = new NotificationDispatcher(new MemoryLedger(), publisher, new ManualClock(0), undefined, {
+      maxItems: 100,
+      maxDelayMs: 5,
+      maxConcurrentFlushes: 1,
+    });
+    const [a, b] = await Promise.all([
+      dispatcher.dispatch([notification('n1'), notification('a')]),
+      dispatcher.dispatch([notification('n1'), notification('b')]),
+    ]);
     assert.deepEqual([a!.map((n) => n.notificationId), b!.map((n) => n.notificationId)], [['n1', 'a'], ['b']]);
     assert.deepEqual(publisher.sent.map((n) => n.notificationId).sort(), ['a', 'b', 'n1']);
   });
@@ -75,11 +88,20 @@ describe('NotificationDispatcher', () => {
     publisher.failNext = true;
     ledger.failRelease = true;
     const failed = await Promise.allSettled([dispatcher.dispatch([notification('n1')]), dispatcher.dispatch([notification('n2')])]);
-    assert.deepEqual(failed.map((r) => r.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      failed.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
     assert.ok(ledger.claims.has('n1') && ledger.claims.has('n2'), 'the claims are still in the ledger');
     const retried = await Promise.all([dispatcher.dispatch([notification('n1')]), dispatcher.dispatch([notification('n2')])]);
-    assert.deepEqual(retried.map((sent) => sent.length), [1, 1]);
-    assert.deepEqual(publisher.sent.map((n) => n.notificationId), ['n1', 'n2']);
+    assert.deepEqual(
+      retried.map((sent) => sent.length),
+      [1, 1],
+    );
+    assert.deepEqual(
+      publisher.sent.map((n) => n.notificationId),
+      ['n1', 'n2'],
+    );
     assert.equal((await dispatcher.dispatch([notification('n1')])).length, 0, 'published once, then taken');
   });
 });

@@ -52,7 +52,11 @@ describe('LightningEpisodes', () => {
     assert.equal(store.reads, 2, 'one read per registration, shared by the three strikes');
     assert.deepEqual(ended.flat(), [{ registrationId: 'r', firstStrikeMs: 0, lastStrikeMs: 7_000 }], 'one all-clear for the old episode');
     assert.deepEqual(store.rows.get('r'), { registrationId: 'r', firstStrikeMs: 7_000 + QUIET, lastStrikeMs: 7_000 + QUIET });
-    assert.deepEqual(store.rows.get('s'), { registrationId: 's', firstStrikeMs: 6_000, lastStrikeMs: 6_000 }, 'opened once; 7,000 is inside the write interval');
+    assert.deepEqual(
+      store.rows.get('s'),
+      { registrationId: 's', firstStrikeMs: 6_000, lastStrikeMs: 6_000 },
+      'opened once; 7,000 is inside the write interval',
+    );
     assert.equal(store.saveCalls, 1, 'the episode writes of the three strikes went out in one bulk write');
   });
 
@@ -63,6 +67,10 @@ describe('LightningEpisodes', () => {
     assert.deepEqual(await episodes.strike(['r'], 6_000), []);
     const ended = await episodes.strike(['r'], 6_000 + QUIET);
     assert.deepEqual(ended, [{ registrationId: 'r', firstStrikeMs: 0, lastStrikeMs: 6_000 }]);
-    assert.deepEqual(store.rows.get('r'), { registrationId: 'r', firstStrikeMs: 6_000 + QUIET, lastStrikeMs: 6_000 + QUIET }, 'the new episode is written at once');
+    assert.deepEqual(
+      store.rows.get('r'),
+      { registrationId: 'r', firstStrikeMs: 6_000 + QUIET, lastStrikeMs: 6_000 + QUIET },
+      'the new episode is written at once',
+    );
   });
 });

@@ -24,7 +24,13 @@ export function allClearNotification(registration: RealtimeRegistration, activit
     eventId: LIGHTNING_EPISODE_EVENT,
     stage,
     occurredAtMs: activity.lastStrikeMs + quietMs,
-    payload: lightningAllClearPayload({ notificationId: id, registrationId: registration.registrationId, recipientId: registration.recipientId, activity, quietMs }),
+    payload: lightningAllClearPayload({
+      notificationId: id,
+      registrationId: registration.registrationId,
+      recipientId: registration.recipientId,
+      activity,
+      quietMs,
+    }),
   };
 }
 

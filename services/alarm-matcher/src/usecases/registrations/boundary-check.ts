@@ -30,23 +30,42 @@ async function geometryBoundary(input: Extract<ValidInput, { kind: 'GEOMETRY' }>
     const district = await geo.district(districtId, budget);
     if (!district) return fail(invalid('boundary.districtId', `is not a known district id: ${districtId}`));
     if (district.city.id !== cityId) {
-      return fail(invalid('boundary.districtId', `${districtId} (${district.name}) is not a district of city ${cityId} (${city.name}); it lies in ${district.city.name} (${district.city.id})`));
+      return fail(
+        invalid(
+          'boundary.districtId',
+          `${districtId} (${district.name}) is not a district of city ${cityId} (${city.name}); it lies in ${district.city.name} (${district.city.id})`,
+        ),
+      );
     }
   }
   if (neighborhoodId !== undefined) {
     const neighbourhood = await geo.neighbourhood(neighborhoodId, budget);
     if (!neighbourhood) return fail(invalid('boundary.neighborhoodId', `is not a known neighbourhood id: ${neighborhoodId}`));
     if (districtId !== undefined && neighbourhood.district.id !== districtId) {
-      return fail(invalid('boundary.neighborhoodId', `${neighborhoodId} (${neighbourhood.name}) is not in district ${districtId}; it lies in ${neighbourhood.district.name} (${neighbourhood.district.id})`));
+      return fail(
+        invalid(
+          'boundary.neighborhoodId',
+          `${neighborhoodId} (${neighbourhood.name}) is not in district ${districtId}; it lies in ${neighbourhood.district.name} (${neighbourhood.district.id})`,
+        ),
+      );
     }
     if (neighbourhood.district.city.id !== cityId) {
-      return fail(invalid('boundary.neighborhoodId', `${neighborhoodId} (${neighbourhood.name}) is not in city ${cityId}; it lies in ${neighbourhood.district.city.name} (${neighbourhood.district.city.id})`));
+      return fail(
+        invalid(
+          'boundary.neighborhoodId',
+          `${neighborhoodId} (${neighbourhood.name}) is not in city ${cityId}; it lies in ${neighbourhood.district.city.name} (${neighbourhood.district.city.id})`,
+        ),
+      );
     }
   }
   return ok({ warnings: [] });
 }
 
-async function forecastBoundary(input: Extract<ValidInput, { kind: 'FORECAST' }>, deps: BoundaryCheckDeps, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
+async function forecastBoundary(
+  input: Extract<ValidInput, { kind: 'FORECAST' }>,
+  deps: BoundaryCheckDeps,
+  budget?: CallBudget,
+): Promise<Result<BoundaryFacts>> {
   const boundary = input.boundary;
   if (boundary.type === 'ADMINISTRATIVE') {
     const city = await deps.geo.city(boundary.cityId, budget);
@@ -54,7 +73,12 @@ async function forecastBoundary(input: Extract<ValidInput, { kind: 'FORECAST' }>
     const district = await deps.geo.district(boundary.districtId, budget);
     if (!district) return fail(invalid('boundary.districtId', `is not a known district id: ${boundary.districtId}`));
     if (district.city.id !== boundary.cityId) {
-      return fail(invalid('boundary.districtId', `${boundary.districtId} (${district.name}) is not a district of city ${boundary.cityId} (${city.name}); it lies in ${district.city.name} (${district.city.id})`));
+      return fail(
+        invalid(
+          'boundary.districtId',
+          `${boundary.districtId} (${district.name}) is not a district of city ${boundary.cityId} (${city.name}); it lies in ${district.city.name} (${district.city.id})`,
+        ),
+      );
     }
     return ok({ resolved: { cityId: city.id, cityName: city.name, districtId: district.id, districtName: district.name }, warnings: [] });
   }
@@ -72,7 +96,8 @@ async function forecastBoundary(input: Extract<ValidInput, { kind: 'FORECAST' }>
       nearest = { cellId: cell.cellId, location: { lng: cell.location[0], lat: cell.location[1] }, distanceM: Math.round(d) };
     }
   }
-  if (!nearest) warnings.push('no forecast grid cell is stored near boundary.point yet; the nearest cell of the latest forecast run is chosen at each evaluation');
+  if (!nearest)
+    warnings.push('no forecast grid cell is stored near boundary.point yet; the nearest cell of the latest forecast run is chosen at each evaluation');
   return ok({
     resolved: { cityId: at.city.id, cityName: at.city.name, districtId: at.district.id, districtName: at.district.name },
     ...(nearest ? { resolvedCell: nearest } : {}),

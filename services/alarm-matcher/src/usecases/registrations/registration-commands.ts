@@ -57,7 +57,8 @@ export class RegistrationCommands {
     const input = validateDraft(draft, 'update');
     if (!input.ok) return input;
     const existing = await this.deps.repo.findById(input.value.registrationId);
-    if (!existing || existing.kind !== draft.kind || !owns(caller, existing.accountId)) return fail(registrationNotFound(draft.kind, input.value.registrationId));
+    if (!existing || existing.kind !== draft.kind || !owns(caller, existing.accountId))
+      return fail(registrationNotFound(draft.kind, input.value.registrationId));
     const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
     const webhook = await resolveWebhook(input.value.webhook, existing.accountId, this.deps.webhooks, budget);

@@ -14,9 +14,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 const MAX_RECIPIENT_FILTER = 100;
 
 export type BoundaryFilter =
-  | { kind: 'GEOMETRY'; area: AdministrativeBoundary }
-  | { kind: 'FORECAST'; boundary: ForecastBoundary }
-  | { kind: 'POLYGON'; ring: Position[] };
+  { kind: 'GEOMETRY'; area: AdministrativeBoundary } | { kind: 'FORECAST'; boundary: ForecastBoundary } | { kind: 'POLYGON'; ring: Position[] };
 
 export interface ListRequest {
   kind: RegistrationKind;
@@ -37,7 +35,8 @@ export interface RegistrationPage {
 
 function checkPage(pageNumber: number, pageSize: number): Result<void> {
   if (!Number.isInteger(pageNumber) || pageNumber < 0) return fail(invalid('pageNumber', 'must be an integer of at least 0'));
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) return fail(invalid('pageSize', `must be an integer from 1 to ${MAX_PAGE_SIZE}`));
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE)
+    return fail(invalid('pageSize', `must be an integer from 1 to ${MAX_PAGE_SIZE}`));
   return ok(undefined);
 }
 

@@ -18,7 +18,12 @@ const NOTIFIER_DOWN = 'The webhook service is unavailable; try again shortly';
  * the webhook with the notifier on the account's first registration. The notifier calls fit in
  * `budget`, the API caller's remaining time.
  */
-export async function resolveWebhook(request: WebhookDraft, ownerAccountId: string, store: WebhookStore, budget?: CallBudget): Promise<Result<{ view: WebhookView; warnings: string[] }>> {
+export async function resolveWebhook(
+  request: WebhookDraft,
+  ownerAccountId: string,
+  store: WebhookStore,
+  budget?: CallBudget,
+): Promise<Result<{ view: WebhookView; warnings: string[] }>> {
   try {
     const stored = await store.get(ownerAccountId, budget);
     const decision = decideWebhook(request, ownerAccountId, stored);

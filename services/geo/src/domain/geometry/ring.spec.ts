@@ -14,16 +14,55 @@ describe('ring checks', () => {
   });
 
   it('names what is wrong with a ring', () => {
-    assert.match(ringProblem([[0, 0], [1, 0], [0, 0]])!, /has 3 positions, needs at least 4/);
-    assert.match(ringProblem([[0, 0], [1, 0], [1, 1], [0, 1]])!, /not closed/);
-    assert.match(ringProblem([[0, 0], [1, 1], [2, 2], [0, 0]])!, /zero area/);
-    assert.match(ringProblem([[0, 0], [Number.NaN, 0], [1, 1], [0, 0]])!, /position 1 is not a pair of finite numbers/);
+    assert.match(
+      ringProblem([
+        [0, 0],
+        [1, 0],
+        [0, 0],
+      ])!,
+      /has 3 positions, needs at least 4/,
+    );
+    assert.match(
+      ringProblem([
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+      ])!,
+      /not closed/,
+    );
+    assert.match(
+      ringProblem([
+        [0, 0],
+        [1, 1],
+        [2, 2],
+        [0, 0],
+      ])!,
+      /zero area/,
+    );
+    assert.match(
+      ringProblem([
+        [0, 0],
+        [Number.NaN, 0],
+        [1, 1],
+        [0, 0],
+      ])!,
+      /position 1 is not a pair of finite numbers/,
+    );
   });
 
   it('locates the first problem in a multi-polygon', () => {
-    const open: Ring = [[0, 0], [1, 0], [1, 1], [0, 1]];
+    const open: Ring = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ];
     assert.equal(multiPolygonProblem(fromCoordinates([[square(0, 0, 1)]])), undefined);
-    assert.equal(multiPolygonProblem(fromCoordinates([[square(0, 0, 1)], [square(5, 5, 1), open]])), 'polygon 1 ring 1 is not closed (first position differs from last)');
+    assert.equal(
+      multiPolygonProblem(fromCoordinates([[square(0, 0, 1)], [square(5, 5, 1), open]])),
+      'polygon 1 ring 1 is not closed (first position differs from last)',
+    );
     assert.equal(multiPolygonProblem([]), 'has no polygons');
   });
 

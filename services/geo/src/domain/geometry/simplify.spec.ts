@@ -37,8 +37,21 @@ describe('Douglas-Peucker simplification in metres', () => {
   });
 
   it('keeps every vertex that matters (a square stays a square)', () => {
-    const sq: Ring = [[29, 41], [29.05, 41], [29.1, 41], [29.1, 41.1], [29, 41.1], [29, 41]];
-    assert.deepEqual(simplifyRing(sq, 50), [[29, 41], [29.1, 41], [29.1, 41.1], [29, 41.1], [29, 41]]);
+    const sq: Ring = [
+      [29, 41],
+      [29.05, 41],
+      [29.1, 41],
+      [29.1, 41.1],
+      [29, 41.1],
+      [29, 41],
+    ];
+    assert.deepEqual(simplifyRing(sq, 50), [
+      [29, 41],
+      [29.1, 41],
+      [29.1, 41.1],
+      [29, 41.1],
+      [29, 41],
+    ]);
   });
 
   it('never goes below a triangle, however large the tolerance', () => {
@@ -49,7 +62,12 @@ describe('Douglas-Peucker simplification in metres', () => {
 
   it('returns the input for tolerance 0 or a ring that is already minimal', () => {
     assert.equal(simplifyRing(ring, 0), ring);
-    const triangle: Ring = [[0, 0], [1, 0], [0, 1], [0, 0]];
+    const triangle: Ring = [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [0, 0],
+    ];
     assert.equal(simplifyRing(triangle, 1e6), triangle);
   });
 

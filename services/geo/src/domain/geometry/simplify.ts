@@ -83,7 +83,10 @@ export function simplifyRing(ring: Ring, toleranceM: number): Ring {
 
 export function simplifyMultiPolygon(geometry: MultiPolygon, toleranceM: number): MultiPolygon {
   if (!(toleranceM > 0)) return geometry;
-  return geometry.map((polygon) => ({ exterior: simplifyRing(polygon.exterior, toleranceM), holes: polygon.holes.map((ring) => simplifyRing(ring, toleranceM)) }));
+  return geometry.map((polygon) => ({
+    exterior: simplifyRing(polygon.exterior, toleranceM),
+    holes: polygon.holes.map((ring) => simplifyRing(ring, toleranceM)),
+  }));
 }
 
 /** Number of positions, to report how much a simplification saved. */

@@ -18,7 +18,13 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
     const premium = await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'PREMIUM_YEARLY' });
     assert.ok(!premium.ok && premium.error.kind === 'forbidden');
     const account = must(
-      await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'TRIAL', mobilePhoneNumber: '+90 532 123 45 67', company: ' Acme ' }),
+      await h.uc.accounts.createAccount(u, {
+        userId: u.userId,
+        type: 'INDIVIDUAL',
+        subscriptionPlan: 'TRIAL',
+        mobilePhoneNumber: '+90 532 123 45 67',
+        company: ' Acme ',
+      }),
     );
     assert.equal(account.userId, u.userId);
     assert.equal(account.subscriptionPlan, 'TRIAL');
@@ -40,7 +46,15 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
     assert.ok(notFound(await h.uc.accounts.createAccount(stranger, { userId: owner.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' })));
     const account = must(await h.uc.accounts.createAccount(owner, { userId: owner.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' }));
     assert.ok(notFound(await h.uc.accounts.updateAccount(stranger, { accountId: account.id, company: 'Hijacked' })));
-    assert.ok(notFound(await h.uc.phoneActivation.requestActivation(stranger, { userId: owner.userId, accountId: account.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/p` })));
+    assert.ok(
+      notFound(
+        await h.uc.phoneActivation.requestActivation(stranger, {
+          userId: owner.userId,
+          accountId: account.id,
+          phoneNumberActivationPageLink: `${LINK_ORIGIN}/p`,
+        }),
+      ),
+    );
     assert.ok(notFound(await h.uc.phoneActivation.activate(stranger, { accountId: account.id, code: '123456' })));
     assert.ok(notFound(await h.uc.subscriptions.getSubscription(stranger, account.id)));
     assert.ok(notFound(await h.uc.accounts.getAccountOfUser(stranger, owner.userId)));
@@ -55,8 +69,12 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
 
   it('updates the profile, clears fields with null, and never the plan', async () => {
     const u = await h.user('STANDARD_USER');
-    const account = must(await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', location: 'Ankara', industry: 'Energy' }));
-    const updated = must(await h.uc.accounts.updateAccount(u, { accountId: account.id, type: 'ORGANIZATION', location: null, profilePictureUrl: 'https://img.example/p.png' }));
+    const account = must(
+      await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', location: 'Ankara', industry: 'Energy' }),
+    );
+    const updated = must(
+      await h.uc.accounts.updateAccount(u, { accountId: account.id, type: 'ORGANIZATION', location: null, profilePictureUrl: 'https://img.example/p.png' }),
+    );
     assert.equal(updated.type, 'ORGANIZATION');
     assert.equal(updated.location, undefined);
     assert.equal(updated.industry, 'Energy');
@@ -77,8 +95,12 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
 
   it('verifies the phone by SMS code: wrong codes counted, right code sets the flag', async () => {
     const u = await h.user('STANDARD_USER');
-    const account = must(await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', mobilePhoneNumber: '+905551112233' }));
-    const requested = must(await h.uc.phoneActivation.requestActivation(u, { userId: u.userId, accountId: account.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone` }));
+    const account = must(
+      await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', mobilePhoneNumber: '+905551112233' }),
+    );
+    const requested = must(
+      await h.uc.phoneActivation.requestActivation(u, { userId: u.userId, accountId: account.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone` }),
+    );
     assert.deepEqual(requested, {
       userId: u.userId,
       accountId: account.id,
@@ -101,7 +123,11 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
     assert.equal(done.mobilePhoneNumberVerified, true);
     const twice = await h.uc.phoneActivation.activate(u, { accountId: account.id, code });
     assert.ok(!twice.ok && twice.error.kind === 'expired');
-    const already = await h.uc.phoneActivation.requestActivation(u, { userId: u.userId, accountId: account.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone` });
+    const already = await h.uc.phoneActivation.requestActivation(u, {
+      userId: u.userId,
+      accountId: account.id,
+      phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone`,
+    });
     assert.ok(!already.ok && already.error.kind === 'conflict');
 
     // A new number loses the verification.
@@ -113,7 +139,9 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
 
   it('burns the code after 5 wrong guesses, even guessed in parallel, and expires it after 10 minutes', async () => {
     const u = await h.user('STANDARD_USER');
-    const account = must(await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', mobilePhoneNumber: '+905551110000' }));
+    const account = must(
+      await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', mobilePhoneNumber: '+905551110000' }),
+    );
     must(await h.uc.phoneActivation.requestActivation(u, { userId: u.userId, accountId: account.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone` }));
     const code = h.messages.last().params['code'] ?? '';
     const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
@@ -132,7 +160,9 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
 
   it('reports smsSent false when the message cannot be handed over, and limits SMS per account', async () => {
     const u = await h.user('STANDARD_USER');
-    const account = must(await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', mobilePhoneNumber: '+905551119999' }));
+    const account = must(
+      await h.uc.accounts.createAccount(u, { userId: u.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE', mobilePhoneNumber: '+905551119999' }),
+    );
     const request = { userId: u.userId, accountId: account.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone` };
     h.messages.failNext = true;
     assert.equal(must(await h.uc.phoneActivation.requestActivation(u, request)).smsSent, false);
@@ -141,7 +171,11 @@ describe('accounts: ownership, profile, phone activation (real database)', () =>
     assert.ok(!limited.ok && limited.error.kind === 'rate-limited' && limited.error.retryAfterSeconds > 0);
     const noPhone = await h.user('STANDARD_USER');
     const bare = must(await h.uc.accounts.createAccount(noPhone, { userId: noPhone.userId, type: 'INDIVIDUAL', subscriptionPlan: 'NONE' }));
-    const missing = await h.uc.phoneActivation.requestActivation(noPhone, { userId: noPhone.userId, accountId: bare.id, phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone` });
+    const missing = await h.uc.phoneActivation.requestActivation(noPhone, {
+      userId: noPhone.userId,
+      accountId: bare.id,
+      phoneNumberActivationPageLink: `${LINK_ORIGIN}/phone`,
+    });
     assert.ok(!missing.ok && missing.error.kind === 'validation' && missing.error.field === 'mobilePhoneNumber');
   });
 });
@@ -201,16 +235,31 @@ describe('subscriptions and access decisions (real database)', () => {
     // What the gateway decides from: the user and the subscription as stored now.
     const snapshot = await h.uc.accessSnapshots.snapshotOf(u.userId);
     assert.deepEqual(
-      { role: snapshot?.role, status: snapshot?.status, accountId: snapshot?.account?.id, plan: snapshot?.account?.subscription.plan, limits: snapshot?.account?.subscription.limits },
+      {
+        role: snapshot?.role,
+        status: snapshot?.status,
+        accountId: snapshot?.account?.id,
+        plan: snapshot?.account?.subscription.plan,
+        limits: snapshot?.account?.subscription.limits,
+      },
       { role: u.role, status: 'ACTIVE', accountId: account.id, plan: 'CUSTOM', limits: { FORECAST: { limit: 2, recurrence: 'DAILY', interval: 1 } } },
     );
     assert.equal(await h.uc.accessSnapshots.snapshotOf('99999999-9999-4999-8999-999999999999'), undefined);
 
     const wrongOwner = await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, userId: admin.userId, subscriptionPlan: 'TRIAL' });
     assert.ok(!wrongOwner.ok && wrongOwner.error.kind === 'not-found');
-    const badLimit = await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, subscriptionPlan: 'CUSTOM', limits: { FORECAST: { limit: 1, recurrence: 'HOURLY' } } });
+    const badLimit = await h.uc.subscriptions.updateSubscription(admin, {
+      accountId: account.id,
+      subscriptionPlan: 'CUSTOM',
+      limits: { FORECAST: { limit: 1, recurrence: 'HOURLY' } },
+    });
     assert.ok(!badLimit.ok && badLimit.error.kind === 'validation' && badLimit.error.field === 'limits.FORECAST.recurrence');
-    const noArea = await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, subscriptionPlan: 'CUSTOM', geographicBoundaries: [], limits: { GEO: { limit: 1, recurrence: 'DAILY' } } });
+    const noArea = await h.uc.subscriptions.updateSubscription(admin, {
+      accountId: account.id,
+      subscriptionPlan: 'CUSTOM',
+      geographicBoundaries: [],
+      limits: { GEO: { limit: 1, recurrence: 'DAILY' } },
+    });
     assert.ok(!noArea.ok && noArea.error.kind === 'validation' && noArea.error.field === 'geographicBoundaries');
   });
 
@@ -221,7 +270,14 @@ describe('subscriptions and access decisions (real database)', () => {
     const none = await h.uc.checkAccess.checkAccess(principal, 'getCurrentForecast', ankara);
     assert.ok(none.decision === 'deny' && none.status === 402);
 
-    must(await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, subscriptionPlan: 'CUSTOM', geographicBoundaries: [{ country: 'TUR', region: 'Ankara' }], limits: { FORECAST: { limit: 2, recurrence: 'DAILY' } } }));
+    must(
+      await h.uc.subscriptions.updateSubscription(admin, {
+        accountId: account.id,
+        subscriptionPlan: 'CUSTOM',
+        geographicBoundaries: [{ country: 'TUR', region: 'Ankara' }],
+        limits: { FORECAST: { limit: 2, recurrence: 'DAILY' } },
+      }),
+    );
     const day = Math.floor(h.clock.now().getTime() / 86_400_000) * 86_400_000;
     assert.deepEqual(await h.uc.checkAccess.checkAccess(principal, 'getCurrentForecast', ankara), {
       decision: 'allow',
@@ -234,7 +290,10 @@ describe('subscriptions and access decisions (real database)', () => {
     });
     const outside = await h.uc.checkAccess.checkAccess(principal, 'getCurrentForecast', izmir);
     assert.ok(outside.decision === 'deny' && outside.status === 403 && outside.reason === 'outside-geography');
-    assert.equal(outside.message, 'The Location You Are Querying [38.42, 27.14] Is Not Within The Geographic Boundaries Allowed In Your Subscription [Türkiye, Ankara]');
+    assert.equal(
+      outside.message,
+      'The Location You Are Querying [38.42, 27.14] Is Not Within The Geographic Boundaries Allowed In Your Subscription [Türkiye, Ankara]',
+    );
     const other = await h.uc.checkAccess.checkAccess(principal, 'getThunderstormPage');
     assert.ok(other.decision === 'deny' && other.reason === 'no-subscription-for-endpoint');
 

@@ -57,12 +57,29 @@ describe('fromIncumbentBody (update-subscription body of the incumbent)', () => 
       return !r.ok && r.error.kind === 'validation' ? r.error.field : undefined;
     };
     const detail = (d: unknown) => ({ accountId, subscriptionPlan: 'CUSTOM', planDetails: { details: [d] } });
-    assert.equal(field(detail({ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'lightnings', maxInvocation: 1 }] })), 'planDetails.details[0].apiServiceLimits[0].serviceName');
-    assert.equal(field(detail({ limitResetRecurrence: { limitType: 'HOURLY' }, apiServiceLimits: [{ serviceName: 'GEO', maxInvocation: 1 }] })), 'planDetails.details[0].limitResetRecurrence.limitType');
-    assert.equal(field(detail({ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'GEO', maxInvocation: -1 }] })), 'planDetails.details[0].apiServiceLimits[0].maxInvocation');
+    assert.equal(
+      field(detail({ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'lightnings', maxInvocation: 1 }] })),
+      'planDetails.details[0].apiServiceLimits[0].serviceName',
+    );
+    assert.equal(
+      field(detail({ limitResetRecurrence: { limitType: 'HOURLY' }, apiServiceLimits: [{ serviceName: 'GEO', maxInvocation: 1 }] })),
+      'planDetails.details[0].limitResetRecurrence.limitType',
+    );
+    assert.equal(
+      field(detail({ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'GEO', maxInvocation: -1 }] })),
+      'planDetails.details[0].apiServiceLimits[0].maxInvocation',
+    );
     assert.equal(field(detail({ geoBoundary: { country: 'GRC' } })), 'planDetails.details[0].geoBoundary.country');
     assert.equal(
-      field(detail({ limitResetRecurrence: { limitType: 'DAILY' }, apiServiceLimits: [{ serviceName: 'GEO', maxInvocation: 1 }, { serviceName: 'geo', maxInvocation: 2 }] })),
+      field(
+        detail({
+          limitResetRecurrence: { limitType: 'DAILY' },
+          apiServiceLimits: [
+            { serviceName: 'GEO', maxInvocation: 1 },
+            { serviceName: 'geo', maxInvocation: 2 },
+          ],
+        }),
+      ),
       'planDetails.details[0].apiServiceLimits[1].serviceName',
     );
   });

@@ -1,13 +1,6 @@
 import { validation } from '../../errors.js';
 import { type GeoBoundary, METERED_SERVICES, parseServiceName } from '@stormhook/access';
-import {
-  LIMIT_RECURRENCES,
-  MAX_INTERVAL,
-  MAX_LIMIT,
-  parseBoundary,
-  type LimitRecurrence,
-  type ServiceLimits,
-} from '../../domain/subscription.js';
+import { LIMIT_RECURRENCES, MAX_INTERVAL, MAX_LIMIT, parseBoundary, type LimitRecurrence, type ServiceLimits } from '../../domain/subscription.js';
 import { fail, ok, type Result } from '../../result.js';
 
 /**

@@ -9,7 +9,10 @@ class MemoryLog implements AttemptLogRepository {
     this.entries.push(...entries);
   }
   async timesAfter(key: string, after: Date): Promise<Date[]> {
-    return this.entries.filter((e) => e.key === key && e.at > after).map((e) => e.at).sort((a, b) => a.getTime() - b.getTime());
+    return this.entries
+      .filter((e) => e.key === key && e.at > after)
+      .map((e) => e.at)
+      .sort((a, b) => a.getTime() - b.getTime());
   }
   async remove(ids: readonly string[]): Promise<void> {
     this.entries = this.entries.filter((e) => !ids.includes(e.id));

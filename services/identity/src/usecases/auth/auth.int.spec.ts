@@ -109,7 +109,9 @@ describe('login, refresh and logout (real database)', () => {
     const results = await Promise.all([1, 2, 3].map(() => h.uc.sessions.refresh(pair.refreshToken)));
     assert.ok(results.filter((r) => r.ok).length <= 1);
     for (const r of results) if (r.ok) assert.equal((await h.uc.sessions.refresh(r.value.refreshToken)).ok, false);
-    const rotations = await h.mongo.db.collection('claims').countDocuments({ kind: 'refresh-rotation', _id: { $in: [`refresh-rotation:${pair.refreshToken.split('.')[0]}`] } as never });
+    const rotations = await h.mongo.db
+      .collection('claims')
+      .countDocuments({ kind: 'refresh-rotation', _id: { $in: [`refresh-rotation:${pair.refreshToken.split('.')[0]}`] } as never });
     assert.equal(rotations, 1);
   });
 

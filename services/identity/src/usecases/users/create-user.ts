@@ -72,7 +72,10 @@ export class CreateUser {
     if (hasPassword === (input.invite === true)) return fail(validation('password', 'give either an initial password or invite: true'));
     const pw = hasPassword ? passwordField('password', input.password) : undefined;
     if (pw && !pw.ok) return pw;
-    const page = input.invitationPageLink === undefined || input.invitationPageLink === null ? undefined : ports.links.check('invitationPageLink', input.invitationPageLink);
+    const page =
+      input.invitationPageLink === undefined || input.invitationPageLink === null
+        ? undefined
+        : ports.links.check('invitationPageLink', input.invitationPageLink);
     if (page && !page.ok) return page;
     // The token goes only into the e-mail: an invitation without a page to link to would reach nobody.
     if (!pw && !page) return fail(validation('invitationPageLink', 'is required with invite: true'));

@@ -53,7 +53,9 @@ describe('password reset (real database)', () => {
     const outcome = must(await h.uc.passwordReset.requestReset({ username: u.username, resetPageLink: page }));
     assert.ok(outcome.sent);
     const { userId, token } = tokenOf(outcome.message.params['link']);
-    const results = await Promise.all(['race-password-a', 'race-password-b', 'race-password-c'].map((newPassword) => h.uc.passwordReset.resetPassword({ userId, token, newPassword })));
+    const results = await Promise.all(
+      ['race-password-a', 'race-password-b', 'race-password-c'].map((newPassword) => h.uc.passwordReset.resetPassword({ userId, token, newPassword })),
+    );
     assert.equal(results.filter((r) => r.ok).length, 1);
   });
 

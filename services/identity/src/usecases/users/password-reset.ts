@@ -25,8 +25,7 @@ export interface PasswordResetRequestInput {
  * caller would reveal which usernames exist.
  */
 export type PasswordResetRequestOutcome =
-  | { sent: true; message: MessageRequest }
-  | { sent: false; reason: 'unknown-user' | 'cannot-sign-in' | 'too-many-requests' };
+  { sent: true; message: MessageRequest } | { sent: false; reason: 'unknown-user' | 'cannot-sign-in' | 'too-many-requests' };
 
 /** interface.md 4.18. */
 export interface PasswordResetInput {

@@ -40,7 +40,8 @@ export function parseUserFields(input: UserFieldsInput): Result<UserFields> {
   if (!firstName.ok) return firstName;
   const lastName = fields.text('lastName', input.lastName, { min: 1, max: 100 });
   if (!lastName.ok) return lastName;
-  const midName = input.midName === undefined || input.midName === null || input.midName === '' ? undefined : fields.text('midName', input.midName, { max: 100 });
+  const midName =
+    input.midName === undefined || input.midName === null || input.midName === '' ? undefined : fields.text('midName', input.midName, { max: 100 });
   if (midName && !midName.ok) return midName;
   const locale = fields.locale('locale', input.locale ?? DEFAULT_LOCALE);
   if (!locale.ok) return locale;

@@ -3,13 +3,7 @@ import { parseBracketList } from '../../domain/bracket-filter.js';
 import { uuid } from '../../domain/fields.js';
 import { type Principal, ROLES } from '@stormhook/access';
 import { USER_STATUSES } from '../../domain/user.js';
-import {
-  USER_SORT_FIELDS,
-  type AccountRepository,
-  type UserPageQuery,
-  type UserRepository,
-  type UserSortField,
-} from '../../ports/repositories.js';
+import { USER_SORT_FIELDS, type AccountRepository, type UserPageQuery, type UserRepository, type UserSortField } from '../../ports/repositories.js';
 import { fail, ok, type Result } from '../../result.js';
 import { isAdmin, mayRead } from '../access.js';
 import { userView, type UserView } from '../views.js';

@@ -56,11 +56,23 @@ describe('users: bootstrap, creation, queries (real database)', () => {
       roles: 'POWER_USER',
       status: 'ACTIVE',
     });
-    const dup = await h.uc.createUser.createUser(admin, { username: 'MARIE@example.com', firstName: 'M', lastName: 'C', role: 'GUEST', password: 'whatever-123' });
+    const dup = await h.uc.createUser.createUser(admin, {
+      username: 'MARIE@example.com',
+      firstName: 'M',
+      lastName: 'C',
+      role: 'GUEST',
+      password: 'whatever-123',
+    });
     assert.ok(!dup.ok && dup.error.kind === 'conflict');
 
     const power = await h.user('POWER_USER');
-    const denied = await h.uc.createUser.createUser(power, { username: 'x@example.com', firstName: 'X', lastName: 'Y', role: 'GUEST', password: 'password-123' });
+    const denied = await h.uc.createUser.createUser(power, {
+      username: 'x@example.com',
+      firstName: 'X',
+      lastName: 'Y',
+      role: 'GUEST',
+      password: 'password-123',
+    });
     assert.ok(!denied.ok && denied.error.kind === 'forbidden');
 
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -73,7 +85,14 @@ describe('users: bootstrap, creation, queries (real database)', () => {
       [{ firstName: '' }, 'firstName'],
     ];
     for (const [change, field] of cases) {
-      const r = await h.uc.createUser.createUser(admin, { username: 'valid@example.com', firstName: 'V', lastName: 'W', role: 'GUEST', password: 'password-123', ...change });
+      const r = await h.uc.createUser.createUser(admin, {
+        username: 'valid@example.com',
+        firstName: 'V',
+        lastName: 'W',
+        role: 'GUEST',
+        password: 'password-123',
+        ...change,
+      });
       assert.ok(!r.ok && r.error.kind === 'validation', field);
       assert.equal(r.error.field, field);
     }
@@ -107,7 +126,14 @@ describe('users: bootstrap, creation, queries (real database)', () => {
     const me = must(await h.uc.userQueries.getUser(admin, created.user.userId));
     assert.equal(me.status, 'ACTIVE');
 
-    const badLink = await h.uc.createUser.createUser(admin, { username: 'evil@example.com', firstName: 'E', lastName: 'V', role: 'GUEST', invite: true, invitationPageLink: 'https://attacker.example/steal' });
+    const badLink = await h.uc.createUser.createUser(admin, {
+      username: 'evil@example.com',
+      firstName: 'E',
+      lastName: 'V',
+      role: 'GUEST',
+      invite: true,
+      invitationPageLink: 'https://attacker.example/steal',
+    });
     assert.ok(!badLink.ok && badLink.error.kind === 'validation' && badLink.error.field === 'invitationPageLink');
   });
 
@@ -185,7 +211,10 @@ describe('users: paging per interface.md 4.16 (real database)', () => {
 
   it('sorts by the sortBy map and pages with a stable order', async () => {
     const byLastName = must(await h.uc.userQueries.pageUsers(admin, { sortBy: { lastName: 'desc' }, pageSize: 100 }));
-    assert.deepEqual(byLastName.users.map((u) => u.lastName), ['Zed', 'Young', 'Xu', 'Wolf', 'User 1']);
+    assert.deepEqual(
+      byLastName.users.map((u) => u.lastName),
+      ['Zed', 'Young', 'Xu', 'Wolf', 'User 1'],
+    );
     const byRole = must(await h.uc.userQueries.pageUsers(admin, { sortBy: { roles: 'asc', username: 'desc' } }));
     assert.deepEqual(names(byRole), ['a', 'd', 'b', 'e', 'c']); // ADMIN, API_USER (d, b), GUEST, POWER_USER
     const page1 = must(await h.uc.userQueries.pageUsers(admin, { pageNumber: 1, pageSize: 2 }));

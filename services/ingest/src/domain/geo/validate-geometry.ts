@@ -82,12 +82,7 @@ function checkRing(problems: Problems, path: string, ring: WireRing | null | und
  * Validates one polygon and normalises it: exterior counterclockwise, holes clockwise (RFC 7946),
  * every hole inside the exterior.
  */
-export function normalisePolygon(
-  problems: Problems,
-  path: string,
-  polygon: WirePolygon | null | undefined,
-  budget: VertexBudget,
-): PolygonShape | undefined {
+export function normalisePolygon(problems: Problems, path: string, polygon: WirePolygon | null | undefined, budget: VertexBudget): PolygonShape | undefined {
   if (!polygon) {
     problems.add(path, 'is required');
     return undefined;
