@@ -1,11 +1,12 @@
 import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { Kafka, Message } from 'kafkajs';
 import { MicroBatcher } from '@stormhook/batch';
 import type { Logger } from '@stormhook/logger';
 import { injectTraceContext } from '@stormhook/telemetry';
 import type { EventType } from './event-types.js';
 import { EVENT_HEADERS, PROTOBUF_CONTENT_TYPE } from './headers.js';
 import { newEventId } from './ids.js';
+import { ProducerSession } from './producer-session.js';
 import { topicNamer, type TopicNamer } from './topic-namer.js';
 import { TOPICS, type TopicName } from './topics.js';
 import { kafkaTracer, messagingAttributes } from './tracing.js';
@@ -98,29 +99,9 @@ function checkEventType(topic: TopicName, eventType: EventType): void {
 export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher {
   const topics = topicNamer(opts.prefix);
   const logger = opts.logger.child({ component: 'kafka-publisher', clientId: opts.clientId });
-  // Idempotent with one request in flight: retries can neither duplicate nor reorder records.
-  // The default partitioner is the Java client's murmur2, so a key lands where any other client puts it.
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
-  let connecting: Promise<void> | undefined;
-
-  const connect = (): Promise<void> => {
-    connecting ??= producer.connect().catch((error: unknown) => {
-      connecting = undefined; // let the next call try again
-      throw error;
-    });
-    return connecting;
-  };
-
-  const send = async (topic: string, messages: Message[]): Promise<void> => {
-    await connect();
-    // acks -1: the broker answers only once every in-sync replica has the records.
-    await producer.send({ topic, messages, acks: -1 });
-  };
+  const session = new ProducerSession(kafka, logger);
+  const connect = (): Promise<void> => session.connect();
+  const send = (topic: string, messages: Message[]): Promise<void> => session.sendBatch({ topicMessages: [{ topic, messages }] });
 
   const batching: PublishBatching = { ...DEFAULT_PUBLISH_BATCHING, ...opts.batching };
   const sends = new MicroBatcher<PendingSend, void>({
@@ -128,8 +109,7 @@ export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher
     maxDelayMs: batching.lingerMs,
     // One request at a time, as the idempotent producer allows; a failed request fails its calls only.
     flush: async (items) => {
-      await connect();
-      await producer.sendBatch({ topicMessages: topicMessages(items), acks: -1 });
+      await session.sendBatch({ topicMessages: topicMessages(items) });
       return items.map(() => undefined);
     },
   });
@@ -196,10 +176,9 @@ export function createPublisher(kafka: Kafka, opts: PublisherOptions): Publisher
     },
 
     async disconnect() {
-      if (connecting === undefined) return;
+      if (!session.connected) return;
       await sends.drain();
-      connecting = undefined;
-      await producer.disconnect();
+      await session.disconnect();
     },
   };
 }
