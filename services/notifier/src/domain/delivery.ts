@@ -58,6 +58,39 @@ export interface Delivery {
   attempts: DeliveryAttempt[];
 }
 
+/** The state fields of a delivery not yet attempted: pending, due now. */
+export type NewDeliveryState = Pick<
+  Delivery,
+  | 'status'
+  | 'attemptCount'
+  | 'nextAttemptAt'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'finishedAt'
+  | 'lastResponseStatus'
+  | 'lastError'
+  | 'failureReason'
+  | 'failureEventPending'
+  | 'attempts'
+>;
+
+/** What every new delivery starts with, whether a notification or a test send accepted it. */
+export function newDeliveryState(now: Date): NewDeliveryState {
+  return {
+    status: 'pending',
+    attemptCount: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    lastResponseStatus: null,
+    lastError: null,
+    failureReason: null,
+    failureEventPending: false,
+    attempts: [],
+  };
+}
+
 /** A body cut here keeps the attempt log bounded whatever a receiver answers (Svix keeps 20 kB too). */
 export const MAX_RESPONSE_BODY_BYTES = 20_000;
 

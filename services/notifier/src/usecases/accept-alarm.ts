@@ -1,5 +1,5 @@
 import type { alarmV1 } from '@stormhook/proto';
-import { acknowledgementId, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
+import { acknowledgementId, newDeliveryState, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryIntake } from '../ports/delivery-intake.js';
@@ -40,17 +40,7 @@ export function deliveryFromEvent(event: alarmV1.AlarmTriggered, endpointId: str
     payload: event.payloadJson,
     ackId: acknowledgementId(event.acknowledgementId, event.payloadJson, event.notificationId),
     test: false,
-    status: 'pending',
-    attemptCount: 0,
-    nextAttemptAt: now,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-    lastResponseStatus: null,
-    lastError: null,
-    failureReason: null,
-    failureEventPending: false,
-    attempts: [],
+    ...newDeliveryState(now),
   };
 }
 

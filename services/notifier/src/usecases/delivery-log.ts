@@ -1,5 +1,5 @@
 import { webhookEnvelope } from '@stormhook/webhooks';
-import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
+import { newDeliveryState, type Delivery, type DeliveryStatus } from '../domain/delivery.js';
 import { newId } from '../domain/ids.js';
 import { fail, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
 import type { DeliveryWorker } from '../delivery/delivery-worker.js';
@@ -106,17 +106,7 @@ export class DeliveryLog {
       payload,
       ackId: id,
       test: true,
-      status: 'pending',
-      attemptCount: 0,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-      lastResponseStatus: null,
-      lastError: null,
-      failureReason: null,
-      failureEventPending: false,
-      attempts: [],
+      ...newDeliveryState(now),
     };
     await this.deps.store.insert(delivery);
     // One manual attempt: a test must not keep retrying against an endpoint being set up.
