@@ -1,5 +1,6 @@
 import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
 import type { Logger } from '@stormhook/logger';
+import { errorChain } from './error-chain.js';
 import { topicNamer } from './topic-namer.js';
 import type { TopicName, TopicSpec } from './topics.js';
 
@@ -173,9 +174,7 @@ export async function pinUncommittedToEnd(kafka: Kafka, groupId: string, topics:
 }
 
 function isRetriable(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = (e as { cause?: unknown; originalError?: unknown }).originalError ?? (e as { cause?: unknown }).cause) {
-    if ((e as { retriable?: boolean }).retriable === true) return true;
-  }
+  for (const e of errorChain(error)) if ((e as { retriable?: boolean }).retriable === true) return true;
   return false;
 }
 

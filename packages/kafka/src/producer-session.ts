@@ -1,5 +1,6 @@
 import { Partitioners, type Kafka, type Producer, type ProducerBatch } from 'kafkajs';
 import type { Logger } from '@stormhook/logger';
+import { errorChain } from './error-chain.js';
 
 /**
  * Broker answers after which an idempotent producer can never send to that partition again: kafkajs
@@ -9,9 +10,7 @@ import type { Logger } from '@stormhook/logger';
 const DESYNCED = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH']);
 
 export function isSequenceDesync(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? (e as { cause?: unknown }).cause) {
-    if (DESYNCED.has(String((e as { type?: unknown }).type))) return true;
-  }
+  for (const e of errorChain(error)) if (DESYNCED.has(String((e as { type?: unknown }).type))) return true;
   return false;
 }
 
