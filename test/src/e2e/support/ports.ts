@@ -22,14 +22,15 @@ export async function freePort(): Promise<number> {
 
 /**
  * The first of `count` consecutive free ports: the stack gives its gRPC services consecutive ports
- * from STORMHOOK_GRPC_BASE_PORT. Starts from a port the OS picked, so two runs rarely collide.
+ * from STORMHOOK_GRPC_BASE_PORT. Picked at random below the kernel's ephemeral range (32768 and up),
+ * as the stop spec does: a port from that range, free when probed, can be taken by any client socket
+ * before the service binds it (seen: the notifier's gRPC port, EADDRINUSE, in a full run).
  */
 export async function freePortRange(count: number, attempts = 50): Promise<number> {
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const base = await freePort();
-    if (base + count > 65_535) continue;
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - count));
     let all = true;
-    for (let offset = 1; offset < count && all; offset++) all = (await probe(base + offset)) !== undefined;
+    for (let offset = 0; offset < count && all; offset++) all = (await probe(base + offset)) !== undefined;
     if (all) return base;
   }
   throw new Error(`no ${count} consecutive free ports found in ${attempts} attempts`);
