@@ -20,7 +20,6 @@ export {
 export { OPERATION_IDS } from './contract/operation-ids.js';
 export { ROUTES } from './routes/table.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
-export { CURRENT_FORECAST_METRICS, FORECAST_METRICS } from './schemas/weather.js';
 export { start, type RunningGateway, type GatewayStartOptions } from './service.js';
 export { principalOf, accessOf } from './http/auth-state.js';
 export { AccessTokenVerifier, ACCESS_TOKEN_ALG } from './http/auth-jwt.js';

@@ -4245,12 +4245,80 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "CurrentForecastMetric": {
+                  "values": {
+                    "CURRENT_FORECAST_METRIC_UNSPECIFIED": 0,
+                    "CURRENT_FORECAST_METRIC_WEATHER_ICON": 1,
+                    "CURRENT_FORECAST_METRIC_TEMPERATURE": 2,
+                    "CURRENT_FORECAST_METRIC_APPARENT_TEMPERATURE": 3,
+                    "CURRENT_FORECAST_METRIC_HUMIDITY": 4,
+                    "CURRENT_FORECAST_METRIC_CLOUD_COVER": 5,
+                    "CURRENT_FORECAST_METRIC_WIND_SPEED": 6,
+                    "CURRENT_FORECAST_METRIC_WIND_GUSTS": 7,
+                    "CURRENT_FORECAST_METRIC_WIND_DIRECTION": 8,
+                    "CURRENT_FORECAST_METRIC_SNOWFALL": 9,
+                    "CURRENT_FORECAST_METRIC_PRECIPITATION": 10
+                  }
+                },
                 "ForecastKind": {
                   "values": {
                     "FORECAST_KIND_UNSPECIFIED": 0,
                     "FORECAST_KIND_CURRENT": 1,
                     "FORECAST_KIND_HOURLY": 2,
                     "FORECAST_KIND_DAILY": 3
+                  }
+                },
+                "ForecastMetricName": {
+                  "values": {
+                    "FORECAST_METRIC_NAME_UNSPECIFIED": 0,
+                    "FORECAST_METRIC_NAME_WEATHER_ICON": 1,
+                    "FORECAST_METRIC_NAME_TEMPERATURE": 2,
+                    "FORECAST_METRIC_NAME_TEMPERATURE_AVG": 3,
+                    "FORECAST_METRIC_NAME_TEMPERATURE_MIN": 4,
+                    "FORECAST_METRIC_NAME_TEMPERATURE_MAX": 5,
+                    "FORECAST_METRIC_NAME_APPARENT_TEMPERATURE": 6,
+                    "FORECAST_METRIC_NAME_APPARENT_TEMPERATURE_AVG": 7,
+                    "FORECAST_METRIC_NAME_APPARENT_TEMPERATURE_MIN": 8,
+                    "FORECAST_METRIC_NAME_APPARENT_TEMPERATURE_MAX": 9,
+                    "FORECAST_METRIC_NAME_HUMIDITY": 10,
+                    "FORECAST_METRIC_NAME_HUMIDITY_AVG": 11,
+                    "FORECAST_METRIC_NAME_HUMIDITY_MIN": 12,
+                    "FORECAST_METRIC_NAME_HUMIDITY_MAX": 13,
+                    "FORECAST_METRIC_NAME_CLOUD_COVER": 14,
+                    "FORECAST_METRIC_NAME_CLOUD_COVER_AVG": 15,
+                    "FORECAST_METRIC_NAME_CLOUD_COVER_MIN": 16,
+                    "FORECAST_METRIC_NAME_CLOUD_COVER_MAX": 17,
+                    "FORECAST_METRIC_NAME_WIND_SPEED": 18,
+                    "FORECAST_METRIC_NAME_WIND_SPEED_AVG": 19,
+                    "FORECAST_METRIC_NAME_WIND_SPEED_MIN": 20,
+                    "FORECAST_METRIC_NAME_WIND_SPEED_MAX": 21,
+                    "FORECAST_METRIC_NAME_WIND_GUSTS": 22,
+                    "FORECAST_METRIC_NAME_WIND_GUSTS_AVG": 23,
+                    "FORECAST_METRIC_NAME_WIND_GUSTS_MIN": 24,
+                    "FORECAST_METRIC_NAME_WIND_GUSTS_MAX": 25,
+                    "FORECAST_METRIC_NAME_WIND_DIRECTION": 26,
+                    "FORECAST_METRIC_NAME_SNOWFALL": 27,
+                    "FORECAST_METRIC_NAME_PRECIPITATION": 28,
+                    "FORECAST_METRIC_NAME_PRECIPITATION_PROBABILITY": 29,
+                    "FORECAST_METRIC_NAME_PRECIPITATION_PROBABILITY_AVG": 30,
+                    "FORECAST_METRIC_NAME_PRECIPITATION_PROBABILITY_MIN": 31,
+                    "FORECAST_METRIC_NAME_PRECIPITATION_PROBABILITY_MAX": 32,
+                    "FORECAST_METRIC_NAME_REF_EVAPORATION_TRANSPIRATION_ET0": 33,
+                    "FORECAST_METRIC_NAME_REF_EVAPORATION_TRANSPIRATION_ET0_SUM": 34,
+                    "FORECAST_METRIC_NAME_DEW_POINT": 35,
+                    "FORECAST_METRIC_NAME_DEW_POINT_AVG": 36,
+                    "FORECAST_METRIC_NAME_DEW_POINT_MIN": 37,
+                    "FORECAST_METRIC_NAME_DEW_POINT_MAX": 38,
+                    "FORECAST_METRIC_NAME_SOIL_TEMPERATURE": 39,
+                    "FORECAST_METRIC_NAME_SOIL_MOISTURE": 40,
+                    "FORECAST_METRIC_NAME_GLOBAL_TILTED_RADIATION_GTI": 41,
+                    "FORECAST_METRIC_NAME_DIRECT_NORMAL_IRRADIANCE_DNI": 42,
+                    "FORECAST_METRIC_NAME_SHORTWAVE_SOLAR_RADIATION_GHI": 43,
+                    "FORECAST_METRIC_NAME_SHORTWAVE_RADIATION_SUM": 44,
+                    "FORECAST_METRIC_NAME_VISIBILITY": 45,
+                    "FORECAST_METRIC_NAME_VISIBILITY_AVG": 46,
+                    "FORECAST_METRIC_NAME_VISIBILITY_MIN": 47,
+                    "FORECAST_METRIC_NAME_VISIBILITY_MAX": 48
                   }
                 },
                 "ForecastValue": {

@@ -1,3 +1,4 @@
+import { enumNames, queryV1 } from '@stormhook/proto';
 import { GeoPoint, INTENSITIES, Intensity, Polygon, backwardInterval, epochMillis, forecastDays, nonEmptyString, pageNumber, pageSize } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject } from './json-schema.js';
 
@@ -105,71 +106,11 @@ export const ThunderstormPageResponse = named(
   openObject({ thunderstorms: arrayOf(Thunderstorm), ...pageMeta }, ['thunderstorms', ...pageRequired]),
 );
 
-/** Every metric name the forecast request schema knows (interface.md 2.11). */
-export const FORECAST_METRICS = [
-  'WEATHER_ICON',
-  'TEMPERATURE',
-  'TEMPERATURE_AVG',
-  'TEMPERATURE_MIN',
-  'TEMPERATURE_MAX',
-  'APPARENT_TEMPERATURE',
-  'APPARENT_TEMPERATURE_AVG',
-  'APPARENT_TEMPERATURE_MIN',
-  'APPARENT_TEMPERATURE_MAX',
-  'HUMIDITY',
-  'HUMIDITY_AVG',
-  'HUMIDITY_MIN',
-  'HUMIDITY_MAX',
-  'CLOUD_COVER',
-  'CLOUD_COVER_AVG',
-  'CLOUD_COVER_MIN',
-  'CLOUD_COVER_MAX',
-  'WIND_SPEED',
-  'WIND_SPEED_AVG',
-  'WIND_SPEED_MIN',
-  'WIND_SPEED_MAX',
-  'WIND_GUSTS',
-  'WIND_GUSTS_AVG',
-  'WIND_GUSTS_MIN',
-  'WIND_GUSTS_MAX',
-  'WIND_DIRECTION',
-  'SNOWFALL',
-  'PRECIPITATION',
-  'PRECIPITATION_PROBABILITY',
-  'PRECIPITATION_PROBABILITY_AVG',
-  'PRECIPITATION_PROBABILITY_MIN',
-  'PRECIPITATION_PROBABILITY_MAX',
-  'REF_EVAPORATION_TRANSPIRATION_ET0',
-  'REF_EVAPORATION_TRANSPIRATION_ET0_SUM',
-  'DEW_POINT',
-  'DEW_POINT_AVG',
-  'DEW_POINT_MIN',
-  'DEW_POINT_MAX',
-  'SOIL_TEMPERATURE',
-  'SOIL_MOISTURE',
-  'GLOBAL_TILTED_RADIATION_GTI',
-  'DIRECT_NORMAL_IRRADIANCE_DNI',
-  'SHORTWAVE_SOLAR_RADIATION_GHI',
-  'SHORTWAVE_RADIATION_SUM',
-  'VISIBILITY',
-  'VISIBILITY_AVG',
-  'VISIBILITY_MIN',
-  'VISIBILITY_MAX',
-] as const;
+/** Every metric name the forecast request schema knows (interface.md 2.11; its home is proto/, forecast_metrics.proto). */
+export const FORECAST_METRICS = enumNames(queryV1.ForecastMetricName, 'FORECAST_METRIC_NAME_');
 
 /** The metrics the current-forecast operation answers; the others of FORECAST_METRICS become warnings, not 400s. */
-export const CURRENT_FORECAST_METRICS = [
-  'WEATHER_ICON',
-  'TEMPERATURE',
-  'APPARENT_TEMPERATURE',
-  'HUMIDITY',
-  'CLOUD_COVER',
-  'WIND_SPEED',
-  'WIND_GUSTS',
-  'WIND_DIRECTION',
-  'SNOWFALL',
-  'PRECIPITATION',
-] as const;
+export const CURRENT_FORECAST_METRICS = enumNames(queryV1.CurrentForecastMetric, 'CURRENT_FORECAST_METRIC_');
 
 /**
  * interface.md 4.4. The enum is the whole 2.11 list on purpose: 2.11 says a metric known to the schema

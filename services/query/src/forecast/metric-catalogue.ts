@@ -1,4 +1,4 @@
-import type { weatherV1 } from '@stormhook/proto';
+import { enumNames, queryV1, type weatherV1 } from '@stormhook/proto';
 
 /**
  * Every metric name of interface.md 2.11 and how each forecast operation answers it. A name known
@@ -56,19 +56,8 @@ export const HOURLY_METRICS: Readonly<Record<string, HourlyMetric>> = {
   VISIBILITY: { unit: 'm', derivation: series('FORECAST_METRIC_VISIBILITY') },
 };
 
-/** The ten metrics the current forecast answers (interface.md 2.11). */
-export const CURRENT_METRICS = [
-  'WEATHER_ICON',
-  'TEMPERATURE',
-  'APPARENT_TEMPERATURE',
-  'HUMIDITY',
-  'CLOUD_COVER',
-  'WIND_SPEED',
-  'WIND_GUSTS',
-  'WIND_DIRECTION',
-  'SNOWFALL',
-  'PRECIPITATION',
-] as const;
+/** The metrics the current forecast answers (interface.md 2.11; declared in proto/, forecast_metrics.proto). */
+export const CURRENT_METRICS = enumNames(queryV1.CurrentForecastMetric, 'CURRENT_FORECAST_METRIC_');
 
 const STATISTICS: Array<[string, SourceMetric, string]> = [
   ['TEMPERATURE', 'FORECAST_METRIC_TEMPERATURE', '°C'],
