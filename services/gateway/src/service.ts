@@ -119,7 +119,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     logger: platform.logger,
   });
-  const limits = new AbuseLimits(abuseLimitSettings(config));
+  const limits = new AbuseLimits(abuseLimitSettings(config), meter);
   const app = createApp({
     logger: platform.logger,
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,

@@ -4,7 +4,10 @@ import { ErrorMessages } from '@stormhook/errors';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { setAuthState } from './auth-state.js';
-import { AbuseLimits, type AbuseLimitSettings } from './rate-limits.js';
+import { createLogger } from '@stormhook/logger';
+import { QuotaMeter } from '../quota/quota-meter.js';
+import { FakeShareTable } from '../test-support/fake-quota-shares.js';
+import { AbuseLimits, TEST_DELIVERY_COUNTER, type AbuseLimitSettings, type SharedCounter } from './rate-limits.js';
 
 const OFF: AbuseLimitSettings = {
   authPerAddressPerMin: 0,
@@ -34,8 +37,8 @@ const ok: RequestHandler = (_req, res) => {
   res.status(200).json({ ok: true });
 };
 
-async function appWith(settings: Partial<AbuseLimitSettings>): Promise<RunningApp> {
-  const limits = new AbuseLimits({ ...OFF, ...settings });
+async function appWith(settings: Partial<AbuseLimitSettings>, shared?: SharedCounter): Promise<RunningApp> {
+  const limits = new AbuseLimits({ ...OFF, ...settings }, shared);
   return serve({
     screen: limits.screen,
     guards: (operation) => [...limits.before(operation), ...fakeAccess(operation), ...limits.after(operation)],
@@ -121,6 +124,42 @@ describe('abuse limits (issue 17 item 6)', () => {
       429,
       'acc-1 stays capped',
     );
+  });
+
+  it('holds the test-delivery cap across replicas and restarts, through the shared quota counters', async () => {
+    const table = new FakeShareTable();
+    const logger = createLogger({ service: 'rate-limits-spec', level: 'silent' });
+    const meterOf = (instance: string) => new QuotaMeter(table.port(instance), { syncIntervalMs: 60_000, clockSkewMs: 0, logger });
+    const [meterA, meterB] = [meterOf('a'), meterOf('b')];
+    const replicaA = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterA);
+    const replicaB = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterB);
+    const owner = { 'x-test-user': 'u1:STANDARD_USER:acc-1' };
+    try {
+      assert.equal((await request(replicaA.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 200);
+      assert.equal((await request(replicaB.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 200);
+      await meterA.sync();
+      await meterB.sync();
+      await meterA.sync();
+      // Each replica alone has let one through; in memory per replica each would allow another.
+      const third = await request(replicaA.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner);
+      assert429(third, '/v1/alarms/webhooks/test');
+      assert.ok(Number(third.headers.get('retry-after')) <= 3600, 'until the clock hour ends');
+      assert.equal((await request(replicaB.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 429);
+      // A replica started after both (a restart) loads the stored counts.
+      const restarted = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterOf('c'));
+      try {
+        assert.equal((await request(restarted.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 429);
+      } finally {
+        await restarted.close();
+      }
+      assert.ok(
+        [...table.docs.values()].every((d) => d.key.includes(`|${TEST_DELIVERY_COUNTER}|`)),
+        'counted under its own service name',
+      );
+    } finally {
+      await replicaA.close();
+      await replicaB.close();
+    }
   });
 
   it('turns every limit off at 0', async () => {

@@ -4,7 +4,17 @@ import { ApiError, ErrorMessages } from '@stormhook/errors';
 import type { identityV1 } from '@stormhook/proto';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { addressLimitKey } from '@stormhook/access';
+import type { MeteredWindow, QuotaState } from '../quota/quota-meter.js';
 import { accessOf, principalOf } from './auth-state.js';
+
+/** Counts shared by every gateway replica: the quota meter (in memory, synced through the database). */
+export interface SharedCounter {
+  consume(window: MeteredWindow): Promise<QuotaState>;
+}
+
+/** The meter's service name for webhook test deliveries, beside the metered services' names. */
+export const TEST_DELIVERY_COUNTER = 'webhook-test-deliveries';
+const HOUR_MS = 3_600_000;
 
 /** The abuse limits; 0 turns one off. Defaults and meaning: rate-limit-env.ts. */
 export interface AbuseLimitSettings {
@@ -84,9 +94,12 @@ function principalOrUndefined(req: Request): identityV1.Principal | undefined {
  * Request-rate limits for what no quota meters (issue 17 item 6): sign-in and password reset per
  * address, unmetered calls per user, callers that collect many 4xx answers (metered calls that fail
  * are refunded, so errors cost a caller nothing otherwise), and webhook test deliveries per account.
- * Counters live in this replica's memory (rate-limiter-flexible), so the metered hot path gains no
- * database round trip; with R replicas a caller can get R times each limit. Every refusal is a 429
- * ErrorResponse with Retry-After.
+ * The request-rate counters live in this replica's memory (rate-limiter-flexible), so no request
+ * gains a database round trip; with R replicas a caller can get R times each of them (identity's
+ * failed-login lockout, per username and address, is shared). The test-delivery cap is per clock
+ * hour and, given a shared counter, counted by the quota meter, so it holds across replicas and
+ * restarts within the meter's bound: each one reaches a customer's receiver, and an account has few
+ * counters an hour. Every refusal is a 429 ErrorResponse with Retry-After.
  */
 export class AbuseLimits {
   private readonly auth: Limit;
@@ -94,8 +107,14 @@ export class AbuseLimits {
   private readonly unmetered: Limit;
   private readonly errors: Limit;
   private readonly testDeliveries: Limit;
+  private readonly testDeliveriesPerHour: number;
 
-  constructor(settings: AbuseLimitSettings) {
+  constructor(
+    settings: AbuseLimitSettings,
+    private readonly shared?: SharedCounter,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.testDeliveriesPerHour = settings.testDeliveriesPerAccountPerHour;
     this.auth = new Limit(settings.authPerAddressPerMin, 60);
     this.reset = new Limit(settings.passwordResetPerAddressPerHour, 3600);
     this.unmetered = new Limit(settings.unmeteredPerPrincipalPerMin, 60);
@@ -151,11 +170,25 @@ export class AbuseLimits {
           // An ADMIN names the account; anyone else can only reach their own (another answers 404).
           const named = typeof req.query['accountId'] === 'string' ? req.query['accountId'] : '';
           const account = principal.role === 'ADMIN' && named ? named : principal.accountId || `user:${principal.userId}`;
-          const wait = await this.testDeliveries.take(account);
+          const wait = await this.takeTestDelivery(account);
           if (wait !== undefined) throw tooMany(res, wait);
         }
         next();
       },
     ];
+  }
+
+  private async takeTestDelivery(account: string): Promise<number | undefined> {
+    if (!this.shared || this.testDeliveriesPerHour <= 0) return this.testDeliveries.take(account);
+    const startMs = Math.floor(this.now() / HOUR_MS) * HOUR_MS;
+    const window = {
+      accountId: account,
+      service: TEST_DELIVERY_COUNTER,
+      limit: this.testDeliveriesPerHour,
+      start: new Date(startMs),
+      end: new Date(startMs + HOUR_MS),
+    };
+    const state = await this.shared.consume(window);
+    return state.allowed ? undefined : state.resetSeconds;
   }
 }
