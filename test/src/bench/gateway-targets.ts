@@ -1,9 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
 import { FeedPublisher } from '../e2e/support/feed-publisher.js';
 import { forecastGrid } from '../e2e/support/feed-records.js';
-import { freePortRange } from '../e2e/support/ports.js';
 import { repoRoot } from '../e2e/support/repo.js';
 import { launchStack } from '../e2e/support/stack-process.js';
 import { ADMIN, ApiSession } from '../support/api-session.js';
@@ -35,9 +34,9 @@ const GRPC_SERVICES = 6;
  */
 export async function processStack(): Promise<BenchTarget> {
   const instance = uniqueName('bench');
-  const grpcBasePort = await freePortRange(GRPC_SERVICES);
-  let gatewayPort = await freePortRange(1);
-  while (gatewayPort >= grpcBasePort && gatewayPort < grpcBasePort + GRPC_SERVICES) gatewayPort = await freePortRange(1);
+  const grpcBasePort = await freePortBlock(GRPC_SERVICES);
+  let gatewayPort = await freePortBlock(1);
+  while (gatewayPort >= grpcBasePort && gatewayPort < grpcBasePort + GRPC_SERVICES) gatewayPort = await freePortBlock(1);
   const stack = await launchStack(
     {
       instance,

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { uniqueName } from '@stormhook/testing';
+import { freePort, freePortBlock, uniqueName } from '@stormhook/testing';
 import { ApiClient } from './support/api-client.js';
 import { createCustomer } from './support/customer.js';
 import { eventually } from './support/geo-math.js';
 import { ANKARA } from './support/places.js';
-import { freePort, freePortRange } from './support/ports.js';
 import { fullWebhook } from './support/registrations.js';
 import { repoRoot } from './support/repo.js';
 import { launchStack, type StackProcess } from './support/stack-process.js';
@@ -31,7 +30,7 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
   let upAtMs: number;
 
   before(async () => {
-    const grpcBasePort = await freePortRange(6);
+    const grpcBasePort = await freePortBlock(6);
     const ports = new Set<number>();
     for (let i = grpcBasePort; i < grpcBasePort + 6; i++) ports.add(i);
     const distinct = async () => {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -30,14 +29,6 @@ export function diedByItself(c: ServiceChild): boolean {
 }
 
 export const STATS_PREFIX = 'FAULTS_STATS ';
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts services/<service>/dist/main.js on gRPC `port` and resolves once it logged "started". */
 export async function spawnService(name: string, service: string, env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServiceChild> {

@@ -10,10 +10,10 @@ import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import { notificationV1, weatherV1 } from '@stormhook/proto';
 import type { LagGroup } from '../bench/consumer-lag.js';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { freePort, testInfra, uniqueName } from '@stormhook/testing';
 import { ADMIN, type Answer } from '../support/api-session.js';
 import { identityTestEnv } from '../support/test-env.js';
-import { freePort, spawnService, type ServiceChild } from './children.js';
+import { spawnService, type ServiceChild } from './children.js';
 import { FaultReceiver } from './receiver.js';
 
 export interface Registration {

@@ -11,7 +11,7 @@ import { repoRoot } from '../paths.js';
 import { allServices, grpcAddressVariable, grpcPort, grpcServices } from '../services.js';
 import type { BuiltImage } from './build.js';
 import type { Engine } from './engine.js';
-import { freePortBlock } from './free-ports.js';
+import { freePortBlock } from '@stormhook/testing';
 import { imagesDir } from './image-paths.js';
 import { kubePlayDeployments, podmanSecretData } from './kube-manifests.js';
 import { smokeGeoFixture } from './smoke-api.js';
@@ -65,7 +65,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
   if (images.length !== allServices.length) throw new Error('kube play needs all seven images');
   const started = Date.now();
   const helm = await ensureGoTool(HELM, log);
-  const block = await freePortBlock(HOST, 17);
+  const block = await freePortBlock(17, HOST);
   const ports: RunPorts = { kafka: block, kafkaController: block + 1, ferret: block + 2, gateway: block + 3, grpcBase: block + 4 };
   const metricsBase = block + 10;
   const geoFiles = await serveGeoFixture();

@@ -9,7 +9,7 @@ import { createTopics } from '../stack/topics.js';
 import type { BuiltImage } from './build.js';
 import { containerLogs, isRunning, removeRun, runContainer } from './containers.js';
 import type { Engine } from './engine.js';
-import { freePortBlock } from './free-ports.js';
+import { freePortBlock } from '@stormhook/testing';
 import { imagesDir } from './image-paths.js';
 import { SmokeApi, smokeGeoFixture, startReceiver } from './smoke-api.js';
 
@@ -29,7 +29,7 @@ export interface RunPorts {
 
 export async function allocatePorts(): Promise<RunPorts> {
   // One block, so no two of them can be the same port.
-  const base = await freePortBlock(HOST, 10);
+  const base = await freePortBlock(10, HOST);
   return { kafka: base, kafkaController: base + 1, ferret: base + 2, gateway: base + 3, grpcBase: base + 4 };
 }
 

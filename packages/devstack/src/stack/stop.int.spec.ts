@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isListening, sleep } from '../infra/net.js';
+import { freePortBlock } from '@stormhook/testing';
+import { sleep } from '../infra/net.js';
 import { paths, repoRoot } from '../paths.js';
 import { allServices } from '../services.js';
 
@@ -16,20 +17,6 @@ import { allServices } from '../services.js';
  */
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const HOST = '127.0.0.1';
-
-/**
- * Ten consecutive free ports below the kernel's ephemeral range (32768 and up), so no port handed out
- * meanwhile to a client socket takes one: the six gRPC services, then Kafka (two), FerretDB, the gateway.
- */
-async function freePorts(): Promise<number[]> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = Array.from({ length: 10 }, (_, i) => base + i);
-    const taken = await Promise.all(ports.map((port) => isListening(HOST, port, 200)));
-    if (!taken.some(Boolean)) return ports;
-  }
-  throw new Error('no free port range');
-}
 
 /** Processes whose environment names the instance: everything the stack started, at any depth. */
 function processesOf(instance: string): Array<{ pid: number; command: string }> {
@@ -58,7 +45,10 @@ interface RunningStack {
 }
 
 async function startStack(instance: string): Promise<RunningStack> {
-  const [grpcBase, , , , , , kafkaPort, controllerPort, ferretPort, gatewayPort] = await freePorts();
+  // The six gRPC services, then Kafka (two), FerretDB and the gateway.
+  const [grpcBase, , , , , , kafkaPort, controllerPort, ferretPort, gatewayPort] = await freePortBlock(10, HOST).then((base) =>
+    Array.from({ length: 10 }, (_, i) => base + i),
+  );
   // Never an external broker or database: the run must start (and stop) its own.
   const { KAFKA_BROKERS: _kafka, MONGO_URL: _mongo, ...env } = process.env;
   const npm = spawn('npm', ['start'], {

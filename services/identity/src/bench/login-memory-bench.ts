@@ -11,13 +11,12 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createClient, testInternalTokens } from '@stormhook/grpc';
 import { createKafkaClient, deleteTopics, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { identityV1 } from '@stormhook/proto';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { freePort, testInfra, uniqueName } from '@stormhook/testing';
 import { hashScrypt } from '../security/scrypt-legacy.js';
 import { PasswordHasher } from '../security/password-hasher.js';
 import { startHarness } from '../test-support/harness.js';
@@ -30,17 +29,6 @@ function option(name: string): string | undefined {
 const logins = Number(option('logins') ?? 50);
 const scrypt = process.argv.includes('--scrypt');
 const budgetMib = option('budget-mib');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** VmRSS and VmHWM (peak) of a process, MiB. */
 function rssOf(pid: number): { rss: number; peak: number } {

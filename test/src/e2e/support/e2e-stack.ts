@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
 import { dropPrefixedDatabases } from '../../support/databases.js';
 import { deletePrefixedTopics } from '../../support/topics.js';
 import { ApiClient } from './api-client.js';
 import { FeedPublisher } from './feed-publisher.js';
 import { pendingReasons } from './pending.js';
-import { freePortRange } from './ports.js';
 import { repoRoot } from './repo.js';
 import { launchStack, type StackProcess } from './stack-process.js';
 
@@ -81,9 +80,9 @@ async function startE2eStack(): Promise<E2eStack> {
   const infra = testInfra();
   const instance = uniqueName('e2e');
   instanceName = instance;
-  const grpcBasePort = await freePortRange(GRPC_SERVICES.length);
-  let gatewayPort = await freePortRange(1);
-  while (gatewayPort >= grpcBasePort && gatewayPort < grpcBasePort + GRPC_SERVICES.length) gatewayPort = await freePortRange(1);
+  const grpcBasePort = await freePortBlock(GRPC_SERVICES.length);
+  let gatewayPort = await freePortBlock(1);
+  while (gatewayPort >= grpcBasePort && gatewayPort < grpcBasePort + GRPC_SERVICES.length) gatewayPort = await freePortBlock(1);
   const admin = { email: `admin@${instance}.e2e.test`, password: `e2e-admin-${instance}` };
   const outboxDir = join(repoRoot, '.stack', 'data', instance, 'notifier-outbox');
   mkdirSync(outboxDir, { recursive: true });
