@@ -16,8 +16,8 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
 const MINUTE = 60_000;
 /**
  * The acceptance's own bounds: data within 2 minutes of launching `npm start` (its own Kafka and FerretDB
- * included), a callback within 5 minutes of registering. Measured on a shared 2-core machine: up at 24 s,
- * every data operation answered at 34 s, so there is no need for a looser bound.
+ * included), a callback within 5 minutes of registering. Measured on a shared 2-core machine under load:
+ * up at 24-29 s, every data operation answered at 34-39 s, so the test holds the acceptance's own bound.
  */
 const DATA_BUDGET_MS = 2 * MINUTE;
 const CALLBACK_BUDGET_MS = 5 * MINUTE;
