@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { FEED_SIM_DEFAULT_ARGS, loadDevstackConfig } from './config.js';
+import { FEED_SIM_DEFAULT_ARGS, LOCAL_SSRF_ALLOW_CIDRS, loadDevstackConfig } from './config.js';
 
 describe('loadDevstackConfig', () => {
   it('allows the local front end and the gateway itself as link origins on a first start', () => {
@@ -23,5 +23,14 @@ describe('loadDevstackConfig', () => {
 
   it('takes STORMHOOK_ALLOWED_LINK_ORIGINS instead when it is set', () => {
     assert.deepEqual(loadDevstackConfig({ STORMHOOK_ALLOWED_LINK_ORIGINS: 'https://app.example.com' }).linkOrigins, ['https://app.example.com']);
+  });
+
+  it("lets the local notifier call a receiver on this machine's loopback unless NOTIFIER_SSRF_ALLOW_CIDRS says otherwise", () => {
+    assert.deepEqual(LOCAL_SSRF_ALLOW_CIDRS, ['127.0.0.1/32', '::1/128']);
+    assert.deepEqual(loadDevstackConfig({}).ssrfAllowCidrs, LOCAL_SSRF_ALLOW_CIDRS);
+    assert.deepEqual(loadDevstackConfig({ NOTIFIER_SSRF_ALLOW_CIDRS: '' }).ssrfAllowCidrs, LOCAL_SSRF_ALLOW_CIDRS, 'empty is unset');
+    assert.deepEqual(loadDevstackConfig({ NOTIFIER_SSRF_ALLOW_CIDRS: '10.1.0.0/16, 127.0.0.1' }).ssrfAllowCidrs, ['10.1.0.0/16', '127.0.0.1']);
+    assert.deepEqual(loadDevstackConfig({ NOTIFIER_SSRF_ALLOW_CIDRS: 'none' }).ssrfAllowCidrs, []);
+    assert.deepEqual(loadDevstackConfig({ NOTIFIER_SSRF_ALLOW_CIDRS: 'None' }).ssrfAllowCidrs, []);
   });
 });

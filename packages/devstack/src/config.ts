@@ -1,5 +1,12 @@
 import { bool, defineEnv, int, list, str, port } from '@stormhook/config';
 
+/**
+ * The ranges the local stack exempts from the notifier's SSRF filter unless NOTIFIER_SSRF_ALLOW_CIDRS
+ * says otherwise: loopback, so a newcomer's receiver on localhost gets its callbacks. Only here, in
+ * `npm start`: the notifier itself and the Helm chart exempt nothing by default.
+ */
+export const LOCAL_SSRF_ALLOW_CIDRS = ['127.0.0.1/32', '::1/128'];
+
 const loadEnv = defineEnv({
   STORMHOOK_HOST: str({ default: '127.0.0.1', description: 'address every embedded component binds to' }),
   STORMHOOK_GATEWAY_PORT: port({ default: 8080 }),
@@ -37,6 +44,10 @@ const loadEnv = defineEnv({
     description:
       "origins identity may put in activation, invitation and reset links; default: http://localhost:3000, http://127.0.0.1:3000 and the gateway's own address",
   }),
+  NOTIFIER_SSRF_ALLOW_CIDRS: list({
+    optional: true,
+    description: `private ranges the local notifier may call back; default: ${LOCAL_SSRF_ALLOW_CIDRS.join(',')} (a receiver on this machine); none: the full SSRF filter`,
+  }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
   MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
 });
@@ -66,6 +77,8 @@ export interface DevstackConfig {
   openMeteo: boolean;
   /** Origins identity accepts for the links it e-mails; a local stack allows its own by default. */
   linkOrigins: string[];
+  /** NOTIFIER_SSRF_ALLOW_CIDRS of the local notifier; empty: every private address is refused. */
+  ssrfAllowCidrs: string[];
 }
 
 /**
@@ -76,7 +89,8 @@ export const FEED_SIM_DEFAULT_ARGS = ['--demo-storm', 'ankara'];
 
 /** What /v1/health says while the simulator runs (STORMHOOK_DATA_SOURCE_NOTICE of the gateway). */
 export const FEED_SIM_NOTICE =
-  'SYNTHETIC weather: the feed simulator of the local stack publishes made-up precipitation, thunderstorms, lightning (ids sim<seed>-...) ' +
+  'SYNTHETIC weather: the feed simulator of the local stack publishes made-up precipitation (event ids prc_sim<seed>-...), ' +
+  'thunderstorms (tst_sim<seed>-...), lightning (strike ids sim<seed>-...) ' +
   'and forecasts (model stormhook-sim), with a demo thunderstorm over Ankara; STORMHOOK_FEED_SIM=0 turns it off';
 
 /**
@@ -85,6 +99,15 @@ export const FEED_SIM_NOTICE =
  */
 export function localLinkOrigins(host: string, gatewayPort: number): string[] {
   return [...new Set(['http://localhost:3000', 'http://127.0.0.1:3000', `http://${host}:${gatewayPort}`, `http://localhost:${gatewayPort}`])];
+}
+
+/**
+ * An empty variable counts as unset (it takes the default), so turning the exemption off takes a word:
+ * `none`. Anything else goes to the notifier as written, which validates each entry at start.
+ */
+function ssrfAllowCidrs(setting: string[] | undefined): string[] {
+  if (setting === undefined) return LOCAL_SSRF_ALLOW_CIDRS;
+  return setting.length === 1 && setting[0]?.toLowerCase() === 'none' ? [] : setting;
 }
 
 export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): DevstackConfig {
@@ -114,6 +137,7 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     topicPrefix: c.STORMHOOK_TOPIC_PREFIX,
     openMeteo: c.STORMHOOK_OPEN_METEO,
     linkOrigins: c.STORMHOOK_ALLOWED_LINK_ORIGINS ?? localLinkOrigins(c.STORMHOOK_HOST, c.STORMHOOK_GATEWAY_PORT),
+    ssrfAllowCidrs: ssrfAllowCidrs(c.NOTIFIER_SSRF_ALLOW_CIDRS),
     feedSimulator: c.STORMHOOK_FEED_SIM ? { args: [...FEED_SIM_DEFAULT_ARGS, ...(c.STORMHOOK_FEED_SIM_ARGS ?? '').split(/\s+/).filter(Boolean)] } : undefined,
   };
 }

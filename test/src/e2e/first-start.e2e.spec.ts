@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { queryV1 } from '@stormhook/proto';
 import { freePort, freePortBlock, uniqueName } from '@stormhook/testing';
 import { ApiClient } from './support/api-client.js';
 import { createCustomer } from './support/customer.js';
@@ -12,22 +13,48 @@ import { launchStack, type StackProcess } from './support/stack-process.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const MINUTE = 60_000;
+/**
+ * The acceptance's own bounds: data within 2 minutes of launching `npm start` (its own Kafka and FerretDB
+ * included), a callback within 5 minutes of registering. Measured on a shared 2-core machine under load:
+ * up at 24-29 s, every data operation answered at 34-39 s, so the test holds the acceptance's own bound.
+ */
+const DATA_BUDGET_MS = 2 * MINUTE;
+const CALLBACK_BUDGET_MS = 5 * MINUTE;
+
+/**
+ * What marks a record as synthetic. The contract's precipitation and thunderstorm records (interface.md
+ * 2.7, 2.8) have no source or provider field, so the ids carry it: ingest prefixes the simulator's
+ * source ids (sim<seed>-...) with prc_ and tst_; the demo storm's events carry -demo<hour>-.
+ */
+const SYNTHETIC_PRECIPITATION = /^prc_sim\d+-/;
+const SYNTHETIC_THUNDERSTORM = /^tst_sim\d+-/;
+const DEMO_STORM_PRECIPITATION = /^prc_sim\d+-demo\d+-/;
 
 /**
  * Issue 14's acceptance, the way a newcomer meets the product: `npm start` with nothing set (no
- * STORMHOOK_FEED_SIM, no link origins), then the API as the README shows it. The stack gets its own
- * embedded Kafka and FerretDB on free ports (STORMHOOK_INSTANCE keeps their data apart), so it never
- * touches the broker and database other runs share. Settings beyond a bare start: the ports, and
- * NOTIFIER_SSRF_ALLOW_CIDRS so the notifier may call a receiver on 127.0.0.1.
+ * STORMHOOK_FEED_SIM, no link origins, no SSRF exemption), then the API as the README shows it. The
+ * stack gets its own embedded Kafka and FerretDB on free ports (STORMHOOK_INSTANCE keeps their data
+ * apart), so it never touches the broker and database other runs share; those ports are the only
+ * settings beyond a bare start. The clock starts when `npm start` is launched, not when it is up.
  */
 describe('first start: a living product from `npm start` alone (issue 14)', function () {
   this.timeout(20 * MINUTE);
   const instance = uniqueName('first');
   const admin = { email: `admin@${instance}.e2e.test`, password: `first-admin-${instance}` };
+  const figures: string[] = [];
   let stack: StackProcess;
   let api: ApiClient;
   let adminToken: string;
-  let upAtMs: number;
+  /** When `npm start` was launched: the acceptance counts from here. */
+  let startedAtMs: number;
+  const sinceStart = (atMs = Date.now()) => `${((atMs - startedAtMs) / 1000).toFixed(1)} s`;
+  const measured = (what: string, value: string) => {
+    figures.push(`${what}: ${value}`);
+    process.stdout.write(`      ${what}: ${value}\n`);
+  };
+  /** What is left of the 2 minutes after the start (at least one try, so a late answer still fails by its content). */
+  const dataBudgetLeft = () => Math.max(1_000, startedAtMs + DATA_BUDGET_MS - Date.now());
+  const lastHour = () => ({ backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 100 });
 
   before(async () => {
     const grpcBasePort = await freePortBlock(6);
@@ -40,6 +67,12 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
       return port;
     };
     const gatewayPort = await distinct();
+    const infraPorts = {
+      STORMHOOK_KAFKA_PORT: String(await distinct()),
+      STORMHOOK_KAFKA_CONTROLLER_PORT: String(await distinct()),
+      STORMHOOK_FERRETDB_PORT: String(await distinct()),
+    };
+    startedAtMs = Date.now();
     stack = await launchStack(
       {
         instance,
@@ -48,18 +81,13 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
         gatewayPort,
         grpcBasePort,
         admin,
-        unset: ['KAFKA_BROKERS', 'MONGO_URL', 'STORMHOOK_ALLOWED_LINK_ORIGINS', 'NOTIFIER_DEV_OUTBOX_DIR'],
-        extraEnv: {
-          STORMHOOK_KAFKA_PORT: String(await distinct()),
-          STORMHOOK_KAFKA_CONTROLLER_PORT: String(await distinct()),
-          STORMHOOK_FERRETDB_PORT: String(await distinct()),
-          NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32',
-        },
+        unset: ['KAFKA_BROKERS', 'MONGO_URL', 'STORMHOOK_ALLOWED_LINK_ORIGINS', 'NOTIFIER_DEV_OUTBOX_DIR', 'NOTIFIER_SSRF_ALLOW_CIDRS'],
+        extraEnv: infraPorts,
       },
       // Its own broker and database start first: a minute more than the shared-infrastructure stack.
       6 * MINUTE,
     );
-    upAtMs = Date.now();
+    measured('start -> "Stormhook is up"', sinceStart());
     api = new ApiClient(stack.baseUrl);
     adminToken = (await api.login(admin.email, admin.password)).accessToken;
   });
@@ -71,42 +99,28 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
     if (stack.leftovers().length > 0) stack.kill();
     rmSync(join(repoRoot, '.stack', 'data', instance), { recursive: true, force: true });
     rmSync(join(repoRoot, '.stack', 'run', instance), { recursive: true, force: true });
+    process.stdout.write(`      first start, measured:\n${figures.map((f) => `        ${f}`).join('\n')}\n`);
     assert.equal(code, 0, `the stack did not stop cleanly on Ctrl-C:\n${stack.tail()}`);
   });
 
-  it('says in the start banner and in /v1/health that the weather is synthetic', async () => {
+  it('says in the start banner and in /v1/health that the weather is synthetic, and that loopback receivers are allowed', async () => {
     assert.match(stack.tail(400), /weather data: SYNTHETIC, from the feed simulator/);
+    assert.match(stack.tail(400), /webhooks: callbacks may reach 127\.0\.0\.1\/32, ::1\/128 although private/);
     const health = await api.expect(200, 'GET', '/v1/health');
     assert.match(String(health.body.dataSource), /SYNTHETIC/);
   });
 
-  it('has precipitation of the last hour and a forecast for Ankara within 2 minutes of the start', async () => {
+  it('has precipitation of the last hour and a forecast for Ankara within 2 minutes of `npm start`', async () => {
     const precipitations = await eventually(
       async () => {
-        const answer = await api.expect(200, 'POST', '/v1/precipitations/page', {
-          token: adminToken,
-          body: { backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 },
-        });
+        const answer = await api.expect(200, 'POST', '/v1/precipitations/page', { token: adminToken, body: lastHour() });
         return answer.body.totalRecords > 0 ? answer.body : undefined;
       },
       'a precipitation record of the last hour',
-      Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()),
+      dataBudgetLeft(),
     );
+    measured('start -> first precipitation record', sinceStart());
     assert.ok(precipitations.precipitations.length > 0);
-    // The simulator's backfill publishes the feeds side by side; a thunderstorm may reach the read model
-    // a moment after the first precipitation, so it gets the same 2-minute budget.
-    const thunderstorms = await eventually(
-      async () => {
-        const answer = await api.expect(200, 'POST', '/v1/thunderstorms/page', {
-          token: adminToken,
-          body: { backwardInterval: 3600, endTimeEpoch: Date.now(), pageNumber: 0, pageSize: 10 },
-        });
-        return answer.body.totalRecords > 0 ? answer : undefined;
-      },
-      'the demo thunderstorm listed',
-      Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()),
-    );
-    assert.ok(thunderstorms.body.totalRecords > 0, 'the demo thunderstorm is listed');
     const forecast = await eventually(
       async () => {
         const answer = await api.call('POST', '/v1/forecasts/current', {
@@ -116,11 +130,72 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
         return answer.status === 200 ? answer.body : undefined;
       },
       'a forecast for Ankara',
-      Math.max(1_000, upAtMs + 2 * MINUTE - Date.now()),
+      dataBudgetLeft(),
     );
+    measured('start -> current forecast for Ankara', sinceStart());
     assert.equal(forecast.model, 'stormhook-sim', 'the forecast names the synthetic model');
-    const temperatures = forecast.metricForecasts[0].forecasts as Array<{ value: number | null }>;
-    assert.ok(temperatures.length > 0 && temperatures.every((v) => typeof v.value === 'number'), JSON.stringify(temperatures.slice(0, 3)));
+    assertValues(forecast, ['TEMPERATURE', 'PRECIPITATION']);
+  });
+
+  it('answers every other data operation with synthetic data within the same 2 minutes, ids saying so', async () => {
+    // The simulator's backfill publishes the feeds side by side; a thunderstorm, or the demo storm's rain,
+    // may reach the read model a moment after the first precipitation, so they get the same budget.
+    const storms = await eventually(
+      async () => {
+        const answer = await api.expect(200, 'POST', '/v1/thunderstorms/page', { token: adminToken, body: lastHour() });
+        return answer.body.totalRecords > 0 ? (answer.body.thunderstorms as Array<{ eventId: string }>) : undefined;
+      },
+      'the demo thunderstorm listed',
+      dataBudgetLeft(),
+    );
+    const within = await eventually(
+      async () => {
+        const answer = await api.expect(200, 'POST', '/v1/precipitations/within', {
+          token: adminToken,
+          body: { center: ANKARA, radius: 30_000, ...lastHour() },
+        });
+        const demo = (answer.body.precipitations as Array<{ eventId: string }>).filter((p) => DEMO_STORM_PRECIPITATION.test(p.eventId));
+        return demo.length > 0 ? { all: answer.body.precipitations as Array<{ eventId: string }>, demo } : undefined;
+      },
+      "the demo storm's rain within 30 km of Ankara",
+      dataBudgetLeft(),
+    );
+    const listed = await api.expect(200, 'POST', '/v1/precipitations/page', { token: adminToken, body: lastHour() });
+    const precipitations = listed.body.precipitations as Array<{ eventId: string }>;
+    // This stack's broker gets nothing but the simulator's feed: every record must say it is synthetic.
+    for (const { eventId } of [...precipitations, ...within.all]) assert.match(eventId, SYNTHETIC_PRECIPITATION);
+    for (const { eventId } of storms) assert.match(eventId, SYNTHETIC_THUNDERSTORM);
+
+    const storm = storms[0]!;
+    const got = await api.expect(200, 'POST', '/v1/thunderstorms/get', { token: adminToken, body: { eventId: storm.eventId } });
+    assert.equal(got.body.eventId, storm.eventId);
+    assert.equal(typeof got.body.cell?.centroid?.lat, 'number', JSON.stringify(got.body).slice(0, 300));
+
+    // The administrator may ask for the whole geometry (no centre and radius); one feature per event asked for.
+    const event = within.demo[0]!.eventId;
+    const geometry = await api.expect(200, 'POST', '/v1/precipitations/geometry', { token: adminToken, body: { eventIds: [event] } });
+    const collection = queryV1.PrecipitationFeatureCollection.decode(Buffer.from(String(geometry.body), 'base64'));
+    assert.deepEqual(
+      collection.features.map((f) => f.id),
+      [event],
+    );
+    const vertices = (collection.features[0]?.geometry?.multiPolygon?.polygons ?? []).flatMap((p) => p.rings.flatMap((r) => r.coordinates));
+    assert.ok(vertices.length >= 4, `a polygon, got ${vertices.length} vertices`);
+
+    const hourly = await api.expect(200, 'POST', '/v1/forecasts/hourly', {
+      token: adminToken,
+      body: { location: ANKARA, metrics: ['TEMPERATURE', 'WIND_SPEED'], forecastDays: 1 },
+    });
+    assert.equal(hourly.body.model, 'stormhook-sim');
+    assertValues(hourly.body, ['TEMPERATURE', 'WIND_SPEED']);
+    const daily = await api.expect(200, 'POST', '/v1/forecasts/daily', {
+      token: adminToken,
+      body: { location: ANKARA, metrics: ['TEMPERATURE_MAX', 'TEMPERATURE_MIN', 'PRECIPITATION'], forecastDays: 2 },
+    });
+    assert.equal(daily.body.model, 'stormhook-sim');
+    assertValues(daily.body, ['TEMPERATURE_MAX', 'TEMPERATURE_MIN', 'PRECIPITATION'], 2);
+    measured('start -> every data operation answered with data', sinceStart());
+    assert.ok(Date.now() <= startedAtMs + DATA_BUDGET_MS, `all data answered ${sinceStart()} after the start, over the 2-minute budget`);
   });
 
   it('calls back a point alarm over the simulated storm within 5 minutes, typed and versioned', async () => {
@@ -132,15 +207,18 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
         token: customer.token,
         body: { recipientId: 'first-start', boundary: { point: ANKARA, radius: 20_000 }, webhook: fullWebhook(receiver.url), filter: { lightning: {} } },
       });
-      const call = await receiver.waitFor((calls) => calls.find((c) => JSON.parse(c.body).type === 'lightning.strike'), 'a lightning callback', 5 * MINUTE);
+      const call = await receiver.waitFor(
+        (calls) => calls.find((c) => JSON.parse(c.body).type === 'lightning.strike'),
+        'a lightning callback',
+        CALLBACK_BUDGET_MS,
+      );
       const payload = JSON.parse(call.body) as Record<string, unknown>;
       assert.equal(call.headers['webhook-event-type'], 'lightning.strike');
       assert.equal(payload['payloadVersion'], 1);
       assert.match(String(payload['strikeId']), /^sim\d+-demo/, 'a strike of the synthetic demo storm');
       assert.ok(['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'].includes(String(payload['dischargeType'])));
-      process.stdout.write(
-        `      first callback ${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s after registering, ${((call.receivedAtMs - upAtMs) / 1000).toFixed(0)} s after the start\n`,
-      );
+      measured('register -> first callback', `${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s`);
+      measured('start -> first callback', sinceStart(call.receivedAtMs));
     } finally {
       await receiver.stop();
     }
@@ -189,3 +267,14 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
     assert.equal(created.body.roles, 'API_USER');
   });
 });
+
+/** Every asked metric answered, in order, each with at least `minValues` values and every one a number. */
+function assertValues(forecast: { metricForecasts: Array<{ metric: string; forecasts: Array<{ value: number | null }> }> }, metrics: string[], minValues = 1) {
+  assert.deepEqual(
+    forecast.metricForecasts.map((m) => m.metric),
+    metrics,
+  );
+  for (const { metric, forecasts } of forecast.metricForecasts) {
+    assert.ok(forecasts.length >= minValues && forecasts.every((v) => typeof v.value === 'number'), `${metric}: ${JSON.stringify(forecasts.slice(0, 3))}`);
+  }
+}

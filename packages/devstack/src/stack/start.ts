@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FEED_SIM_NOTICE, type DevstackConfig } from '../config.js';
+import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans, stopAllManaged } from '../infra/process.js';
@@ -8,6 +8,7 @@ import { allServices, serviceEnv } from '../services.js';
 import { internalTokenKeyEnv } from './internal-key.js';
 import { consoleLine } from './console.js';
 import { devAdmin } from './dev-admin.js';
+import { localSettings } from './local-settings.js';
 import { acquireSupervisorLock } from './lock.js';
 import { nodeFlags } from './node-flags.js';
 import { createTopics } from './topics.js';
@@ -74,10 +75,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               mongoUrl: infra.mongoUrl,
               internalTokenKey,
             }),
-            ...(name === 'gateway' && config.feedSimulator ? { STORMHOOK_DATA_SOURCE_NOTICE: FEED_SIM_NOTICE } : {}),
-            ...(name === 'identity'
-              ? { STORMHOOK_ADMIN_EMAIL: admin.email, STORMHOOK_ADMIN_PASSWORD: admin.password, STORMHOOK_ALLOWED_LINK_ORIGINS: config.linkOrigins.join(',') }
-              : {}),
+            ...localSettings(name, config, admin),
           },
           onLine: (line) => process.stdout.write(`${consoleLine(name, line)}\n`),
         }),
@@ -126,6 +124,11 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
       admin.fromEnvironment
         ? `administrator: ${admin.email} (from STORMHOOK_ADMIN_EMAIL)`
         : `administrator: ${admin.email} / ${admin.password} (local development login, kept in .stack/data/dev-admin.json)`,
+    );
+    log(
+      config.ssrfAllowCidrs.length > 0
+        ? `webhooks: callbacks may reach ${config.ssrfAllowCidrs.join(', ')} although private (NOTIFIER_SSRF_ALLOW_CIDRS; none refuses them)`
+        : 'webhooks: callbacks to private and loopback addresses are refused (NOTIFIER_SSRF_ALLOW_CIDRS=none)',
     );
     log(`Kafka ${infra.kafkaBrokers.join(',')}; logs in .stack/logs/; Ctrl-C stops everything`);
     for (const service of services) {
