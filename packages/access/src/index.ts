@@ -42,5 +42,14 @@ export {
   type QueriedArea,
 } from './decide-access.js';
 export { currentPrincipal, type AccessSnapshot, type ClaimedCaller } from './snapshot.js';
-export { snapshotMessage, snapshotFromMessage, decisionResponse, boundaryMessages, resolvedLocation, SnapshotFormatError } from './wire.js';
+export {
+  snapshotMessage,
+  snapshotFromMessage,
+  decisionResponse,
+  boundaryMessages,
+  boundariesFromMessages,
+  resolvedLocation,
+  cityLocation,
+  SnapshotFormatError,
+} from './wire.js';
 export { addressLimitKey } from './address-key.js';

@@ -84,6 +84,14 @@ export function boundaryMessages(boundaries: readonly GeoBoundary[]): identityV1
   return boundaries.map((b) => ({ country: b.country, region: b.region ?? '' }));
 }
 
+/**
+ * The boundaries of a decision as the gateway's handlers read them back (accessOf): an empty region
+ * is the whole country. A country this version does not know covers nothing rather than everything.
+ */
+export function boundariesFromMessages(messages: readonly identityV1.GeoBoundary[]): GeoBoundary[] {
+  return messages.flatMap((b) => (isCountryCode(b.country) ? [{ country: b.country, ...(b.region ? { region: b.region } : {}) }] : []));
+}
+
 /** A decision in the shape CheckAccess answers and the gateway's handlers read (accessOf). */
 export function decisionResponse(d: AccessDecision): identityV1.CheckAccessResponse {
   if (d.decision === 'deny') {
@@ -127,4 +135,13 @@ export function resolvedLocation(answer: geoV1.ResolvePointResponse): ResolvedLo
   if (!answer.countryCode) return undefined;
   const region = answer.city?.name;
   return { country: answer.countryCode, ...(region ? { region } : {}) };
+}
+
+/**
+ * Where a city of the geo service lies, as the geography check reads it: its country, and itself as
+ * the region, since subscription regions name cities (provinces). Undefined without a country.
+ */
+export function cityLocation(city: Pick<geoV1.City, 'countryCode' | 'name'>): ResolvedLocation | undefined {
+  if (!city.countryCode) return undefined;
+  return { country: city.countryCode, ...(city.name ? { region: city.name } : {}) };
 }

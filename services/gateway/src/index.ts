@@ -21,7 +21,7 @@ export { OPERATION_IDS } from './contract/operation-ids.js';
 export { ROUTES } from './routes/table.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
 export { start, type RunningGateway, type GatewayStartOptions } from './service.js';
-export { principalOf, accessOf } from './http/auth-state.js';
+export { principalOf, accessOf, setAuthState, type AuthState } from './http/auth-state.js';
 export { AccessTokenVerifier, ACCESS_TOKEN_ALG } from './http/auth-jwt.js';
 export { QuotaStore, QUOTA_COLLECTION } from './quota/quota-store.js';
 export { QuotaMeter, quotaHeaders, type MeteredWindow, type QuotaState } from './quota/quota-meter.js';

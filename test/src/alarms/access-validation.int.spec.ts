@@ -143,7 +143,7 @@ describe('alarm registrations: ownership and validation', function () {
 
     before(async () => {
       ankaraOnly = await stack.user('API_USER', 'NONE');
-      const limits = ['ALARM_GEOMETRY', 'ALARM_FORECAST', 'GEO'].map((serviceName) => ({ version: 'v1', serviceName, maxInvocation: 1000 }));
+      const limits = ['ALARM_GEOMETRY', 'ALARM_FORECAST', 'ALARM_POINT', 'GEO'].map((serviceName) => ({ version: 'v1', serviceName, maxInvocation: 1000 }));
       const set = await stack.call('POST', '/v1/accounts/update-subscription', {
         token: admin,
         body: {
@@ -189,6 +189,61 @@ describe('alarm registrations: ownership and validation', function () {
       assert.match(errorMessage(await stack.call('GET', `/v1/alarms/geometries/neighborhood/${FIKIRTEPE}`, { token: ankaraOnly.token }), 403), OUTSIDE_ANKARA);
       const inside = await stack.call('GET', `/v1/alarms/forecasts/district/${CANKAYA}`, { token: ankaraOnly.token });
       assert.equal(inside.status, 200, JSON.stringify(inside.body));
+    });
+
+    // Coarse outlines: the tests look at which cities come back, not at their shapes.
+    const cities = (path: string, token: string) => stack.call('GET', `${path}?simplifyTolerance=5000`, { token });
+    const cityIds = (answer: { status: number; body: any }) => {
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return (answer.body as { id: number }[]).map((c) => c.id);
+    };
+
+    it('lists only the cities the plan covers: Ankara of Türkiye, none of Northern Cyprus', async () => {
+      assert.deepEqual(cityIds(await cities('/v1/alarms/geometries/cities', ankaraOnly.token)), [ANKARA]);
+      assert.deepEqual(cityIds(await cities('/v1/alarms/forecasts/TUR/cities', ankaraOnly.token)), [ANKARA]);
+      assert.deepEqual(cityIds(await cities('/v1/alarms/forecasts/CTR/cities', ankaraOnly.token)), []);
+      // A plan over both countries still gets every city of each.
+      const everywhere = cityIds(await cities('/v1/alarms/forecasts/TUR/cities', owner.token));
+      assert.equal(everywhere.length, 81);
+      assert.ok(everywhere.includes(ISTANBUL));
+      assert.equal(cityIds(await cities('/v1/alarms/forecasts/CTR/cities', owner.token)).length, 1);
+    });
+
+    it('refuses to move a geometry, forecast or point alarm onto İstanbul with the location 403, and leaves it as it was', async () => {
+      const recipientId = 'ankara-moves';
+      const registered = {
+        geometries: await register('geometries', { cityId: ANKARA, districtId: CANKAYA }, { recipientId }),
+        forecasts: await register('forecasts', { type: 'ADMINISTRATIVE', cityId: ANKARA, districtId: KECIOREN }, { ...daily, recipientId }),
+        points: await register('points', { point: KIZILAY, radius: 5000 }, { recipientId }),
+      };
+      for (const answer of Object.values(registered)) assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const update = (kind: keyof typeof registered, boundary: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+        stack.call('PUT', `/v1/alarms/${kind}/update`, {
+          token: ankaraOnly.token,
+          body: {
+            registrationId: registered[kind].body['registrationId'],
+            recipientId,
+            boundary,
+            webhook: { accountId: ankaraOnly.accountId },
+            filter: {},
+            ...extra,
+          },
+        });
+      assert.match(errorMessage(await update('geometries', { cityId: ISTANBUL, districtId: KADIKOY }), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await update('geometries', { cityId: ANKARA, districtId: KADIKOY }), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await update('forecasts', { type: 'ADMINISTRATIVE', cityId: ISTANBUL, districtId: KADIKOY }, daily), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await update('forecasts', { type: 'POINT', point: { lat: 41.01, lng: 28.97 } }, daily), 403), OUTSIDE_ANKARA);
+      assert.match(errorMessage(await update('points', { point: { lat: 41.01, lng: 28.97 }, radius: 5000 }), 403), OUTSIDE_ANKARA);
+      for (const [kind, answer] of Object.entries(registered)) {
+        const stored = await stack.call('GET', `/v1/alarms/${kind}/get-by-id/${answer.body['registrationId']}`, { token: ankaraOnly.token });
+        assert.equal(stored.status, 200, JSON.stringify(stored.body));
+        assert.deepEqual(stored.body['boundary'], answer.body['boundary'], kind);
+        assert.equal(stored.body['updatedAt'], answer.body['updatedAt'], kind);
+      }
+      // The same update inside Ankara goes through: the 403s above were the geography, not the request.
+      const moved = await update('geometries', { cityId: ANKARA, districtId: KECIOREN });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.equal(moved.body['boundary']['districtId'], KECIOREN);
     });
   });
 

@@ -68,9 +68,12 @@ describe('e2e: administrative boundaries', function () {
     const tur = await stack.api.expect(200, 'GET', '/v1/alarms/forecasts/TUR/cities', { token: customer.token });
     assert.equal(tur.body.length, 81);
     assert.ok(tur.body.every((c: { geometry: { polygons: unknown[] } }) => c.geometry.polygons.length > 0));
-    const ctr = await stack.api.expect(200, 'GET', '/v1/alarms/forecasts/CTR/cities', { token: customer.token });
+    // The lists answer the cities the plan covers: CTR's for a CTR plan, none for this TUR one.
+    const cyprus = await createCustomer(stack.api, await stack.adminToken(), { geoBoundary: { country: 'CTR' }, limits: { geo: 100 } });
+    const ctr = await stack.api.expect(200, 'GET', '/v1/alarms/forecasts/CTR/cities', { token: cyprus.token });
     assert.equal(ctr.body.length, 1);
     assert.equal(ctr.body[0].licensePlateCode, null);
+    assert.deepEqual((await stack.api.expect(200, 'GET', '/v1/alarms/forecasts/CTR/cities', { token: customer.token })).body, []);
     assert.match(assertError(await stack.api.call('GET', '/v1/alarms/forecasts/XYZ/cities', { token: customer.token }), 400).message, /countryCode/);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { areaHandlers, createApp } from '@stormhook/gateway';
+import { areaHandlers, createApp, setAuthState } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
 import { createClient, GrpcError, GrpcStatus, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from '@stormhook/grpc';
 import { createLogger } from '@stormhook/logger';
@@ -59,6 +59,17 @@ describe('administrative areas through the gateway (real geo service and databas
       logger,
       health: { check: async () => ({ status: 'up', components: {} }) },
       handlers: areaHandlers({ geo: client, attribution: 'test attribution' }),
+      // Stands in for the access guards: an operator, whom no plan geography narrows (the city lists
+      // answer only what the caller's plan covers; that is tested with the guards in test/src/alarms).
+      guards: (operation) =>
+        operation.authenticated
+          ? [
+              (req, _res, next) => {
+                setAuthState(req, { principal: { userId: 'operator', accountId: '', role: 'ADMIN', username: 'operator@example.com', via: 'access-token' } });
+                next();
+              },
+            ]
+          : [],
     });
     server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,4 @@
-import { resolvedLocation, type GeoPoint, type QueriedArea, type ResolvedLocation } from '@stormhook/access';
+import { cityLocation, resolvedLocation, type GeoPoint, type QueriedArea, type ResolvedLocation } from '@stormhook/access';
 import { ApiError, ErrorMessages } from '@stormhook/errors';
 import { GrpcError, GrpcStatus } from '@stormhook/grpc';
 import type { commonV1, geoV1 } from '@stormhook/proto';
@@ -128,10 +128,8 @@ export class GeoResolutionCache {
       throw new ApiError(503, ErrorMessages.serviceUnavailable, undefined, { cause: error });
     }
     const vertex = geometry?.polygons[0]?.exterior?.points[0];
-    if (!city?.countryCode) return undefined;
-    return {
-      area: { country: city.countryCode, ...(city.name ? { region: city.name } : {}) },
-      point: vertex ? { lat: vertex.lat, lng: vertex.lng } : { lat: 0, lng: 0 },
-    };
+    const area = city ? cityLocation(city) : undefined;
+    if (!area) return undefined;
+    return { area, point: vertex ? { lat: vertex.lat, lng: vertex.lng } : { lat: 0, lng: 0 } };
   }
 }

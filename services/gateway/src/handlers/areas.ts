@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { GrpcClient } from '@stormhook/grpc';
 import { geoV1 } from '@stormhook/proto';
+import { coversCity } from '../http/caller-geography.js';
 import { validatedParams, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
 import { CountryCodeParams, DistrictIdParams, NeighborhoodIdParams, SimplifyQuery } from '../schemas/areas.js';
@@ -17,14 +18,23 @@ export interface AreaHandlerDeps {
   attribution: string;
 }
 
-/** interface.md 4.9 - 4.12 over the geo service. */
+/**
+ * interface.md 4.9 - 4.12 over the geo service.
+ *
+ * Areas named by id are checked by the access guards (a district outside the plan is the location
+ * 403). The city lists name no single place, so they answer the cities the plan covers: an Ankara-only
+ * customer gets Ankara, a TUR customer every province, and a country outside the plan an empty list.
+ * Filtering rather than refusing is how the contract treats every list (4.2: only records inside the
+ * subscription's boundaries), and the 403's message names one queried [lat, lng] that a list lacks.
+ * The filter reads the plan already in memory and the geo answer: no extra round trip.
+ */
 export function areaHandlers(deps: AreaHandlerDeps): Handlers {
   // Every area operation takes the same optional tolerance; absent means the stored geometry.
   const tolerance = (req: Request) => validatedQuery(req, SimplifyQuery).simplifyTolerance ?? 0;
   return {
     listGeometryAlarmCities: async (req, res) => {
       const { cities } = await deps.geo.listCities({ countryCode: HOME_COUNTRY, simplifyToleranceM: tolerance(req) });
-      res.set('X-Data-Attribution', deps.attribution).json(cities.map((c) => cityJson(c, 'ring')));
+      res.set('X-Data-Attribution', deps.attribution).json(cities.filter(coversCity(req)).map((c) => cityJson(c, 'ring')));
     },
     getNeighborhood: async (req, res) => {
       const { neighborhoodId } = validatedParams(req, NeighborhoodIdParams);
@@ -39,7 +49,7 @@ export function areaHandlers(deps: AreaHandlerDeps): Handlers {
     listCountryCities: async (req, res) => {
       const { countryCode } = validatedParams(req, CountryCodeParams);
       const { cities } = await deps.geo.listCities({ countryCode, simplifyToleranceM: tolerance(req) });
-      res.set('X-Data-Attribution', deps.attribution).json(cities.map((c) => cityJson(c, 'multi')));
+      res.set('X-Data-Attribution', deps.attribution).json(cities.filter(coversCity(req)).map((c) => cityJson(c, 'multi')));
     },
   };
 }

@@ -3,7 +3,8 @@ import { atLeast, isRole } from '@stormhook/access';
 import { ApiError } from '@stormhook/errors';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { queryV1 } from '@stormhook/proto';
-import { accessOf, principalOf } from '../http/auth-state.js';
+import { principalOf } from '../http/auth-state.js';
+import { geographyOf } from '../http/caller-geography.js';
 import { validatedBody } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
 import type { Validated } from '../schemas/json-schema.js';
@@ -24,16 +25,6 @@ export type QueryClient = GrpcClient<typeof queryV1.QueryService>;
 /** Names the requested event ids the geometry answer leaves out (unknown, purged or not visible). */
 export const MISSING_EVENT_IDS_HEADER = 'X-Missing-Event-Ids';
 export const PROTOBUF = 'application/x-protobuf';
-
-/**
- * Where the caller may see data, as identity decided it for this request: ADMINs see everything;
- * everyone else the countries and regions of their subscription (none when it names none).
- */
-export function geographyOf(req: Request): queryV1.Geography {
-  if (principalOf(req).role === 'ADMIN') return { unrestricted: true, areas: [] };
-  const boundaries = accessOf(req)?.geographicBoundaries ?? [];
-  return { unrestricted: false, areas: boundaries.map((b) => ({ countryCode: b.country, region: b.region })) };
-}
 
 const page = (b: { pageNumber: number; pageSize: number }) => ({ pageNumber: b.pageNumber, pageSize: b.pageSize });
 /** The schema admits only the public names, each the enum's value without its prefix. */

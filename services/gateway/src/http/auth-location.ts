@@ -74,7 +74,8 @@ const administrativeArea = (body: Record<string, unknown>): QueriedAreaRef | und
 
 /**
  * Operations that name an area by id, in the body or the path: checked against the plan's regions
- * like a queried point. Lists (all cities of a country) query no single region and are not listed.
+ * like a queried point. The city lists name no single area: their handlers answer only the cities
+ * the plan covers (caller-geography.ts coversCity).
  */
 export const AREA_OF: Partial<Record<OperationId, (body: Record<string, unknown>, params: Record<string, unknown>) => QueriedAreaRef | undefined>> = {
   registerGeometryAlarm: boundaryArea,

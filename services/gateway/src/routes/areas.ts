@@ -27,7 +27,7 @@ export const areaRoutes: readonly RouteSpec[] = [
     roles: anyUser,
     authenticated: true,
     request: { query: SimplifyQuery },
-    response: { status: 200, description: 'every city of the country (ring form)', schema: CitiesWithPolygon },
+    response: { status: 200, description: "the country's cities that the subscription's geography covers (ring form)", schema: CitiesWithPolygon },
     errors: AREA_ERRORS,
   },
   {
@@ -63,7 +63,12 @@ export const areaRoutes: readonly RouteSpec[] = [
     roles: anyUser,
     authenticated: true,
     request: { params: CountryCodeParams, query: SimplifyQuery },
-    response: { status: 200, description: 'the cities (multi form); licensePlateCode is null for CTR', schema: CitiesWithGeometry },
+    response: {
+      status: 200,
+      description:
+        "the country's cities that the subscription's geography covers, none for a country outside it (multi form); licensePlateCode is null for CTR",
+      schema: CitiesWithGeometry,
+    },
     errors: AREA_ERRORS,
   },
 ];
