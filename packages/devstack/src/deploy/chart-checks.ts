@@ -79,6 +79,12 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     message: 'services.geo.env.STORMHOOK_GEO_SOURCE "/data/geo" must be an http(s) URL',
   },
   {
+    name: 'the former webhook exception list',
+    valuesFile: 'values-production.yaml',
+    set: ['networkPolicy.webhookEgress.except={10.0.0.0/8}'],
+    message: 'networkPolicy.webhookEgress.except/exceptIPv6 are gone',
+  },
+  {
     name: 'more ingest replicas than feed partitions',
     valuesFile: 'values-production.yaml',
     set: ['services.ingest.autoscaling.maxReplicas=4'],
