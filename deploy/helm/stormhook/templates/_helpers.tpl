@@ -102,6 +102,23 @@ Deep-merges .src into .dst in place. Unlike sprig's mergeOverwrite it keeps expl
 {{- $text -}}
 {{- end -}}
 
+{{/* The TCP port an http(s) URL .url is fetched on: its own, else its scheme's; .what names it in the failure. */}}
+{{- define "stormhook.urlPort" -}}
+{{- $url := urlParse .url -}}
+{{- $port := regexFind "[0-9]+$" (regexFind ":[0-9]+$" $url.host) -}}
+{{- if not $port -}}{{- $port = get (dict "https" "443" "http" "80") $url.scheme -}}{{- end -}}
+{{- if not $port -}}
+{{- fail (printf "%s %q must be an http(s) URL" .what .url) -}}
+{{- end -}}
+{{- $port -}}
+{{- end -}}
+
+{{/* Where geo imports its boundaries from: STORMHOOK_GEO_SOURCE of services.geo.env, else of global.env. */}}
+{{- define "stormhook.geoSource" -}}
+{{- $geo := include "stormhook.serviceValues" (dict "root" . "name" "geo") | fromYaml -}}
+{{- index ($geo.env | default dict) "STORMHOOK_GEO_SOURCE" | default (index .Values.global.env "STORMHOOK_GEO_SOURCE") | default "" | toString -}}
+{{- end -}}
+
 {{/* A topic's name on the broker, with global.topicPrefix (packages/kafka/src/topic-namer.ts). */}}
 {{- define "stormhook.physicalTopic" -}}
 {{- if .root.Values.global.topicPrefix -}}{{ printf "%s.%s" .root.Values.global.topicPrefix .topic }}{{- else -}}{{ .topic }}{{- end -}}
@@ -137,8 +154,8 @@ beyond it sit idle in the consumer group.
 {{- end -}}
 
 {{/*
-Environment every service reads: platformEnv of packages/service-kit, its listener, the gateway's
-gRPC addresses, then global.env and the service's env (which may override any plain value), then
+Environment every service reads: platformEnv of packages/service-kit, its listener, the gRPC
+addresses of its callees, then global.env and the service's env (which may override any plain value), then
 the secrets (never overridable by plain values).
 */}}
 {{- define "stormhook.env" -}}
@@ -152,9 +169,10 @@ the secrets (never overridable by plain values).
 {{- with $root.Values.otel.resourceAttributes }}{{ $_ := set $plain "OTEL_RESOURCE_ATTRIBUTES" . }}{{ end -}}
 {{- end -}}
 {{- if $root.Values.metrics.enabled }}{{ $_ := set $plain "METRICS_PORT" $root.Values.metrics.port }}{{ end -}}
-{{- /* Every service learns where the others listen: the gateway calls all of them; identity, query and
-     alarm-matcher call geo; alarm-matcher calls the notifier. */ -}}
-{{- range $other := list "identity" "geo" "ingest" "query" "alarm-matcher" "notifier" -}}
+{{- /* A service learns where exactly its callees listen (files/grpc-edges.json, from
+     packages/grpc/src/edges.ts), the peers its NetworkPolicy lets it reach: no address of a service
+     it may not call. */ -}}
+{{- range $other := (index (include "stormhook.grpcEdges" $root | fromJson).services .name).calls -}}
 {{- $otherSvc := include "stormhook.serviceValues" (dict "root" $root "name" $other) | fromYaml -}}
 {{- $address := printf "%s:%v" (include "stormhook.componentName" (dict "root" $root "name" $other)) $otherSvc.port -}}
 {{- $_ := set $plain (printf "%s_GRPC_ADDRESS" ($other | upper | replace "-" "_")) $address -}}

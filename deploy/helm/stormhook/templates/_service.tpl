@@ -291,6 +291,26 @@ spec:
   {{- end }}
 {{- end -}}
 
+{{/*
+Peers "the public internet" of both families: 0.0.0.0/0 and ::/0 minus networkPolicy.nonPublic, the
+one list of private, loopback, link-local, multicast and reserved ranges; .open drops the exceptions.
+*/}}
+{{- define "stormhook.publicInternet" -}}
+{{- $nonPublic := .root.Values.networkPolicy.nonPublic -}}
+- ipBlock:
+    cidr: 0.0.0.0/0
+    {{- if and (not .open) $nonPublic.ipv4 }}
+    except:
+      {{- toYaml $nonPublic.ipv4 | nindent 6 }}
+    {{- end }}
+- ipBlock:
+    cidr: ::/0
+    {{- if and (not .open) $nonPublic.ipv6 }}
+    except:
+      {{- toYaml $nonPublic.ipv6 | nindent 6 }}
+    {{- end }}
+{{- end -}}
+
 {{- define "stormhook.networkPolicy" -}}
 {{- $root := .root -}}
 {{- $np := $root.Values.networkPolicy -}}
@@ -346,6 +366,11 @@ spec:
     {{- if $root.Values.otel.endpoint }}
     {{- include "stormhook.egressRule" $np.otel | nindent 4 }}
     {{- end }}
+    {{- $geoSource := include "stormhook.geoSource" $root }}
+    {{- if and (eq .name "geo") (regexMatch "^https?://" $geoSource) }}
+    # The boundary files it imports at start (STORMHOOK_GEO_SOURCE).
+    {{- include "stormhook.egressRule" (dict "ports" (list (include "stormhook.urlPort" (dict "url" $geoSource "what" "services.geo.env.STORMHOOK_GEO_SOURCE"))) "to" $np.geoSource.to) | nindent 4 }}
+    {{- end }}
     {{- range $callee := (index $edges .name).calls }}
     {{- $calleeSvc := include "stormhook.serviceValues" (dict "root" $root "name" $callee) | fromYaml }}
     - ports: [{ protocol: TCP, port: {{ $calleeSvc.port }} }]
@@ -355,19 +380,8 @@ spec:
               {{- include "stormhook.selectorLabels" (dict "root" $root "name" $callee) | nindent 14 }}
     {{- end }}
     {{- if and (eq .name "notifier") $np.webhookEgress.enabled }}
-    # Customer webhooks: public addresses of either family only.
+    # Customer webhooks: public addresses of either family only, on any port.
     - to:
-        - ipBlock:
-            cidr: 0.0.0.0/0
-            {{- with $np.webhookEgress.except }}
-            except:
-              {{- toYaml . | nindent 14 }}
-            {{- end }}
-        - ipBlock:
-            cidr: ::/0
-            {{- with $np.webhookEgress.exceptIPv6 }}
-            except:
-              {{- toYaml . | nindent 14 }}
-            {{- end }}
+        {{- include "stormhook.publicInternet" (dict "root" $root "open" $np.webhookEgress.allowNonPublic) | nindent 8 }}
     {{- end }}
 {{- end -}}

@@ -31,7 +31,12 @@ export const VARIANTS: readonly RenderVariant[] = [
     valuesFile: 'values-production.yaml',
     set: ['metrics.enabled=true', 'metrics.serviceMonitor.enabled=true', 'kafkaTopics.strimzi.enabled=false', 'kafkaTopics.job.enabled=true'],
   },
+  // Real forecasts: the Open-Meteo CronJob and its NetworkPolicy, as production would run them.
+  { name: 'production+open-meteo', valuesFile: 'values-production.yaml', set: ['openMeteo.enabled=true'] },
 ];
+
+/** Variants that render the Open-Meteo CronJob (values-dev.yaml enables it). */
+export const OPEN_METEO_VARIANTS: readonly string[] = ['production+open-meteo', 'dev'];
 
 /** Renders that must fail, and the chart's own message each must fail with. */
 export interface NegativeCase {
@@ -60,6 +65,24 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     valuesFile: 'values-production.yaml',
     set: ['secrets.internalToken.existingSecret='],
     message: 'secrets.internalToken.existingSecret is required',
+  },
+  {
+    name: 'missing geo boundary source',
+    valuesFile: 'values-production.yaml',
+    set: ['services.geo.env.STORMHOOK_GEO_SOURCE='],
+    message: 'services.geo.env.STORMHOOK_GEO_SOURCE is required while geo is enabled',
+  },
+  {
+    name: 'geo boundary source not a URL',
+    valuesFile: 'values-production.yaml',
+    set: ['services.geo.env.STORMHOOK_GEO_SOURCE=/data/geo'],
+    message: 'services.geo.env.STORMHOOK_GEO_SOURCE "/data/geo" must be an http(s) URL',
+  },
+  {
+    name: 'the former webhook exception list',
+    valuesFile: 'values-production.yaml',
+    set: ['networkPolicy.webhookEgress.except={10.0.0.0/8}'],
+    message: 'networkPolicy.webhookEgress.except/exceptIPv6 are gone',
   },
   {
     name: 'more ingest replicas than feed partitions',

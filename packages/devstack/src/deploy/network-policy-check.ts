@@ -68,12 +68,12 @@ export function tableGrpcEdges(): Set<string> {
   return new Set(grpcEdges().map((e) => edgeKey(e.from, e.to)));
 }
 
-interface Peer {
+export interface Peer {
   podSelector?: { matchLabels?: Record<string, string> };
   namespaceSelector?: unknown;
   ipBlock?: { cidr: string; except?: string[] };
 }
-interface Rule {
+export interface Rule {
   ports?: Array<{ port?: string | number; protocol?: string }>;
   from?: Peer[];
   to?: Peer[];
@@ -169,29 +169,47 @@ export function rangeCovered(range: string, exceptions: readonly string[]): bool
   });
 }
 
+export interface IpBlockPeer {
+  cidr: string;
+  except: string[];
+}
+
+/**
+ * What is wrong with `blocks` as "the public internet": both families present, no other range, and
+ * every required non-public range excluded. `who` names the rule in the messages ("webhook egress").
+ */
+export function publicInternetProblems(blocks: readonly IpBlockPeer[], who: string): string[] {
+  const problems: string[] = [];
+  for (const family of ['0.0.0.0/0', '::/0']) {
+    if (!blocks.some((b) => b.cidr === family)) problems.push(`no ${who} to ${family}`);
+  }
+  for (const block of blocks) {
+    if (block.cidr !== '0.0.0.0/0' && block.cidr !== '::/0') problems.push(`unexpected ${who} ${block.cidr}`);
+  }
+  const exceptions = blocks.flatMap((b) => b.except);
+  for (const range of REQUIRED_WEBHOOK_EXCEPTIONS) {
+    if (!rangeCovered(range, exceptions)) problems.push(`${who} does not exclude ${range}`);
+  }
+  return problems;
+}
+
+/** Components whose egress to public addresses has a check of its own: this one, and checkOpenMeteoPolicy. */
+const PUBLIC_EGRESS_COMPONENTS: readonly string[] = ['notifier', 'open-meteo'];
+
 /** The notifier's webhook egress keeps every non-public range closed, in both families; no other service has one. */
 export function checkWebhookEgress(renderedYaml: string): StepResult {
   const problems: string[] = [];
-  const blocks: Array<{ cidr: string; except: string[] }> = [];
+  const blocks: IpBlockPeer[] = [];
   for (const policy of networkPolicies(renderedYaml)) {
     for (const rule of policy.egress) {
       for (const peer of rule.to ?? []) {
         if (!peer.ipBlock) continue;
-        if (policy.component !== 'notifier') problems.push(`${policy.component} has an ipBlock egress to ${peer.ipBlock.cidr}`);
-        else blocks.push({ cidr: peer.ipBlock.cidr, except: peer.ipBlock.except ?? [] });
+        if (!PUBLIC_EGRESS_COMPONENTS.includes(policy.component)) problems.push(`${policy.component} has an ipBlock egress to ${peer.ipBlock.cidr}`);
+        else if (policy.component === 'notifier') blocks.push({ cidr: peer.ipBlock.cidr, except: peer.ipBlock.except ?? [] });
       }
     }
   }
-  for (const family of ['0.0.0.0/0', '::/0']) {
-    if (!blocks.some((b) => b.cidr === family)) problems.push(`notifier has no webhook egress to ${family}`);
-  }
-  for (const block of blocks) {
-    if (block.cidr !== '0.0.0.0/0' && block.cidr !== '::/0') problems.push(`unexpected webhook egress ${block.cidr}`);
-  }
-  const exceptions = blocks.flatMap((b) => b.except);
-  for (const range of REQUIRED_WEBHOOK_EXCEPTIONS) {
-    if (!rangeCovered(range, exceptions)) problems.push(`webhook egress does not exclude ${range}`);
-  }
+  problems.push(...publicInternetProblems(blocks, 'webhook egress'));
   return {
     name: 'webhook egress excludes private, loopback, link-local, multicast and reserved ranges (IPv4 and IPv6)',
     ok: problems.length === 0,

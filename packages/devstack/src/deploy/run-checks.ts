@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allTopics } from '@stormhook/kafka';
 import { repoRoot } from '../paths.js';
-import { checkRenderedTopics, helmLint, helmTemplateArgs, negativeCases, templateAndValidate, type StepResult } from './chart-checks.js';
+import { checkRenderedTopics, helmLint, helmTemplateArgs, negativeCases, OPEN_METEO_VARIANTS, templateAndValidate, type StepResult } from './chart-checks.js';
 import { lintDockerfileAt } from './dockerfile-lint.js';
 import { imageRepositories, summarizeAll, workloadNames } from './manifests.js';
 import { runTool, tail } from './run-tool.js';
@@ -12,8 +12,11 @@ import { ensureGoTool, HELM, KUBECONFORM, STARLARK } from './tools.js';
 import { renderTopicsFile, TOPICS_FILE, topicsFileState } from './topics-file.js';
 import { GRPC_EDGES_FILE, grpcEdgesFileState, renderGrpcEdgesFile } from './grpc-edges-file.js';
 import { checkGrpcEdges, checkWebhookEgress, codeGrpcEdges, grpcPorts } from './network-policy-check.js';
+import { checkGrpcAddresses } from './grpc-address-check.js';
+import { checkOpenMeteoJob, checkOpenMeteoPolicy } from './open-meteo-check.js';
+import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check.js';
 
-const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/feed-simulator.yaml'];
+const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/geo-data.yaml', 'deploy/dev/feed-simulator.yaml'];
 
 function topicsStep(root: string): StepResult {
   const state = topicsFileState(renderTopicsFile(allTopics()), root);
@@ -39,6 +42,27 @@ function networkPolicySteps(root: string, rendered: ReadonlyMap<string, string>)
   const steps = [...rendered].map(([variant, yaml]) => checkGrpcEdges(yaml, grpcPorts(yaml), codeEdges, variant));
   const production = rendered.get('production');
   if (production) steps.push(checkWebhookEgress(production));
+  return steps;
+}
+
+/** Each render tells every service exactly its callees' addresses (the edge table's, as the NetworkPolicies allow). */
+function grpcAddressSteps(rendered: ReadonlyMap<string, string>): StepResult[] {
+  return [...rendered].map(([variant, yaml]) => checkGrpcAddresses(yaml, variant));
+}
+
+/**
+ * Issue 14's settings: the Open-Meteo job runs the adapter, isolated, wherever it is rendered; no
+ * chart render runs the feed simulator; production lets identity link to the operator's pages.
+ * A variant that failed to render counts as failed here too, so a check never passes by absence.
+ */
+function productSettingsSteps(root: string, rendered: ReadonlyMap<string, string>): StepResult[] {
+  const steps: StepResult[] = [];
+  for (const variant of OPEN_METEO_VARIANTS) {
+    const yaml = rendered.get(variant) ?? '';
+    steps.push(checkOpenMeteoJob(yaml, variant, root), checkOpenMeteoPolicy(yaml, variant));
+  }
+  for (const [variant, yaml] of rendered) steps.push(checkNoFeedSimulator(yaml, variant));
+  steps.push(checkLinkOrigins(rendered.get('production') ?? '', 'production'));
   return steps;
 }
 
@@ -93,7 +117,7 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   steps.push(...(await helmLint(helm, root)));
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
-  steps.push(...networkPolicySteps(root, texts), trustProxyStep(texts));
+  steps.push(...networkPolicySteps(root, texts), ...grpcAddressSteps(texts), trustProxyStep(texts), ...productSettingsSteps(root, texts));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));

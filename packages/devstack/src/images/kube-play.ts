@@ -8,6 +8,7 @@ import { ensureGoTool, HELM } from '../deploy/tools.js';
 import type { PrivateInfra } from '../infra/private-infra.js';
 import { sleep } from '../infra/net.js';
 import { repoRoot } from '../paths.js';
+import { grpcEdges } from '@stormhook/grpc';
 import { allServices, grpcAddressVariable, grpcPort, grpcServices } from '../services.js';
 import type { BuiltImage } from './build.js';
 import type { Engine } from './engine.js';
@@ -43,9 +44,12 @@ function renderOverrides(ports: RunPorts, metricsBase: number, image: { tag: str
   grpcServices.forEach((service, i) => {
     const port = grpcPort(ports.grpcBase, service);
     set.push(`services.${service}.port=${port}`, `services.${service}.env.METRICS_PORT=${metricsBase + 1 + i}`);
-    // No cluster DNS here: the Service names of the render become 127.0.0.1.
-    set.push(`global.env.${grpcAddressVariable(service)}=${HOST}:${port}`);
   });
+  // No cluster DNS here: each address the render gives (a callee's Service, per the edge table)
+  // becomes 127.0.0.1, for the callers the chart gives it to and no others.
+  for (const { from, to } of grpcEdges()) {
+    set.push(`services.${from}.env.${grpcAddressVariable(to)}=${HOST}:${grpcPort(ports.grpcBase, to)}`);
+  }
   return set;
 }
 
