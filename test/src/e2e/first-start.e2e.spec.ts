@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { uniqueName } from '@stormhook/testing';
+import { CallbackSchemas } from '../support/callback-schemas.js';
 import { ApiClient } from './support/api-client.js';
 import { createCustomer } from './support/customer.js';
 import { eventually } from './support/geo-math.js';
@@ -134,11 +135,14 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
         body: { recipientId: 'first-start', boundary: { point: ANKARA, radius: 20_000 }, webhook: fullWebhook(receiver.url), filter: { lightning: {} } },
       });
       const call = await receiver.waitFor((calls) => calls.find((c) => JSON.parse(c.body).type === 'lightning.strike'), 'a lightning callback', 5 * MINUTE);
-      const payload = JSON.parse(call.body) as Record<string, unknown>;
+      // Valid against the schema of its type in the OpenAPI this gateway serves, the type as its header.
+      const schemas = await CallbackSchemas.served(stack.baseUrl);
+      const payload = schemas.assertSound(call);
       assert.equal(call.headers['webhook-event-type'], 'lightning.strike');
       assert.equal(payload['payloadVersion'], 1);
       assert.match(String(payload['strikeId']), /^sim\d+-demo/, 'a strike of the synthetic demo storm');
       assert.ok(['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'].includes(String(payload['dischargeType'])));
+      for (const other of receiver.calls) schemas.assertSound(other);
       process.stdout.write(
         `      first callback ${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s after registering, ${((call.receivedAtMs - upAtMs) / 1000).toFixed(0)} s after the start\n`,
       );
