@@ -47,7 +47,9 @@ describe('CallbackSchemas (payloads checked against the OpenAPI webhooks section
   });
 
   it('refuses an event type header other than the body type, and a type outside the section', () => {
-    assert.deepEqual(schemas.problems(captured(testBody, 'lightning.strike')), ['the webhook-event-type header is "lightning.strike", the body\'s type webhook.test']);
+    assert.deepEqual(schemas.problems(captured(testBody, 'lightning.strike')), [
+      'the webhook-event-type header is "lightning.strike", the body\'s type webhook.test',
+    ]);
     assert.match(schemas.problems(captured(testBody, null))[0]!, /header is undefined/);
     assert.deepEqual(schemas.problems(captured({ ...testBody, type: 'TEST' })), ['type "TEST" is not an event type of the OpenAPI webhooks section']);
     assert.match(schemas.problems(captured('not json'))[0]!, /not a JSON object/);
