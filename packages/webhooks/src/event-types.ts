@@ -27,32 +27,6 @@ export const WEBHOOK_PAYLOAD_VERSION = 1;
 /** The header carrying the event type, so a receiver can route before parsing the body. */
 export const EVENT_TYPE_HEADER = 'webhook-event-type';
 
-/** Event kinds and phases as the pipeline names them (AlarmTriggered without its enum prefixes). */
-export type AlarmKind = 'LIGHTNING' | 'THUNDERSTORM' | 'PRECIPITATION' | 'FORECAST' | 'TEST';
-export type AlarmPhaseName = 'START' | 'UPDATE' | 'END' | 'ALL_CLEAR';
-
-/**
- * The event type of a notification of `kind` in `phase`; undefined for a combination the pipeline
- * never raises (so a caller cannot invent a type outside the catalogue).
- */
-export function webhookEventType(kind: string, phase: string): WebhookEventType | undefined {
-  switch (kind) {
-    case 'LIGHTNING':
-      return phase === 'START' ? 'lightning.strike' : phase === 'ALL_CLEAR' ? 'lightning.all_clear' : undefined;
-    case 'THUNDERSTORM':
-    case 'PRECIPITATION': {
-      const stage = phase === 'START' ? 'start' : phase === 'UPDATE' ? 'update' : phase === 'END' ? 'end' : undefined;
-      return stage ? (`${kind.toLowerCase()}.${stage}` as WebhookEventType) : undefined;
-    }
-    case 'FORECAST':
-      return 'forecast.alarm';
-    case 'TEST':
-      return 'webhook.test';
-    default:
-      return undefined;
-  }
-}
-
 /** The fields every payload starts with: what it is, in which shape, and when it happened. */
 export interface WebhookEnvelope {
   type: WebhookEventType;

@@ -4,7 +4,8 @@ import { COMPARISONS, THRESHOLD_METRICS } from './forecast-thresholds.js';
 
 /**
  * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of every callback body, payload version 1: the
- * OpenAPI `webhooks` section documents them and the tests validate real deliveries against them.
+ * OpenAPI `webhooks` section documents them; the matcher's unit tests check its builders against them
+ * (payloadProblems), and system tests check real deliveries against the served document.
  * Objects stay open (no additionalProperties: false): within a version fields are only added, and a
  * receiver must ignore what it does not know.
  */

@@ -46,9 +46,10 @@ export interface AlarmStack {
  * this process on port 0, against the real Kafka and database, under a fresh database and topic
  * prefix. Geo and the notifier start first: the others learn their port 0 addresses through the
  * variables the dev stack sets. The notifier may call 127.0.0.1 (the SSRF allow-list), so a local
- * receiver can take the callbacks.
+ * receiver can take the callbacks. `matcherEnv` adds alarm-matcher settings (e.g. a short lightning
+ * quiet period, so an all-clear arrives within a test).
  */
-export async function startAlarmStack(): Promise<AlarmStack> {
+export async function startAlarmStack(matcherEnv: Record<string, string> = {}): Promise<AlarmStack> {
   const { env, topicPrefix, track, stopAll } = testEnv('alm');
   const logger = createLogger({ service: 'alarms-it', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const address = (service: RunningGrpcService) => `127.0.0.1:${service.port}`;
@@ -66,7 +67,7 @@ export async function startAlarmStack(): Promise<AlarmStack> {
       await identity.start(identity.loadConfig({ ...env, ...identityTestEnv() }), { logger: logger.child({ service: 'identity' }) }),
     );
     env['IDENTITY_GRPC_ADDRESS'] = address(identityService);
-    const matcher = track(await alarmMatcher.start(alarmMatcher.loadConfig(env), { logger: logger.child({ service: 'alarm-matcher' }) }));
+    const matcher = track(await alarmMatcher.start(alarmMatcher.loadConfig({ ...env, ...matcherEnv }), { logger: logger.child({ service: 'alarm-matcher' }) }));
     env['ALARM_MATCHER_GRPC_ADDRESS'] = address(matcher);
     const running = track(
       await gateway.start(gateway.loadConfig({ ...env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger: logger.child({ service: 'gateway' }) }),

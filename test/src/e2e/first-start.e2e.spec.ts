@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { queryV1 } from '@stormhook/proto';
 import { freePort, freePortBlock, uniqueName } from '@stormhook/testing';
+import { CallbackSchemas } from '../support/callback-schemas.js';
 import { ApiClient } from './support/api-client.js';
 import { createCustomer } from './support/customer.js';
 import { eventually } from './support/geo-math.js';
@@ -212,11 +213,14 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
         'a lightning callback',
         CALLBACK_BUDGET_MS,
       );
-      const payload = JSON.parse(call.body) as Record<string, unknown>;
+      // Valid against the schema of its type in the OpenAPI this gateway serves, the type as its header.
+      const schemas = await CallbackSchemas.served(stack.baseUrl);
+      const payload = schemas.assertSound(call);
       assert.equal(call.headers['webhook-event-type'], 'lightning.strike');
       assert.equal(payload['payloadVersion'], 1);
       assert.match(String(payload['strikeId']), /^sim\d+-demo/, 'a strike of the synthetic demo storm');
       assert.ok(['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'].includes(String(payload['dischargeType'])));
+      for (const other of receiver.calls) schemas.assertSound(other);
       measured('register -> first callback', `${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s`);
       measured('start -> first callback', sinceStart(call.receivedAtMs));
     } finally {

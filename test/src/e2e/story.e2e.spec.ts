@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { CallbackSchemas } from '../support/callback-schemas.js';
 import { classify, delivered, deliveryFigures, type Notification } from './support/callbacks.js';
 import { createCustomer, type Customer } from './support/customer.js';
 import { e2eStack, type E2eStack } from './support/e2e-stack.js';
@@ -30,6 +31,7 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
   let receiver: WebhookReceiver;
   let customer: Customer;
   let secret: string;
+  let schemas: CallbackSchemas;
   const tag = `st${randomBytes(3).toString('hex')}`;
   const reg: { geometry?: string; point?: string; forecast?: string; canary?: string } = {};
   /** The story's notifications (the canary's left out). */
@@ -40,6 +42,8 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
   before(async function () {
     this.timeout(300_000);
     stack = await e2eStack();
+    // The payload schemas customers read: the webhooks section of the OpenAPI the gateway serves.
+    schemas = await CallbackSchemas.served(stack.process.baseUrl);
     receiver = await WebhookReceiver.start();
     customer = await createCustomer(stack.api, await stack.adminToken(), { geoBoundary: { country: 'TUR', region: 'Ankara' }, company: 'Çankaya Solar' });
   });
@@ -284,8 +288,13 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
     assert.equal(gone.status, 404, gone.text);
   });
 
-  /** Every callback so far: signed with the account's secret, authenticated, the configured headers. */
+  /**
+   * Every callback so far: its body valid against the schema the served OpenAPI gives its `type`,
+   * with that type as the webhook-event-type header; signed with the account's secret,
+   * authenticated, the configured headers.
+   */
   function assertCallbacksSound(): void {
+    for (const call of receiver.calls) schemas.assertSound(call);
     const basic = `Basic ${Buffer.from('stormhook:receiver-secret-1').toString('base64')}`;
     for (const call of storyCalls()) {
       const problem = verificationProblem(secret, call.headers, call.body, call.receivedAtMs);

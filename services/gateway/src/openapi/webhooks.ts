@@ -12,7 +12,8 @@ const CALLBACK_HEADERS = [
 /**
  * The OpenAPI 3.1 `webhooks` section: one operation per event type, its body the payload schema of
  * @stormhook/webhooks (the catalogue the matcher builds payloads with), so the document and the
- * deliveries cannot drift apart unnoticed (payload-schemas tests validate real deliveries).
+ * deliveries cannot drift apart unnoticed (test/src/alarms/callback-types.int.spec.ts validates real
+ * deliveries of every type against the document the gateway serves).
  */
 export function webhooksSection(components: SchemaComponents): Record<string, unknown> {
   return Object.fromEntries(

@@ -1,6 +1,6 @@
-import { EVENT_TYPE_HEADER, webhookEventType } from '@stormhook/webhooks';
+import { EVENT_TYPE_HEADER } from '@stormhook/webhooks';
 import { MASK } from '../domain/authentication.js';
-import type { Delivery } from '../domain/delivery.js';
+import { payloadEventType, type Delivery } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import { activeSigningSecrets } from '../domain/endpoint.js';
 import { hmacHeaders } from '../domain/hmac-auth.js';
@@ -28,9 +28,9 @@ export function buildRequest(endpoint: WebhookEndpoint, delivery: Delivery, now:
   const auth = endpoint.authentication;
   const headers: Record<string, string> = { ...endpoint.requestHeaders, 'content-type': endpoint.contentType };
   Object.assign(headers, standardWebhookHeaders(activeSigningSecrets(endpoint, now), delivery.id, Math.floor(now.getTime() / 1000), body));
-  // The payload's `type` as a header, so a receiver can route before parsing; derived from the
-  // delivery's kind and phase (the catalogue the matcher builds the payload with), not by parsing the body.
-  const eventType = webhookEventType(delivery.eventKind, delivery.phase);
+  // The payload's `type` as a header, so a receiver can route before parsing the body: read from
+  // that body, so the two always agree (a small JSON parse per attempt, next to an HTTP call).
+  const eventType = payloadEventType(delivery.payload);
   if (eventType) headers[EVENT_TYPE_HEADER] = eventType;
 
   let loggedUrl = url.toString();

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@stormhook/webhooks';
 /**
  * One webhook delivery per notification id: the payload, its state and the attempt log.
  * `in-flight` is not stored on the delivery: it is "pending with a live lease" in the work queue.
@@ -94,17 +95,31 @@ export function newDeliveryState(now: Date): NewDeliveryState {
 /** A body cut here keeps the attempt log bounded whatever a receiver answers (Svix keeps 20 kB too). */
 export const MAX_RESPONSE_BODY_BYTES = 20_000;
 
-/** The acknowledgement id: the explicit one, else the payload's top-level "id" string, else the notification id. */
-export function acknowledgementId(explicit: string, payload: string, notificationId: string): string {
-  if (explicit) return explicit;
+/** The payload's top-level string `field`, or undefined (no such string, or not a JSON object). */
+function topLevelString(payload: string, field: string): string | undefined {
   try {
     const parsed: unknown = JSON.parse(payload);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const id = (parsed as Record<string, unknown>)['id'];
-      if (typeof id === 'string' && id !== '') return id;
+      const value = (parsed as Record<string, unknown>)[field];
+      if (typeof value === 'string' && value !== '') return value;
     }
   } catch {
-    // not JSON: fall through
+    // not JSON: no field
   }
-  return notificationId;
+  return undefined;
+}
+
+/** The acknowledgement id: the explicit one, else the payload's top-level "id" string, else the notification id. */
+export function acknowledgementId(explicit: string, payload: string, notificationId: string): string {
+  return explicit || (topLevelString(payload, 'id') ?? notificationId);
+}
+
+/**
+ * The event type of a delivery: the payload's own `type`, so the `webhook-event-type` header cannot
+ * say something else than the body (whoever built the body chose its type; nobody derives it twice).
+ * Undefined for a body without a type of the catalogue (a header value is never invented).
+ */
+export function payloadEventType(payload: string): WebhookEventType | undefined {
+  const type = topLevelString(payload, 'type');
+  return type !== undefined && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type) ? (type as WebhookEventType) : undefined;
 }

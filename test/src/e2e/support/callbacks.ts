@@ -16,7 +16,10 @@ export interface Notification {
   payload: Record<string, any>;
 }
 
-/** What a payload is about, read the way a receiver would (notifier and alarm-matcher READMEs). */
+/**
+ * What a payload is about, read the way a receiver would: it routes on the body's `type` (the
+ * webhooks section of /v1/openapi.json lists them), then reads the fields that type documents.
+ */
 export function classify(call: ReceivedCall): Notification {
   let payload: Record<string, any>;
   try {
@@ -26,15 +29,27 @@ export function classify(call: ReceivedCall): Notification {
   }
   const webhookId = String(call.headers['webhook-id'] ?? '');
   const common = { webhookId, registrationId: String(payload['registrationId'] ?? ''), recipientId: String(payload['recipientId'] ?? ''), payload };
-  if (payload['type'] === 'webhook.test') return { ...common, kind: 'TEST', stage: 'TEST', event: 'test' };
-  if (payload['stage'] === 'ALL_CLEAR')
-    return { ...common, kind: 'ALL_CLEAR', stage: 'ALL_CLEAR', event: `lightning-episode@${payload['firstStrikeEpochMillis']}` };
-  if (payload['strikeId'] !== undefined) return { ...common, kind: 'LIGHTNING', stage: String(payload['stage']), event: String(payload['strikeId']) };
-  if (payload['thunderstormId'] !== undefined)
-    return { ...common, kind: 'THUNDERSTORM', stage: String(payload['stage']), event: String(payload['thunderstormId']) };
-  if (Array.isArray(payload['violations'])) return { ...common, kind: 'FORECAST', stage: 'FORECAST', event: String(payload['scheduledTime']) };
-  if (payload['intensity'] !== undefined) return { ...common, kind: 'PRECIPITATION', stage: String(payload['stage']), event: String(payload['eventId']) };
-  return { ...common, kind: 'UNKNOWN', stage: '', event: '' };
+  const stage = String(payload['stage'] ?? '');
+  switch (payload['type']) {
+    case 'webhook.test':
+      return { ...common, kind: 'TEST', stage: 'TEST', event: 'test' };
+    case 'lightning.all_clear':
+      return { ...common, kind: 'ALL_CLEAR', stage: 'ALL_CLEAR', event: `lightning-episode@${payload['firstStrikeEpochMillis']}` };
+    case 'lightning.strike':
+      return { ...common, kind: 'LIGHTNING', stage, event: String(payload['strikeId']) };
+    case 'thunderstorm.start':
+    case 'thunderstorm.update':
+    case 'thunderstorm.end':
+      return { ...common, kind: 'THUNDERSTORM', stage, event: String(payload['thunderstormId']) };
+    case 'precipitation.start':
+    case 'precipitation.update':
+    case 'precipitation.end':
+      return { ...common, kind: 'PRECIPITATION', stage, event: String(payload['eventId']) };
+    case 'forecast.alarm':
+      return { ...common, kind: 'FORECAST', stage: 'FORECAST', event: String(payload['scheduledTime']) };
+    default:
+      return { ...common, kind: 'UNKNOWN', stage: '', event: '' };
+  }
 }
 
 export interface DeliveryFigures {
