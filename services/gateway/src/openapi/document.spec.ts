@@ -125,7 +125,13 @@ describe('OpenAPI document', () => {
       }
     }
     const userId = doc['paths']['/v1/users/{userId}'].get.parameters[0];
-    assert.deepEqual(userId, { name: 'userId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    assert.deepEqual(userId, {
+      name: 'userId',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', format: 'uuid' },
+      example: '8c2e4b61-0f3a-4d7e-9a15-2b6c8d9e0f21',
+    });
   });
 
   it('uses only schemas that compile in strict JSON Schema 2020-12', () => {

@@ -30,8 +30,12 @@ export function successHeaders(operationId: string): Record<string, unknown> | u
   return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
-/** The raw protobuf answer of the geometry operation (`Accept: application/x-protobuf`, handlers/weather.ts). */
-export function alternativeContent(operationId: string): Record<string, unknown> | undefined {
+/**
+ * The raw protobuf answer of the geometry operation (`Accept: application/x-protobuf`, handlers/weather.ts).
+ * `base64Answer` is the JSON answer's example, the base64 text of the same bytes: raw bytes have no
+ * JSON form, so the example shows them base64-encoded and says so.
+ */
+export function alternativeContent(operationId: string, base64Answer: unknown): Record<string, unknown> | undefined {
   if (operationId !== 'getGeometryByEventIds') return undefined;
   return {
     'application/x-protobuf': {
@@ -41,6 +45,18 @@ export function alternativeContent(operationId: string): Record<string, unknown>
         description:
           'the raw bytes of stormhook.query.v1.PrecipitationFeatureCollection (proto/stormhook/query/v1/precipitation_geometry.proto), sent for Accept: application/x-protobuf',
       },
+      ...(typeof base64Answer === 'string'
+        ? {
+            examples: {
+              ankara: {
+                summary: 'one moderate-rain event over central Ankara',
+                description:
+                  'The bytes of the JSON example, shown base64-encoded here: the answer body is the raw bytes, which decode with the .proto named by the schema.',
+                value: base64Answer,
+              },
+            },
+          }
+        : {}),
     },
   };
 }
