@@ -71,7 +71,7 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
   ];
   const examples = operationExamples(spec);
   const success = jsonContent(spec.response.schema, components, examples.response) as { content?: Record<string, unknown> } | undefined;
-  const headers = successHeaders(spec.operationId);
+  const headers = successHeaders(spec);
   const alternatives = alternativeContent(spec.operationId, examples.response);
   const responses: Record<string, unknown> = {
     [String(spec.response.status)]: {
