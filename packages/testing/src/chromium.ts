@@ -1,5 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DevToolsSession, type DevToolsEvent } from './devtools-session.js';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
@@ -25,25 +28,29 @@ export function ensureChromium(log: (message: string) => void = () => {}): strin
   return installed;
 }
 
-export interface RenderedPage {
-  /** document.body.innerText: the text a reader sees (hidden elements excluded). */
-  visibleText: string;
+export interface ChromiumPage {
+  /** Evaluates `expression` in the page (awaiting a promise) and returns its value as JSON. */
+  evaluate<T>(expression: string): Promise<T>;
+  /**
+   * Evaluates `expression` once a second until `ready` holds for its value, and returns that value;
+   * throws with the last value when `timeoutMs` passes first.
+   */
+  waitFor<T>(expression: string, ready: (value: T) => boolean, timeoutMs?: number): Promise<T>;
+  /** Saves a PNG of the viewport to `path`. */
+  screenshot(path: string): Promise<void>;
+  /** What the page reported as errors so far: uncaught exceptions, console errors, refused loads (CSP violations among them). */
+  readonly problems: readonly string[];
+  close(): Promise<void>;
 }
 
 /**
- * Opens `url` in headless Chromium over the DevTools protocol, waits until the visible text satisfies
- * `ready` (the page renders in script after loading), saves a PNG screenshot of the viewport to
- * `screenshot`, and closes the browser. Every host but 127.0.0.1 is unresolvable, so a page that
- * needs a CDN does not render.
+ * Opens `url` in headless Chromium over the DevTools protocol, in a viewport of `width` x `height`
+ * CSS pixels. Every host but 127.0.0.1 is unresolvable, so a page that needs a CDN does not render.
+ * The caller decides when the page is ready (waitFor) and closes it.
  */
-export async function renderInChromium(
-  url: string,
-  options: { ready: (text: string) => boolean; screenshot: string; timeoutMs?: number },
-): Promise<RenderedPage> {
-  const { spawn } = await import('node:child_process');
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
+export async function openInChromium(url: string, options: { width?: number; height?: number } = {}): Promise<ChromiumPage> {
+  const width = options.width ?? 1440;
+  const height = options.height ?? 1600;
   const profile = mkdtempSync(join(tmpdir(), 'stormhook-chromium-'));
   const browser = spawn(
     ensureChromium(),
@@ -53,14 +60,19 @@ export async function renderInChromium(
       '--disable-gpu',
       '--disable-dev-shm-usage',
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      '--window-size=1440,1800',
+      `--window-size=${width},${height}`,
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,
       'about:blank',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  const close = async () => {
+    browser.kill('SIGKILL');
+    // Chromium's helper processes may still be writing into the profile for a moment after the kill
+    // (seen as ENOTEMPTY): retry the removal rather than fail a test that already passed.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  };
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
       let seen = '';
@@ -73,48 +85,69 @@ export async function renderInChromium(
     });
     const port = new URL(endpoint).port;
     const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ type: string; webSocketDebuggerUrl: string }>;
-    const page = targets.find((t) => t.type === 'page');
-    if (!page) throw new Error('Chromium opened no page');
-    const socket = new WebSocket(page.webSocketDebuggerUrl);
-    await new Promise<void>((resolve, reject) => {
-      socket.onopen = () => resolve();
-      socket.onerror = () => reject(new Error('DevTools socket failed'));
+    const target = targets.find((t) => t.type === 'page');
+    if (!target) throw new Error('Chromium opened no page');
+    const problems: string[] = [];
+    const session = await DevToolsSession.connect(target.webSocketDebuggerUrl, (event) => {
+      const problem = problemOf(event);
+      if (problem) problems.push(problem);
     });
-    let next = 0;
-    const pending = new Map<number, (result: Record<string, unknown>) => void>();
-    socket.onmessage = (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown>; error?: unknown };
-      if (message.id !== undefined) pending.get(message.id)?.(message.result ?? { error: message.error });
+    await session.send('Page.enable');
+    await session.send('Runtime.enable');
+    await session.send('Log.enable');
+    // The viewport exactly as asked (the window size alone leaves room for browser chrome), and a
+    // foreground, focused page: renderers that draw in requestAnimationFrame or idle callbacks
+    // otherwise stop short.
+    await session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
+    await session.send('Page.bringToFront');
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+    await session.send('Page.navigate', { url });
+    const evaluate = async <T>(expression: string): Promise<T> => {
+      const evaluated = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+      const thrown = evaluated['exceptionDetails'] as { exception?: { description?: string }; text?: string } | undefined;
+      if (thrown) throw new Error(`in the page: ${thrown.exception?.description ?? thrown.text ?? 'an exception'}`);
+      return (evaluated['result'] as { value?: unknown } | undefined)?.value as T;
     };
-    const send = (method: string, params: Record<string, unknown> = {}) =>
-      new Promise<Record<string, unknown>>((resolve) => {
-        const id = ++next;
-        pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, method, params }));
-      });
-    await send('Page.enable');
-    // A foreground, focused page: renderers that draw in requestAnimationFrame or idle callbacks
-    // otherwise leave their loading placeholders in the picture.
-    await send('Page.bringToFront');
-    await send('Emulation.setFocusEmulationEnabled', { enabled: true });
-    await send('Page.navigate', { url });
-    let text = '';
-    while (Date.now() < deadline) {
-      const evaluated = await send('Runtime.evaluate', { expression: 'document.body ? document.body.innerText : ""', returnByValue: true });
-      text = String((evaluated['result'] as { value?: unknown } | undefined)?.value ?? '');
-      if (options.ready(text)) break;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-    // A moment for the layout to settle after the text appeared, then the picture.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const shot = await send('Page.captureScreenshot', { format: 'png' });
-    writeFileSync(options.screenshot, Buffer.from(String(shot['data'] ?? ''), 'base64'));
-    socket.close();
-    return { visibleText: text };
-  } finally {
-    browser.kill('SIGKILL');
-    // Chromium's helper processes may still be writing into the profile for a moment after the kill
-    // (seen as ENOTEMPTY): retry the removal rather than fail a test that already passed.
-    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    return {
+      evaluate,
+      waitFor: async <T>(expression: string, ready: (value: T) => boolean, timeoutMs = 180_000) => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const value = await evaluate<T>(expression);
+          if (ready(value)) return value;
+          if (Date.now() > deadline) throw new Error(`the page did not get ready in ${timeoutMs} ms; last state: ${JSON.stringify(value)}`);
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      },
+      screenshot: async (path) => {
+        const shot = await session.send('Page.captureScreenshot', { format: 'png' });
+        writeFileSync(path, Buffer.from(String(shot['data'] ?? ''), 'base64'));
+      },
+      problems,
+      close: async () => {
+        session.close();
+        await close();
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
   }
+}
+
+/** The error an event reports, if it reports one. */
+function problemOf({ method, params }: DevToolsEvent): string | undefined {
+  if (method === 'Runtime.exceptionThrown') {
+    const details = params['exceptionDetails'] as { exception?: { description?: string }; text?: string } | undefined;
+    return `exception: ${details?.exception?.description ?? details?.text ?? ''}`;
+  }
+  if (method === 'Runtime.consoleAPICalled' && params['type'] === 'error') {
+    const args = (params['args'] as Array<{ value?: unknown; description?: string }> | undefined) ?? [];
+    return `console.error: ${args.map((arg) => String(arg.value ?? arg.description ?? '')).join(' ')}`;
+  }
+  if (method === 'Log.entryAdded') {
+    const entry = params['entry'] as { level?: string; text?: string; url?: string } | undefined;
+    if (entry?.level === 'error') return `${entry.text ?? ''}${entry.url ? ` (${entry.url})` : ''}`;
+  }
+  return undefined;
 }

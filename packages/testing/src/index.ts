@@ -1,5 +1,5 @@
 export { testInfra, testInternalKey, type TestInfra } from './infra.js';
 export { uniqueName } from './names.js';
 export { reportBench, machineDescription, BENCH_RESULT_PREFIX, type BenchResult } from './bench.js';
-export { ensureChromium, renderInChromium, type RenderedPage } from './chromium.js';
+export { ensureChromium, openInChromium, type ChromiumPage } from './chromium.js';
 export { freePort, freePortBlock } from './free-ports.js';

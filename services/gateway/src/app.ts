@@ -3,7 +3,7 @@ import type { Logger } from '@stormhook/logger';
 import { trace, type Tracer } from '@stormhook/telemetry';
 import type { RouteSpec } from './contract/route-spec.js';
 import { docsRouter } from './docs/docs-route.js';
-import { healthHandlers } from './health/handlers.js';
+import { HEALTH_PATHS, healthHandlers } from './health/handlers.js';
 import type { HealthPort } from './health/health-port.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { tracing } from './http/tracing.js';
@@ -34,8 +34,6 @@ export interface AppDeps {
   /** express `trust proxy` (HTTP_TRUST_PROXY): who may name the client address in X-Forwarded-For. Default: nobody. */
   trustProxy?: TrustProxy;
 }
-
-const HEALTH_PATHS = ['/v1/health', '/v1/health/live', '/v1/health/ready'];
 
 const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');

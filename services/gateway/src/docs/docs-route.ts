@@ -11,15 +11,21 @@ function rendererFolder(): string {
   return join(dirname(require.resolve('@scalar/api-reference/style.css')), 'browser');
 }
 
+/**
+ * The mount point is not called `api-reference`: the bundle mounts a second, empty reference of its own
+ * on an element with that id (its HTML API), which stays a loading skeleton above ours and loads
+ * Scalar's web fonts. The icon is inline so the page makes no request it would get a 404 for.
+ */
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Stormhook API reference</title>
+  <link rel="icon" href="data:,">
 </head>
 <body>
-  <div id="api-reference"></div>
+  <div id="stormhook-reference"></div>
   <script src="/docs/assets/standalone.js"></script>
   <script src="/docs/init.js"></script>
 </body>
@@ -30,7 +36,7 @@ const PAGE = `<!doctype html>
  * Renders /v1/openapi.json (operations and the webhooks section). No default web fonts, no hosted
  * API client and no telemetry: everything the page loads comes from this gateway.
  */
-const INIT = `Scalar.createApiReference('#api-reference', {
+const INIT = `Scalar.createApiReference('#stormhook-reference', {
   url: '/v1/openapi.json',
   withDefaultFonts: false,
   hideClientButton: true,
@@ -38,6 +44,11 @@ const INIT = `Scalar.createApiReference('#api-reference', {
   defaultOpenAllTags: true,
   telemetry: false,
   hideDarkModeToggle: false,
+  // The renderer's hosted services need scalar.com, which this page may not reach and we do not offer:
+  // the AI chat, the MCP generator, and the toolbar that shares and deploys the document.
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
   metaData: { title: 'Stormhook API reference' },
 });
 `;

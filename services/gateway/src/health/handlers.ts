@@ -1,6 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { HealthPort, HealthReport } from './health-port.js';
 
+/** The health checks' paths: probes poll them every few seconds, so they are not traced (app.ts). */
+export const HEALTH_PATHS: readonly string[] = ['/v1/health', '/v1/health/live', '/v1/health/ready'];
+
 /** A failing probe must not turn the health answer into a 500: it means "down". */
 async function safeCheck(health: HealthPort): Promise<HealthReport> {
   try {

@@ -125,7 +125,13 @@ describe('OpenAPI document', () => {
       }
     }
     const userId = doc['paths']['/v1/users/{userId}'].get.parameters[0];
-    assert.deepEqual(userId, { name: 'userId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    assert.deepEqual(userId, {
+      name: 'userId',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', format: 'uuid' },
+      example: '8c2e4b61-0f3a-4d7e-9a15-2b6c8d9e0f21',
+    });
   });
 
   it('uses only schemas that compile in strict JSON Schema 2020-12', () => {
@@ -152,18 +158,20 @@ describe('OpenAPI document', () => {
     for (const type of WEBHOOK_EVENT_TYPES) createSchemaCompiler().compileBody(WEBHOOK_PAYLOAD_SCHEMAS[type]);
   });
 
-  it('names its servers and the headers of successful answers: quota, attribution, missing event ids', () => {
+  it('names its servers and the headers of successful answers: trace, caching, quota, attribution, missing event ids', () => {
     assert.deepEqual(
       doc['servers'].map((s: Doc) => s['url']),
       ['/', 'http://127.0.0.1:8080'],
     );
     const page = doc['paths']['/v1/precipitations/page'].post.responses['200'];
-    assert.deepEqual(Object.keys(page.headers), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+    assert.deepEqual(Object.keys(page.headers), ['traceparent', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
     const cities = doc['paths']['/v1/alarms/forecasts/{countryCode}/cities'].get.responses['200'];
     assert.ok(cities.headers['X-Data-Attribution'] && cities.headers['RateLimit-Remaining']);
     const geometry = doc['paths']['/v1/precipitations/geometry'].post.responses['200'];
     assert.ok(geometry.headers['X-Missing-Event-Ids']);
     assert.deepEqual(Object.keys(geometry.content), ['application/json', 'application/x-protobuf']);
-    assert.equal(doc['paths']['/v1/users/me'].get.responses['200'].headers, undefined, 'no quota headers where nothing is metered');
+    assert.deepEqual(Object.keys(doc['paths']['/v1/users/me'].get.responses['200'].headers), ['traceparent'], 'no quota headers where nothing is metered');
+    assert.deepEqual(Object.keys(doc['paths']['/v1/auth/login'].post.responses['200'].headers), ['traceparent', 'Cache-Control'], 'tokens are not cached');
+    assert.deepEqual(Object.keys(doc['paths']['/v1/health'].get.responses['200'].headers), ['Cache-Control'], 'health checks are not traced');
   });
 });

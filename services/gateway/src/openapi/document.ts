@@ -3,6 +3,7 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { SchemaComponents } from './components.js';
 import { ERROR_RESPONSE_NAMES, errorResponseComponents } from './error-responses.js';
+import { exampleOf } from './examples.js';
 import { operationExamples } from './operation-examples.js';
 import { alternativeContent, successHeaders } from './response-headers.js';
 import { webhooksSection } from './webhooks.js';
@@ -58,18 +59,20 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
       in: 'path',
       required: true,
       schema: components.reference(schema),
+      example: exampleOf(schema, 'request', name),
     })),
     ...properties(spec.request.query).map(([name, schema]) => ({
       name,
       in: 'query',
       required: requiredOf(spec.request.query).includes(name),
       schema: components.reference(schema),
+      example: exampleOf(schema, 'request', name),
     })),
   ];
   const examples = operationExamples(spec);
   const success = jsonContent(spec.response.schema, components, examples.response) as { content?: Record<string, unknown> } | undefined;
-  const headers = successHeaders(spec.operationId);
-  const alternatives = alternativeContent(spec.operationId);
+  const headers = successHeaders(spec);
+  const alternatives = alternativeContent(spec.operationId, examples.response);
   const responses: Record<string, unknown> = {
     [String(spec.response.status)]: {
       description: spec.response.description,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { queryV1 } from '@stormhook/proto';
+import { payloadProblems, WEBHOOK_EVENT_TYPES } from '@stormhook/webhooks';
 import { MASKED_PASSWORD } from '../handlers/webhook-mapping.js';
 import { createSchemaCompiler } from '../http/validate.js';
 import { ROUTES } from '../routes/table.js';
@@ -59,6 +60,74 @@ describe('OpenAPI examples', () => {
     }
     assert.deepEqual(problems, []);
     assert.ok(checked >= 40, `only ${checked} answers with a body`);
+  });
+
+  it('has an example of every path and query parameter, one the API accepts when typed into the URL', () => {
+    let checked = 0;
+    const problems: string[] = [];
+    for (const { name, operation, route } of operations(doc)) {
+      const parameters = (operation['parameters'] ?? []) as Doc[];
+      const sources = { path: route.request.params, query: route.request.query };
+      for (const parameter of parameters) {
+        const label = `${name} ${String(parameter['in'])} ${String(parameter['name'])}`;
+        if (!('example' in parameter) || parameter['example'] === undefined) {
+          problems.push(`${label}: example missing`);
+          continue;
+        }
+        const schema = (sources[parameter['in'] as 'path' | 'query']?.['properties'] as Doc | undefined)?.[parameter['name']];
+        assert.ok(schema, `${label} comes from the route's ${String(parameter['in'])} schema`);
+        // As the request validator sees it: a string from the URL, coerced to the parameter's type.
+        const sent = compiler.compileParameters({ type: 'object', properties: { [parameter['name']]: schema }, required: [parameter['name']] });
+        if (!sent({ [parameter['name']]: String(parameter['example']) }))
+          problems.push(`${label}: example ${JSON.stringify(parameter['example'])} refused: ${JSON.stringify(sent.errors)}`);
+        if (!compiler.compileBody(schema)(parameter['example']))
+          problems.push(`${label}: example ${JSON.stringify(parameter['example'])} is not of the parameter's type`);
+        checked++;
+      }
+    }
+    assert.deepEqual(problems, []);
+    assert.ok(checked >= 30, `only ${checked} parameters`);
+  });
+
+  it('has an example of every content of every request body and main 2xx answer, whatever its media type', () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const { name, operation, route } of operations(doc)) {
+      const contents = { request: operation['requestBody']?.content ?? {}, answer: operation['responses']?.[String(route.response.status)]?.content ?? {} };
+      for (const [side, content] of Object.entries(contents) as Array<[string, Doc]>) {
+        for (const [mediaType, media] of Object.entries(content) as Array<[string, Doc]>) {
+          checked++;
+          if (media['example'] === undefined && Object.keys(media['examples'] ?? {}).length === 0) missing.push(`${name} ${side} ${mediaType}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
+    assert.ok(checked >= 60, `only ${checked} contents`);
+  });
+
+  it('shows the raw protobuf answer of the geometry operation as the bytes of its JSON example', () => {
+    const answer = doc['paths']['/v1/precipitations/geometry'].post.responses['200'].content;
+    const examples = Object.values(answer['application/x-protobuf'].examples ?? {}) as Doc[];
+    assert.equal(examples.length, 1, 'one protobuf example');
+    const bytes = Buffer.from(String(examples[0]?.['value']), 'base64');
+    assert.deepEqual(bytes, Buffer.from(answer['application/json'].example, 'base64'), 'the same answer in both forms');
+    assert.equal(queryV1.PrecipitationFeatureCollection.decode(bytes).features.length, 1, 'bytes that decode as the .proto says');
+  });
+
+  it('has a body example of every webhook callback, valid as a delivered payload of its own type', () => {
+    const webhooks = doc['webhooks'] as Doc;
+    assert.deepEqual(Object.keys(webhooks).sort(), [...WEBHOOK_EVENT_TYPES].sort(), 'one callback per event type');
+    const problems: string[] = [];
+    for (const [type, item] of Object.entries(webhooks)) {
+      const example = item.post?.requestBody?.content?.['application/json']?.example;
+      if (example === undefined) {
+        problems.push(`${type}: example missing`);
+        continue;
+      }
+      if (example['type'] !== type) problems.push(`${type}: example of type ${String(example['type'])}`);
+      problems.push(...payloadProblems(example));
+    }
+    assert.deepEqual(problems, []);
   });
 
   it("shows the contract's place and country in the weather examples", () => {

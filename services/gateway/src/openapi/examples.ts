@@ -8,9 +8,9 @@ import type { JsonSchema } from '../schemas/json-schema.js';
  * (const, enum, examples, format, bounds). Whether the result is valid is not assumed: examples.spec.ts
  * validates every example against its operation's schema with the validator of the requests.
  */
-const ANKARA = { lng: 32.8597, lat: 39.9334 };
-const NOW_MS = 1_795_788_000_000; // 2026-11-28T12:00:00Z
-const NOW = '2026-11-28T12:00:00Z';
+export const ANKARA = { lng: 32.8597, lat: 39.9334 };
+export const NOW_MS = 1_795_788_000_000; // 2026-11-28T12:00:00Z
+export const NOW = '2026-11-28T12:00:00Z';
 
 const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   lng: ANKARA.lng,
@@ -70,6 +70,8 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   subscriptionExpirationEpoch: 1_798_761_600_000, // 2027-01-01T00:00:00Z
   tokenExpirationEpoch: NOW_MS + 900_000,
   backwardInterval: 3600,
+  simplifyTolerance: 100,
+  previousSecretValidSeconds: 86_400,
   forecastDays: 3,
   pageNumber: 0,
   pageSize: 20,
@@ -158,8 +160,13 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   ],
 };
 
+/** The example value of the field `name`, when the table above names one. */
+export function exampleField(name: string): unknown {
+  return FIELD_VALUES[name];
+}
+
 /** A closed ring around central Ankara (first point equals last), for every ring-shaped field. */
-const ANKARA_RING = [
+export const ANKARA_RING = [
   { lng: 32.8, lat: 39.9 },
   { lng: 32.92, lat: 39.9 },
   { lng: 32.92, lat: 39.97 },

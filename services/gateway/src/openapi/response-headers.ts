@@ -1,5 +1,8 @@
 import { operationRule } from '@stormhook/access';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { MISSING_EVENT_IDS_HEADER } from '../handlers/weather.js';
+import { HEALTH_PATHS } from '../health/handlers.js';
+import { ALARM_OPERATIONS } from '../routes/alarms.js';
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
@@ -11,12 +14,49 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { description: 'limit;w=window seconds', schema: { type: 'string', examples: ['1000;w=86400'] } },
 };
 
+/**
+ * Operations whose success answer says `Cache-Control: no-store`, as their handlers set it: tokens
+ * (handlers/identity-auth.ts, the password reset), the one answer that shows an API key, the stored
+ * webhook and its secrets (handlers/webhooks.ts), alarm registrations, which show the webhook
+ * (handlers/alarms.ts), and the health checks (health/handlers.ts). The gateway's
+ * response-headers integration test holds this list to what real answers send.
+ */
+const NO_STORE = new Set<string>([
+  'login',
+  'refreshToken',
+  'resetPassword',
+  'createApiKey',
+  'getWebhook',
+  'updateWebhook',
+  'getWebhookSigningSecret',
+  'rotateWebhookSigningSecret',
+  'enableWebhook',
+  'sendWebhookTest',
+  ...Object.values(ALARM_OPERATIONS).flatMap((names) => [names.register, names.update, names.getById, names.page, names.byRecipient]),
+  'getHealth',
+  'getLiveness',
+  'getReadiness',
+]);
+
+const CACHE_CONTROL = {
+  description: 'no-store: the answer holds a secret, a token or a webhook configuration, or a state that is only true now; caches must not keep it',
+  schema: { type: 'string', const: 'no-store' },
+};
+
+/** Echoed by http/tracing.ts on every traced request: all but the health checks, polled too often to trace. */
+const TRACEPARENT = {
+  description: "W3C trace context of this request's trace (it continues the caller's traceparent when one was sent): quote it when reporting a problem",
+  schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+};
+
 /** Operations that answer boundaries, with the attribution their licences require (handlers/areas.ts). */
 const ATTRIBUTED = new Set(['listGeometryAlarmCities', 'getNeighborhood', 'getDistrict', 'listCountryCities']);
 
-/** The headers of the success answer of `operationId`, as the handlers send them. */
-export function successHeaders(operationId: string): Record<string, unknown> | undefined {
+/** The headers of the success answer of the operation, as the handlers and the middleware send them. */
+export function successHeaders({ operationId, path }: Pick<RouteSpec, 'operationId' | 'path'>): Record<string, unknown> | undefined {
   const headers: Record<string, unknown> = {};
+  if (!HEALTH_PATHS.includes(path)) headers['traceparent'] = TRACEPARENT;
+  if (NO_STORE.has(operationId)) headers['Cache-Control'] = CACHE_CONTROL;
   if (operationRule(operationId)?.quota) Object.assign(headers, RATE_LIMIT_HEADERS);
   if (ATTRIBUTED.has(operationId)) {
     headers['X-Data-Attribution'] = { description: "the attribution the boundary data's licences require; show it with the data", schema: { type: 'string' } };
@@ -30,8 +70,12 @@ export function successHeaders(operationId: string): Record<string, unknown> | u
   return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
-/** The raw protobuf answer of the geometry operation (`Accept: application/x-protobuf`, handlers/weather.ts). */
-export function alternativeContent(operationId: string): Record<string, unknown> | undefined {
+/**
+ * The raw protobuf answer of the geometry operation (`Accept: application/x-protobuf`, handlers/weather.ts).
+ * `base64Answer` is the JSON answer's example, the base64 text of the same bytes: raw bytes have no
+ * JSON form, so the example shows them base64-encoded and says so.
+ */
+export function alternativeContent(operationId: string, base64Answer: unknown): Record<string, unknown> | undefined {
   if (operationId !== 'getGeometryByEventIds') return undefined;
   return {
     'application/x-protobuf': {
@@ -41,6 +85,18 @@ export function alternativeContent(operationId: string): Record<string, unknown>
         description:
           'the raw bytes of stormhook.query.v1.PrecipitationFeatureCollection (proto/stormhook/query/v1/precipitation_geometry.proto), sent for Accept: application/x-protobuf',
       },
+      ...(typeof base64Answer === 'string'
+        ? {
+            examples: {
+              ankara: {
+                summary: 'one moderate-rain event over central Ankara',
+                description:
+                  'The bytes of the JSON example, shown base64-encoded here: the answer body is the raw bytes, which decode with the .proto named by the schema.',
+                value: base64Answer,
+              },
+            },
+          }
+        : {}),
     },
   };
 }

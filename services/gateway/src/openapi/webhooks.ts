@@ -1,5 +1,6 @@
 import { EVENT_TYPE_HEADER, WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_SCHEMAS } from '@stormhook/webhooks';
 import type { SchemaComponents } from './components.js';
+import { WEBHOOK_EXAMPLES } from './webhook-examples.js';
 
 /** The headers every callback carries (notifier README): Standard Webhooks, plus the event type. */
 const CALLBACK_HEADERS = [
@@ -30,7 +31,7 @@ export function webhooksSection(components: SchemaComponents): Record<string, un
               '(application/x-www-form-urlencoded endpoints get the same JSON in a `payload` field). Payload version 1: fields are only ' +
               'added within a version, so ignore fields you do not know.',
             parameters: CALLBACK_HEADERS,
-            requestBody: { required: true, content: { 'application/json': { schema: components.reference(schema) } } },
+            requestBody: { required: true, content: { 'application/json': { schema: components.reference(schema), example: WEBHOOK_EXAMPLES[type] } } },
             responses: {
               '200': { description: 'received; any 2xx counts. Other answers are retried by the delivery policy (429 and 503 honour Retry-After).' },
             },

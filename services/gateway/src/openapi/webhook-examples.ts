@@ -1,0 +1,120 @@
+import type { WebhookEventType } from '@stormhook/webhooks';
+import { ANKARA, ANKARA_RING, exampleField, NOW, NOW_MS } from './examples.js';
+
+/**
+ * One callback body per event type, as the matcher and the notifier build them, over the Ankara of
+ * the other examples: the same registration, recipient and events a reader meets in the operations.
+ * Written out, not built from the schemas: a receiver's author reads these to see what arrives (the
+ * discharge in amperes, a storm's cell, a forecast's violations). examples.spec.ts validates each one
+ * with payloadProblems, the check the delivery tests apply to real callbacks.
+ */
+const NOW_S = NOW_MS / 1000;
+const addressed = { id: exampleField('notificationId'), registrationId: exampleField('registrationId'), recipientId: exampleField('recipientId') };
+const envelope = (type: WebhookEventType, timestamp = NOW) => ({ type, payloadVersion: 1, timestamp, ...addressed });
+const area = { exterior: ANKARA_RING, holes: [] };
+
+function thunderstorm(type: WebhookEventType, stage: 'START' | 'UPDATE' | 'END'): Record<string, unknown> {
+  return {
+    ...envelope(type),
+    stage,
+    ...(stage === 'END' ? { endReason: 'LEFT_AREA' } : {}),
+    thunderstormId: 'tst_01JDXK9V4N8C2T6Q',
+    eventId: 'TRK-20261128-0412',
+    eventStartUtc: NOW_S - 1_800,
+    eventEndUtc: NOW_S + 1_800,
+    severity: stage === 'UPDATE' ? 'HIGH' : 'MEDIUM',
+    threshold: 3,
+    speedKmh: 35,
+    distance: stage === 'END' ? 4_200 : 0,
+    affectedPolygon: stage === 'END' ? null : area,
+    cell: {
+      area: 182.4,
+      speedKmh: 35,
+      direction: 240,
+      distance: stage === 'END' ? 4_200 : 0,
+      centroid: { lng: 32.86, lat: 39.935 },
+      polygon: area,
+      flashRates: { inCloud: 12, cloudToGround: 4, total: 16 },
+    },
+  };
+}
+
+function precipitation(type: WebhookEventType, stage: 'START' | 'UPDATE' | 'END'): Record<string, unknown> {
+  return {
+    ...envelope(type),
+    stage,
+    ...(stage === 'END' ? { endReason: 'EXPIRED' } : {}),
+    eventId: exampleField('eventId'),
+    timeEpochMillis: NOW_MS,
+    forecast: false,
+    intensity: stage === 'UPDATE' ? 'HEAVY' : 'MODERATE',
+    rainRate: stage === 'UPDATE' ? 12.5 : 4.2,
+    centroid: { lng: 32.86, lat: 39.935 },
+    areaKm2: 182.4,
+    distance: 1_350,
+  };
+}
+
+export const WEBHOOK_EXAMPLES: Readonly<Record<WebhookEventType, Record<string, unknown>>> = {
+  'lightning.strike': {
+    ...envelope('lightning.strike'),
+    stage: 'START',
+    strikeId: 'ens-20261128-120000-7731',
+    eventId: 'ltg_01JDXK4M7Q2R5W9Z',
+    timeEpochMillis: NOW_MS,
+    dischargeType: 'FLASH_CLOUD_TO_GROUND',
+    latitude: 39.9412,
+    longitude: 32.8711,
+    peakCurrent: -24_500,
+    inCloudHeight: null,
+    multiplicity: { strokes: 2 },
+    distance: 1_350,
+  },
+  'lightning.all_clear': {
+    ...envelope('lightning.all_clear'),
+    stage: 'ALL_CLEAR',
+    timeEpochMillis: NOW_MS,
+    firstStrikeEpochMillis: NOW_MS - 3_000_000,
+    lastStrikeEpochMillis: NOW_MS - 1_800_000,
+    quietPeriodMinutes: 30,
+  },
+  'thunderstorm.start': thunderstorm('thunderstorm.start', 'START'),
+  'thunderstorm.update': thunderstorm('thunderstorm.update', 'UPDATE'),
+  'thunderstorm.end': thunderstorm('thunderstorm.end', 'END'),
+  'precipitation.start': precipitation('precipitation.start', 'START'),
+  'precipitation.update': precipitation('precipitation.update', 'UPDATE'),
+  'precipitation.end': precipitation('precipitation.end', 'END'),
+  // The morning slot: the forecast issued overnight breaches the registration's gust threshold.
+  'forecast.alarm': {
+    ...envelope('forecast.alarm', '2026-11-28T04:00:00Z'),
+    notificationTime: '2026-11-28T04:00:12Z',
+    delivery: 'MORNING',
+    scheduledTime: '2026-11-28T04:00:00Z',
+    late: false,
+    latitude: ANKARA.lat,
+    longitude: ANKARA.lng,
+    cityId: exampleField('cityId'),
+    city: 'Ankara',
+    districtId: exampleField('districtId'),
+    district: 'Çankaya',
+    distance: 0,
+    forecastRunId: exampleField('forecastRunId'),
+    forecastIssueTime: '2026-11-28T00:00:00Z',
+    violations: [
+      {
+        metric: 'WIND_GUSTS_MAX',
+        unit: 'km/h',
+        threshold: 'STRONG_WIND',
+        thresholdValue: 50,
+        comparison: '>=',
+        forecasts: [{ time: '2026-11-28T00:00:00Z', value: 71.3, cellId: 'tr-ank-0612', latitude: 39.93, longitude: 32.86 }],
+      },
+    ],
+  },
+  'webhook.test': {
+    ...envelope('webhook.test'),
+    accountId: exampleField('accountId'),
+    message: 'Test delivery from Stormhook',
+    timeEpochMillis: NOW_MS,
+  },
+};
