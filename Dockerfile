@@ -46,6 +46,8 @@ RUN test -n "${SERVICE}" || { echo "--build-arg SERVICE=<gateway|identity|geo|in
 # packages keep their `src` folders, which some of them run from (@grpc/grpc-js's build/src).
 # Of the third-party packages only what never runs goes: TypeScript sources and declarations,
 # source maps and Markdown documentation (licence and notice files stay), about 35 MB.
+# The gateway's /docs renderer is a development dependency (its package tree is about 113 MB): the
+# gateway image gets only its browser bundle, in docs-assets/ (services/gateway/src/docs/docs-route.ts).
 RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store --mount=type=secret,id=ca \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi \
  && pnpm --filter "@stormhook/${SERVICE}" deploy --legacy --prod --prefer-offline /out \
@@ -57,6 +59,11 @@ RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store --mount=type=secret,
     done \
  && find node_modules/.pnpm -path '*/node_modules/@stormhook' -prune -o -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
       -o -name '*.map' -o \( -name '*.md' ! -iname 'licen*' ! -iname 'copying*' ! -iname 'notice*' \) \) -exec rm -f {} + \
+ && if [ "${SERVICE}" = gateway ]; then \
+      assets="$(cd /src/services/gateway && node -p "require('node:path').join(require('node:path').dirname(require.resolve('@scalar/api-reference/style.css')), 'browser')")" \
+      && mkdir -p /out/docs-assets && cp -R "$assets/." /out/docs-assets/ && find /out/docs-assets -name '*.map' -exec rm -f {} + \
+      && test -f /out/docs-assets/standalone.js && test ! -e /out/node_modules/@scalar; \
+    fi \
  && test -f /out/dist/main.js
 
 

@@ -108,6 +108,22 @@ export class SmokeApi {
     return `200, RateLimit-Remaining ${remaining}`;
   }
 
+  /**
+   * The API reference page and its renderer: the image carries only the renderer's bundle (docs-assets/,
+   * not the package), so this is what proves the copy reached the image.
+   */
+  async docsPage(): Promise<string> {
+    const page = await fetch(`${this.base}/docs`, { signal: AbortSignal.timeout(30_000) });
+    const html = await page.text();
+    if (page.status !== 200 || !html.includes('/docs/assets/standalone.js')) throw new Error(`GET /docs: ${page.status} ${html.slice(0, 200)}`);
+    const bundle = await fetch(`${this.base}/docs/assets/standalone.js`, { signal: AbortSignal.timeout(30_000) });
+    const bytes = (await bundle.arrayBuffer()).byteLength;
+    const type = bundle.headers.get('content-type') ?? '';
+    if (bundle.status !== 200 || !type.includes('javascript') || bytes < 100_000)
+      throw new Error(`GET /docs/assets/standalone.js: ${bundle.status} ${type}, ${bytes} bytes`);
+    return `200, renderer ${(bytes / 1e6).toFixed(1)} MB`;
+  }
+
   /** One point alarm registration (lightning within 3 km of SMOKE_POINT), read back by recipient. */
   async registerAlarm(token: string, webhookUrl: string): Promise<string> {
     const recipientId = `smoke-${Date.now().toString(36)}`;

@@ -133,6 +133,7 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
     const user = await api.apiUser(admin);
     log(`ok   metered data call: ${await api.meteredCall(user)}`);
     log(`ok   alarm registration: ${await api.registerAlarm(user, receiver.url)}`);
+    log(`ok   API reference page: ${await api.docsPage()}`);
     for (const [service, name] of names) {
       const health = await engine.run(['exec', name, 'node', '/app/healthcheck.mjs'], { timeoutMs: 30_000 });
       if (health.code !== 0) throw new Error(`${service}: the image's health check failed (exit ${health.code}): ${`${health.stdout}${health.stderr}`.trim()}`);

@@ -1,12 +1,21 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Router } from 'express';
 
+/** Where the image puts the renderer's browser bundle: `docs-assets/` beside the gateway's `dist/`. */
+export const IMAGE_ASSETS = fileURLToPath(new URL('../../docs-assets/', import.meta.url));
+
 /**
- * The renderer's prebuilt browser bundle, served from the installed package: the page needs no CDN
- * at run time. The package exports its stylesheet, not the bundle, so the folder is found from it.
+ * The renderer's prebuilt browser bundle, served by the gateway: the page needs no CDN at run time.
+ * The image carries only that bundle (the Dockerfile copies it to docs-assets/): the package is a
+ * development dependency, because its tree (icons, two highlight.js, TypeScript as a peer) is about
+ * 113 MB of which the page serves one folder. A checkout serves it from the installed package, which
+ * exports its stylesheet, not the bundle, so the folder is found from that.
  */
-function rendererFolder(): string {
+export function rendererFolder(imageAssets = IMAGE_ASSETS): string {
+  if (existsSync(join(imageAssets, 'standalone.js'))) return imageAssets;
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@scalar/api-reference/style.css')), 'browser');
 }
