@@ -1,11 +1,11 @@
 import { join } from 'node:path';
+import { localInternalKeys } from '@stormhook/grpc';
 import { FEED_SIM_NOTICE, type DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans, stopAllManaged } from '../infra/process.js';
 import { repoRoot, useInstance } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
-import { internalTokenKeyEnv } from './internal-key.js';
 import { consoleLine } from './console.js';
 import { devAdmin } from './dev-admin.js';
 import { acquireSupervisorLock } from './lock.js';
@@ -50,7 +50,8 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     log('stopped; no process left behind');
   };
 
-  const { INTERNAL_TOKEN_KEY: internalTokenKey } = internalTokenKeyEnv();
+  // One set per run (or the caller's): the gateway gets the principal signing key, the others its public key.
+  const internalKeys = localInternalKeys();
   const services: ManagedProcess[] = [];
   const start = async (): Promise<void> => {
     const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});
@@ -72,7 +73,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               grpcBasePort: config.grpcBasePort,
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
-              internalTokenKey,
+              internalKeys,
             }),
             ...(name === 'gateway' && config.feedSimulator ? { STORMHOOK_DATA_SOURCE_NOTICE: FEED_SIM_NOTICE } : {}),
             ...(name === 'identity'
