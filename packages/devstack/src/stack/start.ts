@@ -52,6 +52,10 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
 
   // One set per run (or the caller's): the gateway gets the principal signing key, the others its public key.
   const internalKeys = localInternalKeys();
+  // The supervisor's own environment may carry the signing key (the test runner sets it): serviceEnv
+  // gives it back to the gateway alone.
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  delete inherited['INTERNAL_PRINCIPAL_SIGNING_KEY'];
   const services: ManagedProcess[] = [];
   const start = async (): Promise<void> => {
     const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});
@@ -66,7 +70,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
           args: [...nodeFlags, join(repoRoot, 'services', name, 'dist', 'main.js')],
           cwd: repoRoot,
           env: {
-            ...process.env,
+            ...inherited,
             ...serviceEnv(name, {
               host: config.host,
               gatewayPort: config.gatewayPort,
