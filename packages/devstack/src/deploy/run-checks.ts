@@ -12,6 +12,7 @@ import { ensureGoTool, HELM, KUBECONFORM, STARLARK } from './tools.js';
 import { renderTopicsFile, TOPICS_FILE, topicsFileState } from './topics-file.js';
 import { GRPC_EDGES_FILE, grpcEdgesFileState, renderGrpcEdgesFile } from './grpc-edges-file.js';
 import { checkGrpcEdges, checkWebhookEgress, codeGrpcEdges, grpcPorts } from './network-policy-check.js';
+import { checkPrincipalKeys } from './internal-keys-check.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/feed-simulator.yaml'];
 
@@ -94,6 +95,7 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
   steps.push(...networkPolicySteps(root, texts), trustProxyStep(texts));
+  steps.push(...[...texts].map(([variant, yaml]) => checkPrincipalKeys(yaml, variant)));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));
