@@ -28,7 +28,7 @@ export const internalTokenEnv = {
   INTERNAL_TOKEN_KEY: str({
     minLength: INTERNAL_KEY_MIN_LENGTH,
     secret: true,
-    description: 'shared key of the services\' own internal gRPC tokens (e.g. 32 random bytes in base64)',
+    description: "shared key of the services' own internal gRPC tokens (e.g. 32 random bytes in base64)",
   }),
 };
 

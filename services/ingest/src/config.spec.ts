@@ -17,14 +17,13 @@ describe('ingest config', () => {
   });
 
   it('reads the coverage box and rejects an inverted one by name', () => {
-    assert.deepEqual(
-      rulesFromConfig(loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: '25.5,35,45,43' })).coverage,
-      { minLng: 25.5, minLat: 35, maxLng: 45, maxLat: 43 },
-    );
-    assert.throws(
-      () => loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: '45,35,25,43' }),
-      /INGEST_COVERAGE_BBOX must be minLng,minLat,maxLng,maxLat/,
-    );
+    assert.deepEqual(rulesFromConfig(loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: '25.5,35,45,43' })).coverage, {
+      minLng: 25.5,
+      minLat: 35,
+      maxLng: 45,
+      maxLat: 43,
+    });
+    assert.throws(() => loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: '45,35,25,43' }), /INGEST_COVERAGE_BBOX must be minLng,minLat,maxLng,maxLat/);
     assert.throws(() => loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: 'turkey' }), /INGEST_COVERAGE_BBOX/);
   });
 });
