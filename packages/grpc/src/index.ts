@@ -21,7 +21,7 @@ export {
   PRINCIPAL_PUBLIC_KEY_VARIABLE,
   PRINCIPAL_SIGNING_KEY_VARIABLE,
   newPrincipalKeyPair,
-  principalPublicKey,
+  principalPublicKeys,
   principalPublicKeyPem,
   principalSigningKey,
 } from './principal-keys.js';

@@ -67,6 +67,19 @@ describe('internal tokens', () => {
     assert.deepEqual(elsewhere.verify(gatewaySigner({ now }).sign('notifier', alice).token), { ok: false, reason: 'issuer' });
   });
 
+  it('accepts the old and the new gateway key during a rotation, and only the new one after it', () => {
+    const next = newPrincipalKeyPair();
+    const byOld = gatewaySigner({ now }).sign('identity', alice).token;
+    const byNew = new InternalTokenSigner({ key: KEY, principalKey: next.signingKey, issuer: 'gateway', now }).sign('identity', alice).token;
+    // The Secret's public key entry holds both PEM blocks while the gateways change over.
+    const during = verifierFor('identity', { now, principalKey: `${next.publicKey}${GATEWAY.publicKey}` });
+    assert.equal(during.verify(byOld).ok, true);
+    assert.equal(during.verify(byNew).ok, true);
+    const after = verifierFor('identity', { now, principalKey: next.publicKey });
+    assert.deepEqual(after.verify(byOld), { ok: false, reason: 'signature' });
+    assert.equal(after.verify(byNew).ok, true);
+  });
+
   it('takes only Ed25519 keys, and only the public key on the verifying side', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     assert.throws(() => new InternalTokenSigner({ key: KEY, principalKey: rsa, issuer: 'gateway' }), /not Ed25519/);

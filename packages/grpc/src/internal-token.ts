@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, sign as signEd25519, timingSafeEqual, verify as verifyEd25519, type KeyObject } from 'node:crypto';
 import type { identityV1 } from '@stormhook/proto';
-import { principalPublicKey, principalSigningKey } from './principal-keys.js';
+import { principalPublicKeys, principalSigningKey } from './principal-keys.js';
 
 /**
  * Internal tokens: how a gRPC server knows who calls it. The server verifies the token and takes the
@@ -124,8 +124,11 @@ export type VerifyOutcome = { ok: true; caller: InternalCaller; expiresAtMs: num
 export interface VerifierOptions {
   /** The shared internal key (INTERNAL_TOKEN_KEY), for service tokens. */
   key: string;
-  /** The gateway's Ed25519 public key (INTERNAL_PRINCIPAL_PUBLIC_KEY, SPKI PEM or a KeyObject), for principal tokens. */
-  principalKey: string | KeyObject;
+  /**
+   * The gateway's Ed25519 public key (INTERNAL_PRINCIPAL_PUBLIC_KEY, SPKI PEM or a KeyObject), for
+   * principal tokens; during a key rotation two (PEM blocks one after the other, or a list).
+   */
+  principalKey: string | KeyObject | readonly KeyObject[];
   /** This service's name: only tokens for it are accepted. */
   audience: string;
   /** The services that may call this one (`callersOf` of the edge table): a token from any other issuer is refused. */
@@ -142,7 +145,7 @@ export interface VerifierOptions {
 /** Verifies tokens for one audience. */
 export class InternalTokenVerifier {
   private readonly key: KeyObject;
-  private readonly principalKey: KeyObject;
+  private readonly principalKeys: readonly KeyObject[];
   readonly audience: string;
   private readonly callers: ReadonlySet<string>;
   private readonly clockSkewMs: number;
@@ -155,7 +158,7 @@ export class InternalTokenVerifier {
 
   constructor(options: VerifierOptions) {
     this.key = keyBytes(options.key);
-    this.principalKey = principalPublicKey(options.principalKey);
+    this.principalKeys = principalPublicKeys(options.principalKey);
     this.audience = options.audience;
     this.callers = new Set(options.callers);
     this.clockSkewMs = options.clockSkewMs ?? 5_000;
@@ -207,7 +210,9 @@ export class InternalTokenVerifier {
   }
 
   private signedByGateway(signed: string, given: Buffer): boolean {
-    return given.length === ED25519_SIGNATURE_BYTES && verifyEd25519(null, Buffer.from(signed), this.principalKey, given);
+    if (given.length !== ED25519_SIGNATURE_BYTES) return false;
+    const data = Buffer.from(signed);
+    return this.principalKeys.some((key) => verifyEd25519(null, data, key, given));
   }
 }
 

@@ -26,14 +26,23 @@ export function principalSigningKey(key: string | KeyObject): KeyObject {
   return requireEd25519(object, 'the principal signing key');
 }
 
-/** The verifying key from SPKI PEM (or a KeyObject); throws when it is not an Ed25519 public key. */
-export function principalPublicKey(key: string | KeyObject): KeyObject {
+/**
+ * The verifying keys from SPKI PEM (or KeyObjects); throws when one is not an Ed25519 public key.
+ * Normally one; during a rotation the text holds the new and the old key, PEM block after PEM block,
+ * so services accept both while the gateways change over (see the chart's values.yaml).
+ */
+export function principalPublicKeys(key: string | KeyObject | readonly KeyObject[]): KeyObject[] {
+  if (typeof key !== 'string') return (Array.isArray(key) ? key : [key]).map((k: KeyObject) => publicOnly(k));
   // createPublicKey would also accept a private key and derive its public half: a service handed the
   // private key by mistake must fail to start, not run holding it.
-  if (typeof key === 'string' && /PRIVATE KEY/.test(key)) throw new Error('the principal public key is a private key; give the services only the public key');
-  const object = typeof key === 'string' ? createPublicKey({ key: pemText(key), format: 'pem' }) : key;
-  if (object.type !== 'public') throw new Error('the principal public key must be a public key');
-  return requireEd25519(object, 'the principal public key');
+  if (/PRIVATE KEY/.test(key)) throw new Error('the principal public key is a private key; give the services only the public key');
+  const blocks = pemText(key).match(/-----BEGIN [^-]+-----[\s\S]*?-----END [^-]+-----/g) ?? [pemText(key)];
+  return blocks.map((block) => publicOnly(createPublicKey({ key: block, format: 'pem' })));
+}
+
+function publicOnly(key: KeyObject): KeyObject {
+  if (key.type !== 'public') throw new Error('the principal public key must be a public key');
+  return requireEd25519(key, 'the principal public key');
 }
 
 /** The public key in SPKI PEM that belongs to a signing key in PKCS#8 PEM. */

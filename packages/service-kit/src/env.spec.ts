@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ConfigError, defineEnv } from '@stormhook/config';
 import { newPrincipalKeyPair } from '@stormhook/grpc';
 import { grpcEnv, principalSigningEnv } from './env.js';
-import { principalPublicKeyOf, principalSigningKeyOf } from './internal-keys.js';
+import { principalPublicKeysOf, principalSigningKeyOf } from './internal-keys.js';
 
 const pair = newPrincipalKeyPair();
 const required = { INTERNAL_TOKEN_KEY: 'k'.repeat(32), INTERNAL_PRINCIPAL_PUBLIC_KEY: pair.publicKey };
@@ -34,17 +34,20 @@ describe('service environment', () => {
   });
 
   it('checks the principal keys at start, naming the variable and never echoing a key', () => {
-    assert.equal(principalPublicKeyOf(loadGrpc(required)).asymmetricKeyType, 'ed25519');
+    assert.deepEqual(
+      principalPublicKeysOf(loadGrpc(required)).map((key) => key.asymmetricKeyType),
+      ['ed25519'],
+    );
     const signing = defineEnv(principalSigningEnv);
     assert.equal(principalSigningKeyOf(signing({ INTERNAL_PRINCIPAL_SIGNING_KEY: pair.signingKey })).type, 'private');
     // The private key handed to a service by mistake, the public key to the gateway, and garbage.
     const problems = [
-      ...problemsOf(() => principalPublicKeyOf(loadGrpc({ ...required, INTERNAL_PRINCIPAL_PUBLIC_KEY: pair.signingKey }))),
+      ...problemsOf(() => principalPublicKeysOf(loadGrpc({ ...required, INTERNAL_PRINCIPAL_PUBLIC_KEY: pair.signingKey }))),
       ...problemsOf(() => principalSigningKeyOf(signing({ INTERNAL_PRINCIPAL_SIGNING_KEY: pair.publicKey }))),
       ...problemsOf(() => principalSigningKeyOf(signing({ INTERNAL_PRINCIPAL_SIGNING_KEY: 'not a key' }))),
     ];
     assert.equal(problems.length, 3, problems.join('\n'));
-    assert.match(problems[0]!, /^INTERNAL_PRINCIPAL_PUBLIC_KEY must be an Ed25519 public key in SPKI PEM \(.*private key/);
+    assert.match(problems[0]!, /^INTERNAL_PRINCIPAL_PUBLIC_KEY must be one or more Ed25519 public keys in SPKI PEM \(.*private key/);
     assert.match(problems[1]!, /^INTERNAL_PRINCIPAL_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM/);
     assert.match(problems[2]!, /^INTERNAL_PRINCIPAL_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM/);
     assert.ok(!problems.join('\n').includes(pair.signingKey.split('\n')[1]!), 'no key material in a message');

@@ -1,6 +1,6 @@
 import { callersOf, createGrpcServer, InternalTokenVerifier, type GrpcServer, type GrpcServiceName } from '@stormhook/grpc';
 import { DependencyMonitor } from './dependency-monitor.js';
-import { principalPublicKeyOf } from './internal-keys.js';
+import { principalPublicKeysOf } from './internal-keys.js';
 import { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 
 /** The health-check service name that is SERVING while the process runs, whatever its dependencies do. */
@@ -41,7 +41,7 @@ export async function startGrpcService(
   // lets call it (see @stormhook/grpc). Built first: a bad key fails the start before any connection.
   const internalTokens = new InternalTokenVerifier({
     key: config.INTERNAL_TOKEN_KEY,
-    principalKey: principalPublicKeyOf(config),
+    principalKey: principalPublicKeysOf(config),
     audience: service,
     callers: callersOf(service),
   });

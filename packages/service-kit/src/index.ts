@@ -1,5 +1,5 @@
 export { platformEnv, grpcEnv, internalTokenEnv, principalSigningEnv, principalVerifyEnv } from './env.js';
-export { principalPublicKeyOf, principalSigningKeyOf } from './internal-keys.js';
+export { principalPublicKeysOf, principalSigningKeyOf } from './internal-keys.js';
 export { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 export { startGrpcService, LIVENESS_SERVICE, type GrpcServiceConfig, type RunningGrpcService, type ServiceParts } from './grpc-service.js';
 export { DependencyMonitor, type DependencyCheck, type DependencyMonitorOptions } from './dependency-monitor.js';
