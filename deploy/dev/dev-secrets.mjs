@@ -13,11 +13,15 @@ const file = join(root, '.stack', 'dev-secrets.json');
 
 function generate() {
   const { privateKey } = generateKeyPairSync('ed25519');
+  // The gateway's pair for internal tokens that carry a customer (the chart gives the public half to the others).
+  const principal = generateKeyPairSync('ed25519');
   return {
     'mongo-url': 'mongodb://mongodb:27017/?replicaSet=rs0',
     'jwt-signing-key.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     'credential-encryption-key': randomBytes(32).toString('base64'),
     'internal-token-key': randomBytes(32).toString('base64url'),
+    'internal-principal-signing-key.pem': principal.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    'internal-principal-public-key.pem': principal.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   };
 }
 

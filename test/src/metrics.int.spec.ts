@@ -17,7 +17,7 @@ describe('Prometheus metrics of a service (service-kit)', () => {
       ingest.loadConfig({
         KAFKA_BROKERS: infra.kafkaBrokers.join(','),
         MONGO_URL: infra.mongoUrl,
-        INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+        ...infra.internalKeys,
         STORMHOOK_DB_PREFIX: dbPrefix,
         STORMHOOK_TOPIC_PREFIX: prefix,
         GRPC_HOST: '127.0.0.1',

@@ -17,7 +17,7 @@ async function startThenTerminate(service: string, topicPrefix: string, dbPrefix
       ...process.env,
       KAFKA_BROKERS: infra.kafkaBrokers.join(','),
       MONGO_URL: infra.mongoUrl,
-      INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+      ...infra.internalKeys,
       LOG_LEVEL: 'info',
       STORMHOOK_DB_PREFIX: dbPrefix,
       // Its own topics and consumer groups: never the dev stack's real ones on a shared broker.

@@ -1,4 +1,4 @@
-import { GRPC_SERVICES, grpcAddressVariable, type GrpcServiceName } from '@stormhook/grpc';
+import { GRPC_SERVICES, grpcAddressVariable, type GrpcServiceName, type InternalKeyEnv } from '@stormhook/grpc';
 
 /**
  * The seven services as the stack runs them: where each listens and what it is told about the
@@ -19,25 +19,28 @@ export interface ServiceEnvInput {
   grpcBasePort: number;
   kafkaBrokers: string[];
   mongoUrl: string;
-  /** The shared key of the internal gRPC tokens (one per run). */
-  internalTokenKey: string;
+  /** The internal-token keys of the run (localInternalKeys): each service gets only its part. */
+  internalKeys: InternalKeyEnv;
 }
 
 export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record<string, string> {
   const env: Record<string, string> = {
     KAFKA_BROKERS: input.kafkaBrokers.join(','),
     MONGO_URL: input.mongoUrl,
-    INTERNAL_TOKEN_KEY: input.internalTokenKey,
+    INTERNAL_TOKEN_KEY: input.internalKeys.INTERNAL_TOKEN_KEY,
   };
   // Every service learns where the others listen (the gateway calls all of them; identity, query
   // and alarm-matcher call geo, alarm-matcher calls the notifier).
   for (const other of grpcServices) {
     env[grpcAddressVariable(other)] = `${input.host}:${grpcPort(input.grpcBasePort, other)}`;
   }
+  // Only the gateway signs tokens that carry a customer; the services can only check them.
   if (service === 'gateway') {
+    env['INTERNAL_PRINCIPAL_SIGNING_KEY'] = input.internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY;
     env['HTTP_HOST'] = input.host;
     env['HTTP_PORT'] = String(input.gatewayPort);
   } else {
+    env['INTERNAL_PRINCIPAL_PUBLIC_KEY'] = input.internalKeys.INTERNAL_PRINCIPAL_PUBLIC_KEY;
     env['GRPC_HOST'] = input.host;
     env['GRPC_PORT'] = String(grpcPort(input.grpcBasePort, service));
   }

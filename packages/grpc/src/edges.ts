@@ -4,7 +4,8 @@
  * by `node packages/devstack/dist/deploy/cli.js grpc-edges`), and the deploy checks fail when a service's
  * config reads the address of a service not listed here as its callee, or lists one it never reads.
  * Adding a gRPC client therefore means adding its edge here first; otherwise a cluster that enforces
- * NetworkPolicy drops the new calls.
+ * NetworkPolicy drops the new calls, and the server refuses them anyway: each gRPC service accepts
+ * internal tokens only from the issuers `callersOf` names (service-kit's startGrpcService).
  */
 export const GRPC_SERVICES = ['identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];

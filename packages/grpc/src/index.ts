@@ -14,8 +14,18 @@ export {
   InternalTokenSigner,
   InternalTokenVerifier,
   type InternalCaller,
+  type RefusalReason,
   type VerifyOutcome,
 } from './internal-token.js';
+export {
+  PRINCIPAL_PUBLIC_KEY_VARIABLE,
+  PRINCIPAL_SIGNING_KEY_VARIABLE,
+  newPrincipalKeyPair,
+  principalPublicKeys,
+  principalPublicKeyPem,
+  principalSigningKey,
+} from './principal-keys.js';
+export { localInternalKeys, randomInternalKey, type InternalKeyEnv } from './local-keys.js';
 export { InternalTokens, type InternalTokensOptions } from './internal-tokens.js';
 export { actingPrincipal, type ClaimedCaller } from './server-auth.js';
-export { randomInternalKey, tokenOfRequestPrincipal, testInternalTokens, untrustedTokens } from './test-tokens.js';
+export { serviceSignedPrincipalToken, testInternalKeys, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from './test-tokens.js';

@@ -6,11 +6,16 @@ import { GrpcError, GrpcStatus } from './errors.js';
 import type { HandlersOf } from './handlers.js';
 import { InternalTokenSigner, InternalTokenVerifier } from './internal-token.js';
 import { InternalTokens } from './internal-tokens.js';
+import { newPrincipalKeyPair } from './principal-keys.js';
 import { actingPrincipal } from './server-auth.js';
 import type { GrpcServer } from './server.js';
 import { ProbeService, startProbeServer } from './test-support.js';
+import { serviceSignedPrincipalToken } from './test-tokens.js';
 
 const KEY = 'k'.repeat(40);
+const GATEWAY_KEYS = newPrincipalKeyPair();
+/** The gateway's signer: the shared key for its own calls, its private key for a customer's. */
+const gatewayTokens = () => new InternalTokens({ key: KEY, principalKey: GATEWAY_KEYS.signingKey, issuer: 'gateway' });
 const alice: identityV1.Principal = { userId: 'u-alice', accountId: 'a-1', role: 'API_USER', username: 'alice@example.com', via: 'access-token' };
 
 describe('gRPC servers verify the internal token of every call', () => {
@@ -38,7 +43,9 @@ describe('gRPC servers verify the internal token of every call', () => {
   };
 
   before(async () => {
-    ({ server, address } = await startProbeServer(handlers, undefined, new InternalTokenVerifier({ key: KEY, audience: 'probe' })));
+    // The probe is called by the gateway and the alarm-matcher, as the notifier is in the edge table.
+    const verifier = new InternalTokenVerifier({ key: KEY, principalKey: GATEWAY_KEYS.publicKey, audience: 'probe', callers: ['gateway', 'alarm-matcher'] });
+    ({ server, address } = await startProbeServer(handlers, undefined, verifier));
   });
   after(() => server.shutdown());
   beforeEach(() => {
@@ -60,11 +67,24 @@ describe('gRPC servers verify the internal token of every call', () => {
   };
 
   it('serves a call with a valid token, the caller taken from the token', async () => {
-    const tokens = new InternalTokens({ key: KEY, issuer: 'gateway' });
+    const tokens = gatewayTokens();
     await callWith(() => tokens.forPrincipal('probe', alice));
     assert.deepEqual(seen, { service: 'gateway', userId: 'u-alice' });
     await callWith(tokens.serviceTokenFor('probe'));
     assert.deepEqual(seen, { service: 'gateway', userId: undefined });
+    await callWith(new InternalTokens({ key: KEY, issuer: 'alarm-matcher' }).serviceTokenFor('probe'));
+    assert.deepEqual(seen, { service: 'alarm-matcher', userId: undefined });
+  });
+
+  it('refuses a principal token signed with the shared service key (what a compromised ingest pod could mint)', async () => {
+    // Ingest holds the shared key but not the gateway's private key: naming the gateway and an ADMIN gets it nowhere.
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => serviceSignedPrincipalToken(KEY, 'gateway', 'probe', { ...alice, role: 'ADMIN' }));
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => serviceSignedPrincipalToken(KEY, 'alarm-matcher', 'probe', alice));
+  });
+
+  it('refuses a token whose issuer may not call this service', async () => {
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, new InternalTokens({ key: KEY, issuer: 'ingest' }).serviceTokenFor('probe'));
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, new InternalTokens({ key: KEY, issuer: 'query' }).serviceTokenFor('probe'));
   });
 
   it('refuses a call without a token', async () => {
@@ -72,19 +92,23 @@ describe('gRPC servers verify the internal token of every call', () => {
   });
 
   it('refuses a token signed with another key', async () => {
-    const forger = new InternalTokens({ key: 'f'.repeat(40), issuer: 'gateway' });
+    const forger = new InternalTokens({ key: 'f'.repeat(40), principalKey: newPrincipalKeyPair().signingKey, issuer: 'gateway' });
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forger.forPrincipal('probe', { ...alice, role: 'ADMIN' }));
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, forger.serviceTokenFor('probe'));
   });
 
   it('refuses an expired token and one for another service', async () => {
-    const expired = new InternalTokenSigner({ key: KEY, issuer: 'gateway', now: () => Date.now() - 120_000 }).sign('probe', alice).token;
+    const expired = new InternalTokenSigner({ key: KEY, principalKey: GATEWAY_KEYS.signingKey, issuer: 'gateway', now: () => Date.now() - 120_000 }).sign(
+      'probe',
+      alice,
+    ).token;
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => expired);
-    const forGeo = new InternalTokens({ key: KEY, issuer: 'gateway' });
+    const forGeo = gatewayTokens();
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forGeo.forPrincipal('geo', alice));
   });
 
   it('refuses a request that names another principal than its token (PERMISSION_DENIED)', async () => {
-    const tokens = new InternalTokens({ key: KEY, issuer: 'gateway' });
+    const tokens = gatewayTokens();
     await assert.rejects(
       callWith(() => tokens.forPrincipal('probe', alice), 1),
       (error: unknown) => error instanceof GrpcError && error.code === GrpcStatus.PERMISSION_DENIED,

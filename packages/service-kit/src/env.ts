@@ -20,14 +20,33 @@ export const platformEnv = {
 };
 
 /**
- * The key every service signs and verifies internal gRPC tokens with (HMAC-SHA256). Required, no
- * default: the local stack and the test runner generate one per run; the chart takes it from a Secret.
+ * The key every service signs and verifies its own internal gRPC calls with (HMAC-SHA256; tokens
+ * that carry a customer need the gateway's key below). Required, no default: the local stack and the
+ * test runner generate one per run; the chart takes it from a Secret.
  */
 export const internalTokenEnv = {
   INTERNAL_TOKEN_KEY: str({
     minLength: INTERNAL_KEY_MIN_LENGTH,
     secret: true,
-    description: 'shared key of the internal gRPC tokens (e.g. 32 random bytes in base64)',
+    description: "shared key of the services' own internal gRPC tokens (e.g. 32 random bytes in base64)",
+  }),
+};
+
+/**
+ * The gateway's private key for internal tokens that carry a customer (the gateway only). Parsed and
+ * checked at start by `principalSigningKeyOf`.
+ */
+export const principalSigningEnv = {
+  INTERNAL_PRINCIPAL_SIGNING_KEY: str({
+    secret: true,
+    description: "the gateway's Ed25519 private key (PKCS#8 PEM) that signs internal tokens carrying a customer",
+  }),
+};
+
+/** The matching public key, held by every gRPC service; parsed and checked by `principalPublicKeyOf`. */
+export const principalVerifyEnv = {
+  INTERNAL_PRINCIPAL_PUBLIC_KEY: str({
+    description: "the gateway's Ed25519 public key (SPKI PEM) that internal tokens carrying a customer are checked with",
   }),
 };
 
@@ -38,5 +57,6 @@ export function grpcEnv(defaultPort: number) {
     GRPC_HOST: str({ default: '127.0.0.1', description: 'address the gRPC server binds to' }),
     GRPC_PORT: port({ default: defaultPort }),
     ...internalTokenEnv,
+    ...principalVerifyEnv,
   };
 }

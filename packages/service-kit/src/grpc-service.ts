@@ -1,5 +1,6 @@
-import { createGrpcServer, InternalTokenVerifier, type GrpcServer } from '@stormhook/grpc';
+import { callersOf, createGrpcServer, InternalTokenVerifier, type GrpcServer, type GrpcServiceName } from '@stormhook/grpc';
 import { DependencyMonitor } from './dependency-monitor.js';
+import { principalPublicKeysOf } from './internal-keys.js';
 import { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 
 /** The health-check service name that is SERVING while the process runs, whatever its dependencies do. */
@@ -9,6 +10,7 @@ export interface GrpcServiceConfig extends PlatformConfig {
   readonly GRPC_HOST: string;
   readonly GRPC_PORT: number;
   readonly INTERNAL_TOKEN_KEY: string;
+  readonly INTERNAL_PRINCIPAL_PUBLIC_KEY: string;
 }
 
 /** What a service adds on top of the platform: its gRPC handlers, consumers and their stop. */
@@ -30,14 +32,20 @@ export interface RunningGrpcService {
  * while Kafka and the database answer, so probes and the gateway see a dependency outage.
  */
 export async function startGrpcService(
-  service: string,
+  service: GrpcServiceName,
   config: GrpcServiceConfig,
   build: (platform: Platform, server: GrpcServer) => Promise<ServiceParts> | ServiceParts,
   opts: PlatformOptions = {},
 ): Promise<RunningGrpcService> {
+  // Every call must carry an internal token addressed to this service, from a service the edge table
+  // lets call it (see @stormhook/grpc). Built first: a bad key fails the start before any connection.
+  const internalTokens = new InternalTokenVerifier({
+    key: config.INTERNAL_TOKEN_KEY,
+    principalKey: principalPublicKeysOf(config),
+    audience: service,
+    callers: callersOf(service),
+  });
   const platform = await startPlatform(service, config, opts);
-  // Every call must carry an internal token addressed to this service (see @stormhook/grpc).
-  const internalTokens = new InternalTokenVerifier({ key: config.INTERNAL_TOKEN_KEY, audience: service });
   const server = createGrpcServer({ logger: platform.logger, serviceName: service, internalTokens });
   let parts: ServiceParts = {};
   try {

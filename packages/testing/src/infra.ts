@@ -1,10 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { testInternalKeys, type InternalKeyEnv } from '@stormhook/grpc';
 
 export interface TestInfra {
   kafkaBrokers: string[];
   mongoUrl: string;
-  /** INTERNAL_TOKEN_KEY of the services the test starts (the runner sets it; see {@link testInternalKey}). */
-  internalTokenKey: string;
+  /**
+   * The internal-token settings of the services the test starts: the shared key, the gateway's
+   * signing key and its public key, by variable name (spread them into a service's env). The runner
+   * sets them; else they are made once and stored in the environment, so every service and test
+   * client of the process agrees.
+   */
+  internalKeys: InternalKeyEnv;
 }
 
 /**
@@ -24,15 +29,6 @@ export function testInfra(env: NodeJS.ProcessEnv = process.env): TestInfra {
       .map((b) => b.trim())
       .filter(Boolean),
     mongoUrl,
-    internalTokenKey: testInternalKey(env),
+    internalKeys: testInternalKeys(env),
   };
-}
-
-/**
- * The internal-token key of this test process: INTERNAL_TOKEN_KEY as `npm test` sets it, else one
- * generated once and stored there, so every service and test client of the process agrees on it.
- */
-export function testInternalKey(env: NodeJS.ProcessEnv = process.env): string {
-  env['INTERNAL_TOKEN_KEY'] ||= randomBytes(32).toString('base64url');
-  return env['INTERNAL_TOKEN_KEY'];
 }

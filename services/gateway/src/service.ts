@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient, InternalTokens } from '@stormhook/grpc';
 import { DEAD_LETTER_TOPIC, ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
-import { startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
+import { principalSigningKeyOf, startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
 import { parseTrustProxy } from './http/trust-proxy.js';
 import { alarmHandlers } from './handlers/alarms.js';
@@ -45,9 +45,10 @@ export interface GatewayStartOptions extends PlatformOptions {
 
 /** Starts the public /v1 HTTP surface. */
 export async function start(config: Config, opts: GatewayStartOptions = {}): Promise<RunningGateway> {
+  // Every call carries an internal token for its service: the acting customer's inside a handler,
+  // signed with the private key only the gateway holds. Built first: a bad key fails the start at once.
+  const tokens = new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, principalKey: principalSigningKeyOf(config), issuer: 'gateway' });
   const platform = await startPlatform('gateway', config, opts);
-  // Every call carries an internal token for its service: the acting customer's inside a handler.
-  const tokens = new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'gateway' });
   const clientOptions = (audience: string) => ({ deadlineMs: config.GRPC_DEADLINE_MS, internalToken: internalTokenFor(tokens, audience) });
   const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions('geo'));
   const identity = createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, clientOptions('identity'));

@@ -17,7 +17,7 @@ describe('identity service (real Kafka and database)', function () {
   const config = loadConfig({
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
-    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+    ...infra.internalKeys,
     STORMHOOK_DB_PREFIX: prefix,
     STORMHOOK_TOPIC_PREFIX: topicPrefix,
     GRPC_HOST: '127.0.0.1',

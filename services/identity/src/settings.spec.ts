@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError } from '@stormhook/config';
+import { newPrincipalKeyPair } from '@stormhook/grpc';
 import { loadConfig } from './config.js';
 import { parseSettings } from './settings.js';
 
-const base = { KAFKA_BROKERS: '127.0.0.1:9092', MONGO_URL: 'mongodb://127.0.0.1:27017/', INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars' };
+const base = {
+  KAFKA_BROKERS: '127.0.0.1:9092',
+  MONGO_URL: 'mongodb://127.0.0.1:27017/',
+  INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars',
+  INTERNAL_PRINCIPAL_PUBLIC_KEY: newPrincipalKeyPair().publicKey,
+};
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
     parseSettings(loadConfig({ ...base, ...env }));

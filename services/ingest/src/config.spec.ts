@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { newPrincipalKeyPair } from '@stormhook/grpc';
 import { loadConfig, rulesFromConfig } from './config.js';
+
+const KEYS = { INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars', INTERNAL_PRINCIPAL_PUBLIC_KEY: newPrincipalKeyPair().publicKey };
 
 describe('ingest config', () => {
   it('has defaults that give the documented rules', () => {
-    const rules = rulesFromConfig(loadConfig({ INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars' }));
+    const rules = rulesFromConfig(loadConfig({ ...KEYS }));
     assert.deepEqual(rules, {
       maxFutureSkewMs: 600_000,
       maxNowcastLeadMs: 21_600_000,
@@ -14,14 +17,13 @@ describe('ingest config', () => {
   });
 
   it('reads the coverage box and rejects an inverted one by name', () => {
-    assert.deepEqual(
-      rulesFromConfig(loadConfig({ INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars', INGEST_COVERAGE_BBOX: '25.5,35,45,43' })).coverage,
-      { minLng: 25.5, minLat: 35, maxLng: 45, maxLat: 43 },
-    );
-    assert.throws(
-      () => loadConfig({ INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars', INGEST_COVERAGE_BBOX: '45,35,25,43' }),
-      /INGEST_COVERAGE_BBOX must be minLng,minLat,maxLng,maxLat/,
-    );
-    assert.throws(() => loadConfig({ INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars', INGEST_COVERAGE_BBOX: 'turkey' }), /INGEST_COVERAGE_BBOX/);
+    assert.deepEqual(rulesFromConfig(loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: '25.5,35,45,43' })).coverage, {
+      minLng: 25.5,
+      minLat: 35,
+      maxLng: 45,
+      maxLat: 43,
+    });
+    assert.throws(() => loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: '45,35,25,43' }), /INGEST_COVERAGE_BBOX must be minLng,minLat,maxLng,maxLat/);
+    assert.throws(() => loadConfig({ ...KEYS, INGEST_COVERAGE_BBOX: 'turkey' }), /INGEST_COVERAGE_BBOX/);
   });
 });

@@ -31,7 +31,7 @@ describe('ingest service (real Kafka and database)', function () {
   const config = loadConfig({
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
-    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+    ...infra.internalKeys,
     LOG_LEVEL: 'silent',
     STORMHOOK_TOPIC_PREFIX: prefix,
     STORMHOOK_DB_PREFIX: dbPrefix,

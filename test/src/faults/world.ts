@@ -67,7 +67,7 @@ export class World {
     this.env = {
       KAFKA_BROKERS: infra.kafkaBrokers.join(','),
       MONGO_URL: infra.mongoUrl,
-      INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+      ...infra.internalKeys,
       LOG_LEVEL: 'silent',
       STORMHOOK_DB_PREFIX: uniqueName(`flt_${name}`).replace(/-/g, '_'),
       STORMHOOK_TOPIC_PREFIX: uniqueName(`flt-${name}`),
@@ -151,7 +151,7 @@ export class World {
   ): Promise<void> {
     const client = createClient(notificationV1.NotifierService, this.env['NOTIFIER_GRPC_ADDRESS']!, {
       deadlineMs: 15_000,
-      internalToken: tokenOfRequestPrincipal(testInternalTokens(this.env['INTERNAL_TOKEN_KEY']), 'notifier'),
+      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier'),
     });
     try {
       const queue = [...accountIds];

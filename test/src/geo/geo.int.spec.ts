@@ -41,7 +41,7 @@ describe('administrative areas through the gateway (real geo service and databas
     const config = geo.loadConfig({
       KAFKA_BROKERS: testInfra().kafkaBrokers.join(','),
       MONGO_URL: testInfra().mongoUrl,
-      INTERNAL_TOKEN_KEY: testInfra().internalTokenKey,
+      ...testInfra().internalKeys,
       STORMHOOK_DB_PREFIX: uniqueName('geo').replace(/-/g, '_'),
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',

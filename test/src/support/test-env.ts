@@ -28,7 +28,7 @@ export function testEnv(label: string): TestEnv {
     env: {
       KAFKA_BROKERS: infra.kafkaBrokers.join(','),
       MONGO_URL: infra.mongoUrl,
-      INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+      ...infra.internalKeys,
       LOG_LEVEL: 'silent',
       STORMHOOK_DB_PREFIX: dbPrefix,
       STORMHOOK_TOPIC_PREFIX: topicPrefix,

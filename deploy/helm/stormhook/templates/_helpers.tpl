@@ -216,6 +216,23 @@ the secrets (never overridable by plain values).
     secretKeyRef:
       name: {{ required "secrets.internalToken.existingSecret is required: name an existing Secret holding the internal gRPC token key (at least 32 characters)" $internal.existingSecret }}
       key: {{ $internal.key }}
+{{- /* Tokens that carry a customer: only the gateway holds the private key that signs them; every
+     other service gets the public key, which lets it check them but not make them. */}}
+{{- $principal := $root.Values.secrets.internalPrincipal }}
+{{- $principalSecret := required "secrets.internalPrincipal.existingSecret is required: name an existing Secret holding the gateway's Ed25519 internal principal key pair in PEM (private key PKCS#8, public key SPKI)" $principal.existingSecret }}
+{{- if eq .name "gateway" }}
+- name: INTERNAL_PRINCIPAL_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $principalSecret }}
+      key: {{ $principal.signingKeyKey }}
+{{- else }}
+- name: INTERNAL_PRINCIPAL_PUBLIC_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $principalSecret }}
+      key: {{ $principal.publicKeyKey }}
+{{- end }}
 {{- $jwt := $root.Values.secrets.jwt }}
 {{- $jwtMessage := "secrets.jwt.existingSecret is required while identity is enabled: name an existing Secret holding the Ed25519 token signing key in PEM" }}
 {{- if eq .name "identity" }}

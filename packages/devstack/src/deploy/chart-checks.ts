@@ -85,6 +85,12 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     message: 'networkPolicy.webhookEgress.except/exceptIPv6 are gone',
   },
   {
+    name: 'missing internal principal key Secret',
+    valuesFile: 'values-production.yaml',
+    set: ['secrets.internalPrincipal.existingSecret='],
+    message: 'secrets.internalPrincipal.existingSecret is required',
+  },
+  {
     name: 'more ingest replicas than feed partitions',
     valuesFile: 'values-production.yaml',
     set: ['services.ingest.autoscaling.maxReplicas=4'],

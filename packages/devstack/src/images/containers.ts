@@ -26,8 +26,10 @@ export async function runContainer(engine: Engine, spec: ContainerSpec): Promise
   const envFile = join(dir, `${spec.name}.env`);
   writeFileSync(
     envFile,
+    // An env file has no quoting: a PEM key's line breaks go as the two characters \n, which the
+    // services' key settings read back (identity's token key, the internal principal keys).
     Object.entries(spec.env)
-      .map(([k, v]) => `${k}=${v}`)
+      .map(([k, v]) => `${k}=${v.replace(/\r?\n/g, '\\n')}`)
       .join('\n') + '\n',
     { mode: 0o600 },
   );

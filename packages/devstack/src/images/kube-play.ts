@@ -100,7 +100,9 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
         'mongo-url': infra.mongoUrl,
         'jwt-signing-key.pem': secrets.jwtKeyPem,
         'credential-encryption-key': secrets.credentialKey,
-        'internal-token-key': secrets.internalTokenKey,
+        'internal-token-key': secrets.internalKeys.INTERNAL_TOKEN_KEY,
+        'internal-principal-signing-key.pem': secrets.internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY,
+        'internal-principal-public-key.pem': secrets.internalKeys.INTERNAL_PRINCIPAL_PUBLIC_KEY,
       }),
       { mode: 0o600 },
     );

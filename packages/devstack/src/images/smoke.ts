@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { localInternalKeys, type InternalKeyEnv } from '@stormhook/grpc';
 import { loadDevstackConfig, type DevstackConfig } from '../config.js';
 import { startPrivateInfra, type PrivateInfra } from '../infra/private-infra.js';
 import { sleep } from '../infra/net.js';
@@ -57,10 +58,10 @@ export async function startRunInfra(ports: RunPorts, dataDir: string, log: Log):
 }
 
 /** Secrets of one run, made up for it: the first administrator, the token signing key, the credential key. */
-export function runSecrets(): { adminEmail: string; adminPassword: string; jwtKeyPem: string; credentialKey: string; internalTokenKey: string } {
+export function runSecrets(): { adminEmail: string; adminPassword: string; jwtKeyPem: string; credentialKey: string; internalKeys: InternalKeyEnv } {
   return {
-    // The services refuse gRPC calls without a token signed with this key (one per run, like npm start).
-    internalTokenKey: randomBytes(32).toString('base64url'),
+    // The services refuse gRPC calls without a token signed with these keys (one set per run, like npm start).
+    internalKeys: localInternalKeys({}),
     adminEmail: 'admin@stormhook.test',
     adminPassword: randomBytes(12).toString('base64url'),
     jwtKeyPem: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -104,7 +105,7 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
           grpcBasePort: ports.grpcBase,
           kafkaBrokers: infra.kafkaBrokers,
           mongoUrl: infra.mongoUrl,
-          internalTokenKey: secrets.internalTokenKey,
+          internalKeys: secrets.internalKeys,
         }),
         LOG_LEVEL: 'info',
         ...(service === 'identity'

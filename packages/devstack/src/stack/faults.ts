@@ -4,7 +4,7 @@ import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import type { InfraControl } from '../infra/private-infra.js';
 import { repoRoot } from '../paths.js';
-import { internalTokenKeyEnv } from './internal-key.js';
+import { localInternalKeys } from '@stormhook/grpc';
 import { nodeFlags } from './node-flags.js';
 
 type Log = (message: string) => void;
@@ -39,7 +39,7 @@ export async function runFaults(config: DevstackConfig, log: Log, args: string[]
         stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
         env: {
           ...process.env,
-          ...internalTokenKeyEnv(),
+          ...localInternalKeys(),
           KAFKA_BROKERS: infra.kafkaBrokers.join(','),
           MONGO_URL: infra.mongoUrl,
           LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',

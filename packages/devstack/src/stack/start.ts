@@ -1,11 +1,11 @@
 import { join } from 'node:path';
+import { localInternalKeys } from '@stormhook/grpc';
 import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
 import { ManagedProcess, reapOrphans, stopAllManaged } from '../infra/process.js';
 import { repoRoot, useInstance } from '../paths.js';
 import { allServices, serviceEnv } from '../services.js';
-import { internalTokenKeyEnv } from './internal-key.js';
 import { consoleLine } from './console.js';
 import { devAdmin } from './dev-admin.js';
 import { localSettings } from './local-settings.js';
@@ -51,7 +51,12 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     log('stopped; no process left behind');
   };
 
-  const { INTERNAL_TOKEN_KEY: internalTokenKey } = internalTokenKeyEnv();
+  // One set per run (or the caller's): the gateway gets the principal signing key, the others its public key.
+  const internalKeys = localInternalKeys();
+  // The supervisor's own environment may carry the signing key (the test runner sets it): serviceEnv
+  // gives it back to the gateway alone.
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  delete inherited['INTERNAL_PRINCIPAL_SIGNING_KEY'];
   const services: ManagedProcess[] = [];
   const start = async (): Promise<void> => {
     const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});
@@ -66,14 +71,14 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
           args: [...nodeFlags, join(repoRoot, 'services', name, 'dist', 'main.js')],
           cwd: repoRoot,
           env: {
-            ...process.env,
+            ...inherited,
             ...serviceEnv(name, {
               host: config.host,
               gatewayPort: config.gatewayPort,
               grpcBasePort: config.grpcBasePort,
               kafkaBrokers: infra.kafkaBrokers,
               mongoUrl: infra.mongoUrl,
-              internalTokenKey,
+              internalKeys,
             }),
             ...localSettings(name, config, admin),
           },

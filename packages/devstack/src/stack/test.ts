@@ -6,7 +6,7 @@ import { runDeployChecks } from '../deploy/index.js';
 import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
 import { checkProto } from './proto.js';
-import { internalTokenKeyEnv } from './internal-key.js';
+import { localInternalKeys } from '@stormhook/grpc';
 import { checkLint } from './lint.js';
 import { nodeFlags } from './node-flags.js';
 
@@ -49,7 +49,7 @@ async function runMocha(config: DevstackConfig, log: Log, extraArgs: string[]): 
         stdio: 'inherit',
         env: {
           ...process.env,
-          ...internalTokenKeyEnv(),
+          ...localInternalKeys(),
           KAFKA_BROKERS: infra.kafkaBrokers.join(','),
           MONGO_URL: infra.mongoUrl,
           LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',

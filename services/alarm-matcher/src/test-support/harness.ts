@@ -97,7 +97,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config = loadConfig({
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
-    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+    ...infra.internalKeys,
     LOG_LEVEL: 'silent',
     STORMHOOK_TOPIC_PREFIX: topicPrefix,
     STORMHOOK_DB_PREFIX: dbPrefix,

@@ -1,8 +1,9 @@
 // What the internal gRPC tokens add per request: the gateway's side (async context of the handler,
 // the cached token of the request's principal, the metadata entry) and a server's verification
-// (a cached token: a map lookup; a new one: one HMAC). `npm run bench` runs it with the others.
+// (a cached token: a map lookup; a new one: an Ed25519 signature and its check, since a token that
+// carries a customer is signed with the gateway's own key). `npm run bench` runs it with the others.
 import type { Request, Response } from 'express';
-import { InternalTokens, InternalTokenVerifier, randomInternalKey } from '@stormhook/grpc';
+import { callersOf, InternalTokens, InternalTokenVerifier, localInternalKeys } from '@stormhook/grpc';
 import type { identityV1 } from '@stormhook/proto';
 import { reportBench } from '@stormhook/testing';
 import { setAuthState } from '../http/auth-state.js';
@@ -10,10 +11,13 @@ import { actingForCaller, internalTokenFor } from '../http/internal-caller.js';
 
 const ROUNDS = 200_000;
 const USERS = 1_000;
-const key = randomInternalKey();
-const tokens = new InternalTokens({ key, issuer: 'gateway' });
+const keys = localInternalKeys({});
+const key = keys.INTERNAL_TOKEN_KEY;
+const signing = { key, principalKey: keys.INTERNAL_PRINCIPAL_SIGNING_KEY, issuer: 'gateway' };
+const verifying = { key, principalKey: keys.INTERNAL_PRINCIPAL_PUBLIC_KEY, audience: 'identity', callers: callersOf('identity') };
+const tokens = new InternalTokens(signing);
 const tokenForIdentity = internalTokenFor(tokens, 'identity');
-const verifier = new InternalTokenVerifier({ key, audience: 'identity' });
+const verifier = new InternalTokenVerifier(verifying);
 
 const principals: identityV1.Principal[] = Array.from({ length: USERS }, (_, i) => ({
   userId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -44,8 +48,8 @@ async function perRequestMicros(rounds: number): Promise<number> {
 }
 
 function coldMicros(rounds: number): number {
-  const signer = new InternalTokens({ key, issuer: 'gateway', maxCached: 1 });
-  const cold = new InternalTokenVerifier({ key, audience: 'identity', cacheSize: 1 });
+  const signer = new InternalTokens({ ...signing, maxCached: 1 });
+  const cold = new InternalTokenVerifier({ ...verifying, cacheSize: 1 });
   const start = process.hrtime.bigint();
   for (let i = 0; i < rounds; i++) {
     const token = signer.forPrincipal('identity', principals[i % USERS]!);
@@ -65,5 +69,5 @@ reportBench({
   unit: 'us',
   note: `${USERS} principals, ${ROUNDS} requests`,
 });
-reportBench({ bench: 'internal-token', metric: 'cache miss (sign + verify with HMAC)', value: cold, unit: 'us', note: 'once per principal and minute' });
+reportBench({ bench: 'internal-token', metric: 'cache miss (sign + verify with Ed25519)', value: cold, unit: 'us', note: 'once per principal and minute' });
 console.log(`per request ${warm.toFixed(2)} us; cold sign+verify ${cold.toFixed(2)} us`);

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createClient, testInternalTokens } from '@stormhook/grpc';
+import { createClient, testInternalKeys, testInternalTokens } from '@stormhook/grpc';
 import { createKafkaClient, deleteTopics, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { identityV1 } from '@stormhook/proto';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
         GRPC_HOST: '127.0.0.1',
         GRPC_PORT: String(port),
         LOG_LEVEL: 'warn',
-        INTERNAL_TOKEN_KEY: process.env['INTERNAL_TOKEN_KEY'] ?? '',
+        ...testInternalKeys(),
         ...(budgetMib ? { IDENTITY_PASSWORD_HASH_BUDGET_MIB: budgetMib } : {}),
       },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const config = loadConfig({
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
-    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+    ...infra.internalKeys,
     STORMHOOK_TOPIC_PREFIX: prefix,
     STORMHOOK_DB_PREFIX: dbPrefix,
     GRPC_HOST: '127.0.0.1',

@@ -35,7 +35,7 @@ export async function createKafkaTestEnv(extra: Record<string, string> = {}): Pr
   const env: Record<string, string> = {
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     MONGO_URL: infra.mongoUrl,
-    INTERNAL_TOKEN_KEY: infra.internalTokenKey,
+    ...infra.internalKeys,
     LOG_LEVEL: 'info',
     STORMHOOK_DB_PREFIX: dbPrefix,
     STORMHOOK_TOPIC_PREFIX: prefix,

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { MongoClient } from 'mongodb';
+import { createClient, GrpcError, GrpcStatus, testInternalTokens, untrustedTokens } from '@stormhook/grpc';
+import { allTopics, createKafkaClient, deleteTopics } from '@stormhook/kafka';
+import { createLogger } from '@stormhook/logger';
+import { queryV1, type identityV1 } from '@stormhook/proto';
+import type { RunningGrpcService } from '@stormhook/service-kit';
+import { testInfra, uniqueName } from '@stormhook/testing';
+import type { GeoAreasClient } from './areas/geo-areas.js';
+import { consumerGroup, loadConfig, start } from './index.js';
+
+const logger = createLogger({ service: 'query-it', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+
+/** No subscription areas: enough for calls that never reach a geography. */
+const noAreas: GeoAreasClient = {
+  listCountries: async () => ({ countries: [] }),
+  listCities: async () => ({ cities: [] }),
+};
+
+describe('query service gRPC authentication (real Kafka and database)', function () {
+  this.timeout(60_000);
+  const infra = testInfra();
+  const prefix = uniqueName('query-it');
+  const dbPrefix = uniqueName('query_it').replace(/-/g, '_');
+  const config = loadConfig({
+    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+    MONGO_URL: infra.mongoUrl,
+    ...infra.internalKeys,
+    LOG_LEVEL: 'silent',
+    STORMHOOK_TOPIC_PREFIX: prefix,
+    STORMHOOK_DB_PREFIX: dbPrefix,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+  });
+  let service: RunningGrpcService;
+  let address: string;
+
+  before(async () => {
+    service = await start(config, { logger, geo: noAreas });
+    address = `127.0.0.1:${service.port}`;
+  });
+
+  after(async () => {
+    await service?.stop();
+    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'query-it', logger });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteGroups([consumerGroup(config)]).catch(() => undefined);
+    await admin.disconnect();
+    await deleteTopics(
+      kafka,
+      allTopics().map((t) => t.name),
+      { prefix },
+    ).catch(() => undefined);
+    const mongo = new MongoClient(infra.mongoUrl);
+    await mongo.db(`${dbPrefix}_query`).dropDatabase();
+    await mongo.close();
+  });
+
+  /** The code one call answers: an empty event id is the handler's own INVALID_ARGUMENT, so that code means it ran. */
+  const codeWith = async (internalToken: (() => string) | undefined): Promise<GrpcStatus> => {
+    const client = createClient(queryV1.QueryService, address, { deadlineMs: 10_000, ...(internalToken ? { internalToken } : {}) });
+    try {
+      await client.getThunderstorm({ eventId: '' });
+      return GrpcStatus.OK;
+    } catch (error) {
+      if (!(error instanceof GrpcError)) throw error;
+      return error.code;
+    } finally {
+      client.close();
+    }
+  };
+
+  it('refuses gRPC calls without a valid internal token', async () => {
+    for (const [what, internalToken] of Object.entries(untrustedTokens('query'))) {
+      assert.equal(await codeWith(internalToken), GrpcStatus.UNAUTHENTICATED, what);
+    }
+  });
+
+  it("serves the gateway's calls, its own and a customer's", async () => {
+    const customer: identityV1.Principal = { userId: 'u-query-it', accountId: 'a-query-it', role: 'API_USER', username: 'q@example.com', via: 'api-key' };
+    const gateway = testInternalTokens();
+    assert.equal(await codeWith(gateway.serviceTokenFor('query')), GrpcStatus.INVALID_ARGUMENT);
+    assert.equal(await codeWith(() => gateway.forPrincipal('query', customer)), GrpcStatus.INVALID_ARGUMENT);
+  });
+});
