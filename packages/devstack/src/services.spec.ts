@@ -20,6 +20,18 @@ describe('service environment of the local stack', () => {
     }
   });
 
+  it('tells each service the addresses of its callees only, as the chart does', () => {
+    const addresses = (service: (typeof allServices)[number]) =>
+      Object.entries(serviceEnv(service, input))
+        .filter(([name]) => name.endsWith('_GRPC_ADDRESS'))
+        .map(([name, value]) => `${name}=${value}`)
+        .sort();
+    assert.deepEqual(addresses('alarm-matcher'), ['GEO_GRPC_ADDRESS=127.0.0.1:50052', 'NOTIFIER_GRPC_ADDRESS=127.0.0.1:50056']);
+    assert.deepEqual(addresses('identity'), ['GEO_GRPC_ADDRESS=127.0.0.1:50052']);
+    assert.deepEqual(addresses('notifier'), []);
+    assert.equal(addresses('gateway').length, 6);
+  });
+
   it("takes the caller's signing key and derives the public key from it", () => {
     const again = localInternalKeys({ INTERNAL_PRINCIPAL_SIGNING_KEY: internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY, INTERNAL_TOKEN_KEY: 'x'.repeat(32) });
     assert.equal(again.INTERNAL_PRINCIPAL_PUBLIC_KEY, internalKeys.INTERNAL_PRINCIPAL_PUBLIC_KEY);

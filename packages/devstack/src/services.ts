@@ -1,4 +1,4 @@
-import { GRPC_SERVICES, grpcAddressVariable, type GrpcServiceName, type InternalKeyEnv } from '@stormhook/grpc';
+import { GRPC_EDGES, GRPC_SERVICES, grpcAddressVariable, type GrpcServiceName, type InternalKeyEnv } from '@stormhook/grpc';
 
 /**
  * The seven services as the stack runs them: where each listens and what it is told about the
@@ -29,10 +29,10 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record
     MONGO_URL: input.mongoUrl,
     INTERNAL_TOKEN_KEY: input.internalKeys.INTERNAL_TOKEN_KEY,
   };
-  // Every service learns where the others listen (the gateway calls all of them; identity, query
-  // and alarm-matcher call geo, alarm-matcher calls the notifier).
-  for (const other of grpcServices) {
-    env[grpcAddressVariable(other)] = `${input.host}:${grpcPort(input.grpcBasePort, other)}`;
+  // A service learns only its callees' addresses, from the table the chart renders its addresses and
+  // NetworkPolicies from: a client added without its edge fails here as it would in a cluster.
+  for (const callee of GRPC_EDGES[service]) {
+    env[grpcAddressVariable(callee)] = `${input.host}:${grpcPort(input.grpcBasePort, callee)}`;
   }
   // Only the gateway signs tokens that carry a customer; the services can only check them.
   if (service === 'gateway') {
