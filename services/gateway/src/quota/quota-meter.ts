@@ -64,8 +64,8 @@ const DEFAULT_IDLE_MS = 10 * 60_000;
  *
  * Bounds: one instance alone never exceeds the limit. With R instances each serving r calls/s of
  * one counter, an instance sees another's call at most two intervals late (one until that instance
- * writes it, one until this one reads it), so the limit is exceeded by at most R × r × 2 × interval
- * calls. A crash loses the calls counted since the last successful write: at most one interval's
+ * writes it, one until this one reads it), each stretched by how long a sync round takes (a loaded
+ * database), so the limit is exceeded by at most R × r × 2 × (interval + round) calls. A crash loses the calls counted since the last successful write: at most one interval's
  * worth (r × interval) while the database is up, and everything counted while it was unreachable.
  */
 export class QuotaMeter {
