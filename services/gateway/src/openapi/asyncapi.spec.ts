@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireRepoRoot } from '@stormhook/config';
+import { Ajv } from 'ajv';
 import { EVENT_HEADERS, TOPICS, type TopicName } from '@stormhook/kafka';
 import { root } from '@stormhook/proto';
 import { AbuseLimits } from '../http/rate-limits.js';
@@ -60,6 +62,21 @@ describe('AsyncAPI document of the feed topics', () => {
       // AsyncAPI 3: an operation's messages must be messages of its channel.
       for (const message of operation['messages']) assert.ok(message.$ref.startsWith(`${operation['channel'].$ref}/messages/`), `${id}: ${message.$ref}`);
     }
+  });
+
+  it('is valid against the official AsyncAPI 3.0.0 JSON Schema (@asyncapi/specs)', () => {
+    // The schema the AsyncAPI parser and tooling validate with; the shape test above only names fields.
+    const specs = createRequire(import.meta.url)('@asyncapi/specs') as { schemasWithoutId: Record<string, object> };
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(specs.schemasWithoutId['3.0.0']!);
+    const valid = validate(doc);
+    assert.ok(valid, JSON.stringify(validate.errors?.slice(0, 10), null, 2));
+    // And it is not a schema that accepts anything: a document without its required info is refused.
+    assert.equal(validate({ ...doc, info: undefined }), false);
+    const [firstOperation] = Object.keys(doc.operations as Record<string, unknown>);
+    const asVersion2 = JSON.parse(JSON.stringify(doc)) as { operations: Record<string, { action: string }> };
+    asVersion2.operations[firstOperation!]!.action = 'publish';
+    assert.equal(validate(asVersion2), false, "AsyncAPI 2's publish is not a 3.0 action");
   });
 
   it('has a channel for every feed and weather topic of the catalogue, with its partitions and retention', () => {
