@@ -1,4 +1,5 @@
 import { testInternalKeys, type InternalKeyEnv } from '@stormhook/grpc';
+import { uniqueName } from './names.js';
 
 export interface TestInfra {
   kafkaBrokers: string[];
@@ -30,5 +31,37 @@ export function testInfra(env: NodeJS.ProcessEnv = process.env): TestInfra {
       .filter(Boolean),
     mongoUrl,
     internalKeys: testInternalKeys(env),
+  };
+}
+
+/** A service under test's own corner of the shared infrastructure: see {@link serviceTestEnv}. */
+export interface ServiceTestEnv {
+  topicPrefix: string;
+  dbPrefix: string;
+  /** Spread into the service's config; add what the test sets beyond it (LOG_LEVEL, addresses, limits). */
+  env: Record<string, string>;
+}
+
+/**
+ * What every service a test starts in-process needs: the shared broker and database, the run's
+ * internal keys, a topic and database prefix of its own (named with `label`, so suites run beside
+ * each other and beside a running stack and leave nothing behind), and gRPC on loopback on a port
+ * the OS picks at bind time.
+ */
+export function serviceTestEnv(label: string, infra: TestInfra = testInfra()): ServiceTestEnv {
+  const topicPrefix = uniqueName(label);
+  const dbPrefix = topicPrefix.replace(/-/g, '_');
+  return {
+    topicPrefix,
+    dbPrefix,
+    env: {
+      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      MONGO_URL: infra.mongoUrl,
+      ...infra.internalKeys,
+      STORMHOOK_TOPIC_PREFIX: topicPrefix,
+      STORMHOOK_DB_PREFIX: dbPrefix,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+    },
   };
 }

@@ -4,24 +4,17 @@ import { createKafkaClient, deleteTopics, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo } from '@stormhook/mongo';
 import { identityV1 } from '@stormhook/proto';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra } from '@stormhook/testing';
 import { loadConfig } from './config.js';
 import { start } from './service.js';
 
 describe('identity service (real Kafka and database)', function () {
   this.timeout(30_000);
   const infra = testInfra();
-  const prefix = uniqueName('ids').replace(/-/g, '_');
-  const topicPrefix = uniqueName('ids');
+  const { env, dbPrefix: prefix, topicPrefix } = serviceTestEnv('ids', infra);
   const logger = createLogger({ service: 'identity-spec', level: 'silent' });
   const config = loadConfig({
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
-    STORMHOOK_DB_PREFIX: prefix,
-    STORMHOOK_TOPIC_PREFIX: topicPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
+    ...env,
     STORMHOOK_ADMIN_EMAIL: 'root@stormhook.test',
     STORMHOOK_ADMIN_PASSWORD: 'root-password-1',
     IDENTITY_PASSWORD_HASH_MEMORY_KIB: '1024',

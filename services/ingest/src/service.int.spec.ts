@@ -16,7 +16,7 @@ import {
 import { createLogger } from '@stormhook/logger';
 import { feedV1, weatherV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
 import { consumerGroup, loadConfig, start } from './index.js';
 import { forecast, lightning, precipitation, thunderstorm } from './test-support/feed-fixtures.js';
 import { TopicTap, waitFor } from './test-support/topic-tap.js';
@@ -26,18 +26,8 @@ const logger = createLogger({ service: 'ingest-it', level: process.env['TEST_LOG
 describe('ingest service (real Kafka and database)', function () {
   this.timeout(60_000);
   const infra = testInfra();
-  const prefix = uniqueName('ingest-it');
-  const dbPrefix = uniqueName('ingest_it').replace(/-/g, '_');
-  const config = loadConfig({
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
-    LOG_LEVEL: 'silent',
-    STORMHOOK_TOPIC_PREFIX: prefix,
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-  });
+  const { env, topicPrefix: prefix, dbPrefix } = serviceTestEnv('ingest-it', infra);
+  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
   let kafka: Kafka;
   let service: RunningGrpcService;
   let feeds: Publisher;

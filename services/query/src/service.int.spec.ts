@@ -5,7 +5,7 @@ import { allTopics, createKafkaClient, deleteTopics } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { queryV1, type identityV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra } from '@stormhook/testing';
 import type { GeoAreasClient } from './areas/geo-areas.js';
 import { consumerGroup, loadConfig, start } from './index.js';
 
@@ -20,18 +20,8 @@ const noAreas: GeoAreasClient = {
 describe('query service gRPC authentication (real Kafka and database)', function () {
   this.timeout(60_000);
   const infra = testInfra();
-  const prefix = uniqueName('query-it');
-  const dbPrefix = uniqueName('query_it').replace(/-/g, '_');
-  const config = loadConfig({
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
-    LOG_LEVEL: 'silent',
-    STORMHOOK_TOPIC_PREFIX: prefix,
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-  });
+  const { env, topicPrefix: prefix, dbPrefix } = serviceTestEnv('query-it', infra);
+  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
   let service: RunningGrpcService;
   let address: string;
 

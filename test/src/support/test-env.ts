@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra } from '@stormhook/testing';
 import { ADMIN } from './api-session.js';
 import { dropPrefixedDatabases } from './databases.js';
 import { deletePrefixedTopics } from './topics.js';
@@ -21,20 +21,10 @@ export interface TestEnv {
  */
 export function testEnv(label: string): TestEnv {
   const infra = testInfra();
-  const dbPrefix = uniqueName(label).replace(/-/g, '_');
-  const topicPrefix = uniqueName(label);
+  const { env, dbPrefix, topicPrefix } = serviceTestEnv(label, infra);
   const started: Array<{ stop(): Promise<unknown> }> = [];
   return {
-    env: {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-      MONGO_URL: infra.mongoUrl,
-      ...infra.internalKeys,
-      LOG_LEVEL: 'silent',
-      STORMHOOK_DB_PREFIX: dbPrefix,
-      STORMHOOK_TOPIC_PREFIX: topicPrefix,
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-    },
+    env: { ...env, LOG_LEVEL: 'silent' },
     dbPrefix,
     topicPrefix,
     track(service) {

@@ -5,7 +5,7 @@ import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopi
 import { createLogger, type Logger } from '@stormhook/logger';
 import { databaseName } from '@stormhook/mongo';
 import { alarmV1, notificationV1, type DeepPartial, type identityV1 } from '@stormhook/proto';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
 import { loadConfig } from '../config.js';
 import type { Clock } from '../ports/clock.js';
 import { start, weatherConsumerGroup, type RunningAlarmMatcher } from '../service.js';
@@ -87,22 +87,15 @@ export const FULL_WEBHOOK: DeepPartial<notificationV1.WebhookEndpointConfig> = {
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const infra = testInfra();
-  const topicPrefix = uniqueName('am');
-  const dbPrefix = uniqueName('am').replace(/-/g, '_');
+  const { env, topicPrefix, dbPrefix } = serviceTestEnv('am', infra);
   const logger = createLogger({ service: 'alarm-matcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: uniqueName('am-test'), logger });
   await ensureTopics(kafka, allTopics(), { prefix: topicPrefix });
   const geo = await startFakeGeo(logger);
   const notifier = await startFakeNotifier(logger);
   const config = loadConfig({
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
+    ...env,
     LOG_LEVEL: 'silent',
-    STORMHOOK_TOPIC_PREFIX: topicPrefix,
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
     GEO_GRPC_ADDRESS: geo.address,
     NOTIFIER_GRPC_ADDRESS: notifier.address,
     ...options.env,

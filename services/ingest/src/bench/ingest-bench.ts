@@ -26,7 +26,7 @@ import {
 } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { feedV1, weatherV1 } from '@stormhook/proto';
-import { machineDescription, reportBench, testInfra, uniqueName } from '@stormhook/testing';
+import { machineDescription, reportBench, serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
 import { MongoClient } from 'mongodb';
 import { loadConfig } from '../config.js';
 import { consumerGroup, start } from '../service.js';
@@ -81,16 +81,9 @@ function feedRecords(now: number): Array<{ topic: TopicName; event: EventToPubli
 async function main(): Promise<void> {
   const infra = testInfra();
   const logger = createLogger({ service: 'ingest-bench', level: 'silent' });
-  const prefix = uniqueName('ingest-bench');
-  const dbPrefix = uniqueName('ingest_bench').replace(/-/g, '_');
+  const { env, topicPrefix: prefix, dbPrefix } = serviceTestEnv('ingest-bench', infra);
   const config = loadConfig({
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
-    STORMHOOK_TOPIC_PREFIX: prefix,
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
+    ...env,
     INGEST_PARTITIONS_CONCURRENTLY: concurrency,
     INGEST_RECORDS_IN_FLIGHT: inFlight,
   });

@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, TopicNames, type Publisher } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
 import { MongoClient } from 'mongodb';
 import { loadConfig } from '../config.js';
 import { consumerGroup, start } from '../service.js';
@@ -16,17 +16,8 @@ const logger = createLogger({ service: 'sim-it', level: 'silent' });
 describe('feed simulator through ingest (real Kafka and database)', function () {
   this.timeout(60_000);
   const infra = testInfra();
-  const prefix = uniqueName('sim-it');
-  const dbPrefix = uniqueName('sim_it').replace(/-/g, '_');
-  const config = loadConfig({
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
-    STORMHOOK_TOPIC_PREFIX: prefix,
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-  });
+  const { env, topicPrefix: prefix, dbPrefix } = serviceTestEnv('sim-it', infra);
+  const config = loadConfig(env);
   const counters = newCounters();
   let kafka: Kafka;
   let service: RunningGrpcService;

@@ -5,7 +5,7 @@ import { createKafkaClient, createPublisher, deleteTopics, publishOn, TopicNames
 import { createLogger } from '@stormhook/logger';
 import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
 import type { alarmV1, notificationV1 } from '@stormhook/proto';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { serviceTestEnv, testInfra } from '@stormhook/testing';
 import type { Kafka } from 'kafkajs';
 import { NOTIFIER_TOPICS } from '../service.js';
 
@@ -29,18 +29,12 @@ export interface KafkaTestEnv {
 
 export async function createKafkaTestEnv(extra: Record<string, string> = {}): Promise<KafkaTestEnv> {
   const infra = testInfra();
-  const prefix = uniqueName('ntfk');
-  const dbPrefix = prefix.replace(/-/g, '_');
+  const service = serviceTestEnv('ntfk', infra);
+  const { topicPrefix: prefix, dbPrefix } = service;
   const outboxDir = await mkdtemp(join(tmpdir(), 'notifier-outbox-'));
   const env: Record<string, string> = {
-    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-    MONGO_URL: infra.mongoUrl,
-    ...infra.internalKeys,
+    ...service.env,
     LOG_LEVEL: 'info',
-    STORMHOOK_DB_PREFIX: dbPrefix,
-    STORMHOOK_TOPIC_PREFIX: prefix,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
     NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32',
     NOTIFIER_DEV_OUTBOX_DIR: outboxDir,
     NOTIFIER_POLL_INTERVAL_MS: '50',
