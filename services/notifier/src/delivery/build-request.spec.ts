@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import { EVENT_TYPE_HEADER, WEBHOOK_EVENT_TYPES, webhookEnvelope, type WebhookEventType } from '@stormhook/webhooks';
 import { newDeliveryState, type Delivery, type EventKind } from '../domain/delivery.js';
-import type { ContentType, WebhookEndpoint } from '../domain/endpoint.js';
+import { newWebhookEndpoint, type ContentType, type WebhookEndpoint } from '../domain/endpoint.js';
 import { generateSigningSecret } from '../domain/signing-secret.js';
 import { buildRequest } from './build-request.js';
 
 const NOW = new Date('2026-03-04T05:06:07Z');
 
 function endpoint(contentType: ContentType = 'application/json'): WebhookEndpoint {
-  return {
-    id: 'ep_1',
-    accountId: 'acc_1',
-    url: 'https://hooks.example.com/stormhook',
-    httpMethod: 'POST',
-    contentType,
-    authentication: { type: 'NONE', username: '', password: '' },
-    requestHeaders: { 'X-Tenant': 'acme' },
-    deliveryPolicy: { timeoutMs: 3_000, maxRetries: 2, retryDelaySeconds: 5 },
-    status: 'enabled',
-    disabledReason: null,
-    disabledAt: null,
-    failingSince: null,
-    signingSecret: generateSigningSecret(),
-    previousSigningSecret: null,
-    previousSecretExpiresAt: null,
-    ownerEmail: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
+  return newWebhookEndpoint(
+    {
+      url: 'https://hooks.example.com/stormhook',
+      httpMethod: 'POST',
+      contentType,
+      authentication: { type: 'NONE', username: '', password: '' },
+      requestHeaders: { 'X-Tenant': 'acme' },
+      deliveryPolicy: { timeoutMs: 3_000, maxRetries: 2, retryDelaySeconds: 5 },
+    },
+    { id: 'ep_1', accountId: 'acc_1', signingSecret: generateSigningSecret(), now: NOW },
+  );
 }
 
 function delivery(eventKind: EventKind, phase: string, payload: string): Delivery {

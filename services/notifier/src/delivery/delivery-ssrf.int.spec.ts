@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { newId } from '../domain/ids.js';
+import { newWebhookEndpoint } from '../domain/endpoint.js';
 import { TestReceiver } from '../test-support/receiver.js';
 import { alarmEvent, endpointConfig, startHarness, type NotifierHarness } from '../test-support/harness.js';
 import { until } from '../test-support/until.js';
@@ -47,26 +48,19 @@ describe('webhook delivery: SSRF protection at connect time (FerretDB + local re
       const accountId = `acc-ssrf-${i}`;
       const now = new Date();
       // Written straight to the repository, as an endpoint whose name later rebinds would look.
-      await h.endpointRepo.insert({
-        id: newId('ep'),
-        accountId,
-        url,
-        httpMethod: 'POST',
-        contentType: 'application/json',
-        authentication: { type: 'NONE', username: '', password: '' },
-        requestHeaders: {},
-        deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, maxRetries: 0 },
-        status: 'enabled',
-        disabledReason: null,
-        disabledAt: null,
-        failingSince: null,
-        signingSecret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'),
-        previousSigningSecret: null,
-        previousSecretExpiresAt: null,
-        ownerEmail: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await h.endpointRepo.insert(
+        newWebhookEndpoint(
+          {
+            url,
+            httpMethod: 'POST',
+            contentType: 'application/json',
+            authentication: { type: 'NONE', username: '', password: '' },
+            requestHeaders: {},
+            deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, maxRetries: 0 },
+          },
+          { id: newId('ep'), accountId, signingSecret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'), now },
+        ),
+      );
       const event = alarmEvent(accountId);
       ids.push(event.notificationId);
       await accept.execute(event);

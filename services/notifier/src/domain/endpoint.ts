@@ -43,6 +43,31 @@ export interface WebhookEndpoint extends EndpointConfig {
   updatedAt: Date;
 }
 
+/**
+ * A newly stored endpoint: enabled, never failed, one signing secret and no previous one. The one
+ * place that says what a new endpoint's state is, for the create use case and for test fixtures.
+ */
+export function newWebhookEndpoint(
+  config: EndpointConfig,
+  stored: { id: string; accountId: string; signingSecret: string; ownerEmail?: string | null; now: Date },
+): WebhookEndpoint {
+  return {
+    ...config,
+    id: stored.id,
+    accountId: stored.accountId,
+    status: 'enabled',
+    disabledReason: null,
+    disabledAt: null,
+    failingSince: null,
+    signingSecret: stored.signingSecret,
+    previousSigningSecret: null,
+    previousSecretExpiresAt: null,
+    ownerEmail: stored.ownerEmail ?? null,
+    createdAt: stored.now,
+    updatedAt: stored.now,
+  };
+}
+
 /** The secrets that sign at `now`: the current one, plus the previous one inside its rotation window. */
 export function activeSigningSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   const secrets = [endpoint.signingSecret];

@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_DELIVERY_POLICY } from '../domain/delivery-policy.js';
-import type { WebhookEndpoint } from '../domain/endpoint.js';
+import { newWebhookEndpoint, type WebhookEndpoint } from '../domain/endpoint.js';
 import { CredentialCipher, DEFAULT_KID } from '../security/credential-cipher.js';
 import { fromEndpointDocument, toEndpointDocument } from './endpoint-document.js';
 
 describe('endpoint documents', () => {
   const cipher = new CredentialCipher({ currentKid: DEFAULT_KID, keys: new Map([[DEFAULT_KID, randomBytes(32)]]) });
   const now = new Date('2026-01-01T00:00:00Z');
-  const endpoint: WebhookEndpoint = {
-    id: 'ep_1',
-    accountId: 'acc-1',
-    url: 'https://hooks.example.com/in',
-    httpMethod: 'POST',
-    contentType: 'application/json',
-    authentication: { type: 'NONE', username: '', password: '' },
-    requestHeaders: { 'X-Api-Key': 'sk_live_do_not_store_in_clear', 'X-Tenant.Flag': 'on' },
-    deliveryPolicy: DEFAULT_DELIVERY_POLICY,
-    status: 'enabled',
-    disabledReason: null,
-    disabledAt: null,
-    failingSince: null,
-    signingSecret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'),
-    previousSigningSecret: null,
-    previousSecretExpiresAt: null,
-    ownerEmail: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const endpoint: WebhookEndpoint = newWebhookEndpoint(
+    {
+      url: 'https://hooks.example.com/in',
+      httpMethod: 'POST',
+      contentType: 'application/json',
+      authentication: { type: 'NONE', username: '', password: '' },
+      requestHeaders: { 'X-Api-Key': 'sk_live_do_not_store_in_clear', 'X-Tenant.Flag': 'on' },
+      deliveryPolicy: DEFAULT_DELIVERY_POLICY,
+    },
+    { id: 'ep_1', accountId: 'acc-1', signingSecret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'), now },
+  );
 
   it('stores custom header values encrypted, like credentials, and reads them back', () => {
     const doc = toEndpointDocument(endpoint, cipher);

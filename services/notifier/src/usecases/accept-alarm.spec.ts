@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { NO_AUTHENTICATION } from '../domain/authentication.js';
 import { DEFAULT_DELIVERY_POLICY } from '../domain/delivery-policy.js';
 import type { Delivery } from '../domain/delivery.js';
-import type { WebhookEndpoint } from '../domain/endpoint.js';
+import { newWebhookEndpoint, type WebhookEndpoint } from '../domain/endpoint.js';
 import type { DeliveryIntake } from '../ports/delivery-intake.js';
 import { OUTBOX_DUE_AT, type DeliveryStore, type QueueEntry } from '../ports/delivery-store.js';
 import { alarmEvent } from '../test-support/harness.js';
@@ -12,24 +12,17 @@ const NOW = new Date('2026-11-26T02:00:00Z');
 const HOLD_LEASE_MS = 60_000;
 
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
-  id: 'ep_1',
-  accountId: 'acc-1',
-  url: 'https://example.com/hook',
-  httpMethod: 'POST',
-  contentType: 'application/json',
-  authentication: NO_AUTHENTICATION,
-  requestHeaders: {},
-  deliveryPolicy: DEFAULT_DELIVERY_POLICY,
-  status: 'enabled',
-  disabledReason: null,
-  disabledAt: null,
-  failingSince: null,
-  signingSecret: 'whsec_x',
-  previousSigningSecret: null,
-  previousSecretExpiresAt: null,
-  ownerEmail: null,
-  createdAt: NOW,
-  updatedAt: NOW,
+  ...newWebhookEndpoint(
+    {
+      url: 'https://example.com/hook',
+      httpMethod: 'POST',
+      contentType: 'application/json',
+      authentication: NO_AUTHENTICATION,
+      requestHeaders: {},
+      deliveryPolicy: DEFAULT_DELIVERY_POLICY,
+    },
+    { id: 'ep_1', accountId: 'acc-1', signingSecret: 'whsec_x', now: NOW },
+  ),
   ...over,
 });
 

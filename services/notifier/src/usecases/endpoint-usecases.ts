@@ -1,6 +1,6 @@
 import type { EndpointConfigInput, EndpointValidationDeps } from '../domain/endpoint-input.js';
 import { validateEndpointConfig } from '../domain/endpoint-input.js';
-import type { WebhookEndpoint } from '../domain/endpoint.js';
+import { newWebhookEndpoint, type WebhookEndpoint } from '../domain/endpoint.js';
 import { newId } from '../domain/ids.js';
 import { conflict, fail, notFound, ok, validation, type Result } from '../domain/notifier-error.js';
 import { generateSigningSecret } from '../domain/signing-secret.js';
@@ -41,21 +41,7 @@ export class EndpointUseCases {
     const email = checkEmail(ownerEmail);
     if (!email.ok) return email;
     const now = this.deps.clock.now();
-    const endpoint: WebhookEndpoint = {
-      ...config.value,
-      id: newId('ep'),
-      accountId,
-      status: 'enabled',
-      disabledReason: null,
-      disabledAt: null,
-      failingSince: null,
-      signingSecret: generateSigningSecret(),
-      previousSigningSecret: null,
-      previousSecretExpiresAt: null,
-      ownerEmail: email.value,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const endpoint = newWebhookEndpoint(config.value, { id: newId('ep'), accountId, signingSecret: generateSigningSecret(), ownerEmail: email.value, now });
     if ((await this.deps.repository.insert(endpoint)) === 'duplicate') {
       return fail(conflict('A webhook is already stored for this account; change it with the update operation'));
     }
