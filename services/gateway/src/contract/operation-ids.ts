@@ -1,3 +1,13 @@
+/** The stored webhook (4.19) and its signing secrets: each answer shows the webhook or a secret. */
+export const STORED_WEBHOOK_OPERATIONS = [
+  'getWebhook',
+  'updateWebhook',
+  'getWebhookSigningSecret',
+  'rotateWebhookSigningSecret',
+  'enableWebhook',
+  'sendWebhookTest',
+] as const;
+
 /**
  * Every operation of the /v1 surface. Handlers are plugged in by these names
  * (`createApp({ handlers: { getUser: ... } })`) and they are the operationIds of openapi.json, which
@@ -41,13 +51,7 @@ export const OPERATION_IDS = [
   'getPointAlarmById',
   'getPointAlarmPage',
   'getPointAlarmsByRecipientId',
-  // stored webhook (4.19) and its signing secrets
-  'getWebhook',
-  'updateWebhook',
-  'getWebhookSigningSecret',
-  'rotateWebhookSigningSecret',
-  'enableWebhook',
-  'sendWebhookTest',
+  ...STORED_WEBHOOK_OPERATIONS,
   // webhook delivery log and replay
   'getDeliveryPage',
   'getDelivery',

@@ -1,5 +1,6 @@
 import { operationRule } from '@stormhook/access';
 import type { RouteSpec } from '../contract/route-spec.js';
+import { STORED_WEBHOOK_OPERATIONS } from '../contract/operation-ids.js';
 import { MISSING_EVENT_IDS_HEADER } from '../handlers/weather.js';
 import { HEALTH_PATHS } from '../health/handlers.js';
 import { ALARM_OPERATIONS } from '../routes/alarms.js';
@@ -26,12 +27,7 @@ const NO_STORE = new Set<string>([
   'refreshToken',
   'resetPassword',
   'createApiKey',
-  'getWebhook',
-  'updateWebhook',
-  'getWebhookSigningSecret',
-  'rotateWebhookSigningSecret',
-  'enableWebhook',
-  'sendWebhookTest',
+  ...STORED_WEBHOOK_OPERATIONS,
   ...Object.values(ALARM_OPERATIONS).flatMap((names) => [names.register, names.update, names.getById, names.page, names.byRecipient]),
   'getHealth',
   'getLiveness',
