@@ -6,8 +6,8 @@ import { BENCH_RESULT_PREFIX, machineDescription, type BenchResult } from '@stor
 import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
-import { localInternalKeys } from '@stormhook/grpc';
 import { nodeFlags } from './node-flags.js';
+import { runnerEnv } from './runner-env.js';
 
 type Log = (message: string) => void;
 
@@ -77,7 +77,7 @@ export async function runBenchmarks(config: DevstackConfig, log: Log): Promise<n
   const rows: Array<BenchResult & { file: string }> = [];
   const failed: string[] = [];
   try {
-    const env = { ...process.env, ...localInternalKeys(), KAFKA_BROKERS: infra.kafkaBrokers.join(','), MONGO_URL: infra.mongoUrl, LOG_LEVEL: 'warn' };
+    const env = runnerEnv(infra, 'warn');
     for (const file of benchFiles()) {
       const name = relative(repoRoot, file);
       log(`running ${name}`);

@@ -4,8 +4,8 @@ import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import type { InfraControl } from '../infra/private-infra.js';
 import { repoRoot } from '../paths.js';
-import { localInternalKeys } from '@stormhook/grpc';
 import { nodeFlags } from './node-flags.js';
+import { runnerEnv } from './runner-env.js';
 
 type Log = (message: string) => void;
 
@@ -37,13 +37,7 @@ export async function runFaults(config: DevstackConfig, log: Log, args: string[]
       const child = spawn(process.execPath, [...nodeFlags, join(repoRoot, 'test', 'dist', 'faults', 'run.js'), ...args], {
         cwd: repoRoot,
         stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-        env: {
-          ...process.env,
-          ...localInternalKeys(),
-          KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-          MONGO_URL: infra.mongoUrl,
-          LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
-        },
+        env: runnerEnv(infra, process.env['LOG_LEVEL'] ?? 'silent'),
       });
       child.on('message', (message: InfraRequest) => {
         if (!OPS.has(message.op)) return;

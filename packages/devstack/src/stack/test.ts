@@ -6,9 +6,9 @@ import { runDeployChecks } from '../deploy/index.js';
 import { ensureInfra } from '../infra/infra.js';
 import { repoRoot } from '../paths.js';
 import { checkProto } from './proto.js';
-import { localInternalKeys } from '@stormhook/grpc';
 import { checkLint } from './lint.js';
 import { nodeFlags } from './node-flags.js';
+import { runnerEnv } from './runner-env.js';
 
 type Log = (message: string) => void;
 
@@ -47,13 +47,7 @@ async function runMocha(config: DevstackConfig, log: Log, extraArgs: string[]): 
       const child = spawn(process.execPath, [...nodeFlags, ...args], {
         cwd: repoRoot,
         stdio: 'inherit',
-        env: {
-          ...process.env,
-          ...localInternalKeys(),
-          KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-          MONGO_URL: infra.mongoUrl,
-          LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
-        },
+        env: runnerEnv(infra, process.env['LOG_LEVEL'] ?? 'silent'),
       });
       const forward = (signal: NodeJS.Signals) => child.kill(signal);
       process.on('SIGINT', forward);

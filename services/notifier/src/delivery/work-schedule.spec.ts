@@ -1,21 +1,9 @@
 import assert from 'node:assert/strict';
-import type { QueueEntry } from '../ports/delivery-store.js';
+import { queueEntry, type QueueEntry } from '../ports/delivery-store.js';
 import { WorkSchedule } from './work-schedule.js';
 
-const entry = (id: string, endpointId: string, dueAt: number, over: Partial<QueueEntry> = {}): QueueEntry => ({
-  deliveryId: id,
-  accountId: 'acc',
-  endpointId,
-  dueAt: new Date(dueAt),
-  trigger: 'scheduled',
-  single: false,
-  attempt: 1,
-  manualAttempts: 0,
-  outbox: false,
-  leaseOwner: null,
-  leaseUntil: null,
-  ...over,
-});
+const entry = (id: string, endpointId: string, dueAt: number, over: Partial<QueueEntry> = {}): QueueEntry =>
+  queueEntry({ id, accountId: 'acc' }, endpointId, new Date(dueAt), over);
 
 describe('WorkSchedule: due work from memory', () => {
   it('takes due entries oldest first, within each endpoint room and the free slots, and forgets them', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Delivery, DeliveryAttempt } from './delivery.js';
+import { newDeliveryState, type Delivery, type DeliveryAttempt } from './delivery.js';
 import { foldDelivery, type LoggedAttempt } from './delivery-state.js';
 
 const at = (s: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
@@ -19,17 +19,7 @@ const stored = (over: Partial<Delivery> = {}, stateAttempt = 0): Delivery & { st
   payload: '{}',
   ackId: 'ntf_1',
   test: false,
-  status: 'pending',
-  attemptCount: 0,
-  nextAttemptAt: at(0),
-  createdAt: at(0),
-  updatedAt: at(0),
-  finishedAt: null,
-  lastResponseStatus: null,
-  lastError: null,
-  failureReason: null,
-  failureEventPending: false,
-  attempts: [],
+  ...newDeliveryState(at(0)),
   ...over,
   stateAttempt,
 });

@@ -31,7 +31,7 @@ export interface QueueEntry {
 }
 
 /** The queue entry of `delivery`'s next attempt at `endpointId`, due at `dueAt`: attempt 1, scheduled, unleased, unless overridden. */
-export function queueEntry(delivery: Delivery, endpointId: string, dueAt: Date, overrides: Partial<QueueEntry>): QueueEntry {
+export function queueEntry(delivery: Pick<Delivery, 'id' | 'accountId'>, endpointId: string, dueAt: Date, overrides: Partial<QueueEntry>): QueueEntry {
   return {
     deliveryId: delivery.id,
     accountId: delivery.accountId,
