@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { paths, repoRoot } from '../paths.js';
 import { exec } from './exec.js';
+import { newClusterId } from './kafka-cluster-id.js';
 import { waitFor } from './net.js';
 import { ManagedProcess } from './process.js';
 import { stampMatches, writeStamp } from './stamp.js';
@@ -83,10 +83,9 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
   const classpath = `${libs}/*`;
   const jvm = [`-Xms${Math.min(256, options.heapMb)}m`, `-Xmx${options.heapMb}m`, `-Dlog4j.configuration=file:${join(infraDir, 'log4j.properties')}`];
   if (!existsSync(join(logDir, 'meta.properties'))) {
-    // A KRaft cluster id is 16 random bytes in URL-safe base64 without padding.
-    const clusterId = randomBytes(16).toString('base64url');
+    const clusterId = newClusterId();
     options.log(`formatting Kafka storage (cluster ${clusterId})`);
-    await exec('java', [...jvm, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', configFile]);
+    await exec('java', [...jvm, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', configFile]);
   }
   const proc = new ManagedProcess({
     name: options.dataDir ? `${options.dataDir}-kafka` : 'kafka',
