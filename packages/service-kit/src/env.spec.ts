@@ -49,7 +49,7 @@ describe('service environment', () => {
     // Identity is called by the gateway alone: the alarm-matcher's entry is not needed there.
     assert.doesNotThrow(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'identity'));
     const [problem] = problemsOf(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'notifier'));
-    assert.match(problem!, /^INTERNAL_PUBLIC_KEYS must be .*callers of notifier \(gateway, alarm-matcher\).*no public key of alarm-matcher/);
+    assert.match(problem!, /^INTERNAL_PUBLIC_KEYS must be .*caller of notifier \(gateway, alarm-matcher\).*no public key of alarm-matcher/);
   });
 
   it('checks the keys at start, naming the variable and never echoing a key', () => {
