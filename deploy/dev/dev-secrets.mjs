@@ -54,7 +54,12 @@ const secret = {
 };
 // Public keys: a ConfigMap every gRPC service reads (INTERNAL_PUBLIC_KEYS), derived from the private keys.
 const publicKeys = Object.fromEntries(
-  callers.map((service) => [service, createPublicKey(createPrivateKey(data[signingKeyKey(service)])).export({ type: 'spki', format: 'pem' }).toString()]),
+  callers.map((service) => [
+    service,
+    createPublicKey(createPrivateKey(data[signingKeyKey(service)]))
+      .export({ type: 'spki', format: 'pem' })
+      .toString(),
+  ]),
 );
 const configMap = {
   apiVersion: 'v1',

@@ -7,7 +7,17 @@ export type { Health, SettableStatus } from './health.js';
 export type { HandlerOf, HandlersOf } from './handlers.js';
 export type { ServerCall } from './server-call.js';
 export { isDependencyOutage } from './outage.js';
-export { GRPC_EDGES, GRPC_SERVICES, callersOf, callingServices, grpcAddressVariable, grpcEdges, type GrpcCaller, type GrpcEdge, type GrpcServiceName } from './edges.js';
+export {
+  GRPC_EDGES,
+  GRPC_SERVICES,
+  callersOf,
+  callingServices,
+  grpcAddressVariable,
+  grpcEdges,
+  type GrpcCaller,
+  type GrpcEdge,
+  type GrpcServiceName,
+} from './edges.js';
 export {
   INTERNAL_TOKEN_METADATA,
   PRINCIPAL_ISSUER,

@@ -113,10 +113,7 @@ describe('gRPC servers verify the internal token of every call', () => {
   });
 
   it('refuses an expired token and one for another service', async () => {
-    const expired = new InternalTokenSigner({ key: GATEWAY_KEYS.signingKey, issuer: 'gateway', now: () => Date.now() - 120_000 }).sign(
-      'probe',
-      alice,
-    ).token;
+    const expired = new InternalTokenSigner({ key: GATEWAY_KEYS.signingKey, issuer: 'gateway', now: () => Date.now() - 120_000 }).sign('probe', alice).token;
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => expired);
     const forGeo = gatewayTokens();
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forGeo.forPrincipal('geo', alice));

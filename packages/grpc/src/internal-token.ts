@@ -81,7 +81,8 @@ export class InternalTokenSigner {
   }
 
   sign(audience: string, principal?: identityV1.Principal): SignedToken {
-    if (principal && this.issuer !== PRINCIPAL_ISSUER) throw new Error(`${this.issuer} cannot sign a token that carries a customer: only the ${PRINCIPAL_ISSUER} does`);
+    if (principal && this.issuer !== PRINCIPAL_ISSUER)
+      throw new Error(`${this.issuer} cannot sign a token that carries a customer: only the ${PRINCIPAL_ISSUER} does`);
     const iat = this.now();
     const claims: Claims = { iss: this.issuer, aud: audience, iat, exp: iat + this.ttlMs };
     if (principal) claims.p = [principal.userId, principal.accountId, principal.role, principal.username, principal.via];
@@ -181,7 +182,6 @@ export class InternalTokenVerifier {
     this.verified.set(token, { caller, expiresAtMs: claims.exp });
     return { ok: true, caller, expiresAtMs: claims.exp };
   }
-
 }
 
 function signedWith(keys: readonly KeyObject[], signed: string, signature: string): boolean {

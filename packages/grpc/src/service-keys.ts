@@ -68,8 +68,8 @@ export function parsePublicKeys(json: string): Record<string, KeyObject[]> {
   let value: unknown;
   try {
     value = JSON.parse(json);
-  } catch {
-    throw new Error('the public keys are not JSON (expected an object of service name -> SPKI PEM)');
+  } catch (error) {
+    throw new Error('the public keys are not JSON (expected an object of service name -> SPKI PEM)', { cause: error });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the public keys must be a JSON object of service name -> SPKI PEM');
   const keys: Record<string, KeyObject[]> = {};
@@ -78,7 +78,7 @@ export function parsePublicKeys(json: string): Record<string, KeyObject[]> {
     try {
       keys[service] = servicePublicKeys(pem);
     } catch (error) {
-      throw new Error(`the public key of ${service}: ${(error as Error).message.split('\n')[0]}`);
+      throw new Error(`the public key of ${service}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
   }
   return keys;

@@ -95,7 +95,11 @@ export function untrustedTokens(audience: GrpcServiceName, keys: InternalKeyEnv 
     'no token': undefined,
     'a token signed with other keys': () => otherKeys.forPrincipal(audience, admin),
     'an expired token': () => expired,
-    'a token for another service': () => elsewhere.forPrincipal(GRPC_SERVICES.find((s) => s !== audience)!, admin),
+    'a token for another service': () =>
+      elsewhere.forPrincipal(
+        GRPC_SERVICES.find((s) => s !== audience)!,
+        admin,
+      ),
     // What a compromised pod of another calling service could mint: the gateway's name and a customer.
     [`a token in the gateway's name signed with ${otherCaller}'s key`]: () => forgedToken(otherKey, { iss: PRINCIPAL_ISSUER, aud: audience, principal: admin }),
     [`a principal token from ${otherCaller}, signed with its own key`]: () => forgedToken(otherKey, { iss: otherCaller, aud: audience, principal: admin }),

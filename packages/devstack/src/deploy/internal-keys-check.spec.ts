@@ -40,10 +40,17 @@ describe('internal key check', () => {
   });
 
   it("fails a service that gets another service's key, under its variable or under its own", () => {
-    const posing = deployment('query', [signing('QUERY_INTERNAL_SIGNING_KEY', 'query-internal-signing-key.pem'), signing('GATEWAY_INTERNAL_SIGNING_KEY', 'gateway-internal-signing-key.pem'), publicKeys]);
+    const posing = deployment('query', [
+      signing('QUERY_INTERNAL_SIGNING_KEY', 'query-internal-signing-key.pem'),
+      signing('GATEWAY_INTERNAL_SIGNING_KEY', 'gateway-internal-signing-key.pem'),
+      publicKeys,
+    ]);
     assert.deepEqual(check(gateway, posing), [false, 'query gets GATEWAY_INTERNAL_SIGNING_KEY']);
     const swapped = deployment('query', [signing('QUERY_INTERNAL_SIGNING_KEY', 'gateway-internal-signing-key.pem'), publicKeys]);
-    assert.deepEqual(check(gateway, swapped), [false, 'query reads QUERY_INTERNAL_SIGNING_KEY from Secret key gateway-internal-signing-key.pem, not query-internal-signing-key.pem']);
+    assert.deepEqual(check(gateway, swapped), [
+      false,
+      'query reads QUERY_INTERNAL_SIGNING_KEY from Secret key gateway-internal-signing-key.pem, not query-internal-signing-key.pem',
+    ]);
   });
 
   it('fails a service that calls none but gets a signing key, a caller without its key, and a verifier without the public keys', () => {
@@ -51,7 +58,10 @@ describe('internal key check', () => {
       false,
       'ingest calls no service but gets INGEST_INTERNAL_SIGNING_KEY',
     ]);
-    assert.deepEqual(check(deployment('gateway', []), deployment('identity', [publicKeys])), [false, 'gateway lacks GATEWAY_INTERNAL_SIGNING_KEY; identity lacks IDENTITY_INTERNAL_SIGNING_KEY']);
+    assert.deepEqual(check(deployment('gateway', []), deployment('identity', [publicKeys])), [
+      false,
+      'gateway lacks GATEWAY_INTERNAL_SIGNING_KEY; identity lacks IDENTITY_INTERNAL_SIGNING_KEY',
+    ]);
     assert.deepEqual(check(gateway, deployment('geo', [])), [false, 'geo lacks INTERNAL_PUBLIC_KEYS from the public-key ConfigMap']);
   });
 });

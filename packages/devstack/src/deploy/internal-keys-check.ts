@@ -46,7 +46,8 @@ export function checkInternalKeys(yaml: string, variant: string): StepResult {
     }
     if (callers.has(service) && !env.some((e) => e.name === own)) problems.push(`${service} lacks ${own}`);
     const publicKeys = env.find((e) => e.name === INTERNAL_PUBLIC_KEYS_VARIABLE);
-    if (verifiers.has(service) && !publicKeys?.valueFrom?.configMapKeyRef) problems.push(`${service} lacks ${INTERNAL_PUBLIC_KEYS_VARIABLE} from the public-key ConfigMap`);
+    if (verifiers.has(service) && !publicKeys?.valueFrom?.configMapKeyRef)
+      problems.push(`${service} lacks ${INTERNAL_PUBLIC_KEYS_VARIABLE} from the public-key ConfigMap`);
   }
   if (deployments === 0) problems.push('no Deployment rendered');
   return {
