@@ -46,7 +46,8 @@ export interface GatewayStartOptions extends PlatformOptions {
 /** Starts the public /v1 HTTP surface. */
 export async function start(config: Config, opts: GatewayStartOptions = {}): Promise<RunningGateway> {
   // Every call carries an internal token for its service: the acting customer's inside a handler,
-  // signed with the private key only the gateway holds. Built first: a bad key fails the start at once.
+  // signed with the gateway's own private key, the only one whose tokens may carry a customer. Built
+  // first: a bad key fails the start at once.
   const tokens = internalTokensOf(config, 'gateway');
   const platform = await startPlatform('gateway', config, opts);
   const clientOptions = (audience: string) => ({ deadlineMs: config.GRPC_DEADLINE_MS, internalToken: internalTokenFor(tokens, audience) });
