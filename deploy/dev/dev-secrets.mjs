@@ -1,36 +1,43 @@
 #!/usr/bin/env node
-// Prints the Secret `stormhook-dev` that values-dev.yaml names, for `tilt up` (k8s_yaml(local(...)))
+// Prints the Secret `stormhook-dev` and the ConfigMap of internal public keys that values-dev.yaml
+// names, for `tilt up` (k8s_yaml(local(...)))
 // or by hand: node deploy/dev/dev-secrets.mjs | kubectl apply -f -
 // The keys are generated once per checkout and kept in .stack/dev-secrets.json (ignored by git), so
 // a Tiltfile reload does not invalidate every session. Development only: never use these keys elsewhere.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const file = join(root, '.stack', 'dev-secrets.json');
+// The services that call others sign their internal tokens with a key each (the chart's edge file,
+// rendered from packages/grpc/src/edges.ts).
+const edges = JSON.parse(readFileSync(join(root, 'deploy', 'helm', 'stormhook', 'files', 'grpc-edges.json'), 'utf8')).services;
+const callers = Object.keys(edges).filter((service) => edges[service].calls.length > 0);
+const signingKeyKey = (service) => `${service}-internal-signing-key.pem`;
 
 function generate() {
   const { privateKey } = generateKeyPairSync('ed25519');
-  // The gateway's pair for internal tokens that carry a customer (the chart gives the public half to the others).
-  const principal = generateKeyPairSync('ed25519');
+  const signingKeys = Object.fromEntries(
+    callers.map((service) => [signingKeyKey(service), generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()]),
+  );
   return {
     'mongo-url': 'mongodb://mongodb:27017/?replicaSet=rs0',
     'jwt-signing-key.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     'credential-encryption-key': randomBytes(32).toString('base64'),
-    'internal-token-key': randomBytes(32).toString('base64url'),
-    'internal-principal-signing-key.pem': principal.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    'internal-principal-public-key.pem': principal.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    ...signingKeys,
   };
 }
 
 let data;
 if (existsSync(file)) {
-  // A checkout from before a key was added gets the new key, the old ones kept (sessions survive).
+  // A checkout from before a key was added gets the new key, the old ones kept (sessions survive);
+  // keys no longer generated (the retired shared internal key) are dropped.
+  const fresh = generate();
   const kept = JSON.parse(readFileSync(file, 'utf8'));
-  data = { ...generate(), ...kept };
-  if (Object.keys(data).length !== Object.keys(kept).length) writeFileSync(file, JSON.stringify(data, null, 2), { mode: 0o600 });
+  data = Object.fromEntries(Object.keys(fresh).map((key) => [key, kept[key] ?? fresh[key]]));
+  if (JSON.stringify(data) !== JSON.stringify(kept)) writeFileSync(file, JSON.stringify(data, null, 2), { mode: 0o600 });
 } else {
   data = generate();
   mkdirSync(dirname(file), { recursive: true });
@@ -45,4 +52,19 @@ const secret = {
   type: 'Opaque',
   stringData: data,
 };
-process.stdout.write(`${JSON.stringify(secret, null, 2)}\n`);
+// Public keys: a ConfigMap every gRPC service reads (INTERNAL_PUBLIC_KEYS), derived from the private keys.
+const publicKeys = Object.fromEntries(
+  callers.map((service) => [
+    service,
+    createPublicKey(createPrivateKey(data[signingKeyKey(service)]))
+      .export({ type: 'spki', format: 'pem' })
+      .toString(),
+  ]),
+);
+const configMap = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'stormhook-dev-internal-public-keys', labels: secret.metadata.labels },
+  data: { 'internal-public-keys.json': JSON.stringify(publicKeys) },
+};
+process.stdout.write(`${JSON.stringify(secret, null, 2)}\n---\n${JSON.stringify(configMap, null, 2)}\n`);

@@ -1,23 +1,28 @@
 import assert from 'node:assert/strict';
-import { localInternalKeys, principalPublicKeys, principalSigningKey } from '@stormhook/grpc';
+import { callersOf, GRPC_SERVICES, localInternalKeys, parsePublicKeys, serviceSigningKey, signingKeyVariable } from '@stormhook/grpc';
 import { allServices, serviceEnv } from './services.js';
 
 describe('service environment of the local stack', () => {
   const internalKeys = localInternalKeys({});
   const input = { host: '127.0.0.1', gatewayPort: 8080, grpcBasePort: 50051, kafkaBrokers: ['127.0.0.1:9092'], mongoUrl: 'mongodb://127.0.0.1/', internalKeys };
+  const signingKeysIn = (env: Record<string, string>) => Object.keys(env).filter((name) => name.endsWith('_INTERNAL_SIGNING_KEY'));
 
-  it('gives the principal signing key to the gateway alone and its public key to every other service', () => {
+  it('gives each calling service its own signing key and no other, and every service the public keys', () => {
+    const callers = ['gateway', 'identity', 'query', 'alarm-matcher'];
     for (const service of allServices) {
       const env = serviceEnv(service, input);
-      assert.equal(env['INTERNAL_TOKEN_KEY'], internalKeys.INTERNAL_TOKEN_KEY, service);
-      if (service === 'gateway') {
-        assert.equal(env['INTERNAL_PRINCIPAL_PUBLIC_KEY'], undefined);
-        assert.equal(principalSigningKey(env['INTERNAL_PRINCIPAL_SIGNING_KEY']!).asymmetricKeyType, 'ed25519');
+      if (callers.includes(service)) {
+        assert.deepEqual(signingKeysIn(env), [signingKeyVariable(service)], service);
+        assert.equal(env[signingKeyVariable(service)], internalKeys[signingKeyVariable(service)], service);
+        assert.equal(serviceSigningKey(env[signingKeyVariable(service)]!).asymmetricKeyType, 'ed25519');
       } else {
-        assert.equal(env['INTERNAL_PRINCIPAL_SIGNING_KEY'], undefined, `${service} must not hold the signing key`);
-        assert.equal(principalPublicKeys(env['INTERNAL_PRINCIPAL_PUBLIC_KEY']!).length, 1);
+        assert.deepEqual(signingKeysIn(env), [], `${service} calls no one and holds no signing key`);
       }
+      assert.equal(env['INTERNAL_PUBLIC_KEYS'], internalKeys.INTERNAL_PUBLIC_KEYS, service);
     }
+    // Every gRPC service finds each of its callers' keys in the map.
+    const publicKeys = parsePublicKeys(internalKeys.INTERNAL_PUBLIC_KEYS);
+    for (const service of GRPC_SERVICES) for (const caller of callersOf(service)) assert.equal(publicKeys[caller]?.length, 1, `${caller} -> ${service}`);
   });
 
   it('tells each service the addresses of its callees only, as the chart does', () => {
@@ -32,10 +37,14 @@ describe('service environment of the local stack', () => {
     assert.equal(addresses('gateway').length, 6);
   });
 
-  it("takes the caller's signing key and derives the public key from it", () => {
-    const again = localInternalKeys({ INTERNAL_PRINCIPAL_SIGNING_KEY: internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY, INTERNAL_TOKEN_KEY: 'x'.repeat(32) });
-    assert.equal(again.INTERNAL_PRINCIPAL_PUBLIC_KEY, internalKeys.INTERNAL_PRINCIPAL_PUBLIC_KEY);
-    assert.equal(again.INTERNAL_TOKEN_KEY, 'x'.repeat(32));
-    assert.notEqual(localInternalKeys({}).INTERNAL_PRINCIPAL_SIGNING_KEY, internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY, 'fresh keys per run');
+  it("takes the callers' signing keys from the environment and derives the public keys from them", () => {
+    const gatewayKey = internalKeys[signingKeyVariable('gateway')]!;
+    const again = localInternalKeys({ GATEWAY_INTERNAL_SIGNING_KEY: gatewayKey });
+    assert.equal(again[signingKeyVariable('gateway')], gatewayKey);
+    const before = JSON.parse(internalKeys.INTERNAL_PUBLIC_KEYS) as Record<string, string>;
+    const after = JSON.parse(again.INTERNAL_PUBLIC_KEYS) as Record<string, string>;
+    assert.equal(after['gateway'], before['gateway']);
+    assert.notEqual(after['query'], before['query'], 'fresh keys for the services the environment names none of');
+    assert.deepEqual(Object.keys(after).sort(), ['alarm-matcher', 'gateway', 'identity', 'query']);
   });
 });

@@ -1,4 +1,4 @@
-import { GRPC_EDGES, GRPC_SERVICES, grpcAddressVariable, type GrpcServiceName, type InternalKeyEnv } from '@stormhook/grpc';
+import { GRPC_EDGES, GRPC_SERVICES, grpcAddressVariable, internalKeysOf, type GrpcServiceName, type InternalKeyEnv } from '@stormhook/grpc';
 
 /**
  * The seven services as the stack runs them: where each listens and what it is told about the
@@ -19,7 +19,7 @@ export interface ServiceEnvInput {
   grpcBasePort: number;
   kafkaBrokers: string[];
   mongoUrl: string;
-  /** The internal-token keys of the run (localInternalKeys): each service gets only its part. */
+  /** The internal-token keys of the run (localInternalKeys): each service gets its own private key and the public keys. */
   internalKeys: InternalKeyEnv;
 }
 
@@ -27,20 +27,17 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record
   const env: Record<string, string> = {
     KAFKA_BROKERS: input.kafkaBrokers.join(','),
     MONGO_URL: input.mongoUrl,
-    INTERNAL_TOKEN_KEY: input.internalKeys.INTERNAL_TOKEN_KEY,
+    ...internalKeysOf(input.internalKeys, service),
   };
   // A service learns only its callees' addresses, from the table the chart renders its addresses and
   // NetworkPolicies from: a client added without its edge fails here as it would in a cluster.
   for (const callee of GRPC_EDGES[service]) {
     env[grpcAddressVariable(callee)] = `${input.host}:${grpcPort(input.grpcBasePort, callee)}`;
   }
-  // Only the gateway signs tokens that carry a customer; the services can only check them.
   if (service === 'gateway') {
-    env['INTERNAL_PRINCIPAL_SIGNING_KEY'] = input.internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY;
     env['HTTP_HOST'] = input.host;
     env['HTTP_PORT'] = String(input.gatewayPort);
   } else {
-    env['INTERNAL_PRINCIPAL_PUBLIC_KEY'] = input.internalKeys.INTERNAL_PRINCIPAL_PUBLIC_KEY;
     env['GRPC_HOST'] = input.host;
     env['GRPC_PORT'] = String(grpcPort(input.grpcBasePort, service));
   }

@@ -41,6 +41,11 @@ export function callersOf(service: GrpcServiceName): GrpcCaller[] {
     .map((edge) => edge.from);
 }
 
+/** The services that call others, in the table's order: each holds a private key of its own to sign its calls. */
+export function callingServices(): GrpcCaller[] {
+  return (Object.entries(GRPC_EDGES) as Array<[GrpcCaller, readonly GrpcServiceName[]]>).filter(([, callees]) => callees.length > 0).map(([from]) => from);
+}
+
 /** Environment variable a caller's config reads a service's gRPC address from (host:port). */
 export function grpcAddressVariable(service: GrpcServiceName): string {
   return `${service.toUpperCase().replace(/-/g, '_')}_GRPC_ADDRESS`;

@@ -7,10 +7,20 @@ export type { Health, SettableStatus } from './health.js';
 export type { HandlerOf, HandlersOf } from './handlers.js';
 export type { ServerCall } from './server-call.js';
 export { isDependencyOutage } from './outage.js';
-export { GRPC_EDGES, GRPC_SERVICES, callersOf, grpcAddressVariable, grpcEdges, type GrpcCaller, type GrpcEdge, type GrpcServiceName } from './edges.js';
+export {
+  GRPC_EDGES,
+  GRPC_SERVICES,
+  callersOf,
+  callingServices,
+  grpcAddressVariable,
+  grpcEdges,
+  type GrpcCaller,
+  type GrpcEdge,
+  type GrpcServiceName,
+} from './edges.js';
 export {
   INTERNAL_TOKEN_METADATA,
-  INTERNAL_KEY_MIN_LENGTH,
+  PRINCIPAL_ISSUER,
   InternalTokenSigner,
   InternalTokenVerifier,
   type InternalCaller,
@@ -18,14 +28,17 @@ export {
   type VerifyOutcome,
 } from './internal-token.js';
 export {
-  PRINCIPAL_PUBLIC_KEY_VARIABLE,
-  PRINCIPAL_SIGNING_KEY_VARIABLE,
-  newPrincipalKeyPair,
-  principalPublicKeys,
-  principalPublicKeyPem,
-  principalSigningKey,
-} from './principal-keys.js';
-export { localInternalKeys, randomInternalKey, type InternalKeyEnv } from './local-keys.js';
+  INTERNAL_PUBLIC_KEYS_VARIABLE,
+  newServiceKeyPair,
+  parsePublicKeys,
+  publicKeyPemOf,
+  servicePublicKeys,
+  serviceSigningKey,
+  signingKeyVariable,
+  type PublicKeysByService,
+  type SigningKeyVariable,
+} from './service-keys.js';
+export { internalKeysOf, localInternalKeys, signingKeyVariables, type InternalKeyEnv } from './local-keys.js';
 export { InternalTokens, type InternalTokensOptions } from './internal-tokens.js';
 export { actingPrincipal, type ClaimedCaller } from './server-auth.js';
-export { serviceSignedPrincipalToken, testInternalKeys, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from './test-tokens.js';
+export { forgedToken, sharedKeyToken, testInternalKeys, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from './test-tokens.js';

@@ -6,16 +6,18 @@ import { GrpcError, GrpcStatus } from './errors.js';
 import type { HandlersOf } from './handlers.js';
 import { InternalTokenSigner, InternalTokenVerifier } from './internal-token.js';
 import { InternalTokens } from './internal-tokens.js';
-import { newPrincipalKeyPair } from './principal-keys.js';
 import { actingPrincipal } from './server-auth.js';
 import type { GrpcServer } from './server.js';
+import { newServiceKeyPair } from './service-keys.js';
 import { ProbeService, startProbeServer } from './test-support.js';
-import { serviceSignedPrincipalToken } from './test-tokens.js';
+import { forgedToken, sharedKeyToken } from './test-tokens.js';
 
-const KEY = 'k'.repeat(40);
-const GATEWAY_KEYS = newPrincipalKeyPair();
-/** The gateway's signer: the shared key for its own calls, its private key for a customer's. */
-const gatewayTokens = () => new InternalTokens({ key: KEY, principalKey: GATEWAY_KEYS.signingKey, issuer: 'gateway' });
+const GATEWAY_KEYS = newServiceKeyPair();
+const MATCHER_KEYS = newServiceKeyPair();
+const QUERY_KEYS = newServiceKeyPair();
+/** The gateway's signer: its own key, for its own calls and a customer's. */
+const gatewayTokens = () => new InternalTokens({ key: GATEWAY_KEYS.signingKey, issuer: 'gateway' });
+const matcherTokens = () => new InternalTokens({ key: MATCHER_KEYS.signingKey, issuer: 'alarm-matcher' });
 const alice: identityV1.Principal = { userId: 'u-alice', accountId: 'a-1', role: 'API_USER', username: 'alice@example.com', via: 'access-token' };
 
 describe('gRPC servers verify the internal token of every call', () => {
@@ -44,7 +46,9 @@ describe('gRPC servers verify the internal token of every call', () => {
 
   before(async () => {
     // The probe is called by the gateway and the alarm-matcher, as the notifier is in the edge table.
-    const verifier = new InternalTokenVerifier({ key: KEY, principalKey: GATEWAY_KEYS.publicKey, audience: 'probe', callers: ['gateway', 'alarm-matcher'] });
+    // Query's public key is known too (it calls geo), but it is no caller of the probe.
+    const publicKeys = { gateway: GATEWAY_KEYS.publicKey, 'alarm-matcher': MATCHER_KEYS.publicKey, query: QUERY_KEYS.publicKey };
+    const verifier = new InternalTokenVerifier({ publicKeys, audience: 'probe', callers: ['gateway', 'alarm-matcher'] });
     ({ server, address } = await startProbeServer(handlers, undefined, verifier));
   });
   after(() => server.shutdown());
@@ -72,19 +76,30 @@ describe('gRPC servers verify the internal token of every call', () => {
     assert.deepEqual(seen, { service: 'gateway', userId: 'u-alice' });
     await callWith(tokens.serviceTokenFor('probe'));
     assert.deepEqual(seen, { service: 'gateway', userId: undefined });
-    await callWith(new InternalTokens({ key: KEY, issuer: 'alarm-matcher' }).serviceTokenFor('probe'));
+    await callWith(matcherTokens().serviceTokenFor('probe'));
     assert.deepEqual(seen, { service: 'alarm-matcher', userId: undefined });
   });
 
-  it('refuses a principal token signed with the shared service key (what a compromised ingest pod could mint)', async () => {
-    // Ingest holds the shared key but not the gateway's private key: naming the gateway and an ADMIN gets it nowhere.
-    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => serviceSignedPrincipalToken(KEY, 'gateway', 'probe', { ...alice, role: 'ADMIN' }));
-    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => serviceSignedPrincipalToken(KEY, 'alarm-matcher', 'probe', alice));
+  it("refuses a token signed with another calling service's key in the gateway's or the alarm-matcher's name", async () => {
+    // What a compromised query pod could mint with the key it holds: someone else's name, with or without a customer.
+    for (const iss of ['gateway', 'alarm-matcher']) {
+      await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forgedToken(QUERY_KEYS.signingKey, { iss, aud: 'probe' }));
+      await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forgedToken(QUERY_KEYS.signingKey, { iss, aud: 'probe', principal: { ...alice, role: 'ADMIN' } }));
+    }
   });
 
-  it('refuses a token whose issuer may not call this service', async () => {
-    await refusedWith(GrpcStatus.UNAUTHENTICATED, new InternalTokens({ key: KEY, issuer: 'ingest' }).serviceTokenFor('probe'));
-    await refusedWith(GrpcStatus.UNAUTHENTICATED, new InternalTokens({ key: KEY, issuer: 'query' }).serviceTokenFor('probe'));
+  it('refuses a principal in a token from a caller other than the gateway', async () => {
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forgedToken(MATCHER_KEYS.signingKey, { iss: 'alarm-matcher', aud: 'probe', principal: alice }));
+  });
+
+  it('refuses a token whose issuer may not call this service, though its key is valid', async () => {
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, new InternalTokens({ key: QUERY_KEYS.signingKey, issuer: 'query' }).serviceTokenFor('probe'));
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, new InternalTokens({ key: newServiceKeyPair().signingKey, issuer: 'ingest' }).serviceTokenFor('probe'));
+  });
+
+  it('refuses a token in the retired shared-key form', async () => {
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => sharedKeyToken('k'.repeat(40), { iss: 'gateway', aud: 'probe', principal: alice }));
+    await refusedWith(GrpcStatus.UNAUTHENTICATED, () => sharedKeyToken('k'.repeat(40), { iss: 'alarm-matcher', aud: 'probe' }));
   });
 
   it('refuses a call without a token', async () => {
@@ -92,16 +107,13 @@ describe('gRPC servers verify the internal token of every call', () => {
   });
 
   it('refuses a token signed with another key', async () => {
-    const forger = new InternalTokens({ key: 'f'.repeat(40), principalKey: newPrincipalKeyPair().signingKey, issuer: 'gateway' });
+    const forger = new InternalTokens({ key: newServiceKeyPair().signingKey, issuer: 'gateway' });
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forger.forPrincipal('probe', { ...alice, role: 'ADMIN' }));
     await refusedWith(GrpcStatus.UNAUTHENTICATED, forger.serviceTokenFor('probe'));
   });
 
   it('refuses an expired token and one for another service', async () => {
-    const expired = new InternalTokenSigner({ key: KEY, principalKey: GATEWAY_KEYS.signingKey, issuer: 'gateway', now: () => Date.now() - 120_000 }).sign(
-      'probe',
-      alice,
-    ).token;
+    const expired = new InternalTokenSigner({ key: GATEWAY_KEYS.signingKey, issuer: 'gateway', now: () => Date.now() - 120_000 }).sign('probe', alice).token;
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => expired);
     const forGeo = gatewayTokens();
     await refusedWith(GrpcStatus.UNAUTHENTICATED, () => forGeo.forPrincipal('geo', alice));

@@ -1,45 +1,43 @@
-import { createHmac, createSecretKey, sign as signEd25519, timingSafeEqual, verify as verifyEd25519, type KeyObject } from 'node:crypto';
+import { sign as signEd25519, verify as verifyEd25519, type KeyObject } from 'node:crypto';
 import type { identityV1 } from '@stormhook/proto';
-import { principalPublicKeys, principalSigningKey } from './principal-keys.js';
+import { serviceSigningKey, servicePublicKeys, type PublicKeysByService } from './service-keys.js';
 
 /**
  * Internal tokens: how a gRPC server knows who calls it. The server verifies the token and takes the
- * caller ONLY from it, never from the request message. Two kinds, told apart by their prefix:
+ * caller ONLY from it, never from the request message.
  *
- * - A service token (`v1.`, no principal) is a service's own call, signed with the shared HMAC key
- *   (INTERNAL_TOKEN_KEY) that every pod holds. One HMAC over ~200 bytes costs about a microsecond.
- * - A principal token (`p1.`) carries the customer the gateway authenticated. It is signed with an
- *   Ed25519 private key ONLY the gateway holds (INTERNAL_PRINCIPAL_SIGNING_KEY); the services hold
- *   the public key. A principal in an HMAC-signed token is refused: that is exactly what any pod
- *   holding the shared key could forge.
+ * Every calling service signs its tokens with its own Ed25519 private key (service-keys.ts); a
+ * server holds the public keys of the services the edge table (edges.ts) lets call it, and checks a
+ * token with the key of the issuer it names. So `iss` is proven, not claimed: a pod that holds the
+ * query's key cannot sign in the gateway's name. A token that carries a customer (a principal) is
+ * accepted only from the gateway, the one service that authenticates customers.
  *
- * What the shared key still allows: a pod that holds it can sign a service token with any issuer it
- * likes, so `iss` is a claim, not a proof. The verifier accepts only issuers the edge table
- * (edges.ts) lets call its service, which bounds a forger to a service-level call on an existing
- * edge (e.g. naming itself `gateway` to ask identity for an access snapshot, or `alarm-matcher` to
- * store an account's webhook on the notifier). It can never act as a customer: no principal without
- * the gateway's private key. Closing the rest needs a key per service (or mTLS), not a shared one.
+ * The remaining trust limit: a pod that holds service X's private key can act as X on X's edges
+ * (and, for the gateway's key, as any customer). Keys are bound to pods by the chart's Secrets, not
+ * to the network identity of the caller; mTLS would additionally bind a key to that identity.
  *
- * Wire form: `<prefix><base64url(JSON claims)>.<base64url(signature over "<prefix><claims>")>`.
- * Our own format on both ends: one algorithm per prefix, no header to negotiate.
+ * Wire form: `s1.<base64url(JSON claims)>.<base64url(Ed25519 signature over "s1.<claims>")>`. Our
+ * own format on both ends: one algorithm, no header to negotiate. Signing costs tens of
+ * microseconds, so both ends cache: the signer reuses a token until shortly before it expires
+ * (internal-tokens.ts), the verifier remembers the tokens it verified.
  */
 
 /** gRPC metadata key that carries the token (lower case, as gRPC requires). */
 export const INTERNAL_TOKEN_METADATA = 'x-stormhook-internal-token';
 
-/** Shortest accepted key, in characters (32 random bytes in base64 are 44). */
-export const INTERNAL_KEY_MIN_LENGTH = 32;
+/** The one service whose tokens may carry a customer: it authenticates them. */
+export const PRINCIPAL_ISSUER = 'gateway';
 
 /** The caller a verified token names. */
 export interface InternalCaller {
   /** The service that signed the token (`gateway`, `alarm-matcher`, ...). */
   readonly service: string;
-  /** The customer the service acts for (the gateway's principal, role from the current snapshot); absent for a service's own call. */
+  /** The customer the gateway acts for (its principal, role from the current snapshot); absent for a service's own call. */
   readonly principal?: identityV1.Principal;
 }
 
 interface Claims {
-  /** Issuer: the signing service. */
+  /** Issuer: the signing service, whose public key the signature is checked with. */
   iss: string;
   /** Audience: the one service the token is good for. */
   aud: string;
@@ -50,32 +48,14 @@ interface Claims {
   p?: [string, string, string, string, string];
 }
 
-/** HMAC-SHA256 with the shared key: a service's own call. */
-const SERVICE_PREFIX = 'v1.';
-/** Ed25519 with the gateway's key: a call that carries a principal. */
-const PRINCIPAL_PREFIX = 'p1.';
+const TOKEN_PREFIX = 's1.';
 const ED25519_SIGNATURE_BYTES = 64;
 
-function mac(key: KeyObject, signed: string): Buffer {
-  return createHmac('sha256', key).update(signed).digest();
-}
-
-/** The key as a KeyObject once, so each HMAC skips importing raw bytes. */
-function keyBytes(key: string): KeyObject {
-  if (key.length < INTERNAL_KEY_MIN_LENGTH) throw new Error(`the internal token key must have at least ${INTERNAL_KEY_MIN_LENGTH} characters`);
-  return createSecretKey(Buffer.from(key, 'utf8'));
-}
-
 export interface SignerOptions {
-  /** The shared internal key (INTERNAL_TOKEN_KEY), for service tokens. */
-  key: string;
-  /**
-   * The gateway's Ed25519 private key (INTERNAL_PRINCIPAL_SIGNING_KEY, PKCS#8 PEM or a KeyObject), for
-   * tokens that carry a principal. Every other service leaves it out and signs service tokens only.
-   */
-  principalKey?: string | KeyObject;
   /** This service's name, the token's issuer. */
   issuer: string;
+  /** This service's own Ed25519 private key (PKCS#8 PEM or a KeyObject). */
+  key: string | KeyObject;
   /** Lifetime of a token. Default 60 s. */
   ttlMs?: number;
   now?: () => number;
@@ -89,32 +69,31 @@ export interface SignedToken {
 /** Signs tokens; callers normally use {@link InternalTokens}, which caches them. */
 export class InternalTokenSigner {
   private readonly key: KeyObject;
-  private readonly principalKey: KeyObject | undefined;
   readonly issuer: string;
   readonly ttlMs: number;
   private readonly now: () => number;
 
   constructor(options: SignerOptions) {
-    this.key = keyBytes(options.key);
-    this.principalKey = options.principalKey === undefined ? undefined : principalSigningKey(options.principalKey);
+    this.key = serviceSigningKey(options.key);
     this.issuer = options.issuer;
     this.ttlMs = options.ttlMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
 
   sign(audience: string, principal?: identityV1.Principal): SignedToken {
+    if (principal && this.issuer !== PRINCIPAL_ISSUER)
+      throw new Error(`${this.issuer} cannot sign a token that carries a customer: only the ${PRINCIPAL_ISSUER} does`);
     const iat = this.now();
     const claims: Claims = { iss: this.issuer, aud: audience, iat, exp: iat + this.ttlMs };
-    const body = (prefix: string) => prefix + Buffer.from(JSON.stringify(claims)).toString('base64url');
-    if (!principal) {
-      const signed = body(SERVICE_PREFIX);
-      return { token: `${signed}.${mac(this.key, signed).toString('base64url')}`, expiresAtMs: claims.exp };
-    }
-    if (!this.principalKey) throw new Error(`${this.issuer} holds no principal signing key: only the gateway signs tokens that carry a customer`);
-    claims.p = [principal.userId, principal.accountId, principal.role, principal.username, principal.via];
-    const signed = body(PRINCIPAL_PREFIX);
-    return { token: `${signed}.${signEd25519(null, Buffer.from(signed), this.principalKey).toString('base64url')}`, expiresAtMs: claims.exp };
+    if (principal) claims.p = [principal.userId, principal.accountId, principal.role, principal.username, principal.via];
+    return { token: signClaims(claims, this.key), expiresAtMs: claims.exp };
   }
+}
+
+/** The token of `claims` signed with `key`: the one place the wire form is written. */
+export function signClaims(claims: object, key: KeyObject): string {
+  const signed = TOKEN_PREFIX + Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${signed}.${signEd25519(null, Buffer.from(signed), key).toString('base64url')}`;
 }
 
 export type RefusalReason = 'missing' | 'malformed' | 'signature' | 'principal-signer' | 'issuer' | 'audience' | 'expired';
@@ -122,17 +101,15 @@ export type RefusalReason = 'missing' | 'malformed' | 'signature' | 'principal-s
 export type VerifyOutcome = { ok: true; caller: InternalCaller; expiresAtMs: number } | { ok: false; reason: RefusalReason };
 
 export interface VerifierOptions {
-  /** The shared internal key (INTERNAL_TOKEN_KEY), for service tokens. */
-  key: string;
-  /**
-   * The gateway's Ed25519 public key (INTERNAL_PRINCIPAL_PUBLIC_KEY, SPKI PEM or a KeyObject), for
-   * principal tokens; during a key rotation two (PEM blocks one after the other, or a list).
-   */
-  principalKey: string | KeyObject | readonly KeyObject[];
   /** This service's name: only tokens for it are accepted. */
   audience: string;
   /** The services that may call this one (`callersOf` of the edge table): a token from any other issuer is refused. */
   callers: readonly string[];
+  /**
+   * Public keys by service (SPKI PEM, two blocks during a rotation, or KeyObjects). Only the callers'
+   * entries are used, and each caller must have one: a missing key throws at construction.
+   */
+  publicKeys: PublicKeysByService;
   /** Accepted clock difference between signer and verifier. Default 5 s. */
   clockSkewMs?: number;
   /** Longest lifetime a token may claim, so a leaked signer cannot mint long-lived ones. Default 5 min. */
@@ -144,10 +121,9 @@ export interface VerifierOptions {
 
 /** Verifies tokens for one audience. */
 export class InternalTokenVerifier {
-  private readonly key: KeyObject;
-  private readonly principalKeys: readonly KeyObject[];
   readonly audience: string;
-  private readonly callers: ReadonlySet<string>;
+  /** The callers' public keys: an issuer not in here may not call this service. */
+  private readonly callerKeys: ReadonlyMap<string, readonly KeyObject[]>;
   private readonly clockSkewMs: number;
   private readonly maxTtlMs: number;
   private readonly cacheSize: number;
@@ -157,10 +133,14 @@ export class InternalTokenVerifier {
   private readonly verified = new Map<string, { caller: InternalCaller; expiresAtMs: number }>();
 
   constructor(options: VerifierOptions) {
-    this.key = keyBytes(options.key);
-    this.principalKeys = principalPublicKeys(options.principalKey);
     this.audience = options.audience;
-    this.callers = new Set(options.callers);
+    this.callerKeys = new Map(
+      options.callers.map((caller) => {
+        const keys = options.publicKeys[caller];
+        if (keys === undefined) throw new Error(`no public key of ${caller}, which may call ${options.audience}`);
+        return [caller, servicePublicKeys(keys)];
+      }),
+    );
     this.clockSkewMs = options.clockSkewMs ?? 5_000;
     this.maxTtlMs = options.maxTtlMs ?? 300_000;
     this.cacheSize = options.cacheSize ?? 10_000;
@@ -176,18 +156,17 @@ export class InternalTokenVerifier {
       this.verified.delete(token);
       return { ok: false, reason: 'expired' };
     }
-    const byGateway = token.startsWith(PRINCIPAL_PREFIX);
-    const prefix = byGateway ? PRINCIPAL_PREFIX : SERVICE_PREFIX;
     const dot = token.lastIndexOf('.');
-    if (!token.startsWith(prefix) || dot <= prefix.length) return { ok: false, reason: 'malformed' };
+    if (!token.startsWith(TOKEN_PREFIX) || dot <= TOKEN_PREFIX.length) return { ok: false, reason: 'malformed' };
     const signed = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    if (!(byGateway ? this.signedByGateway(signed, given) : this.signedWithSharedKey(signed, given))) return { ok: false, reason: 'signature' };
-    const claims = parseClaims(signed.slice(prefix.length));
+    const claims = parseClaims(signed.slice(TOKEN_PREFIX.length));
     if (!claims) return { ok: false, reason: 'malformed' };
-    // A customer only in the gateway's signature: the shared key is in every pod.
-    if (claims.p && !byGateway) return { ok: false, reason: 'principal-signer' };
-    if (!this.callers.has(claims.iss)) return { ok: false, reason: 'issuer' };
+    // The issuer picks the key: one the edge table does not let call this service has none here.
+    const keys = this.callerKeys.get(claims.iss);
+    if (!keys) return { ok: false, reason: 'issuer' };
+    if (!signedWith(keys, signed, token.slice(dot + 1))) return { ok: false, reason: 'signature' };
+    // A customer only in the gateway's signature: it is the one that authenticated them.
+    if (claims.p && claims.iss !== PRINCIPAL_ISSUER) return { ok: false, reason: 'principal-signer' };
     if (claims.aud !== this.audience) return { ok: false, reason: 'audience' };
     if (claims.exp + this.clockSkewMs <= now || claims.iat - this.clockSkewMs > now || claims.exp - claims.iat > this.maxTtlMs) {
       return { ok: false, reason: 'expired' };
@@ -203,17 +182,13 @@ export class InternalTokenVerifier {
     this.verified.set(token, { caller, expiresAtMs: claims.exp });
     return { ok: true, caller, expiresAtMs: claims.exp };
   }
+}
 
-  private signedWithSharedKey(signed: string, given: Buffer): boolean {
-    const expected = mac(this.key, signed);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
-
-  private signedByGateway(signed: string, given: Buffer): boolean {
-    if (given.length !== ED25519_SIGNATURE_BYTES) return false;
-    const data = Buffer.from(signed);
-    return this.principalKeys.some((key) => verifyEd25519(null, data, key, given));
-  }
+function signedWith(keys: readonly KeyObject[], signed: string, signature: string): boolean {
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== ED25519_SIGNATURE_BYTES) return false;
+  const data = Buffer.from(signed);
+  return keys.some((key) => verifyEd25519(null, data, key, given));
 }
 
 function parseClaims(encoded: string): Claims | undefined {

@@ -10,7 +10,7 @@ export interface InternalTokensOptions extends SignerOptions {
 
 /**
  * The tokens one service sends, signed once and reused until shortly before expiry: a request on the
- * gateway's hot path costs a map lookup, not an HMAC. Keyed by audience and every principal field,
+ * gateway's hot path costs a map lookup, not an Ed25519 signature. Keyed by audience and every principal field,
  * so a role change (a new snapshot) gets a new token at once.
  */
 export class InternalTokens {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { ConfigError, defineEnv } from '@stormhook/config';
-import { newPrincipalKeyPair } from '@stormhook/grpc';
-import { grpcEnv, principalSigningEnv } from './env.js';
-import { principalPublicKeysOf, principalSigningKeyOf } from './internal-keys.js';
+import { InternalTokenSigner, newServiceKeyPair } from '@stormhook/grpc';
+import { grpcEnv, internalSigningEnv } from './env.js';
+import { internalVerifierOf, signingKeyOf } from './internal-keys.js';
 
-const pair = newPrincipalKeyPair();
-const required = { INTERNAL_TOKEN_KEY: 'k'.repeat(32), INTERNAL_PRINCIPAL_PUBLIC_KEY: pair.publicKey };
+const gateway = newServiceKeyPair();
+const matcher = newServiceKeyPair();
+const publicKeys = (keys: Record<string, string>) => ({ INTERNAL_PUBLIC_KEYS: JSON.stringify(keys) });
+const required = publicKeys({ gateway: gateway.publicKey, 'alarm-matcher': matcher.publicKey });
 const problemsOf = (run: () => unknown): string[] => {
   try {
     run();
@@ -26,30 +28,44 @@ describe('service environment', () => {
     assert.equal(loadGrpc({ ...required, GRPC_HOST: '0.0.0.0' }).GRPC_HOST, '0.0.0.0');
   });
 
-  it('requires the shared key and the principal public key of every gRPC service', () => {
+  it('requires the public keys in every gRPC service, and its own signing key in a calling service', () => {
     assert.deepEqual(
       problemsOf(() => loadGrpc({})),
-      ['INTERNAL_TOKEN_KEY is required', 'INTERNAL_PRINCIPAL_PUBLIC_KEY is required'],
+      ['INTERNAL_PUBLIC_KEYS is required'],
     );
+    const loadMatcher = defineEnv({ ...grpcEnv(50055), ...internalSigningEnv('alarm-matcher') });
+    assert.deepEqual(
+      problemsOf(() => loadMatcher({ ...required, GATEWAY_INTERNAL_SIGNING_KEY: gateway.signingKey })),
+      ['ALARM_MATCHER_INTERNAL_SIGNING_KEY is required'],
+      "another service's key is not this one's",
+    );
+    assert.equal(signingKeyOf(loadMatcher({ ...required, ALARM_MATCHER_INTERNAL_SIGNING_KEY: matcher.signingKey }), 'alarm-matcher').type, 'private');
   });
 
-  it('checks the principal keys at start, naming the variable and never echoing a key', () => {
-    assert.deepEqual(
-      principalPublicKeysOf(loadGrpc(required)).map((key) => key.asymmetricKeyType),
-      ['ed25519'],
-    );
-    const signing = defineEnv(principalSigningEnv);
-    assert.equal(principalSigningKeyOf(signing({ INTERNAL_PRINCIPAL_SIGNING_KEY: pair.signingKey })).type, 'private');
-    // The private key handed to a service by mistake, the public key to the gateway, and garbage.
+  it("verifies with the callers' keys from the map, and names the variable and the caller whose key is missing", () => {
+    const verifier = internalVerifierOf(loadGrpc(required), 'notifier');
+    const token = new InternalTokenSigner({ key: matcher.signingKey, issuer: 'alarm-matcher' }).sign('notifier').token;
+    assert.equal(verifier.verify(token).ok, true);
+    // Identity is called by the gateway alone: the alarm-matcher's entry is not needed there.
+    assert.doesNotThrow(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'identity'));
+    const [problem] = problemsOf(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'notifier'));
+    assert.match(problem!, /^INTERNAL_PUBLIC_KEYS must be .*caller of notifier \(gateway, alarm-matcher\).*no public key of alarm-matcher/);
+  });
+
+  it('checks the keys at start, naming the variable and never echoing a key', () => {
+    const loadGateway = defineEnv(internalSigningEnv('gateway'));
+    // The private key handed to a verifier by mistake, the public key to a signer, garbage, and not JSON.
     const problems = [
-      ...problemsOf(() => principalPublicKeysOf(loadGrpc({ ...required, INTERNAL_PRINCIPAL_PUBLIC_KEY: pair.signingKey }))),
-      ...problemsOf(() => principalSigningKeyOf(signing({ INTERNAL_PRINCIPAL_SIGNING_KEY: pair.publicKey }))),
-      ...problemsOf(() => principalSigningKeyOf(signing({ INTERNAL_PRINCIPAL_SIGNING_KEY: 'not a key' }))),
+      ...problemsOf(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.signingKey })), 'identity')),
+      ...problemsOf(() => signingKeyOf(loadGateway({ GATEWAY_INTERNAL_SIGNING_KEY: gateway.publicKey }), 'gateway')),
+      ...problemsOf(() => signingKeyOf(loadGateway({ GATEWAY_INTERNAL_SIGNING_KEY: 'not a key' }), 'gateway')),
+      ...problemsOf(() => internalVerifierOf(loadGrpc({ INTERNAL_PUBLIC_KEYS: gateway.publicKey }), 'identity')),
     ];
-    assert.equal(problems.length, 3, problems.join('\n'));
-    assert.match(problems[0]!, /^INTERNAL_PRINCIPAL_PUBLIC_KEY must be one or more Ed25519 public keys in SPKI PEM \(.*private key/);
-    assert.match(problems[1]!, /^INTERNAL_PRINCIPAL_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM/);
-    assert.match(problems[2]!, /^INTERNAL_PRINCIPAL_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM/);
-    assert.ok(!problems.join('\n').includes(pair.signingKey.split('\n')[1]!), 'no key material in a message');
+    assert.equal(problems.length, 4, problems.join('\n'));
+    assert.match(problems[0]!, /^INTERNAL_PUBLIC_KEYS must be .*public key of gateway: .*private key/);
+    assert.match(problems[1]!, /^GATEWAY_INTERNAL_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM/);
+    assert.match(problems[2]!, /^GATEWAY_INTERNAL_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM/);
+    assert.match(problems[3]!, /^INTERNAL_PUBLIC_KEYS must be .*not JSON/);
+    assert.ok(!problems.join('\n').includes(gateway.signingKey.split('\n')[1]!), 'no key material in a message');
   });
 });

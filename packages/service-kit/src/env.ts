@@ -1,5 +1,5 @@
-import { list, oneOf, port, str, url } from '@stormhook/config';
-import { INTERNAL_KEY_MIN_LENGTH } from '@stormhook/grpc';
+import { list, oneOf, port, str, url, type VarSpec } from '@stormhook/config';
+import { signingKeyVariable, type GrpcCaller, type SigningKeyVariable } from '@stormhook/grpc';
 
 /**
  * Environment every service reads. A service's own `loadConfig` spreads these into its spec
@@ -20,33 +20,23 @@ export const platformEnv = {
 };
 
 /**
- * The key every service signs and verifies its own internal gRPC calls with (HMAC-SHA256; tokens
- * that carry a customer need the gateway's key below). Required, no default: the local stack and the
- * test runner generate one per run; the chart takes it from a Secret.
+ * A calling service's own Ed25519 private key (PKCS#8 PEM), under a variable named for the service
+ * (`GATEWAY_INTERNAL_SIGNING_KEY`, ...): it signs every internal token the service sends. Required,
+ * no default: the local stack and the test runner generate one per run; the chart takes it from a
+ * Secret. Parsed and checked at start by `signingKeyOf`.
  */
-export const internalTokenEnv = {
-  INTERNAL_TOKEN_KEY: str({
-    minLength: INTERNAL_KEY_MIN_LENGTH,
-    secret: true,
-    description: "shared key of the services' own internal gRPC tokens (e.g. 32 random bytes in base64)",
-  }),
-};
+export function internalSigningEnv<S extends GrpcCaller>(service: S): Record<SigningKeyVariable<S>, VarSpec<string>> {
+  const spec = str({ secret: true, description: `${service}'s own Ed25519 private key (PKCS#8 PEM) that signs its internal gRPC tokens` });
+  return { [signingKeyVariable(service)]: spec } as Record<SigningKeyVariable<S>, VarSpec<string>>;
+}
 
 /**
- * The gateway's private key for internal tokens that carry a customer (the gateway only). Parsed and
- * checked at start by `principalSigningKeyOf`.
+ * The public keys of the calling services, held by every gRPC service: a JSON object of service name
+ * -> SPKI PEM. A service uses only its callers' entries; parsed and checked by `publicKeysOf`.
  */
-export const principalSigningEnv = {
-  INTERNAL_PRINCIPAL_SIGNING_KEY: str({
-    secret: true,
-    description: "the gateway's Ed25519 private key (PKCS#8 PEM) that signs internal tokens carrying a customer",
-  }),
-};
-
-/** The matching public key, held by every gRPC service; parsed and checked by `principalPublicKeyOf`. */
-export const principalVerifyEnv = {
-  INTERNAL_PRINCIPAL_PUBLIC_KEY: str({
-    description: "the gateway's Ed25519 public key (SPKI PEM) that internal tokens carrying a customer are checked with",
+export const internalPublicKeysEnv = {
+  INTERNAL_PUBLIC_KEYS: str({
+    description: 'JSON object: calling service name -> Ed25519 public key (SPKI PEM) its internal gRPC tokens are checked with',
   }),
 };
 
@@ -56,7 +46,6 @@ export function grpcEnv(defaultPort: number) {
     // Loopback unless told otherwise: a laptop's services are not for the network; the chart sets 0.0.0.0.
     GRPC_HOST: str({ default: '127.0.0.1', description: 'address the gRPC server binds to' }),
     GRPC_PORT: port({ default: defaultPort }),
-    ...internalTokenEnv,
-    ...principalVerifyEnv,
+    ...internalPublicKeysEnv,
   };
 }

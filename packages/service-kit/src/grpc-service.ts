@@ -1,6 +1,6 @@
-import { callersOf, createGrpcServer, InternalTokenVerifier, type GrpcServer, type GrpcServiceName } from '@stormhook/grpc';
+import { createGrpcServer, type GrpcServer, type GrpcServiceName } from '@stormhook/grpc';
 import { DependencyMonitor } from './dependency-monitor.js';
-import { principalPublicKeysOf } from './internal-keys.js';
+import { internalVerifierOf } from './internal-keys.js';
 import { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 
 /** The health-check service name that is SERVING while the process runs, whatever its dependencies do. */
@@ -9,8 +9,7 @@ export const LIVENESS_SERVICE = 'stormhook.liveness';
 export interface GrpcServiceConfig extends PlatformConfig {
   readonly GRPC_HOST: string;
   readonly GRPC_PORT: number;
-  readonly INTERNAL_TOKEN_KEY: string;
-  readonly INTERNAL_PRINCIPAL_PUBLIC_KEY: string;
+  readonly INTERNAL_PUBLIC_KEYS: string;
 }
 
 /** What a service adds on top of the platform: its gRPC handlers, consumers and their stop. */
@@ -38,13 +37,8 @@ export async function startGrpcService(
   opts: PlatformOptions = {},
 ): Promise<RunningGrpcService> {
   // Every call must carry an internal token addressed to this service, from a service the edge table
-  // lets call it (see @stormhook/grpc). Built first: a bad key fails the start before any connection.
-  const internalTokens = new InternalTokenVerifier({
-    key: config.INTERNAL_TOKEN_KEY,
-    principalKey: principalPublicKeysOf(config),
-    audience: service,
-    callers: callersOf(service),
-  });
+  // lets call it (see @stormhook/grpc), signed with the key of its issuer. Built first: a bad or missing key fails the start before any connection.
+  const internalTokens = internalVerifierOf(config, service);
   const platform = await startPlatform(service, config, opts);
   const server = createGrpcServer({ logger: platform.logger, serviceName: service, internalTokens });
   let parts: ServiceParts = {};

@@ -1,5 +1,5 @@
-export { platformEnv, grpcEnv, internalTokenEnv, principalSigningEnv, principalVerifyEnv } from './env.js';
-export { principalPublicKeysOf, principalSigningKeyOf } from './internal-keys.js';
+export { platformEnv, grpcEnv, internalSigningEnv, internalPublicKeysEnv } from './env.js';
+export { internalTokensOf, internalVerifierOf, signingKeyOf } from './internal-keys.js';
 export { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 export { startGrpcService, LIVENESS_SERVICE, type GrpcServiceConfig, type RunningGrpcService, type ServiceParts } from './grpc-service.js';
 export { DependencyMonitor, type DependencyCheck, type DependencyMonitorOptions } from './dependency-monitor.js';

@@ -5,10 +5,10 @@ export interface TestInfra {
   kafkaBrokers: string[];
   mongoUrl: string;
   /**
-   * The internal-token settings of the services the test starts: the shared key, the gateway's
-   * signing key and its public key, by variable name (spread them into a service's env). The runner
-   * sets them; else they are made once and stored in the environment, so every service and test
-   * client of the process agrees.
+   * The internal-token settings of the services the test starts: every calling service's signing key
+   * (each under its own variable, so a service reads only its own) and the public-key map, by variable
+   * name (spread them into a service's env). The runner sets them; else they are made once and stored
+   * in the environment, so every service and test client of the process agrees.
    */
   internalKeys: InternalKeyEnv;
 }

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createClient, InternalTokens } from '@stormhook/grpc';
+import { createClient } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
 import { geoV1, notificationV1 } from '@stormhook/proto';
-import type { Platform } from '@stormhook/service-kit';
+import { internalTokensOf, type Platform } from '@stormhook/service-kit';
 import { GrpcGeoPort } from './adapters/grpc-geo.js';
 import { GrpcWebhookStore } from './adapters/grpc-webhook-store.js';
 import { KafkaAlarmPublisher } from './adapters/kafka-alarm-publisher.js';
@@ -89,7 +89,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const instanceId = config.ALARM_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
   // The matcher's own calls carry its service token; the customer it registers for is in the request.
-  const tokens = new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'alarm-matcher' });
+  const tokens = internalTokensOf(config, 'alarm-matcher');
   const geoClient = opts.geo
     ? undefined
     : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS, internalToken: tokens.serviceTokenFor('geo') });

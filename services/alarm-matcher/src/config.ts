@@ -1,5 +1,5 @@
 import { defineEnv, int, str, type ConfigOf } from '@stormhook/config';
-import { grpcEnv, platformEnv } from '@stormhook/service-kit';
+import { grpcEnv, internalSigningEnv, platformEnv } from '@stormhook/service-kit';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -10,6 +10,7 @@ const DAY = 24 * HOUR;
 const spec = {
   ...platformEnv,
   ...grpcEnv(50055),
+  ...internalSigningEnv('alarm-matcher'),
   GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052', description: 'geo service: boundary checks and area polygons' }),
   NOTIFIER_GRPC_ADDRESS: str({ default: '127.0.0.1:50056', description: "notifier service: the account's stored webhook" }),
   GRPC_DEADLINE_MS: int({ default: 5_000, min: 100, max: 60_000, description: 'deadline of calls to other services, in milliseconds' }),

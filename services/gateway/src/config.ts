@@ -1,12 +1,11 @@
 import { defineEnv, int, port, str, type ConfigOf } from '@stormhook/config';
-import { internalTokenEnv, platformEnv, principalSigningEnv } from '@stormhook/service-kit';
+import { internalSigningEnv, platformEnv } from '@stormhook/service-kit';
 import { rateLimitEnv } from './http/rate-limit-env.js';
 
 /** Everything the gateway reads from its environment, validated once at start. */
 const spec = {
   ...platformEnv,
-  ...internalTokenEnv,
-  ...principalSigningEnv,
+  ...internalSigningEnv('gateway'),
   HTTP_HOST: str({ default: '0.0.0.0', description: 'address the HTTP server binds to' }),
   HTTP_PORT: port({ default: 8080 }),
   HTTP_BODY_LIMIT_BYTES: int({ default: 1024 * 1024, min: 1024, max: 64 * 1024 * 1024 }),

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, InternalTokens } from '@stormhook/grpc';
+import { createClient } from '@stormhook/grpc';
 import { DEAD_LETTER_TOPIC, ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
-import { principalSigningKeyOf, startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
+import { internalTokensOf, startPlatform, type Platform, type PlatformOptions } from '@stormhook/service-kit';
 import { createApp, type Handlers } from './app.js';
 import { parseTrustProxy } from './http/trust-proxy.js';
 import { alarmHandlers } from './handlers/alarms.js';
@@ -46,8 +46,9 @@ export interface GatewayStartOptions extends PlatformOptions {
 /** Starts the public /v1 HTTP surface. */
 export async function start(config: Config, opts: GatewayStartOptions = {}): Promise<RunningGateway> {
   // Every call carries an internal token for its service: the acting customer's inside a handler,
-  // signed with the private key only the gateway holds. Built first: a bad key fails the start at once.
-  const tokens = new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, principalKey: principalSigningKeyOf(config), issuer: 'gateway' });
+  // signed with the gateway's own private key, the only one whose tokens may carry a customer. Built
+  // first: a bad key fails the start at once.
+  const tokens = internalTokensOf(config, 'gateway');
   const platform = await startPlatform('gateway', config, opts);
   const clientOptions = (audience: string) => ({ deadlineMs: config.GRPC_DEADLINE_MS, internalToken: internalTokenFor(tokens, audience) });
   const geo = createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, clientOptions('geo'));

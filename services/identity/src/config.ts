@@ -1,10 +1,11 @@
 import { defineEnv, int, list, str, type ConfigOf } from '@stormhook/config';
-import { grpcEnv, platformEnv } from '@stormhook/service-kit';
+import { grpcEnv, internalSigningEnv, platformEnv } from '@stormhook/service-kit';
 
 /** Everything the identity service reads from its environment, validated once at start. */
 const spec = {
   ...platformEnv,
   ...grpcEnv(50051),
+  ...internalSigningEnv('identity'),
   /** The first administrator: created at start when both are set and the user does not exist yet. */
   STORMHOOK_ADMIN_EMAIL: str({ optional: true, format: 'email', description: 'username (e-mail) of the first ADMIN, created at start' }),
   STORMHOOK_ADMIN_PASSWORD: str({ optional: true, secret: true, minLength: 8, maxLength: 256, description: 'initial password of the first ADMIN' }),

@@ -1,8 +1,8 @@
 import { ConfigError } from '@stormhook/config';
-import { createClient, InternalTokens } from '@stormhook/grpc';
+import { createClient } from '@stormhook/grpc';
 import { ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
 import { geoV1, identityV1 } from '@stormhook/proto';
-import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
+import { internalTokensOf, startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import { loadOrCreateDevSigningKey } from './adapters/dev-signing-key.js';
 import { GrpcGeoResolver } from './adapters/grpc-geo-resolver.js';
 import { KafkaAccessChangePublisher } from './adapters/kafka-access-change-publisher.js';
@@ -35,6 +35,7 @@ export interface IdentityStartOptions extends PlatformOptions {
 export async function start(config: Config, opts: IdentityStartOptions = {}): Promise<RunningGrpcService> {
   // Text settings (keys, plan table) are parsed before anything connects: a bad value fails fast.
   const settings = parseSettings(config);
+  const tokens = internalTokensOf(config, 'identity');
   const clock = opts.clock ?? systemClock;
   return startGrpcService(
     'identity',
@@ -64,7 +65,7 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
         ? undefined
         : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
             deadlineMs: config.GRPC_DEADLINE_MS,
-            internalToken: new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'identity' }).serviceTokenFor('geo'),
+            internalToken: tokens.serviceTokenFor('geo'),
           });
       const repositories = createMongoRepositories(mongo.db);
       const uc = createIdentityUseCases({

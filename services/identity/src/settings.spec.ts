@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError } from '@stormhook/config';
-import { newPrincipalKeyPair } from '@stormhook/grpc';
+import { localInternalKeys } from '@stormhook/grpc';
 import { loadConfig } from './config.js';
 import { parseSettings } from './settings.js';
 
 const base = {
   KAFKA_BROKERS: '127.0.0.1:9092',
   MONGO_URL: 'mongodb://127.0.0.1:27017/',
-  INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars',
-  INTERNAL_PRINCIPAL_PUBLIC_KEY: newPrincipalKeyPair().publicKey,
+  ...localInternalKeys({}),
 };
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -45,7 +44,9 @@ describe('identity settings', () => {
     assert.match(problems[2] ?? '', /^STORMHOOK_ADMIN_PASSWORD is required/);
     assert.ok(!problems.join('').includes('PRIVATE KEY-----\n'));
     assert.deepEqual(problemsOf({ IDENTITY_PLAN_DEFAULTS: 'not json' }), ['IDENTITY_PLAN_DEFAULTS must be JSON']);
-    assert.deepEqual(problemsOf({ INTERNAL_TOKEN_KEY: 'too-short' }), ['INTERNAL_TOKEN_KEY must be a string of at least 32 characters (value hidden)']);
+    // Identity calls geo: it signs with a key of its own, which another service's does not replace.
+    const withoutOwnKey = Object.fromEntries(Object.entries(base).filter(([name]) => name !== 'IDENTITY_INTERNAL_SIGNING_KEY'));
+    assert.throws(() => loadConfig(withoutOwnKey), /IDENTITY_INTERNAL_SIGNING_KEY is required/);
   });
 
   it('validates link origins and the admin e-mail through the config schema', () => {

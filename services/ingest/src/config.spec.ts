@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { newPrincipalKeyPair } from '@stormhook/grpc';
+import { localInternalKeys } from '@stormhook/grpc';
 import { loadConfig, rulesFromConfig } from './config.js';
 
-const KEYS = { INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars', INTERNAL_PRINCIPAL_PUBLIC_KEY: newPrincipalKeyPair().publicKey };
+const KEYS = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS };
 
 describe('ingest config', () => {
   it('has defaults that give the documented rules', () => {

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@stormhook/config';
-import { newPrincipalKeyPair } from '@stormhook/grpc';
+import { localInternalKeys } from '@stormhook/grpc';
 import { loadConfig } from './config.js';
 import { defaultDevOutboxDir, DEV_OUTBOX_RELATIVE } from './messaging/dev-outbox-location.js';
 import { CredentialCipher, DEFAULT_KID, parseKeyring } from './security/credential-cipher.js';
 
-const INTERNAL = { INTERNAL_TOKEN_KEY: 'test-internal-key-of-at-least-32-chars', INTERNAL_PRINCIPAL_PUBLIC_KEY: newPrincipalKeyPair().publicKey };
+const INTERNAL = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS };
 const problems = (env: Record<string, string>): string[] => {
   try {
     loadConfig({ ...INTERNAL, ...env });

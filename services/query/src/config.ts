@@ -1,5 +1,5 @@
 import { defineEnv, int, str, url, type ConfigOf } from '@stormhook/config';
-import { grpcEnv, platformEnv } from '@stormhook/service-kit';
+import { grpcEnv, internalSigningEnv, platformEnv } from '@stormhook/service-kit';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -8,6 +8,7 @@ const DAY = 24 * 60 * MINUTE;
 const spec = {
   ...platformEnv,
   ...grpcEnv(50054),
+  ...internalSigningEnv('query'),
   GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052', description: 'geo service: the provinces that subscription geographies name' }),
   QUERY_CONSUMER_GROUP: str({
     default: 'stormhook-query',

@@ -1,7 +1,7 @@
-import { createClient, InternalTokens } from '@stormhook/grpc';
+import { createClient } from '@stormhook/grpc';
 import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
 import { geoV1, queryV1 } from '@stormhook/proto';
-import { startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
+import { internalTokensOf, startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import type { AreaIndex } from './areas/area-index.js';
 import { loadAreasWithRetry, type GeoAreasClient } from './areas/geo-areas.js';
 import type { Config } from './config.js';
@@ -32,7 +32,9 @@ export function consumerGroup(config: Config): string {
  * Health answers SERVING once the subscription areas are loaded, while Kafka and the database answer
  * and the consumer has not failed.
  */
-export function start(config: Config, opts: QueryOptions = {}): Promise<RunningGrpcService> {
+export async function start(config: Config, opts: QueryOptions = {}): Promise<RunningGrpcService> {
+  // Its own signing key, checked before anything connects.
+  const tokens = internalTokensOf(config, 'query');
   return startGrpcService(
     'query',
     config,
@@ -67,7 +69,7 @@ export function start(config: Config, opts: QueryOptions = {}): Promise<RunningG
         ? undefined
         : createClient(geoV1.GeoService, config.GEO_GRPC_ADDRESS, {
             deadlineMs: 30_000,
-            internalToken: new InternalTokens({ key: config.INTERNAL_TOKEN_KEY, issuer: 'query' }).serviceTokenFor('geo'),
+            internalToken: tokens.serviceTokenFor('geo'),
           });
       const geo = opts.geo ?? geoClient!;
       let consumerAlive = true;

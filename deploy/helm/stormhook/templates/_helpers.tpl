@@ -210,28 +210,26 @@ the secrets (never overridable by plain values).
     secretKeyRef:
       name: {{ required "secrets.database.existingSecret is required: name an existing Secret holding the MongoDB URL (key secrets.database.key, default mongo-url)" $db.existingSecret }}
       key: {{ $db.key }}
-{{- $internal := $root.Values.secrets.internalToken }}
-- name: INTERNAL_TOKEN_KEY
+{{- /* Internal gRPC tokens: a service that calls others (files/grpc-edges.json) signs its tokens with
+     its own Ed25519 private key, read from its own key of the Secret and under a variable named for
+     it: no pod gets another service's key. Every gRPC service gets the public keys (a ConfigMap) and
+     checks a token with the key of the service that signed it. */}}
+{{- $signing := $root.Values.secrets.internalSigning }}
+{{- $signingSecret := required "secrets.internalSigning.existingSecret is required: name an existing Secret holding each calling service's Ed25519 private key (PKCS#8 PEM) under <service>-internal-signing-key.pem" $signing.existingSecret }}
+{{- if (index (include "stormhook.grpcEdges" $root | fromJson).services .name).calls }}
+- name: {{ printf "%s_INTERNAL_SIGNING_KEY" (.name | upper | replace "-" "_") }}
   valueFrom:
     secretKeyRef:
-      name: {{ required "secrets.internalToken.existingSecret is required: name an existing Secret holding the internal gRPC token key (at least 32 characters)" $internal.existingSecret }}
-      key: {{ $internal.key }}
-{{- /* Tokens that carry a customer: only the gateway holds the private key that signs them; every
-     other service gets the public key, which lets it check them but not make them. */}}
-{{- $principal := $root.Values.secrets.internalPrincipal }}
-{{- $principalSecret := required "secrets.internalPrincipal.existingSecret is required: name an existing Secret holding the gateway's Ed25519 internal principal key pair in PEM (private key PKCS#8, public key SPKI)" $principal.existingSecret }}
-{{- if eq .name "gateway" }}
-- name: INTERNAL_PRINCIPAL_SIGNING_KEY
+      name: {{ $signingSecret }}
+      key: {{ printf "%s-internal-signing-key.pem" .name }}
+{{- end }}
+{{- if ne .name "gateway" }}
+{{- $publicKeys := $root.Values.internalPublicKeys }}
+- name: INTERNAL_PUBLIC_KEYS
   valueFrom:
-    secretKeyRef:
-      name: {{ $principalSecret }}
-      key: {{ $principal.signingKeyKey }}
-{{- else }}
-- name: INTERNAL_PRINCIPAL_PUBLIC_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ $principalSecret }}
-      key: {{ $principal.publicKeyKey }}
+    configMapKeyRef:
+      name: {{ required "internalPublicKeys.existingConfigMap is required: name an existing ConfigMap holding the calling services' Ed25519 public keys as JSON (service name -> SPKI PEM)" $publicKeys.existingConfigMap }}
+      key: {{ $publicKeys.key }}
 {{- end }}
 {{- $jwt := $root.Values.secrets.jwt }}
 {{- $jwtMessage := "secrets.jwt.existingSecret is required while identity is enabled: name an existing Secret holding the Ed25519 token signing key in PEM" }}

@@ -61,10 +61,10 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     message: 'secrets.jwt.existingSecret is required',
   },
   {
-    name: 'missing internal token Secret',
+    name: 'missing internal signing key Secret',
     valuesFile: 'values-production.yaml',
-    set: ['secrets.internalToken.existingSecret='],
-    message: 'secrets.internalToken.existingSecret is required',
+    set: ['secrets.internalSigning.existingSecret='],
+    message: 'secrets.internalSigning.existingSecret is required',
   },
   {
     name: 'missing geo boundary source',
@@ -85,10 +85,10 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     message: 'networkPolicy.webhookEgress.except/exceptIPv6 are gone',
   },
   {
-    name: 'missing internal principal key Secret',
+    name: 'missing internal public key ConfigMap',
     valuesFile: 'values-production.yaml',
-    set: ['secrets.internalPrincipal.existingSecret='],
-    message: 'secrets.internalPrincipal.existingSecret is required',
+    set: ['internalPublicKeys.existingConfigMap='],
+    message: 'internalPublicKeys.existingConfigMap is required',
   },
   {
     name: 'more ingest replicas than feed partitions',

@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
-import { checkPrincipalKeys } from './internal-keys-check.js';
+import { checkInternalKeys } from './internal-keys-check.js';
 
+const secretRef = (key: string) => `
+              valueFrom:
+                secretKeyRef:
+                  name: stormhook-internal-keys
+                  key: ${key}`;
+const publicKeys = `
+            - name: INTERNAL_PUBLIC_KEYS
+              valueFrom:
+                configMapKeyRef:
+                  name: stormhook-internal-public-keys
+                  key: internal-public-keys.json`;
+const signing = (variable: string, key: string) => `
+            - name: ${variable}${secretRef(key)}`;
 const deployment = (service: string, env: string[]) => `
 kind: Deployment
 metadata:
@@ -11,22 +24,44 @@ spec:
     spec:
       containers:
         - name: ${service}
-          env:
-${env.map((name) => `            - name: ${name}`).join('\n')}
+          env:${env.join('')}
 `;
+const check = (...docs: string[]) => {
+  const result = checkInternalKeys(docs.join('---\n'), 't');
+  return [result.ok, result.detail];
+};
 
-describe('internal principal key check', () => {
-  const gateway = deployment('gateway', ['INTERNAL_TOKEN_KEY', 'INTERNAL_PRINCIPAL_SIGNING_KEY']);
+describe('internal key check', () => {
+  const gateway = deployment('gateway', [signing('GATEWAY_INTERNAL_SIGNING_KEY', 'gateway-internal-signing-key.pem')]);
+  const matcher = deployment('alarm-matcher', [signing('ALARM_MATCHER_INTERNAL_SIGNING_KEY', 'alarm-matcher-internal-signing-key.pem'), publicKeys]);
 
-  it('passes the gateway with the signing key and a service with the public key', () => {
-    const result = checkPrincipalKeys([gateway, deployment('notifier', ['INTERNAL_TOKEN_KEY', 'INTERNAL_PRINCIPAL_PUBLIC_KEY'])].join('---\n'), 't');
-    assert.deepEqual([result.ok, result.detail], [true, '2 Deployments']);
+  it('passes each caller with its own signing key and every gRPC service with the public keys', () => {
+    assert.deepEqual(check(gateway, matcher, deployment('notifier', [publicKeys])), [true, '3 Deployments']);
   });
 
-  it('fails a service that gets the signing key, or lacks the public key', () => {
-    const leaked = checkPrincipalKeys([gateway, deployment('ingest', ['INTERNAL_PRINCIPAL_SIGNING_KEY', 'INTERNAL_PRINCIPAL_PUBLIC_KEY'])].join('---\n'), 't');
-    assert.deepEqual([leaked.ok, leaked.detail], [false, 'ingest gets INTERNAL_PRINCIPAL_SIGNING_KEY']);
-    const missing = checkPrincipalKeys([gateway, deployment('geo', ['INTERNAL_TOKEN_KEY'])].join('---\n'), 't');
-    assert.deepEqual([missing.ok, missing.detail], [false, 'geo lacks INTERNAL_PRINCIPAL_PUBLIC_KEY']);
+  it("fails a service that gets another service's key, under its variable or under its own", () => {
+    const posing = deployment('query', [
+      signing('QUERY_INTERNAL_SIGNING_KEY', 'query-internal-signing-key.pem'),
+      signing('GATEWAY_INTERNAL_SIGNING_KEY', 'gateway-internal-signing-key.pem'),
+      publicKeys,
+    ]);
+    assert.deepEqual(check(gateway, posing), [false, 'query gets GATEWAY_INTERNAL_SIGNING_KEY']);
+    const swapped = deployment('query', [signing('QUERY_INTERNAL_SIGNING_KEY', 'gateway-internal-signing-key.pem'), publicKeys]);
+    assert.deepEqual(check(gateway, swapped), [
+      false,
+      'query reads QUERY_INTERNAL_SIGNING_KEY from Secret key gateway-internal-signing-key.pem, not query-internal-signing-key.pem',
+    ]);
+  });
+
+  it('fails a service that calls none but gets a signing key, a caller without its key, and a verifier without the public keys', () => {
+    assert.deepEqual(check(gateway, deployment('ingest', [signing('INGEST_INTERNAL_SIGNING_KEY', 'ingest-internal-signing-key.pem'), publicKeys])), [
+      false,
+      'ingest calls no service but gets INGEST_INTERNAL_SIGNING_KEY',
+    ]);
+    assert.deepEqual(check(deployment('gateway', []), deployment('identity', [publicKeys])), [
+      false,
+      'gateway lacks GATEWAY_INTERNAL_SIGNING_KEY; identity lacks IDENTITY_INTERNAL_SIGNING_KEY',
+    ]);
+    assert.deepEqual(check(gateway, deployment('geo', [])), [false, 'geo lacks INTERNAL_PUBLIC_KEYS from the public-key ConfigMap']);
   });
 });

@@ -15,7 +15,7 @@ import { checkGrpcEdges, checkWebhookEgress, codeGrpcEdges, grpcPorts } from './
 import { checkGrpcAddresses } from './grpc-address-check.js';
 import { checkOpenMeteoJob, checkOpenMeteoPolicy } from './open-meteo-check.js';
 import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check.js';
-import { checkPrincipalKeys } from './internal-keys-check.js';
+import { checkInternalKeys } from './internal-keys-check.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/geo-data.yaml', 'deploy/dev/feed-simulator.yaml'];
 
@@ -119,7 +119,7 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
   steps.push(...networkPolicySteps(root, texts), ...grpcAddressSteps(texts), trustProxyStep(texts), ...productSettingsSteps(root, texts));
-  steps.push(...[...texts].map(([variant, yaml]) => checkPrincipalKeys(yaml, variant)));
+  steps.push(...[...texts].map(([variant, yaml]) => checkInternalKeys(yaml, variant)));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));

@@ -27,7 +27,7 @@ export async function runContainer(engine: Engine, spec: ContainerSpec): Promise
   writeFileSync(
     envFile,
     // An env file has no quoting: a PEM key's line breaks go as the two characters \n, which the
-    // services' key settings read back (identity's token key, the internal principal keys).
+    // services' key settings read back (identity's token key, the internal signing keys).
     Object.entries(spec.env)
       .map(([k, v]) => `${k}=${v.replace(/\r?\n/g, '\\n')}`)
       .join('\n') + '\n',

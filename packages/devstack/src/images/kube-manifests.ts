@@ -62,3 +62,8 @@ export function removeBlock(doc: string, key: string): string {
 export function podmanSecretData(data: Record<string, string>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])));
 }
+
+/** A ConfigMap for `podman kube play --configmap` (JSON is YAML: no quoting rules to get wrong for PEM blocks). */
+export function kubeConfigMap(name: string, data: Record<string, string>): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+}

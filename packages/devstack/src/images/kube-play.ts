@@ -8,13 +8,14 @@ import { ensureGoTool, HELM } from '../deploy/tools.js';
 import type { PrivateInfra } from '../infra/private-infra.js';
 import { sleep } from '../infra/net.js';
 import { repoRoot } from '../paths.js';
-import { grpcEdges } from '@stormhook/grpc';
+import { callingServices, grpcEdges, signingKeyVariable } from '@stormhook/grpc';
+import { signingKeySecretKey } from '../deploy/internal-keys-check.js';
 import { allServices, grpcAddressVariable, grpcPort, grpcServices } from '../services.js';
 import type { BuiltImage } from './build.js';
 import type { Engine } from './engine.js';
 import { freePortBlock } from '@stormhook/testing';
 import { imagesDir } from './image-paths.js';
-import { kubePlayDeployments, podmanSecretData } from './kube-manifests.js';
+import { kubeConfigMap, kubePlayDeployments, podmanSecretData } from './kube-manifests.js';
 import { smokeGeoFixture } from './smoke-api.js';
 import { runSecrets, startRunInfra, type RunPorts } from './smoke.js';
 
@@ -22,6 +23,7 @@ type Log = (message: string) => void;
 
 const HOST = '127.0.0.1';
 const SECRET = 'stormhook-dev';
+const PUBLIC_KEYS_CONFIG_MAP = 'stormhook-dev-internal-public-keys';
 const START_TIMEOUT_MS = 240_000;
 
 /** The values the dev render gets so that its pods can run on one host against the private infrastructure. */
@@ -100,9 +102,8 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
         'mongo-url': infra.mongoUrl,
         'jwt-signing-key.pem': secrets.jwtKeyPem,
         'credential-encryption-key': secrets.credentialKey,
-        'internal-token-key': secrets.internalKeys.INTERNAL_TOKEN_KEY,
-        'internal-principal-signing-key.pem': secrets.internalKeys.INTERNAL_PRINCIPAL_SIGNING_KEY,
-        'internal-principal-public-key.pem': secrets.internalKeys.INTERNAL_PRINCIPAL_PUBLIC_KEY,
+        // Each calling service's private key under its own Secret key; the chart hands each pod only its own.
+        ...Object.fromEntries(callingServices().map((service) => [signingKeySecretKey(service), secrets.internalKeys[signingKeyVariable(service)]!])),
       }),
       { mode: 0o600 },
     );
@@ -114,7 +115,10 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
     }
     secretMade = true;
     played = true;
-    const play = await engine.run(['kube', 'play', kubeFile], { timeoutMs: 10 * 60_000 });
+    // The public keys every gRPC service reads, as the ConfigMap values-dev.yaml names.
+    const configMapFile = join(dir, 'internal-public-keys.json');
+    writeFileSync(configMapFile, kubeConfigMap(PUBLIC_KEYS_CONFIG_MAP, { 'internal-public-keys.json': secrets.internalKeys.INTERNAL_PUBLIC_KEYS }));
+    const play = await engine.run(['kube', 'play', '--configmap', configMapFile, kubeFile], { timeoutMs: 10 * 60_000 });
     if (play.code !== 0) throw new Error(`podman kube play failed:\n${tail(play)}`);
     log(`kube play started ${deployments.length} pods: ${deployments.join(', ')}`);
     const containers = await waitForPods(engine, ports.gateway, deployments);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { localInternalKeys } from '@stormhook/grpc';
+import { localInternalKeys, signingKeyVariables } from '@stormhook/grpc';
 import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
@@ -51,12 +51,12 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     log('stopped; no process left behind');
   };
 
-  // One set per run (or the caller's): the gateway gets the principal signing key, the others its public key.
+  // One set per run (or the caller's): a key pair per calling service, the public keys for everyone.
   const internalKeys = localInternalKeys();
-  // The supervisor's own environment may carry the signing key (the test runner sets it): serviceEnv
-  // gives it back to the gateway alone.
+  // The supervisor's own environment may carry every service's signing key (the test runner sets
+  // them): serviceEnv gives each service back its own alone.
   const inherited: NodeJS.ProcessEnv = { ...process.env };
-  delete inherited['INTERNAL_PRINCIPAL_SIGNING_KEY'];
+  for (const variable of signingKeyVariables()) delete inherited[variable];
   const services: ManagedProcess[] = [];
   const start = async (): Promise<void> => {
     const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});

@@ -1,9 +1,9 @@
 // What the internal gRPC tokens add per request: the gateway's side (async context of the handler,
 // the cached token of the request's principal, the metadata entry) and a server's verification
-// (a cached token: a map lookup; a new one: an Ed25519 signature and its check, since a token that
-// carries a customer is signed with the gateway's own key). `npm run bench` runs it with the others.
+// (a cached token: a map lookup; a new one: an Ed25519 signature and its check, since every service
+// signs its tokens with its own key). `npm run bench` runs it with the others.
 import type { Request, Response } from 'express';
-import { callersOf, InternalTokens, InternalTokenVerifier, localInternalKeys } from '@stormhook/grpc';
+import { callersOf, InternalTokens, InternalTokenVerifier, localInternalKeys, parsePublicKeys, signingKeyVariable } from '@stormhook/grpc';
 import type { identityV1 } from '@stormhook/proto';
 import { reportBench } from '@stormhook/testing';
 import { setAuthState } from '../http/auth-state.js';
@@ -12,9 +12,8 @@ import { actingForCaller, internalTokenFor } from '../http/internal-caller.js';
 const ROUNDS = 200_000;
 const USERS = 1_000;
 const keys = localInternalKeys({});
-const key = keys.INTERNAL_TOKEN_KEY;
-const signing = { key, principalKey: keys.INTERNAL_PRINCIPAL_SIGNING_KEY, issuer: 'gateway' };
-const verifying = { key, principalKey: keys.INTERNAL_PRINCIPAL_PUBLIC_KEY, audience: 'identity', callers: callersOf('identity') };
+const signing = { key: keys[signingKeyVariable('gateway')]!, issuer: 'gateway' };
+const verifying = { publicKeys: parsePublicKeys(keys.INTERNAL_PUBLIC_KEYS), audience: 'identity', callers: callersOf('identity') };
 const tokens = new InternalTokens(signing);
 const tokenForIdentity = internalTokenFor(tokens, 'identity');
 const verifier = new InternalTokenVerifier(verifying);
