@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import * as ingest from '@stormhook/ingest';
 import { createLogger } from '@stormhook/logger';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
-import { dropPrefixedDatabases } from './support/databases.js';
-import { deletePrefixedTopics } from './support/topics.js';
+import { deletePrefixedTopics, dropPrefixedDatabases, testInfra, uniqueName } from '@stormhook/testing';
 
 describe('Prometheus metrics of a service (service-kit)', () => {
   const prefix = uniqueName('metrics');

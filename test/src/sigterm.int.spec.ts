@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { testInfra, uniqueName } from '@stormhook/testing';
-import { dropPrefixedDatabases } from './support/databases.js';
-import { deletePrefixedTopics } from './support/topics.js';
+import { deletePrefixedTopics, dropPrefixedDatabases, testInfra, uniqueName } from '@stormhook/testing';
 
 const services = ['gateway', 'identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'];
 

@@ -32,7 +32,7 @@ export function internalSigningEnv<S extends GrpcCaller>(service: S): Record<Sig
 
 /**
  * The public keys of the calling services, held by every gRPC service: a JSON object of service name
- * -> SPKI PEM. A service uses only its callers' entries; parsed and checked by `publicKeysOf`.
+ * -> SPKI PEM. A service uses only its callers' entries; parsed and checked at start by `internalVerifierOf`.
  */
 export const internalPublicKeysEnv = {
   INTERNAL_PUBLIC_KEYS: str({

@@ -3,3 +3,4 @@ export { uniqueName } from './names.js';
 export { reportBench, machineDescription, BENCH_RESULT_PREFIX, type BenchResult } from './bench.js';
 export { ensureChromium, openInChromium, type ChromiumPage } from './chromium.js';
 export { freePort, freePortBlock } from './free-ports.js';
+export { deletePrefixedTopics, dropPrefixedDatabases, removeServiceTestEnv } from './cleanup.js';

@@ -5,7 +5,6 @@ import {
   allTopics,
   createKafkaClient,
   createPublisher,
-  deleteTopics,
   ensureTopics,
   EventTypes,
   TopicNames,
@@ -16,8 +15,8 @@ import {
 import { createLogger } from '@stormhook/logger';
 import { feedV1, weatherV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
-import { consumerGroup, loadConfig, start } from './index.js';
+import { removeServiceTestEnv, serviceTestEnv, testInfra } from '@stormhook/testing';
+import { loadConfig, start } from './index.js';
 import { forecast, lightning, precipitation, thunderstorm } from './test-support/feed-fixtures.js';
 import { TopicTap, waitFor } from './test-support/topic-tap.js';
 
@@ -26,8 +25,9 @@ const logger = createLogger({ service: 'ingest-it', level: process.env['TEST_LOG
 describe('ingest service (real Kafka and database)', function () {
   this.timeout(60_000);
   const infra = testInfra();
-  const { env, topicPrefix: prefix, dbPrefix } = serviceTestEnv('ingest-it', infra);
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+  const testEnv = serviceTestEnv('ingest-it', infra);
+  const { topicPrefix: prefix, dbPrefix } = testEnv;
+  const config = loadConfig({ ...testEnv.env, LOG_LEVEL: 'silent' });
   let kafka: Kafka;
   let service: RunningGrpcService;
   let feeds: Publisher;
@@ -43,7 +43,8 @@ describe('ingest service (real Kafka and database)', function () {
       kafka,
       [TopicNames.WeatherPrecipitation, TopicNames.WeatherLightning, TopicNames.WeatherThunderstorm, TopicNames.WeatherForecast, TopicNames.DeadLetter],
       prefix,
-      uniqueName('ingest-it-tap'),
+      // Under the test's prefix, so the cleanup finds its group with the service's.
+      `${prefix}.tap`,
     );
     await tap.start();
     mongo = new MongoClient(infra.mongoUrl);
@@ -53,17 +54,8 @@ describe('ingest service (real Kafka and database)', function () {
     await tap?.stop();
     await feeds?.disconnect();
     await service?.stop();
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteGroups([consumerGroup(config), tap.groupId]).catch(() => undefined);
-    await admin.disconnect();
-    await deleteTopics(
-      kafka,
-      allTopics().map((t) => t.name),
-      { prefix },
-    );
-    await mongo.db(`${dbPrefix}_ingest`).dropDatabase();
     await mongo.close();
+    await removeServiceTestEnv(infra, testEnv);
   });
 
   const send = (topic: TopicName, eventType: EventType, key: string, value: Uint8Array) => feeds.publish(topic, [{ key, value, eventType }]);

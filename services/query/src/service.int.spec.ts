@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { MongoClient } from 'mongodb';
 import { createClient, GrpcError, GrpcStatus, testInternalTokens, untrustedTokens } from '@stormhook/grpc';
-import { allTopics, createKafkaClient, deleteTopics } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { queryV1, type identityV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { serviceTestEnv, testInfra } from '@stormhook/testing';
+import { removeServiceTestEnv, serviceTestEnv, testInfra } from '@stormhook/testing';
 import type { GeoAreasClient } from './areas/geo-areas.js';
-import { consumerGroup, loadConfig, start } from './index.js';
+import { loadConfig, start } from './index.js';
 
 const logger = createLogger({ service: 'query-it', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
@@ -20,8 +18,8 @@ const noAreas: GeoAreasClient = {
 describe('query service gRPC authentication (real Kafka and database)', function () {
   this.timeout(60_000);
   const infra = testInfra();
-  const { env, topicPrefix: prefix, dbPrefix } = serviceTestEnv('query-it', infra);
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+  const testEnv = serviceTestEnv('query-it', infra);
+  const config = loadConfig({ ...testEnv.env, LOG_LEVEL: 'silent' });
   let service: RunningGrpcService;
   let address: string;
 
@@ -32,19 +30,7 @@ describe('query service gRPC authentication (real Kafka and database)', function
 
   after(async () => {
     await service?.stop();
-    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'query-it', logger });
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteGroups([consumerGroup(config)]).catch(() => undefined);
-    await admin.disconnect();
-    await deleteTopics(
-      kafka,
-      allTopics().map((t) => t.name),
-      { prefix },
-    ).catch(() => undefined);
-    const mongo = new MongoClient(infra.mongoUrl);
-    await mongo.db(`${dbPrefix}_query`).dropDatabase();
-    await mongo.close();
+    await removeServiceTestEnv(infra, testEnv);
   });
 
   /** The code one call answers: an empty event id is the handler's own INVALID_ARGUMENT, so that code means it ran. */

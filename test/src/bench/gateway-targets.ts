@@ -1,13 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
+import { deletePrefixedTopics, dropPrefixedDatabases, freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
 import { FeedPublisher } from '../e2e/support/feed-publisher.js';
 import { forecastGrid } from '../e2e/support/feed-records.js';
 import { repoRoot } from '../e2e/support/repo.js';
 import { launchStack } from '../e2e/support/stack-process.js';
 import { ADMIN, ApiSession } from '../support/api-session.js';
-import { dropPrefixedDatabases } from '../support/databases.js';
-import { deletePrefixedTopics } from '../support/topics.js';
 import { forecastRun, HOUR, PLACES, publishForecast } from '../weather/fixtures.js';
 import { eventually, startWeatherStack } from '../weather/support.js';
 import { cpuMicrosOf } from './proc-cpu.js';

@@ -32,11 +32,9 @@ import { parseArgs } from 'node:util';
 import { seedPointAlarms } from '@stormhook/alarm-matcher/bench';
 import { createKafkaClient, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
-import { machineDescription, reportBench } from '@stormhook/testing';
+import { deletePrefixedTopics, dropPrefixedDatabases, machineDescription, reportBench } from '@stormhook/testing';
 import { describeStorm, lcg, Storm, STORM_BOX, STORM_CLEARANCE_DEG, widened, type Point } from '../faults/storm.js';
 import { sleep, World } from '../faults/world.js';
-import { dropPrefixedDatabases } from '../support/databases.js';
-import { deletePrefixedTopics } from '../support/topics.js';
 import { describeLag, LagMonitor, type LagSummary } from './consumer-lag.js';
 
 const { values } = parseArgs({

@@ -1,8 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { serviceTestEnv, testInfra } from '@stormhook/testing';
+import { deletePrefixedTopics, dropPrefixedDatabases, serviceTestEnv, testInfra } from '@stormhook/testing';
 import { ADMIN } from './api-session.js';
-import { dropPrefixedDatabases } from './databases.js';
-import { deletePrefixedTopics } from './topics.js';
 
 export interface TestEnv {
   /** The variables every service's loadConfig reads: real infrastructure, fresh prefixes, port 0. */

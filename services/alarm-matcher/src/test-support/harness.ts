@@ -1,14 +1,12 @@
 import type { Kafka } from 'kafkajs';
-import { MongoClient } from 'mongodb';
 import { createClient, type GrpcClient, testInternalTokens, tokenOfRequestPrincipal } from '@stormhook/grpc';
-import { allTopics, createKafkaClient, createPublisher, deleteTopics, ensureTopics, type Publisher } from '@stormhook/kafka';
+import { allTopics, createKafkaClient, createPublisher, ensureTopics, type Publisher } from '@stormhook/kafka';
 import { createLogger, type Logger } from '@stormhook/logger';
-import { databaseName } from '@stormhook/mongo';
 import { alarmV1, notificationV1, type DeepPartial, type identityV1 } from '@stormhook/proto';
-import { serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
+import { removeServiceTestEnv, serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
 import { loadConfig } from '../config.js';
 import type { Clock } from '../ports/clock.js';
-import { start, weatherConsumerGroup, type RunningAlarmMatcher } from '../service.js';
+import { start, type RunningAlarmMatcher } from '../service.js';
 import { AlarmTap } from './alarm-tap.js';
 import { startFakeGeo, type FakeGeo } from './fake-geo-server.js';
 import { startFakeNotifier, type FakeNotifier } from './fake-notifier-server.js';
@@ -87,7 +85,8 @@ export const FULL_WEBHOOK: DeepPartial<notificationV1.WebhookEndpointConfig> = {
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const infra = testInfra();
-  const { env, topicPrefix, dbPrefix } = serviceTestEnv('am', infra);
+  const testEnv = serviceTestEnv('am', infra);
+  const { env, topicPrefix, dbPrefix } = testEnv;
   const logger = createLogger({ service: 'alarm-matcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: uniqueName('am-test'), logger });
   await ensureTopics(kafka, allTopics(), { prefix: topicPrefix });
@@ -142,19 +141,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await publisher.disconnect();
       await Promise.all(matchers.map((m) => m.stop()));
       await Promise.all([geo.stop(), notifier.stop()]);
-      const admin = kafka.admin();
-      await admin.connect();
-      await admin.deleteGroups([weatherConsumerGroup(config)]).catch(() => undefined);
-      await admin.disconnect();
-      await deleteTopics(
-        kafka,
-        allTopics().map((t) => t.name),
-        { prefix: topicPrefix },
-      );
-      const mongo = new MongoClient(infra.mongoUrl);
-      await mongo.connect();
-      await mongo.db(databaseName('alarm_matcher', dbPrefix)).dropDatabase();
-      await mongo.close();
+      await removeServiceTestEnv(infra, testEnv);
     },
   };
 }

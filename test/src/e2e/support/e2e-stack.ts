@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
-import { dropPrefixedDatabases } from '../../support/databases.js';
-import { deletePrefixedTopics } from '../../support/topics.js';
+import { deletePrefixedTopics, dropPrefixedDatabases, freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
 import { ApiClient } from './api-client.js';
 import { FeedPublisher } from './feed-publisher.js';
 import { pendingReasons } from './pending.js';
