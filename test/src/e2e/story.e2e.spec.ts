@@ -256,17 +256,12 @@ describe('e2e: the whole story (customer, alarms, a storm over Çankaya, webhook
       ),
     ]);
     const tomorrow = new Date(Math.floor(Date.now() / DAY) * DAY + DAY).toISOString().slice(0, 10);
-    let runs = 0;
-    // The run reaches the matcher's forecast store asynchronously: rerun the slot until it is seen.
-    const outcome = await eventually(
-      async () => {
-        const result = await runSlot(stack.process.env, 'MORNING', tomorrow, runs++ > 0);
-        return result.notifications > 0 && result.forecastRunId === run ? result : undefined;
-      },
-      `a notification from ${SLOT_CLI}`,
-      60_000,
-      2_000,
-    );
+    // The run reaches the matcher's forecast store asynchronously: the command waits until it holds
+    // the run, then evaluates the slot once (no rerun, so the slot keeps its own id).
+    const outcome = await runSlot(stack.process.env, 'MORNING', tomorrow, { waitForRun: run });
+    assert.equal(outcome.evaluated, true, JSON.stringify(outcome));
+    assert.equal(outcome.forecastRunId, run, JSON.stringify(outcome));
+    assert.ok(outcome.notifications > 0, JSON.stringify(outcome));
     assert.equal(outcome.slotId, `${tomorrow}T04:00Z`);
     const alarm = await receiver.waitFor(notified('FORECAST', 'FORECAST', reg.forecast), 'the forecast alarm', 60_000);
     assert.equal(alarm.payload['delivery'], 'MORNING');

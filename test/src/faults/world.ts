@@ -10,7 +10,7 @@ import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import { notificationV1, weatherV1 } from '@stormhook/proto';
 import type { LagGroup } from '../bench/consumer-lag.js';
-import { freePort, testInfra, uniqueName } from '@stormhook/testing';
+import { freePort, freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
 import { ADMIN, type Answer } from '../support/api-session.js';
 import { identityTestEnv } from '../support/test-env.js';
 import { spawnService, type ServiceChild } from './children.js';
@@ -104,8 +104,10 @@ export class World {
     const geoService = await geo.start(geo.loadConfig(this.env), { logger });
     this.stops.push(() => geoService.stop());
     this.env['GEO_GRPC_ADDRESS'] = `127.0.0.1:${geoService.port}`;
-    this.ports.notifier = await freePort();
-    this.ports.matcher = await freePort();
+    // One block for both: two separate probes could hand out the same free port twice.
+    const base = await freePortBlock(2);
+    this.ports.notifier = base;
+    this.ports.matcher = base + 1;
     this.env['NOTIFIER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.notifier}`;
     await this.startNotifier();
     const identityService = await identity.start(identity.loadConfig({ ...this.env, ...identityTestEnv() }), { logger });

@@ -19,19 +19,32 @@ export function slotCliPresent(): boolean {
 }
 
 /**
- * Runs `run-slot-cli --delivery <d> --date <day> [--rerun]` with the stack's own environment, as an
- * operator would beside the running service; the date is the injected clock. Resolves with the
+ * Runs `run-slot-cli --delivery <d> --date <day> [--rerun] [--wait-for-run <run>]` with the stack's own
+ * environment, as an operator would beside the running service; the date is the injected clock. Resolves with the
  * outcome it prints as JSON.
  */
-export function runSlot(env: NodeJS.ProcessEnv, delivery: 'MORNING' | 'EVENING', day: string, rerun: boolean): Promise<SlotOutcome> {
+export function runSlot(
+  env: NodeJS.ProcessEnv,
+  delivery: 'MORNING' | 'EVENING',
+  day: string,
+  options: { rerun?: boolean; waitForRun?: string } = {},
+): Promise<SlotOutcome> {
   return new Promise((resolve, reject) => {
-    const args = [SLOT_CLI, '--delivery', delivery, '--date', day, ...(rerun ? ['--rerun'] : [])];
+    const args = [
+      SLOT_CLI,
+      '--delivery',
+      delivery,
+      '--date',
+      day,
+      ...(options.rerun ? ['--rerun'] : []),
+      ...(options.waitForRun !== undefined ? ['--wait-for-run', options.waitForRun, '--wait-s', '60'] : []),
+    ];
     const child = spawn(process.execPath, args, { env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       const outcome = out
