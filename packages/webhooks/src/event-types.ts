@@ -9,20 +9,28 @@ export const WEBHOOK_EVENT_TYPES = [
   'thunderstorm.start',
   'thunderstorm.update',
   'thunderstorm.end',
+  'thunderstorm.approaching',
+  'thunderstorm.approach_cancelled',
   'precipitation.start',
   'precipitation.update',
   'precipitation.end',
+  'precipitation.approaching',
+  'precipitation.approach_cancelled',
   'forecast.alarm',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
- * Version of the payload shape, sent as `payloadVersion` in every body. Within version 1 fields are
+ * Version of the payload shape, sent as `payloadVersion` in every body. Within a version fields are
  * only added (receivers must ignore fields they do not know); removing or renaming a field, changing
- * its type, unit or meaning, or renaming an event type makes version 2.
+ * its type, unit or meaning, or renaming an event type makes the next version.
+ * Version 2 (storm arrival): thunderstorm `eventStartUtc`/`eventEndUtc` became the entry into and exit
+ * from the registered area (the storm's lifetime moved to `stormStartUtc`/`stormEndUtc`); precipitation
+ * `timeEpochMillis` became the predicted arrival at the target's centroid (the scan time moved to
+ * `observedEpochMillis`); START and UPDATE carry `eta`; the approaching stages were added.
  */
-export const WEBHOOK_PAYLOAD_VERSION = 1;
+export const WEBHOOK_PAYLOAD_VERSION = 2;
 
 /** The header carrying the event type, so a receiver can route before parsing the body. */
 export const EVENT_TYPE_HEADER = 'webhook-event-type';

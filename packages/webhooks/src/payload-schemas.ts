@@ -3,7 +3,7 @@ import { WEBHOOK_PAYLOAD_VERSION, type WebhookEventType } from './event-types.js
 import { COMPARISONS, THRESHOLD_METRICS } from './forecast-thresholds.js';
 
 /**
- * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of every callback body, payload version 1: the
+ * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of every callback body, payload version 2: the
  * OpenAPI `webhooks` section documents them; the matcher's unit tests check its builders against them
  * (payloadProblems), and system tests check real deliveries against the served document.
  * Objects stay open (no additionalProperties: false): within a version fields are only added, and a
@@ -95,59 +95,117 @@ const lightningAllClear = payload(
 );
 
 const endReason = { enum: ['LEFT_AREA', 'FILTER_NOT_MET', 'EXPIRED'], description: 'END only' };
+const cancelReason = {
+  enum: ['NO_LONGER_PREDICTED', 'EXPIRED'],
+  description: 'APPROACH_CANCELLED only: no entry is predicted any more (it turned, slowed or weakened), or the event stopped being updated',
+};
 
-function thunderstorm(type: WebhookEventType, stage: string, title: string): PayloadSchema {
-  return payload(
-    title,
-    type,
-    'when this revision of the storm was observed',
-    `A thunderstorm cell ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'grew more severe in' : 'left or stopped affecting'} the area of a registration.`,
-    {
-      stage: { const: stage },
-      ...(stage === 'END' ? { endReason } : {}),
-      thunderstormId: { ...string, description: "Stormhook's event id (tst_...)" },
-      eventId: { ...string, description: "the tracker's id, the eventId of the thunderstorm list" },
-      ...addressee,
-      eventStartUtc: { ...integer, description: 'epoch SECONDS' },
-      eventEndUtc: { ...integer, description: 'epoch SECONDS' },
-      severity: { enum: [...enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_')] },
-      threshold: { ...number, description: 'flashes per minute for a thunderstorm' },
-      speedKmh: number,
-      distance: { ...number, description: 'metres from the affected polygon (or the cell) to the reference point; 0 under it' },
-      affectedPolygon: polygon,
-      cell: object({
-        area: { ...number, description: 'km²' },
-        speedKmh: number,
-        direction: { ...number, description: 'degrees clockwise from north, towards' },
-        distance: nullable(number),
-        centroid: lngLat,
-        polygon,
-        flashRates: object({ inCloud: number, cloudToGround: number, total: number }),
-      }),
+/** The stages of a storm's or rain area's life, as the `stage` field and the event type's suffix name them. */
+type TrackedStage = 'START' | 'UPDATE' | 'END' | 'APPROACHING' | 'APPROACH_CANCELLED';
+
+const ETA_STAGES: readonly TrackedStage[] = ['START', 'UPDATE', 'APPROACHING'];
+
+/** The prediction of arrival carried by START, UPDATE and APPROACHING (null on the other stages). */
+const eta = nullable({
+  ...object({
+    arrivalEpochMillis: { ...epochMillis, description: 'predicted entry into the area (once inside: the reconstructed entry)' },
+    departureEpochMillis: { ...nullable(integer), description: 'predicted exit from the area, epoch ms; null when it is still inside at the horizon' },
+    arrivalEarliestEpochMillis: { ...epochMillis, description: 'start of the window the true arrival falls in 8 times in 10 (as measured, README)' },
+    arrivalLatestEpochMillis: { ...epochMillis, description: 'end of that window' },
+    leadMinutes: { ...number, description: 'minutes from the observation to the predicted arrival; 0 once inside' },
+    confidence: { enum: ['HIGH', 'MEDIUM', 'LOW'], description: 'from the steadiness and age of the track and the lead time' },
+    trackAgeMinutes: { ...number, description: 'minutes of track behind the prediction' },
+    motion: {
+      ...nullable(
+        object({
+          speedKmh: number,
+          towardDeg: { ...number, description: 'direction of travel: TOWARDS, degrees clockwise from north' },
+          fromDeg: { ...number, description: 'the same direction as where it comes FROM (towardDeg + 180)' },
+          source: { enum: ['FEED', 'TRACK'], description: "FEED: the publisher's motion vector; TRACK: estimated from the event's positions" },
+        }),
+      ),
+      description: 'the motion extrapolated; null when unknown (nothing projected)',
     },
-  );
+    issuedEpochMillis: { ...epochMillis, description: 'the observation the prediction starts from' },
+    horizonMinutes: { ...integer, description: 'how far ahead arrivals are predicted' },
+    method: { const: 'LINEAR_EXTRAPOLATION' },
+  }),
+  description:
+    'predicted arrival: the polygon moved along its motion (linear extrapolation) up to the horizon; null when no arrival is predicted or on END and APPROACH_CANCELLED',
+});
+
+function stageWords(stage: TrackedStage, what: string): string {
+  switch (stage) {
+    case 'START':
+      return `${what} reached the area of a registration.`;
+    case 'UPDATE':
+      return `${what} worsened over the area of a registration.`;
+    case 'END':
+      return `${what} left or stopped affecting the area of a registration.`;
+    case 'APPROACHING':
+      return `${what} is predicted to reach the area of a registration within its lead time (filter approach.leadMinutes).`;
+    case 'APPROACH_CANCELLED':
+      return `An earlier APPROACHING no longer holds: ${what.toLowerCase()} is not predicted to reach the area any more.`;
+  }
 }
 
-function precipitation(type: WebhookEventType, stage: string, title: string): PayloadSchema {
-  return payload(
-    title,
-    type,
-    'the radar scan time (or the nowcast time)',
-    `Rain ${stage === 'START' ? 'reached' : stage === 'UPDATE' ? 'intensified over' : 'left or stopped affecting'} the area of a registration.`,
-    {
-      stage: { const: stage },
-      ...(stage === 'END' ? { endReason } : {}),
-      eventId: { ...string, description: 'the precipitation event (prc_...)' },
-      ...addressee,
-      timeEpochMillis: epochMillis,
-      forecast: { type: 'boolean', description: 'true for a nowcast' },
-      intensity: { enum: [...enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_')] },
-      rainRate: { ...nullable(number), description: 'mm/h when the publisher sent one' },
-      centroid: lngLat,
-      areaKm2: number,
-      distance: { ...number, description: "metres from the area's centroid to the reference point" },
+/** The fields that differ by stage: the stage itself, its reason, and whether an eta is carried. */
+function stageFields(stage: TrackedStage): Record<string, PayloadSchema> {
+  return {
+    stage: { const: stage },
+    ...(stage === 'END' ? { endReason } : {}),
+    ...(stage === 'APPROACH_CANCELLED' ? { cancelReason } : {}),
+    eta: ETA_STAGES.includes(stage) ? eta : { type: 'null', description: 'null on this stage' },
+  };
+}
+
+function thunderstorm(type: WebhookEventType, stage: TrackedStage, title: string): PayloadSchema {
+  return payload(title, type, 'when this revision of the storm was observed', stageWords(stage, 'A thunderstorm cell'), {
+    ...stageFields(stage),
+    thunderstormId: { ...string, description: "Stormhook's event id (tst_...)" },
+    eventId: { ...string, description: "the tracker's id, the eventId of the thunderstorm list" },
+    ...addressee,
+    eventStartUtc: { ...integer, description: 'epoch SECONDS: entry into the registered area (predicted ahead of it, reconstructed once inside)' },
+    eventEndUtc: {
+      ...integer,
+      description: "epoch SECONDS: exit from the registered area (predicted; observed at END); the storm's expected end when none is predicted",
     },
-  );
+    stormStartUtc: { ...integer, description: "epoch SECONDS: the storm's own start" },
+    stormEndUtc: { ...integer, description: "epoch SECONDS: the storm's own (expected) end" },
+    severity: { enum: [...enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVERITY_')] },
+    threshold: { ...number, description: 'flashes per minute for a thunderstorm' },
+    speedKmh: number,
+    distance: { ...number, description: 'metres from the affected polygon (or the cell) to the reference point; 0 under it' },
+    affectedPolygon: polygon,
+    cell: object({
+      area: { ...number, description: 'km²' },
+      speedKmh: number,
+      direction: { ...number, description: 'degrees clockwise from north, towards' },
+      distance: nullable(number),
+      centroid: lngLat,
+      polygon,
+      flashRates: object({ inCloud: number, cloudToGround: number, total: number }),
+    }),
+  });
+}
+
+function precipitation(type: WebhookEventType, stage: TrackedStage, title: string): PayloadSchema {
+  return payload(title, type, 'the radar scan time (or the nowcast time)', stageWords(stage, 'Rain'), {
+    ...stageFields(stage),
+    eventId: { ...string, description: 'the precipitation event (prc_...)' },
+    ...addressee,
+    timeEpochMillis: {
+      ...epochMillis,
+      description: "when the rain is predicted to reach the target's centroid; the observation time when it covers it already or is not predicted to",
+    },
+    observedEpochMillis: { ...epochMillis, description: 'radar scan time, or the valid time of a nowcast' },
+    forecast: { type: 'boolean', description: 'true for a nowcast' },
+    intensity: { enum: [...enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_')] },
+    rainRate: { ...nullable(number), description: 'mm/h when the publisher sent one' },
+    centroid: lngLat,
+    areaKm2: number,
+    distance: { ...number, description: "metres from the area's centroid to the reference point" },
+  });
 }
 
 const forecastAlarm = payload(
@@ -197,9 +255,13 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Readonly<Record<WebhookEventType, PayloadS
   'thunderstorm.start': thunderstorm('thunderstorm.start', 'START', 'ThunderstormStartPayload'),
   'thunderstorm.update': thunderstorm('thunderstorm.update', 'UPDATE', 'ThunderstormUpdatePayload'),
   'thunderstorm.end': thunderstorm('thunderstorm.end', 'END', 'ThunderstormEndPayload'),
+  'thunderstorm.approaching': thunderstorm('thunderstorm.approaching', 'APPROACHING', 'ThunderstormApproachingPayload'),
+  'thunderstorm.approach_cancelled': thunderstorm('thunderstorm.approach_cancelled', 'APPROACH_CANCELLED', 'ThunderstormApproachCancelledPayload'),
   'precipitation.start': precipitation('precipitation.start', 'START', 'PrecipitationStartPayload'),
   'precipitation.update': precipitation('precipitation.update', 'UPDATE', 'PrecipitationUpdatePayload'),
   'precipitation.end': precipitation('precipitation.end', 'END', 'PrecipitationEndPayload'),
+  'precipitation.approaching': precipitation('precipitation.approaching', 'APPROACHING', 'PrecipitationApproachingPayload'),
+  'precipitation.approach_cancelled': precipitation('precipitation.approach_cancelled', 'APPROACH_CANCELLED', 'PrecipitationApproachCancelledPayload'),
   'forecast.alarm': forecastAlarm,
   'webhook.test': webhookTest,
 };

@@ -11,6 +11,7 @@ import { KafkaRegistrationEvents } from './adapters/kafka-registration-events.js
 import type { Config } from './config.js';
 import { ForecastRegistrations } from './forecast/forecast-registrations.js';
 import { LatestForecastCells } from './forecast/latest-cells.js';
+import { TrackMemory } from './motion/track-memory.js';
 import { Grid } from './geometry/grid.js';
 import { RegistrationIndex } from './matching/registration-index.js';
 import { ensureAlarmIndexes } from './persistence/collections.js';
@@ -160,6 +161,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
       states,
       dispatcher,
       clock,
+      tracks: new TrackMemory(),
       thunderstormGraceMs: config.ALARM_THUNDERSTORM_GRACE_MS,
       precipitationExpiryMs: config.ALARM_PRECIPITATION_EXPIRY_MS,
     }),

@@ -217,7 +217,7 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
       const schemas = await CallbackSchemas.served(stack.baseUrl);
       const payload = schemas.assertSound(call);
       assert.equal(call.headers['webhook-event-type'], 'lightning.strike');
-      assert.equal(payload['payloadVersion'], 1);
+      assert.equal(payload['payloadVersion'], 2);
       assert.match(String(payload['strikeId']), /^sim\d+-demo/, 'a strike of the synthetic demo storm');
       assert.ok(['FLASH_CLOUD_TO_GROUND', 'FLASH_IN_CLOUD'].includes(String(payload['dischargeType'])));
       for (const other of receiver.calls) schemas.assertSound(other);

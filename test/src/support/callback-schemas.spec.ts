@@ -6,7 +6,7 @@ import { CallbackSchemas, type CapturedCallback } from './callback-schemas.js';
 /** A webhook.test body as the notifier sends it (notifier README). */
 const testBody = {
   type: 'webhook.test',
-  payloadVersion: 1,
+  payloadVersion: 2,
   timestamp: '2026-01-02T03:04:05.000Z',
   id: 'ntf_1',
   accountId: 'acc-1',

@@ -166,7 +166,9 @@ export const root = buildRoot({
                     "ALARM_PHASE_START": 1,
                     "ALARM_PHASE_UPDATE": 2,
                     "ALARM_PHASE_END": 3,
-                    "ALARM_PHASE_ALL_CLEAR": 4
+                    "ALARM_PHASE_ALL_CLEAR": 4,
+                    "ALARM_PHASE_APPROACHING": 5,
+                    "ALARM_PHASE_APPROACH_CANCELLED": 6
                   }
                 },
                 "AlarmRegistration": {

@@ -86,7 +86,9 @@ export type AlarmPhase =
   | 'ALARM_PHASE_START'
   | 'ALARM_PHASE_UPDATE'
   | 'ALARM_PHASE_END'
-  | 'ALARM_PHASE_ALL_CLEAR';
+  | 'ALARM_PHASE_ALL_CLEAR'
+  | 'ALARM_PHASE_APPROACHING'
+  | 'ALARM_PHASE_APPROACH_CANCELLED';
 
 /** The values of {@link AlarmPhase} (`stormhook.alarm.v1.AlarmPhase`), usable like an enum. */
 export const AlarmPhase = {
@@ -120,6 +122,18 @@ export const AlarmPhase = {
    * Wire value 4.
    */
   ALARM_PHASE_ALL_CLEAR: 'ALARM_PHASE_ALL_CLEAR',
+  /**
+   * The condition is predicted to reach the registration within its lead time (warning stage).
+   *
+   * Wire value 5.
+   */
+  ALARM_PHASE_APPROACHING: 'ALARM_PHASE_APPROACHING',
+  /**
+   * An earlier APPROACHING no longer holds: no arrival is predicted any more, or the event expired.
+   *
+   * Wire value 6.
+   */
+  ALARM_PHASE_APPROACH_CANCELLED: 'ALARM_PHASE_APPROACH_CANCELLED',
 } as const;
 
 /**

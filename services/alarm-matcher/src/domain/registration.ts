@@ -50,11 +50,15 @@ export interface ThunderstormFilter {
   intersectsCellPolygon?: boolean;
   severityThreshold?: Severity;
   speedThresholdKmh?: number;
+  /** Opt-in warning stage: APPROACHING when a storm is predicted to enter the area within leadMinutes (5-60). */
+  approach?: { leadMinutes: number };
 }
 
 export interface PrecipitationFilter {
   /** Empty: every intensity. */
   intensities: Intensity[];
+  /** Opt-in warning stage: APPROACHING when rain is predicted to reach the area within leadMinutes (5-60). */
+  approach?: { leadMinutes: number };
 }
 
 /** Filter of geometry and point alarms; an absent member means that weather never triggers. */

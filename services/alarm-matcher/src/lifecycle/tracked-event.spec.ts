@@ -71,3 +71,41 @@ describe('tracked event lifecycle', () => {
     assert.match(notificationId('tst_1', A, 'start'), /^ntf_[0-9a-f]{32}$/);
   });
 });
+
+describe('tracked event lifecycle: the warning stage before arrival', () => {
+  const approach = (within: string[], predicted: string[] = within) => ({
+    within: new Set(within),
+    stillPredicted: (id: string) => predicted.includes(id),
+  });
+
+  it('warns once while the event approaches, then starts on arrival and ends on leaving', () => {
+    const states = new Map<string, TrackedState>();
+    assert.deepEqual(apply(states, decideRevision(rev(1), states, new Set(), never, approach([A]))), ['reg-a:approach']);
+    assert.deepEqual(apply(states, decideRevision(rev(2), states, new Set(), never, approach([A]))), [], 'still approaching: told already');
+    assert.deepEqual(apply(states, decideRevision(rev(3), states, new Set([A]), never, approach([]))), ['reg-a:start']);
+    assert.equal(states.get(A)?.approaching, false);
+    assert.deepEqual(apply(states, decideRevision(rev(4), states, new Set(), never, approach([]))), ['reg-a:end']);
+  });
+
+  it('keeps a warning while an entry is still predicted later, and cancels it once none is', () => {
+    const states = new Map<string, TrackedState>();
+    apply(states, decideRevision(rev(1), states, new Set(), never, approach([A])));
+    assert.deepEqual(apply(states, decideRevision(rev(2), states, new Set(), never, approach([], [A]))), [], 'slower, still coming: no cancellation');
+    const cancelled = decideRevision(rev(3), states, new Set(), never, approach([]));
+    assert.equal(cancelled[0]?.kind === 'cancel' && cancelled[0].reason, 'NO_LONGER_PREDICTED');
+    assert.deepEqual(apply(states, cancelled), ['reg-a:approach-cancelled']);
+    // It turns back: a second warning with its own id, then its cancellation by expiry.
+    assert.deepEqual(apply(states, decideRevision(rev(4), states, new Set(), never, approach([A]))), ['reg-a:approach~2']);
+    const expired = decideExpiry(states.get(A)!, 10_000);
+    assert.equal(expired?.kind, 'cancel');
+    assert.equal(expired?.stage, 'approach-cancelled~2');
+    assert.equal(expired?.kind === 'cancel' && expired.reason, 'EXPIRED');
+  });
+
+  it('starts without a warning for registrations that did not ask for one, and numbers the episodes after a warning', () => {
+    const states = new Map<string, TrackedState>();
+    assert.deepEqual(apply(states, decideRevision(rev(1), states, new Set([B]), never, approach([A]))), ['reg-b:start', 'reg-a:approach']);
+    assert.deepEqual(apply(states, decideRevision(rev(2), states, new Set([A, B]), never, approach([]))), ['reg-a:start']);
+    assert.equal(states.get(A)?.episode, 1);
+  });
+});

@@ -54,6 +54,9 @@ export class AreaEntry implements WatchedArea {
   lightning: RealtimeRegistration[] = [];
   thunderstorm: RealtimeRegistration[] = [];
   precipitation: RealtimeRegistration[] = [];
+  /** Of those, the ones with a warning stage before arrival (their filter's `approach`). */
+  thunderstormApproach: RealtimeRegistration[] = [];
+  precipitationApproach: RealtimeRegistration[] = [];
   /**
    * The lightning filters compiled into one Float64Array ({@link FILTER_STRIDE} doubles each): the hot
    * path reads numbers of one shape from contiguous memory instead of filter objects of many shapes.
@@ -79,6 +82,8 @@ export class AreaEntry implements WatchedArea {
     this.lightning = all.filter((r) => r.filter.lightning !== undefined);
     this.thunderstorm = all.filter((r) => r.filter.thunderstorm !== undefined);
     this.precipitation = all.filter((r) => r.filter.precipitation !== undefined);
+    this.thunderstormApproach = this.thunderstorm.filter((r) => r.filter.thunderstorm!.approach !== undefined);
+    this.precipitationApproach = this.precipitation.filter((r) => r.filter.precipitation!.approach !== undefined);
     const filters = new Float64Array(this.lightning.length * FILTER_STRIDE);
     this.lightning.forEach((registration, i) => {
       const filter = registration.filter.lightning!;

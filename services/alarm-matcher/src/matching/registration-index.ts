@@ -7,7 +7,7 @@ import { CIRCLE_FILTER, CIRCLE_STRIDE, GridLayer, NO_LIGHTNING, SEVERAL } from '
 import { precipitationPasses, thunderstormPasses } from './rules.js';
 import type { Rain, Storm, Strike } from './weather-events.js';
 
-export type { Match, StormMatch, WatchedArea } from './area-entry.js';
+export type { AreaEntry, Match, StormMatch, WatchedArea } from './area-entry.js';
 
 /**
  * Every geometry and point registration of the platform in memory, filed by area on uniform grids.
@@ -125,8 +125,16 @@ export class RegistrationIndex {
     return matches;
   }
 
+  /**
+   * The areas near a storm's or rain area's projected path (its swept box) where some registration
+   * asked for a warning stage before arrival: the ones a prediction may have to warn.
+   */
+  approachCandidates(path: BBox, kind: 'thunderstorm' | 'precipitation'): AreaEntry[] {
+    return this.candidates([path], kind === 'thunderstorm' ? 'thunderstormApproach' : 'precipitationApproach');
+  }
+
   /** The areas near the boxes, each once, that some registration watches for `kind`. */
-  private candidates(boxes: readonly BBox[], kind: 'thunderstorm' | 'precipitation'): AreaEntry[] {
+  private candidates(boxes: readonly BBox[], kind: 'thunderstorm' | 'precipitation' | 'thunderstormApproach' | 'precipitationApproach'): AreaEntry[] {
     const stamp = ++this.stampCounter;
     const found: AreaEntry[] = [];
     for (const box of boxes) {

@@ -29,6 +29,8 @@ export interface Storm {
   sourceEventId: string;
   revision: number;
   insertedMs: number;
+  /** When the polygons were observed (the publisher's update time, else ingest's): the time projections start from. */
+  observedMs: number;
   startMs: number;
   endMs: number;
   severity: Severity;
@@ -56,8 +58,10 @@ export interface Rain {
   eventId: string;
   sourceEventId: string;
   revision: number;
-  /** Radar scan time, or the valid time of a nowcast. */
+  /** Radar scan time, or the valid time of a nowcast: also the time projections start from. */
   timeMs: number;
+  /** The publisher's motion vector (towards, clockwise from north), when it sent one. */
+  motion?: { speedKmh: number; directionDeg: number };
   forecast: boolean;
   intensity: Intensity;
   rainRateMmPerH?: number;

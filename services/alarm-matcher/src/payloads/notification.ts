@@ -2,8 +2,12 @@ import type { WebhookEventType } from '@stormhook/webhooks';
 import type { RegistrationKind } from '../domain/registration.js';
 
 export type EventKind = 'LIGHTNING' | 'THUNDERSTORM' | 'PRECIPITATION' | 'FORECAST';
-/** START: new for the registration; UPDATE: worsened; END: stopped affecting it; ALL_CLEAR: lightning quiet period over. */
-export type Phase = 'START' | 'UPDATE' | 'END' | 'ALL_CLEAR';
+/**
+ * START: new for the registration; UPDATE: worsened; END: stopped affecting it; ALL_CLEAR: lightning
+ * quiet period over; APPROACHING: predicted to arrive within the registration's lead;
+ * APPROACH_CANCELLED: an APPROACHING withdrawn (no entry predicted any more, or the event expired).
+ */
+export type Phase = 'START' | 'UPDATE' | 'END' | 'ALL_CLEAR' | 'APPROACHING' | 'APPROACH_CANCELLED';
 
 /** Who a notification goes to. */
 export interface Addressee {
@@ -28,9 +32,17 @@ export interface Notification {
   payload: Record<string, unknown>;
 }
 
-/** The event type of a storm or rain notification: START, UPDATE and END only (ALL_CLEAR is lightning's). */
+const TRACKED_TYPE_SUFFIX: Record<Exclude<Phase, 'ALL_CLEAR'>, string> = {
+  START: 'start',
+  UPDATE: 'update',
+  END: 'end',
+  APPROACHING: 'approaching',
+  APPROACH_CANCELLED: 'approach_cancelled',
+};
+
+/** The event type of a storm or rain notification (ALL_CLEAR is lightning's: it maps to START's type, as before). */
 export function trackedEventType(kind: 'thunderstorm' | 'precipitation', phase: Phase): WebhookEventType {
-  return phase === 'UPDATE' ? `${kind}.update` : phase === 'END' ? `${kind}.end` : `${kind}.start`;
+  return `${kind}.${TRACKED_TYPE_SUFFIX[phase === 'ALL_CLEAR' ? 'START' : phase]}` as WebhookEventType;
 }
 
 /** Rounds a metre distance to centimetres, so payloads do not carry float noise. */

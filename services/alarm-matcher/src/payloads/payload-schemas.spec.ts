@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { bboxOfMultiPolygon } from '@stormhook/geometry';
 import { square } from '@stormhook/geometry/testing';
 import { payloadProblems, WEBHOOK_EVENT_TYPES } from '@stormhook/webhooks';
 import type { ForecastRegistration } from '../domain/registration.js';
 import { slotOn } from '../forecast/slots.js';
+import { PreparedCircle } from '../geometry/prepared-circle.js';
+import type { Motion } from '../motion/motion.js';
+import { EventProjection } from '../motion/projection.js';
 import { rain, storm, strike } from '../test-support/fixtures.js';
 import { forecastPayload } from './forecast-payload.js';
 import { lightningAllClearPayload, lightningPayload } from './lightning-payload.js';
@@ -28,6 +32,9 @@ const registration: ForecastRegistration = {
   resolved: { cityId: 6, cityName: 'Ankara', districtId: 1231, districtName: 'Çankaya' },
 };
 
+const PHASES = ['START', 'UPDATE', 'END', 'APPROACHING', 'APPROACH_CANCELLED'] as const;
+const MOTION: Motion = { speedKmh: 30, towardDeg: 45, source: 'FEED', trackAgeMin: 10, trackPoints: 3, quality: 0.8 };
+
 /** Every payload the matcher builds, one per event type it raises, from the builders it really uses. */
 function builtPayloads(): Array<Record<string, unknown>> {
   const cell = square(32.8, 39.9, 0.1);
@@ -37,18 +44,37 @@ function builtPayloads(): Array<Record<string, unknown>> {
     lightningPayload({ ...who, strike: strike(32.86, 39.93, { inCloudHeightM: 7_000, type: 'FLASH_IN_CLOUD' }), distanceM: 1_234.5678 }),
     lightningPayload({ ...who, strike: strike(32.86, 39.93), distanceM: 10 }),
     lightningAllClearPayload({ ...who, activity: { registrationId: 'reg-1', firstStrikeMs: day, lastStrikeMs: day + 60_000 }, quietMs: 30 * 60_000 }),
-    ...(['START', 'UPDATE', 'END'] as const).map((phase) =>
-      thunderstormPayload({
+    ...PHASES.map((phase) => {
+      const cellStorm = storm(cell, phase === 'UPDATE' ? [] : area);
+      const projection = new EventProjection(cellStorm.observedMs, cell, bboxOfMultiPolygon(cell), MOTION);
+      const ahead = phase === 'START' || phase === 'UPDATE' || phase === 'APPROACHING';
+      return thunderstormPayload({
         ...who,
-        storm: storm(cell, phase === 'UPDATE' ? [] : area),
+        storm: cellStorm,
         reference,
         phase,
         ...(phase === 'END' ? { endReason: 'LEFT_AREA' as const } : {}),
-      }),
-    ),
-    ...(['START', 'UPDATE', 'END'] as const).map((phase) =>
-      precipitationPayload({ ...who, rain: rain(area), reference, phase, ...(phase === 'END' ? { endReason: 'EXPIRED' as const } : {}) }),
-    ),
+        ...(phase === 'APPROACH_CANCELLED' ? { cancelReason: 'NO_LONGER_PREDICTED' as const } : {}),
+        entryMs: cellStorm.observedMs + 600_000,
+        exitMs: cellStorm.observedMs + 1_800_000,
+        eta: ahead ? (projection.etaFor('far', new PreparedCircle([32.9, 39.95], 3_000), phase !== 'APPROACHING') ?? null) : null,
+      });
+    }),
+    ...PHASES.map((phase) => {
+      const r = rain(area, { motion: { speedKmh: 30, directionDeg: 45 } });
+      const ahead = phase === 'START' || phase === 'UPDATE' || phase === 'APPROACHING';
+      const projection = new EventProjection(r.timeMs, r.geometry, r.box, MOTION);
+      return precipitationPayload({
+        ...who,
+        rain: r,
+        reference,
+        phase,
+        ...(phase === 'END' ? { endReason: 'EXPIRED' as const } : {}),
+        ...(phase === 'APPROACH_CANCELLED' ? { cancelReason: 'EXPIRED' as const } : {}),
+        ...(ahead ? { centroidArrivalMs: r.timeMs + 900_000 } : {}),
+        eta: ahead ? (projection.etaFor('near', new PreparedCircle([32.7, 39.8], 3_000), true) ?? null) : null,
+      });
+    }),
     forecastPayload({
       ...who,
       registration,
@@ -82,7 +108,7 @@ describe('webhook payloads against their OpenAPI schemas', () => {
 
   it('tells a payload that breaks its schema, naming the field', () => {
     const [first] = builtPayloads();
-    const broken = { ...first, dischargeType: 'BALL_LIGHTNING', payloadVersion: 2 };
+    const broken = { ...first, dischargeType: 'BALL_LIGHTNING', payloadVersion: 1 };
     const problems = payloadProblems(broken);
     assert.ok(
       problems.some((p) => p.includes('/dischargeType')),

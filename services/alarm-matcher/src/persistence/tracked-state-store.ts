@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../ports/tracked-state-store.js';
+import { isOpen } from '../lifecycle/tracked-event.js';
 import { COLLECTIONS } from './collections.js';
 
 /**
@@ -11,7 +12,7 @@ interface EventDocument {
   _id: string;
   kind: TrackedKind;
   states: StoredTrackedState[];
-  /** Active states, and the earliest expiry among them (for the sweeper's query). */
+  /** Open states (active, or approaching: both end on expiry), and the earliest expiry among them (for the sweeper's query). */
   activeCount: number;
   nextExpiryMs: number | null;
   updatedAtMs: number;
@@ -30,7 +31,7 @@ export class MongoTrackedStateStore implements TrackedStateStore {
   }
 
   async saveEvent(eventId: string, kind: TrackedKind, states: readonly StoredTrackedState[], nowMs: number): Promise<void> {
-    const active = states.filter((s) => s.active);
+    const active = states.filter(isOpen);
     const doc: EventDocument = {
       _id: eventId,
       kind,

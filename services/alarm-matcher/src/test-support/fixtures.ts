@@ -68,6 +68,7 @@ export function storm(cell: MultiPolygon, threat: MultiPolygon, overrides: Parti
     sourceEventId: `EAF${counter}`,
     revision: 1,
     insertedMs: 1_700_000_000_000,
+    observedMs: 1_700_000_000_000,
     startMs: 1_700_000_000_000,
     endMs: 1_700_000_600_000,
     severity: 'MEDIUM',

@@ -119,7 +119,7 @@ describe('real-time matching through Kafka (two instances)', function () {
     assert.equal(payload['strikeId'], hit.sourceEventId);
     assert.equal(payload['peakCurrent'], -20_000);
     assert.equal(payload['type'], 'lightning.strike');
-    assert.equal(payload['payloadVersion'], 1);
+    assert.equal(payload['payloadVersion'], 2);
     assert.equal(payload['timestamp'], new Date(payload['timeEpochMillis'] as number).toISOString());
     assert.equal(payload['dischargeType'], 'FLASH_CLOUD_TO_GROUND');
     assert.equal(payload['inCloudHeight'], null);

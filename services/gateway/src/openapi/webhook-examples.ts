@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '@stormhook/webhooks';
+import { WEBHOOK_PAYLOAD_VERSION, type WebhookEventType } from '@stormhook/webhooks';
 import { ANKARA, ANKARA_RING, exampleField, NOW, NOW_MS } from './examples.js';
 
 /**
@@ -10,18 +10,54 @@ import { ANKARA, ANKARA_RING, exampleField, NOW, NOW_MS } from './examples.js';
  */
 const NOW_S = NOW_MS / 1000;
 const addressed = { id: exampleField('notificationId'), registrationId: exampleField('registrationId'), recipientId: exampleField('recipientId') };
-const envelope = (type: WebhookEventType, timestamp = NOW) => ({ type, payloadVersion: 1, timestamp, ...addressed });
+const envelope = (type: WebhookEventType, timestamp = NOW) => ({ type, payloadVersion: WEBHOOK_PAYLOAD_VERSION, timestamp, ...addressed });
+
+type Stage = 'START' | 'UPDATE' | 'END' | 'APPROACHING' | 'APPROACH_CANCELLED';
+
+/**
+ * The prediction of a storm 25 minutes west-south-west of the alarm, moving at 35 km/h towards 60°
+ * (from 240°); once inside (START, UPDATE) the arrival is the reconstructed entry, 10 minutes ago.
+ */
+function eta(stage: Stage): Record<string, unknown> | null {
+  if (stage === 'END' || stage === 'APPROACH_CANCELLED') return null;
+  const ahead = stage === 'APPROACHING';
+  const arrival = ahead ? NOW_MS + 25 * 60_000 : NOW_MS - 10 * 60_000;
+  return {
+    arrivalEpochMillis: arrival,
+    departureEpochMillis: arrival + 40 * 60_000,
+    arrivalEarliestEpochMillis: ahead ? arrival - 12 * 60_000 : arrival,
+    arrivalLatestEpochMillis: ahead ? arrival + 14 * 60_000 : arrival,
+    leadMinutes: ahead ? 25 : 0,
+    confidence: ahead ? 'MEDIUM' : 'HIGH',
+    trackAgeMinutes: 20,
+    motion: { speedKmh: 35, towardDeg: 60, fromDeg: 240, source: 'FEED' },
+    issuedEpochMillis: NOW_MS,
+    horizonMinutes: 60,
+    method: 'LINEAR_EXTRAPOLATION',
+  };
+}
+
+function reason(stage: Stage, endReason: string): Record<string, string> {
+  if (stage === 'END') return { endReason };
+  if (stage === 'APPROACH_CANCELLED') return { cancelReason: 'NO_LONGER_PREDICTED' };
+  return {};
+}
 const area = { exterior: ANKARA_RING, holes: [] };
 
-function thunderstorm(type: WebhookEventType, stage: 'START' | 'UPDATE' | 'END'): Record<string, unknown> {
+function thunderstorm(type: WebhookEventType, stage: Stage): Record<string, unknown> {
+  const ahead = stage === 'APPROACHING' || stage === 'APPROACH_CANCELLED';
   return {
     ...envelope(type),
     stage,
-    ...(stage === 'END' ? { endReason: 'LEFT_AREA' } : {}),
+    ...reason(stage, 'LEFT_AREA'),
     thunderstormId: 'tst_01JDXK9V4N8C2T6Q',
     eventId: 'TRK-20261128-0412',
-    eventStartUtc: NOW_S - 1_800,
-    eventEndUtc: NOW_S + 1_800,
+    // Entry into and exit from the registered area.
+    eventStartUtc: ahead ? NOW_S + 1_500 : NOW_S - 600,
+    eventEndUtc: stage === 'END' ? NOW_S - 60 : ahead ? NOW_S + 3_900 : NOW_S + 1_800,
+    stormStartUtc: NOW_S - 3_600,
+    stormEndUtc: NOW_S + 5_400,
+    eta: eta(stage),
     severity: stage === 'UPDATE' ? 'HIGH' : 'MEDIUM',
     threshold: 3,
     speedKmh: 35,
@@ -39,13 +75,16 @@ function thunderstorm(type: WebhookEventType, stage: 'START' | 'UPDATE' | 'END')
   };
 }
 
-function precipitation(type: WebhookEventType, stage: 'START' | 'UPDATE' | 'END'): Record<string, unknown> {
+function precipitation(type: WebhookEventType, stage: Stage): Record<string, unknown> {
   return {
     ...envelope(type),
     stage,
-    ...(stage === 'END' ? { endReason: 'EXPIRED' } : {}),
+    ...reason(stage, 'EXPIRED'),
     eventId: exampleField('eventId'),
-    timeEpochMillis: NOW_MS,
+    // Predicted to reach the alarm's centre 30 minutes after the scan (APPROACHING), 5 after it (START).
+    timeEpochMillis: stage === 'APPROACHING' ? NOW_MS + 1_800_000 : stage === 'START' ? NOW_MS + 300_000 : NOW_MS,
+    observedEpochMillis: NOW_MS,
+    eta: eta(stage),
     forecast: false,
     intensity: stage === 'UPDATE' ? 'HEAVY' : 'MODERATE',
     rainRate: stage === 'UPDATE' ? 12.5 : 4.2,
@@ -81,9 +120,13 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<WebhookEventType, Record<string, 
   'thunderstorm.start': thunderstorm('thunderstorm.start', 'START'),
   'thunderstorm.update': thunderstorm('thunderstorm.update', 'UPDATE'),
   'thunderstorm.end': thunderstorm('thunderstorm.end', 'END'),
+  'thunderstorm.approaching': thunderstorm('thunderstorm.approaching', 'APPROACHING'),
+  'thunderstorm.approach_cancelled': thunderstorm('thunderstorm.approach_cancelled', 'APPROACH_CANCELLED'),
   'precipitation.start': precipitation('precipitation.start', 'START'),
   'precipitation.update': precipitation('precipitation.update', 'UPDATE'),
   'precipitation.end': precipitation('precipitation.end', 'END'),
+  'precipitation.approaching': precipitation('precipitation.approaching', 'APPROACHING'),
+  'precipitation.approach_cancelled': precipitation('precipitation.approach_cancelled', 'APPROACH_CANCELLED'),
   // The morning slot: the forecast issued overnight breaches the registration's gust threshold.
   'forecast.alarm': {
     ...envelope('forecast.alarm', '2026-11-28T04:00:00Z'),

@@ -3,7 +3,7 @@ import { allClearDueMs } from '../../lifecycle/lightning-episode.js';
 import { notificationId } from '../../lifecycle/notification-id.js';
 import { decideExpiry } from '../../lifecycle/tracked-event.js';
 import type { RegistrationIndex } from '../../matching/registration-index.js';
-import type { Notification } from '../../payloads/notification.js';
+import { trackedEventType, type Notification } from '../../payloads/notification.js';
 import type { Clock } from '../../ports/clock.js';
 import type { JobLock } from '../../ports/job-lock.js';
 import type { LightningActivityStore } from '../../ports/lightning-activity-store.js';
@@ -17,7 +17,8 @@ const BATCH = 500;
 
 /**
  * The time-driven half of the lifecycle: END for thunderstorms and precipitation areas that stopped
- * being updated (EXPIRED), and the lightning ALL_CLEAR after the quiet period. Every instance runs it
+ * being updated (EXPIRED), the cancellation of their standing APPROACHING (EXPIRED), and the
+ * lightning ALL_CLEAR after the quiet period. Every instance runs it
  * on a timer; a lock per interval lets one of them do the work (the notification ledger would drop
  * the repeats anyway, but two concurrent sweeps could both publish a notification still in flight).
  */
@@ -60,12 +61,22 @@ export class LifecycleSweeper {
           continue;
         }
         const id = notificationId(state.eventId, state.registrationId, transition.stage);
-        const payload = { ...state.lastPayload, id, stage: 'END', endReason: 'EXPIRED' };
+        const phase = transition.kind === 'end' ? 'END' : 'APPROACH_CANCELLED';
+        // The last payload with what changed: its type and stage (a START's type must not travel on an
+        // END), the reason, and no prediction.
+        const payload = {
+          ...state.lastPayload,
+          type: trackedEventType(state.kind === 'THUNDERSTORM' ? 'thunderstorm' : 'precipitation', phase),
+          id,
+          stage: phase,
+          ...(transition.kind === 'end' ? { endReason: transition.reason } : { cancelReason: transition.reason }),
+          eta: null,
+        };
         notifications.push({
           notificationId: id,
           addressee: addresseeOf(registration),
           eventKind: state.kind,
-          phase: 'END',
+          phase,
           eventId: state.eventId,
           stage: transition.stage,
           occurredAtMs: state.occurredAtMs,

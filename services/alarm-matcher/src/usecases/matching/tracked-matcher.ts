@@ -1,16 +1,20 @@
 import type { RealtimeRegistration } from '../../domain/registration.js';
 import { INTENSITIES, SEVERITIES } from '../../domain/weather-enums.js';
 import { notificationId } from '../../lifecycle/notification-id.js';
-import { decideRevision, type EndReason, type TrackedState, type Transition } from '../../lifecycle/tracked-event.js';
-import type { RegistrationIndex, WatchedArea } from '../../matching/registration-index.js';
-import { polygonsWatched, rainRank, stormRank } from '../../matching/rules.js';
+import { decideRevision, type ApproachInput, type TrackedState, type Transition } from '../../lifecycle/tracked-event.js';
+import type { AreaEntry, RegistrationIndex, WatchedArea } from '../../matching/registration-index.js';
+import { polygonsWatched, precipitationPasses, rainRank, stormRank, thunderstormPasses } from '../../matching/rules.js';
 import type { Rain, Storm } from '../../matching/weather-events.js';
+import { EventProjection } from '../../motion/projection.js';
+import { resolveMotion } from '../../motion/resolve-motion.js';
+import type { TrackMemory } from '../../motion/track-memory.js';
 import type { EventKind, Notification, Phase } from '../../payloads/notification.js';
 import { precipitationPayload } from '../../payloads/precipitation-payload.js';
 import { thunderstormPayload } from '../../payloads/thunderstorm-payload.js';
 import type { Clock } from '../../ports/clock.js';
 import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../../ports/tracked-state-store.js';
 import { addresseeOf } from './addressee.js';
+import { arrivalFacts, centroidArrival } from './tracked-arrival.js';
 import type { NotificationDispatcher } from './dispatcher.js';
 import { KeyedSerial } from './keyed-serial.js';
 
@@ -19,13 +23,31 @@ export interface TrackedMatcherDeps {
   states: TrackedStateStore;
   dispatcher: NotificationDispatcher;
   clock: Clock;
+  /** Recent positions of the events this instance matches, for motion when the feed sends no vector. */
+  tracks: TrackMemory;
   /** A storm counts as over this long after its (expected) end without a new revision. */
   thunderstormGraceMs: number;
   /** A precipitation area counts as over this long after its last scan without a new revision. */
   precipitationExpiryMs: number;
 }
 
-const PHASE: Record<Exclude<Transition['kind'], 'keep'>, Phase> = { start: 'START', worse: 'UPDATE', end: 'END' };
+const PHASE: Record<Exclude<Transition['kind'], 'keep'>, Phase> = {
+  start: 'START',
+  worse: 'UPDATE',
+  end: 'END',
+  approach: 'APPROACHING',
+  cancel: 'APPROACH_CANCELLED',
+};
+
+/** What a payload builder is told about one transition. */
+interface PayloadInput {
+  registration: RealtimeRegistration;
+  area: WatchedArea;
+  id: string;
+  transition: Exclude<Transition, { kind: 'keep' }>;
+  /** The last payload sent in this event's life for the registration (an END keeps its START's entry). */
+  previous: Record<string, unknown> | undefined;
+}
 
 interface Tracked {
   kind: TrackedKind;
@@ -38,15 +60,65 @@ interface Tracked {
   expiresAtMs: number;
   /** Registrations the revision matches, with the area each watches. */
   matches: Map<string, { registration: RealtimeRegistration; area: WatchedArea }>;
+  /** Registrations with a warning stage that it may reach (see ApproachInput), with their areas. */
+  approach: ApproachInput & { areas: Map<string, { registration: RealtimeRegistration; area: WatchedArea }> };
   /** Whether the event still touches the area in the way the registration watches (decides LEFT_AREA vs FILTER_NOT_MET). */
   touches(registration: RealtimeRegistration, area: WatchedArea): boolean;
-  payload(registration: RealtimeRegistration, area: WatchedArea, id: string, phase: Phase, endReason?: EndReason): Record<string, unknown>;
+  payload(input: PayloadInput): Record<string, unknown>;
+}
+
+/** Epoch ms from a stored payload's epoch-seconds field, if it has one. */
+function secondsField(payload: Record<string, unknown> | undefined, name: string): number | undefined {
+  const value = payload?.[name];
+  return typeof value === 'number' ? value * 1000 : undefined;
+}
+
+function reasons(transition: PayloadInput['transition']): {
+  endReason?: 'LEFT_AREA' | 'FILTER_NOT_MET' | 'EXPIRED';
+  cancelReason?: 'NO_LONGER_PREDICTED' | 'EXPIRED';
+} {
+  if (transition.kind === 'end') return { endReason: transition.reason };
+  if (transition.kind === 'cancel') return { cancelReason: transition.reason };
+  return {};
+}
+
+/**
+ * Which registrations with a warning stage the projected event reaches: within their lead
+ * (`within`), or later within the horizon (`stillPredicted`, which keeps a standing APPROACHING).
+ * `passes` applies the rest of the registration's filter (severity, speed, intensity).
+ */
+function approachesOf(
+  projection: EventProjection,
+  candidates: readonly AreaEntry[],
+  listOf: (entry: AreaEntry) => readonly RealtimeRegistration[],
+  leadOf: (registration: RealtimeRegistration) => number | undefined,
+  passes: (registration: RealtimeRegistration) => boolean,
+  matched: ReadonlyMap<string, unknown>,
+): Tracked['approach'] {
+  const within = new Set<string>();
+  const predicted = new Set<string>();
+  const areas = new Map<string, { registration: RealtimeRegistration; area: WatchedArea }>();
+  for (const entry of candidates) {
+    let entryMin: number | undefined | null = null; // null: not computed yet for this area
+    for (const registration of listOf(entry)) {
+      const id = registration.registrationId;
+      const lead = leadOf(registration);
+      if (lead === undefined || matched.has(id) || !passes(registration)) continue;
+      if (entryMin === null) entryMin = projection.entryAhead(entry.key, entry.shape);
+      if (entryMin === undefined) break; // the area is not reached: no registration of it is
+      predicted.add(id);
+      areas.set(id, { registration, area: entry });
+      if (entryMin > 0 && entryMin <= lead) within.add(id);
+    }
+  }
+  return { within, stillPredicted: (id) => predicted.has(id), areas };
 }
 
 /**
  * Thunderstorm cells and precipitation areas: events updated every few minutes under one id. Each
- * revision is matched against the index and run through the lifecycle (START, UPDATE when worse, END
- * when it stops affecting a registration); the states are stored per (event, registration).
+ * revision is matched against the index, projected along its motion, and run through the lifecycle
+ * (APPROACHING before arrival for registrations that asked for it, START, UPDATE when worse, END when
+ * it stops affecting a registration); the states are stored per (event, registration).
  */
 export class TrackedEventMatcher {
   /** One revision of an event at a time: each reads the states the one before it wrote. */
@@ -54,8 +126,39 @@ export class TrackedEventMatcher {
 
   constructor(private readonly deps: TrackedMatcherDeps) {}
 
+  /** The projection of a storm revision: its cell (the threat polygon when the feed sent no cell) along its motion. */
+  projectStorm(storm: Storm): EventProjection {
+    const { tracks } = this.deps;
+    tracks.observe(storm.eventId, storm.observedMs, storm.cell.centroid);
+    const feed = storm.cell.speedKmh > 0 ? { speedKmh: storm.cell.speedKmh, directionDeg: storm.cell.directionDeg } : undefined;
+    const hasCell = storm.cell.polygon.length > 0;
+    return new EventProjection(
+      storm.observedMs,
+      hasCell ? storm.cell.polygon : storm.threat,
+      hasCell ? storm.cell.box : storm.threatBox,
+      resolveMotion(storm.eventId, feed, tracks),
+    );
+  }
+
+  projectRain(rain: Rain): EventProjection {
+    const { tracks } = this.deps;
+    tracks.observe(rain.eventId, rain.timeMs, rain.centroid);
+    return new EventProjection(rain.timeMs, rain.geometry, rain.box, resolveMotion(rain.eventId, rain.motion, tracks));
+  }
+
   handleStorm(storm: Storm): Promise<Notification[]> {
-    const matches = new Map(this.deps.index.matchThunderstorm(storm).map((m) => [m.registration.registrationId, m]));
+    const { index } = this.deps;
+    const matches = new Map(index.matchThunderstorm(storm).map((m) => [m.registration.registrationId, m]));
+    const projection = this.projectStorm(storm);
+    const path = projection.pathBox();
+    const approach = approachesOf(
+      projection,
+      path && projection.motion ? index.approachCandidates(path, 'thunderstorm') : [],
+      (entry) => entry.thunderstormApproach,
+      (registration) => registration.filter.thunderstorm?.approach?.leadMinutes,
+      (registration) => thunderstormPasses(registration.filter.thunderstorm!, storm, { cell: true, threat: true }),
+      matches,
+    );
     return this.process({
       kind: 'THUNDERSTORM',
       eventKind: 'THUNDERSTORM',
@@ -66,6 +169,7 @@ export class TrackedEventMatcher {
       occurredAtMs: storm.startMs,
       expiresAtMs: Math.max(storm.endMs, storm.insertedMs) + this.deps.thunderstormGraceMs,
       matches,
+      approach,
       touches: (registration, area) => {
         const watched = polygonsWatched(registration.filter.thunderstorm ?? {});
         return (
@@ -73,21 +177,40 @@ export class TrackedEventMatcher {
           (watched.threat && storm.threat.length > 0 && area.shape.intersects(storm.threat, storm.threatBox))
         );
       },
-      payload: (registration, area, id, phase, endReason) =>
-        thunderstormPayload({
+      payload: ({ registration, area, id, transition, previous }) => {
+        const phase = PHASE[transition.kind];
+        const facts = arrivalFacts(projection, area, phase, matches.has(registration.registrationId), {
+          notBeforeMs: storm.startMs,
+          fallbackEndMs: storm.endMs,
+          ...(previous && transition.kind !== 'approach' ? { previousEntryMs: secondsField(previous, 'eventStartUtc') } : {}),
+        });
+        return thunderstormPayload({
           notificationId: id,
           registrationId: registration.registrationId,
           recipientId: registration.recipientId,
           storm,
           reference: area.shape.reference,
           phase,
-          ...(endReason ? { endReason } : {}),
-        }),
+          ...reasons(transition),
+          ...facts,
+        });
+      },
     });
   }
 
   handleRain(rain: Rain): Promise<Notification[]> {
-    const matches = new Map(this.deps.index.matchPrecipitation(rain).map((m) => [m.registration.registrationId, m]));
+    const { index } = this.deps;
+    const matches = new Map(index.matchPrecipitation(rain).map((m) => [m.registration.registrationId, m]));
+    const projection = this.projectRain(rain);
+    const path = projection.pathBox();
+    const approach = approachesOf(
+      projection,
+      path && projection.motion ? index.approachCandidates(path, 'precipitation') : [],
+      (entry) => entry.precipitationApproach,
+      (registration) => registration.filter.precipitation?.approach?.leadMinutes,
+      (registration) => precipitationPasses(registration.filter.precipitation!, rain),
+      matches,
+    );
     return this.process({
       kind: 'PRECIPITATION',
       eventKind: 'PRECIPITATION',
@@ -98,17 +221,25 @@ export class TrackedEventMatcher {
       occurredAtMs: rain.timeMs,
       expiresAtMs: rain.timeMs + this.deps.precipitationExpiryMs,
       matches,
+      approach,
       touches: (_registration, area) => area.shape.intersects(rain.geometry, rain.box),
-      payload: (registration, area, id, phase, endReason) =>
-        precipitationPayload({
+      payload: ({ registration, area, id, transition }) => {
+        const phase = PHASE[transition.kind];
+        const ahead = phase === 'START' || phase === 'UPDATE' || phase === 'APPROACHING';
+        const eta = ahead ? (projection.etaFor(area.key, area.shape, matches.has(registration.registrationId)) ?? null) : null;
+        const arrival = ahead ? centroidArrival(projection, area.shape.reference) : undefined;
+        return precipitationPayload({
           notificationId: id,
           registrationId: registration.registrationId,
           recipientId: registration.recipientId,
           rain,
           reference: area.shape.reference,
           phase,
-          ...(endReason ? { endReason } : {}),
-        }),
+          ...reasons(transition),
+          ...(arrival !== undefined ? { centroidArrivalMs: arrival } : {}),
+          eta,
+        });
+      },
     });
   }
 
@@ -122,7 +253,7 @@ export class TrackedEventMatcher {
     // whatever it had started; nothing new starts.
     if (event.expiresAtMs <= clock.now()) return [];
     const stored = await states.byEvent(event.eventId);
-    if (event.matches.size === 0 && stored.size === 0) return [];
+    if (event.matches.size === 0 && event.approach.within.size === 0 && stored.size === 0) return [];
     // States of registrations removed since: dropped silently (nobody to tell).
     const gone = [...stored.values()].filter((s) => index.get(s.registrationId) === undefined);
     for (const state of gone) stored.delete(state.registrationId);
@@ -136,20 +267,22 @@ export class TrackedEventMatcher {
         const area = index.areaOf(registrationId);
         return registration !== undefined && area !== undefined && event.touches(registration, area);
       },
+      event.approach,
     );
     const now = clock.now();
     const notifications: Notification[] = [];
     const toSave: StoredTrackedState[] = [];
     for (const transition of transitions) {
       const registrationId = transition.state.registrationId;
-      const registration = event.matches.get(registrationId)?.registration ?? index.get(registrationId);
-      const area = event.matches.get(registrationId)?.area ?? index.areaOf(registrationId);
+      const held = event.matches.get(registrationId) ?? event.approach.areas.get(registrationId);
+      const registration = held?.registration ?? index.get(registrationId);
+      const area = held?.area ?? index.areaOf(registrationId);
       const previous = stored.get(registrationId);
       let lastPayload = previous?.lastPayload ?? {};
       if (transition.kind !== 'keep' && registration && area) {
         const id = notificationId(event.eventId, registrationId, transition.stage);
         const phase = PHASE[transition.kind];
-        const payload = event.payload(registration, area, id, phase, transition.kind === 'end' ? transition.reason : undefined);
+        const payload = event.payload({ registration, area, id, transition, previous: previous?.lastPayload });
         notifications.push({
           notificationId: id,
           addressee: addresseeOf(registration),
