@@ -396,6 +396,15 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "ApproachStage": {
+                  "fields": {
+                    "leadMinutes": {
+                      "type": "uint32",
+                      "id": 1,
+                      "protoName": "lead_minutes"
+                    }
+                  }
+                },
                 "DeliveryFailed": {
                   "fields": {
                     "notificationId": {
@@ -600,6 +609,11 @@ export const root = buildRoot({
                       "oneof": [
                         "inCloudHeightM"
                       ]
+                    },
+                    "_approachRadiusM": {
+                      "oneof": [
+                        "approachRadiusM"
+                      ]
                     }
                   },
                   "fields": {
@@ -619,6 +633,14 @@ export const root = buildRoot({
                       "type": "double",
                       "id": 3,
                       "protoName": "in_cloud_height_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "approachRadiusM": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "approach_radius_m",
                       "options": {
                         "proto3_optional": true
                       }
@@ -741,6 +763,10 @@ export const root = buildRoot({
                       "rule": "repeated",
                       "type": "stormhook.weather.v1.PrecipitationIntensity",
                       "id": 1
+                    },
+                    "approach": {
+                      "type": "ApproachStage",
+                      "id": 2
                     }
                   }
                 },
@@ -968,6 +994,10 @@ export const root = buildRoot({
                       "options": {
                         "proto3_optional": true
                       }
+                    },
+                    "approach": {
+                      "type": "ApproachStage",
+                      "id": 5
                     }
                   }
                 },
