@@ -398,6 +398,15 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "ApproachStage": {
+                  "fields": {
+                    "leadMinutes": {
+                      "type": "uint32",
+                      "id": 1,
+                      "protoName": "lead_minutes"
+                    }
+                  }
+                },
                 "DeliveryFailed": {
                   "fields": {
                     "notificationId": {
@@ -602,6 +611,11 @@ export const root = buildRoot({
                       "oneof": [
                         "inCloudHeightM"
                       ]
+                    },
+                    "_approachRadiusM": {
+                      "oneof": [
+                        "approachRadiusM"
+                      ]
                     }
                   },
                   "fields": {
@@ -621,6 +635,14 @@ export const root = buildRoot({
                       "type": "double",
                       "id": 3,
                       "protoName": "in_cloud_height_m",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "approachRadiusM": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "approach_radius_m",
                       "options": {
                         "proto3_optional": true
                       }
@@ -743,6 +765,10 @@ export const root = buildRoot({
                       "rule": "repeated",
                       "type": "stormhook.weather.v1.PrecipitationIntensity",
                       "id": 1
+                    },
+                    "approach": {
+                      "type": "ApproachStage",
+                      "id": 2
                     }
                   }
                 },
@@ -970,6 +996,10 @@ export const root = buildRoot({
                       "options": {
                         "proto3_optional": true
                       }
+                    },
+                    "approach": {
+                      "type": "ApproachStage",
+                      "id": 5
                     }
                   }
                 },

@@ -292,6 +292,20 @@ export interface AlarmTriggered {
 export const AlarmTriggered = messageCodec<AlarmTriggered>(root, 'stormhook.alarm.v1.AlarmTriggered');
 
 /**
+ * Opt-in early-warning stage of thunderstorm and precipitation alarms (an extension beyond the
+ * public contract): when weather passing the rest of the filter is predicted to enter the area
+ * within lead_minutes, an "approaching" callback with the predicted arrival is sent, an
+ * "approach_cancelled" one if a later update no longer predicts entry, and START follows on arrival.
+ */
+export interface ApproachStage {
+  /** How far ahead to warn, in minutes, 5 to 60; 0 (not set) is refused. */
+  leadMinutes: number;
+}
+
+/** Codec of {@link ApproachStage} (`stormhook.alarm.v1.ApproachStage`). */
+export const ApproachStage = messageCodec<ApproachStage>(root, 'stormhook.alarm.v1.ApproachStage');
+
+/**
  * A webhook delivery was marked dead; its attempt log is kept and it can be redelivered by hand.
  * Key: account id.
  */
@@ -499,6 +513,15 @@ export interface LightningFilter {
    * Optional: absent when not set.
    */
   inCloudHeightM?: number;
+  /**
+   * Width in metres, 500 to 50000, of a ring around the alarm's area (beyond its boundary):
+   * discharges inside the ring but outside the area send one lightning.approaching per episode
+   * (nearest distance, whether strikes are closing in). Absent: no ring. An extension beyond the
+   * public contract.
+   *
+   * Optional: absent when not set.
+   */
+  approachRadiusM?: number;
 }
 
 /** Codec of {@link LightningFilter} (`stormhook.alarm.v1.LightningFilter`). */
@@ -602,6 +625,11 @@ export const PointBoundary = messageCodec<PointBoundary>(root, 'stormhook.alarm.
 export interface PrecipitationFilter {
   /** Intensity classes that match (unitless enums); empty matches every intensity. */
   intensities: weatherV1.PrecipitationIntensity[];
+  /**
+   * Early warning before matching rain enters the area (precipitation.approaching, then
+   * precipitation.approach_cancelled or START); absent: no warning stage.
+   */
+  approach?: ApproachStage | null;
 }
 
 /** Codec of {@link PrecipitationFilter} (`stormhook.alarm.v1.PrecipitationFilter`). */
@@ -824,6 +852,11 @@ export interface ThunderstormFilter {
    * Optional: absent when not set.
    */
   speedThresholdKmh?: number;
+  /**
+   * Early warning before a matching cell enters the area (thunderstorm.approaching, then
+   * thunderstorm.approach_cancelled or START); absent: no warning stage.
+   */
+  approach?: ApproachStage | null;
 }
 
 /** Codec of {@link ThunderstormFilter} (`stormhook.alarm.v1.ThunderstormFilter`). */

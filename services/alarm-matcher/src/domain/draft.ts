@@ -26,15 +26,21 @@ export interface WebhookDraft {
   config?: notificationV1.WebhookEndpointConfig | undefined;
 }
 
+/** An early-warning stage as sent; leadMinutes is 0 when the sender left it out (refused by validation). */
+export interface ApproachStageDraft {
+  leadMinutes: number;
+}
+
 export interface WeatherFilterDraft {
-  lightning?: { type: string; peakCurrentA?: number | undefined; inCloudHeightM?: number | undefined } | undefined;
+  lightning?: { type: string; peakCurrentA?: number | undefined; inCloudHeightM?: number | undefined; approachRadiusM?: number | undefined } | undefined;
   thunderstorm?:
     | {
         intersectsAffectedPolygon?: boolean | undefined;
         intersectsCellPolygon?: boolean | undefined;
         severityThreshold: string;
         speedThresholdKmh?: number | undefined;
+        approach?: ApproachStageDraft | undefined;
       }
     | undefined;
-  precipitation?: { intensities: string[] } | undefined;
+  precipitation?: { intensities: string[]; approach?: ApproachStageDraft | undefined } | undefined;
 }

@@ -43,6 +43,21 @@ export interface LightningFilter {
   peakCurrentA?: number;
   /** In-cloud discharges at or below this height (metres above mean sea level). */
   inCloudHeightM?: number;
+  /**
+   * Width in metres of a ring beyond the area's boundary: strikes inside it and outside the area send
+   * one lightning.approaching per episode. Absent: no ring. An extension beyond the public contract.
+   */
+  approachRadiusM?: number;
+}
+
+/**
+ * Opt-in early-warning stage: weather passing the rest of the filter that is predicted to enter the
+ * area within `leadMinutes` sends an "approaching" notification before START. An extension beyond
+ * the public contract, so it is optional and absent means today's behaviour.
+ */
+export interface ApproachStage {
+  /** Minutes ahead of the predicted arrival, an integer from 5 to 60. */
+  leadMinutes: number;
 }
 
 export interface ThunderstormFilter {
@@ -50,15 +65,15 @@ export interface ThunderstormFilter {
   intersectsCellPolygon?: boolean;
   severityThreshold?: Severity;
   speedThresholdKmh?: number;
-  /** Opt-in warning stage: APPROACHING when a storm is predicted to enter the area within leadMinutes (5-60). */
-  approach?: { leadMinutes: number };
+  /** thunderstorm.approaching / approach_cancelled before START; absent: no warning stage. */
+  approach?: ApproachStage;
 }
 
 export interface PrecipitationFilter {
   /** Empty: every intensity. */
   intensities: Intensity[];
-  /** Opt-in warning stage: APPROACHING when rain is predicted to reach the area within leadMinutes (5-60). */
-  approach?: { leadMinutes: number };
+  /** precipitation.approaching / approach_cancelled before START; absent: no warning stage. */
+  approach?: ApproachStage;
 }
 
 /** Filter of geometry and point alarms; an absent member means that weather never triggers. */

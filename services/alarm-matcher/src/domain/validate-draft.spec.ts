@@ -101,6 +101,82 @@ describe('validateDraft', () => {
     assert.match(registered.value.warnings[0]!, /registrationId is assigned by the service/);
   });
 
+  describe('the early-warning extension (approach stages, lightning approach ring)', () => {
+    const filterOf = (weatherFilter: RegistrationDraft['weatherFilter']) => {
+      const result = validateDraft(draft({ geometryBoundary: { cityId: 6 }, weatherFilter }), 'register');
+      assert.ok(result.ok, 'expected the filter to be accepted');
+      assert.ok(result.value.kind === 'GEOMETRY');
+      return { filter: result.value.filter, warnings: result.value.warnings };
+    };
+
+    it('keeps the fields at their bounds and adds no warning', () => {
+      const low = filterOf({
+        lightning: { type: '', approachRadiusM: 500 },
+        thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 5 } },
+        precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 5 } },
+      });
+      assert.deepEqual(low.filter, {
+        lightning: { approachRadiusM: 500 },
+        thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 5 } },
+        precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 5 } },
+      });
+      assert.deepEqual(low.warnings, []);
+      const high = filterOf({
+        lightning: { type: '', approachRadiusM: 50_000 },
+        thunderstorm: { severityThreshold: '', approach: { leadMinutes: 60 } },
+        precipitation: { intensities: [], approach: { leadMinutes: 60 } },
+      });
+      assert.equal(high.filter.lightning?.approachRadiusM, 50_000);
+      assert.deepEqual(high.filter.thunderstorm?.approach, { leadMinutes: 60 });
+      assert.deepEqual(high.filter.precipitation?.approach, { leadMinutes: 60 });
+    });
+
+    it('leaves them out when not sent (no warning stage, no ring: the contract behaviour)', () => {
+      const { filter } = filterOf({
+        lightning: { type: '', approachRadiusM: undefined },
+        thunderstorm: { severityThreshold: '', approach: undefined },
+        precipitation: { intensities: [] },
+      });
+      assert.deepEqual(filter, { lightning: {}, thunderstorm: {}, precipitation: { intensities: [] } });
+      assert.ok(!('approach' in filter.thunderstorm!) && !('approach' in filter.precipitation!) && !('approachRadiusM' in filter.lightning!));
+    });
+
+    it('refuses a lead time outside 5 to 60 minutes or not whole, naming the field', () => {
+      for (const leadMinutes of [0, 4, 61, 7.5, Number.NaN]) {
+        const storm = errorOf(
+          draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { thunderstorm: { severityThreshold: '', approach: { leadMinutes } } } }),
+        );
+        assert.equal(storm.field, 'filter.thunderstorm.approach.leadMinutes', `thunderstorm ${leadMinutes}`);
+        assert.equal(storm.message, 'filter.thunderstorm.approach.leadMinutes must be an integer from 5 to 60 minutes');
+        const rain = errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { precipitation: { intensities: [], approach: { leadMinutes } } } }));
+        assert.equal(rain.field, 'filter.precipitation.approach.leadMinutes', `precipitation ${leadMinutes}`);
+      }
+    });
+
+    it('refuses an approach ring outside 500 to 50000 metres, naming the field', () => {
+      for (const approachRadiusM of [499, 50_001, 0, -1_000, Number.POSITIVE_INFINITY]) {
+        const error = errorOf(draft({ geometryBoundary: { cityId: 6 }, weatherFilter: { lightning: { type: '', approachRadiusM } } }));
+        assert.equal(error.field, 'filter.lightning.approachRadius', String(approachRadiusM));
+        assert.equal(error.message, 'filter.lightning.approachRadius must be a number from 500 to 50000 metres');
+      }
+    });
+
+    it('checks them on point alarms and on update too', () => {
+      const point = draft({
+        kind: 'POINT',
+        registrationId: '6c3a1f2e-1b2c-4d3e-8f4a-5b6c7d8e9f0a',
+        pointBoundary: { point: { lat: 39.9, lng: 32.85 }, radiusM: 5_000 },
+        weatherFilter: { lightning: { type: '', approachRadiusM: 10_000 }, thunderstorm: { severityThreshold: '', approach: { leadMinutes: 30 } } },
+      });
+      const updated = validateDraft(point, 'update');
+      assert.ok(updated.ok && updated.value.kind === 'POINT');
+      assert.equal(updated.value.filter.lightning?.approachRadiusM, 10_000);
+      assert.deepEqual(updated.value.filter.thunderstorm?.approach, { leadMinutes: 30 });
+      const tooFar = { ...point, weatherFilter: { lightning: { type: '', approachRadiusM: 60_000 } } };
+      assert.equal(errorOf(tooFar, 'update').field, 'filter.lightning.approachRadius');
+    });
+  });
+
   it('warns about filters that can never work as meant', () => {
     const warningsOf = (weatherFilter: RegistrationDraft['weatherFilter']) => {
       const result = validateDraft(draft({ geometryBoundary: { cityId: 6 }, weatherFilter }), 'register');

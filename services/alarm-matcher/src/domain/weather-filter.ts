@@ -1,6 +1,6 @@
 import { fail, invalid, ok, type Result } from './errors.js';
-import type { WeatherFilterDraft } from './draft.js';
-import type { LightningFilter, PrecipitationFilter, ThunderstormFilter, WeatherFilter } from './registration.js';
+import type { ApproachStageDraft, WeatherFilterDraft } from './draft.js';
+import type { ApproachStage, LightningFilter, PrecipitationFilter, ThunderstormFilter, WeatherFilter } from './registration.js';
 import { INTENSITIES, LIGHTNING_TYPES, SEVERITIES, type Intensity, type LightningType, type Severity } from './weather-enums.js';
 
 /** Upper bounds that catch unit mistakes; real values stay far below them. */
@@ -10,6 +10,14 @@ const MAX_SPEED_KMH = 500;
 const FASTEST_STORM_KMH = 150;
 /** Detected discharges start around 1-2 kA; a smaller threshold filters nothing. */
 const SMALLEST_DISCHARGE_A = 1_000;
+/**
+ * Bounds of the early-warning extension (approach lead time, lightning ring width) as it is offered;
+ * the gateway's schema states the same numbers, so both refuse the same requests.
+ */
+const MIN_LEAD_MINUTES = 5;
+const MAX_LEAD_MINUTES = 60;
+const MIN_APPROACH_RADIUS_M = 500;
+const MAX_APPROACH_RADIUS_M = 50_000;
 
 export interface Validated<T> {
   value: T;
@@ -27,6 +35,17 @@ function finite(value: number | undefined, field: string, min: number, max: numb
   return ok(value);
 }
 
+/** An early-warning stage; `field` is its public path (filter.thunderstorm.approach, filter.precipitation.approach). */
+function approachStage(draft: ApproachStageDraft | undefined, field: string): Result<ApproachStage | undefined> {
+  if (draft === undefined) return ok(undefined);
+  const lead = draft.leadMinutes;
+  // Over gRPC an approach without lead_minutes arrives as 0: refused like any other out-of-range value.
+  if (!Number.isInteger(lead) || lead < MIN_LEAD_MINUTES || lead > MAX_LEAD_MINUTES) {
+    return fail(invalid(`${field}.leadMinutes`, `must be an integer from ${MIN_LEAD_MINUTES} to ${MAX_LEAD_MINUTES} minutes`));
+  }
+  return ok({ leadMinutes: lead });
+}
+
 function lightningFilter(draft: NonNullable<WeatherFilterDraft['lightning']>, warnings: string[]): Result<LightningFilter> {
   const type = pickEnum<LightningType>(draft.type, LIGHTNING_TYPES, 'filter.lightning.type');
   if (!type.ok) return type;
@@ -34,6 +53,8 @@ function lightningFilter(draft: NonNullable<WeatherFilterDraft['lightning']>, wa
   if (!peak.ok) return peak;
   const height = finite(draft.inCloudHeightM, 'filter.lightning.inCloudHeight', 0, MAX_IN_CLOUD_HEIGHT_M, 'metres');
   if (!height.ok) return height;
+  const ring = finite(draft.approachRadiusM, 'filter.lightning.approachRadius', MIN_APPROACH_RADIUS_M, MAX_APPROACH_RADIUS_M, 'metres');
+  if (!ring.ok) return ring;
   if (peak.value !== undefined && peak.value !== 0 && Math.abs(peak.value) < SMALLEST_DISCHARGE_A) {
     warnings.push(
       `filter.lightning.peakCurrent is in amperes and compared by magnitude: ${peak.value} A is below every detected discharge (about 1,000 A and more), so it filters nothing; for kiloamperes multiply by 1000`,
@@ -46,6 +67,7 @@ function lightningFilter(draft: NonNullable<WeatherFilterDraft['lightning']>, wa
     ...(type.value ? { type: type.value } : {}),
     ...(peak.value !== undefined ? { peakCurrentA: peak.value } : {}),
     ...(height.value !== undefined ? { inCloudHeightM: height.value } : {}),
+    ...(ring.value !== undefined ? { approachRadiusM: ring.value } : {}),
   });
 }
 
@@ -54,6 +76,8 @@ function thunderstormFilter(draft: NonNullable<WeatherFilterDraft['thunderstorm'
   if (!severity.ok) return severity;
   const speed = finite(draft.speedThresholdKmh, 'filter.thunderstorm.speedThreshold', 0, MAX_SPEED_KMH, 'km/h');
   if (!speed.ok) return speed;
+  const approach = approachStage(draft.approach, 'filter.thunderstorm.approach');
+  if (!approach.ok) return approach;
   if (draft.intersectsAffectedPolygon === false && draft.intersectsCellPolygon === false) {
     warnings.push('filter.thunderstorm: intersectsAffectedPolygon and intersectsCellPolygon are both false, so no thunderstorm can match');
   }
@@ -67,6 +91,7 @@ function thunderstormFilter(draft: NonNullable<WeatherFilterDraft['thunderstorm'
     ...(draft.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: draft.intersectsCellPolygon } : {}),
     ...(severity.value ? { severityThreshold: severity.value } : {}),
     ...(speed.value !== undefined ? { speedThresholdKmh: speed.value } : {}),
+    ...(approach.value ? { approach: approach.value } : {}),
   });
 }
 
@@ -80,7 +105,9 @@ function precipitationFilter(draft: NonNullable<WeatherFilterDraft['precipitatio
   }
   // Kept in rank order so stored filters compare equal however they were sent.
   intensities.sort((a, b) => INTENSITIES.indexOf(a) - INTENSITIES.indexOf(b));
-  return ok({ intensities });
+  const approach = approachStage(draft.approach, 'filter.precipitation.approach');
+  if (!approach.ok) return approach;
+  return ok({ intensities, ...(approach.value ? { approach: approach.value } : {}) });
 }
 
 /** Validates the filter of a geometry or point alarm; warnings name filters that cannot work as meant. */

@@ -3,7 +3,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import type { PointRegistration } from '../domain/registration.js';
 import { pointRegistration } from '../test-support/fixtures.js';
-import { ensureAlarmIndexes } from './collections.js';
+import { COLLECTIONS, ensureAlarmIndexes } from './collections.js';
 import { MongoForecastStore } from './forecast-store.js';
 import { MongoJobLock } from './job-locks.js';
 import { MongoLightningActivityStore } from './lightning-activity-store.js';
@@ -42,6 +42,38 @@ describe('alarm-matcher persistence (real database)', function () {
     assert.equal(await repo.replace({ ...other, circle: base.circle }), 'duplicate', 'an update onto an existing area is refused');
     const page = await repo.page({ kind: 'POINT', accountId: 'acc-unique' }, 0, 10);
     assert.equal(page.total, 2);
+  });
+
+  it('stores the early-warning filter fields and still loads registrations written before them', async () => {
+    const repo = new MongoRegistrationRepository(db);
+    const warned = pointRegistration(
+      32.85,
+      39.92,
+      4_000,
+      {
+        lightning: { approachRadiusM: 12_500 },
+        thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 20 } },
+        precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 45 } },
+      },
+      { accountId: 'acc-approach' },
+    );
+    assert.equal(await repo.insert(warned), 'inserted');
+    assert.deepEqual(await repo.findById(warned.registrationId), warned);
+    // A document as an older matcher wrote it: no approach stage, no ring.
+    const older = { _id: '00000000-0000-4000-9000-0000000a0001', areaKey: 'adm:6:1231:-', accountId: 'acc-approach', recipientId: 'older' };
+    await db.collection(COLLECTIONS.registrations).insertOne({
+      ...older,
+      createdAtMs: 1,
+      updatedAtMs: 1,
+      version: 1,
+      warnings: [],
+      kind: 'GEOMETRY',
+      area: { cityId: 6, districtId: 1231 },
+      filter: { lightning: {}, thunderstorm: { severityThreshold: 'LOW' }, precipitation: { intensities: [] } },
+    } as never);
+    const loaded = await repo.findById(older._id);
+    assert.ok(loaded?.kind === 'GEOMETRY');
+    assert.deepEqual(loaded.filter, { lightning: {}, thunderstorm: { severityThreshold: 'LOW' }, precipitation: { intensities: [] } });
   });
 
   it('hands each notification to one claimer; a claim never published is handed out again once stale', async () => {

@@ -4,17 +4,22 @@ import { areaKeyOf, type Delivery, type Registration, type RegistrationKind } fr
 import type { Page, RegistrationQuery, RegistrationRepository } from '../ports/registration-repository.js';
 import { COLLECTIONS } from './collections.js';
 
-/** The stored form: the domain object plus its id and the area key of the uniqueness rule. */
-type RegistrationDocument = Omit<Registration, 'registrationId'> & { _id: string; areaKey: string; delivery?: Delivery[] };
+/**
+ * The stored form: the domain object plus its id and the area key of the uniqueness rule. The filter is
+ * stored as the domain has it, so an optional filter field added later (the approach stage, the
+ * lightning approach ring) is kept without a migration, and documents written before it load with the
+ * field absent, which means what it meant then.
+ */
+export type RegistrationDocument = Omit<Registration, 'registrationId'> & { _id: string; areaKey: string; delivery?: Delivery[] };
 
-function toDocument(registration: Registration): RegistrationDocument {
+export function toDocument(registration: Registration): RegistrationDocument {
   const { registrationId, ...rest } = registration;
   // A JSON round trip drops undefined members, which the driver would otherwise store as null.
   const plain = JSON.parse(JSON.stringify(rest)) as Omit<Registration, 'registrationId'>;
   return { _id: registrationId, ...plain, areaKey: areaKeyOf(registration) } as RegistrationDocument;
 }
 
-function fromDocument(doc: RegistrationDocument): Registration {
+export function fromDocument(doc: RegistrationDocument): Registration {
   const { _id, areaKey: _areaKey, ...rest } = doc;
   return { registrationId: _id, ...rest } as Registration;
 }

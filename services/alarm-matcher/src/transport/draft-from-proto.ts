@@ -1,5 +1,5 @@
 import type { alarmV1 } from '@stormhook/proto';
-import type { RegistrationDraft } from '../domain/draft.js';
+import type { ApproachStageDraft, RegistrationDraft } from '../domain/draft.js';
 import { FORECAST_FILTER_FIELDS, type RegistrationKind } from '../domain/registration.js';
 import { deliveryFromProto } from './registration-proto.js';
 
@@ -8,6 +8,11 @@ function plain(prefix: string, value: string | number): string {
   const text = String(value);
   if (text === `${prefix}UNSPECIFIED`) return '';
   return text.startsWith(prefix) ? text.slice(prefix.length) : text;
+}
+
+/** The early-warning stage as sent: a present message stays present even with lead_minutes 0, so validation names it. */
+function approachDraft(stage: alarmV1.ApproachStage | null | undefined): ApproachStageDraft | undefined {
+  return stage ? { leadMinutes: stage.leadMinutes } : undefined;
 }
 
 /** A registration request as the use cases take it (validation happens there). */
@@ -54,6 +59,7 @@ export function draftFromProto(kind: RegistrationKind, input: alarmV1.AlarmRegis
                   type: plain('LIGHTNING_TYPE_', filter.lightning.type),
                   peakCurrentA: filter.lightning.peakCurrentAmperes,
                   inCloudHeightM: filter.lightning.inCloudHeightM,
+                  approachRadiusM: filter.lightning.approachRadiusM,
                 }
               : undefined,
             thunderstorm: filter.thunderstorm
@@ -62,10 +68,14 @@ export function draftFromProto(kind: RegistrationKind, input: alarmV1.AlarmRegis
                   intersectsCellPolygon: filter.thunderstorm.intersectsCellPolygon,
                   severityThreshold: plain('THUNDERSTORM_SEVERITY_', filter.thunderstorm.severityThreshold),
                   speedThresholdKmh: filter.thunderstorm.speedThresholdKmh,
+                  approach: approachDraft(filter.thunderstorm.approach),
                 }
               : undefined,
             precipitation: filter.precipitation
-              ? { intensities: filter.precipitation.intensities.map((value) => plain('PRECIPITATION_INTENSITY_', value) || 'UNSPECIFIED') }
+              ? {
+                  intensities: filter.precipitation.intensities.map((value) => plain('PRECIPITATION_INTENSITY_', value) || 'UNSPECIFIED'),
+                  approach: approachDraft(filter.precipitation.approach),
+                }
               : undefined,
           },
         }

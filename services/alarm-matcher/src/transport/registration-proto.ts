@@ -40,6 +40,7 @@ function weatherFilterToProto(filter: WeatherFilter): DeepPartial<alarmV1.Weathe
             type: lightning.type ? (`LIGHTNING_TYPE_${lightning.type}` as weatherV1.LightningType) : 'LIGHTNING_TYPE_UNSPECIFIED',
             ...(lightning.peakCurrentA !== undefined ? { peakCurrentAmperes: lightning.peakCurrentA } : {}),
             ...(lightning.inCloudHeightM !== undefined ? { inCloudHeightM: lightning.inCloudHeightM } : {}),
+            ...(lightning.approachRadiusM !== undefined ? { approachRadiusM: lightning.approachRadiusM } : {}),
           },
         }
       : {}),
@@ -52,11 +53,17 @@ function weatherFilterToProto(filter: WeatherFilter): DeepPartial<alarmV1.Weathe
               ? (`THUNDERSTORM_SEVERITY_${thunderstorm.severityThreshold}` as weatherV1.ThunderstormSeverity)
               : 'THUNDERSTORM_SEVERITY_UNSPECIFIED',
             ...(thunderstorm.speedThresholdKmh !== undefined ? { speedThresholdKmh: thunderstorm.speedThresholdKmh } : {}),
+            ...(thunderstorm.approach ? { approach: { leadMinutes: thunderstorm.approach.leadMinutes } } : {}),
           },
         }
       : {}),
     ...(precipitation
-      ? { precipitation: { intensities: precipitation.intensities.map((i) => `PRECIPITATION_INTENSITY_${i}` as weatherV1.PrecipitationIntensity) } }
+      ? {
+          precipitation: {
+            intensities: precipitation.intensities.map((i) => `PRECIPITATION_INTENSITY_${i}` as weatherV1.PrecipitationIntensity),
+            ...(precipitation.approach ? { approach: { leadMinutes: precipitation.approach.leadMinutes } } : {}),
+          },
+        }
       : {}),
   };
 }
@@ -131,6 +138,7 @@ function weatherFilterFromProto(filter: alarmV1.WeatherAlarmFilter | null | unde
       ...(type ? { type } : {}),
       ...(filter.lightning.peakCurrentAmperes !== undefined ? { peakCurrentA: filter.lightning.peakCurrentAmperes } : {}),
       ...(filter.lightning.inCloudHeightM !== undefined ? { inCloudHeightM: filter.lightning.inCloudHeightM } : {}),
+      ...(filter.lightning.approachRadiusM !== undefined ? { approachRadiusM: filter.lightning.approachRadiusM } : {}),
     };
   }
   if (filter?.thunderstorm) {
@@ -141,6 +149,7 @@ function weatherFilterFromProto(filter: alarmV1.WeatherAlarmFilter | null | unde
       ...(t.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: t.intersectsCellPolygon } : {}),
       ...(severity ? { severityThreshold: severity } : {}),
       ...(t.speedThresholdKmh !== undefined ? { speedThresholdKmh: t.speedThresholdKmh } : {}),
+      ...(t.approach ? { approach: { leadMinutes: t.approach.leadMinutes } } : {}),
     };
   }
   if (filter?.precipitation) {
@@ -148,6 +157,7 @@ function weatherFilterFromProto(filter: alarmV1.WeatherAlarmFilter | null | unde
       intensities: filter.precipitation.intensities
         .map((i) => fromProtoEnum('PRECIPITATION_INTENSITY_', i, INTENSITIES))
         .filter((i): i is Intensity => i !== undefined),
+      ...(filter.precipitation.approach ? { approach: { leadMinutes: filter.precipitation.approach.leadMinutes } } : {}),
     };
   }
   return out;
