@@ -305,6 +305,18 @@ describe('alarm registrations: ownership and validation', function () {
         ],
         ['points', { boundary: { point: KIZILAY, radius: 1000 }, filter: { lightning: { inCloudHeight: -1 } } }, /filter\.lightning\.inCloudHeight/],
         ['geometries', { boundary: { cityId: ANKARA }, filter: { thunderstorm: { speedThreshold: 501 } } }, /filter\.thunderstorm\.speedThreshold/],
+        // The early-warning extension is bounded like the contract's fields.
+        [
+          'geometries',
+          { boundary: { cityId: ANKARA }, filter: { thunderstorm: { approach: { leadMinutes: 61 } } } },
+          /filter\.thunderstorm\.approach\.leadMinutes/,
+        ],
+        [
+          'points',
+          { boundary: { point: KIZILAY, radius: 1000 }, filter: { precipitation: { approach: { leadMinutes: 4 } } } },
+          /filter\.precipitation\.approach\.leadMinutes/,
+        ],
+        ['points', { boundary: { point: KIZILAY, radius: 1000 }, filter: { lightning: { approachRadius: 50001 } } }, /filter\.lightning\.approachRadius/],
       ];
       for (const [kind, body, field] of bad) assert.match(errorMessage(await register(kind, body), 400), field);
       const threshold = errorMessage(await forecast({ filter: { windGustThreshold: 'BREEZY' } }), 400);

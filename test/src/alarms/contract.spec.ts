@@ -25,12 +25,25 @@ describe('alarm registration contract (OpenAPI against the alarm-matcher)', () =
     }
   });
 
-  it('documents the units and bounds of the weather filter and the point radius', () => {
+  it('documents the units and bounds of the weather filter (early-warning fields included) and the point radius', () => {
     const filter = schemas['WeatherAlarmFilter']!['properties'] as Record<string, Schema>;
     assert.match(filter['lightning']!['properties']['peakCurrent']['description'], /amperes.*absolute value/);
     assert.match(filter['lightning']!['properties']['inCloudHeight']['description'], /metres above mean sea level/);
     assert.match(filter['thunderstorm']!['properties']['speedThreshold']['description'], /km\/h, inclusive/);
     assert.match(filter['thunderstorm']!['properties']['severityThreshold']['description'], /LOW < MEDIUM < HIGH/);
+    const ring = filter['lightning']!['properties']['approachRadius'] as Schema;
+    assert.deepEqual([ring['type'], ring['minimum'], ring['maximum']], ['number', 500, 50000]);
+    assert.match(ring['description'], /^metres, 500 to 50,000: .*lightning\.approaching/);
+    for (const weather of ['thunderstorm', 'precipitation']) {
+      // The early-warning stage the matcher validates the same way (weather-filter.ts): closed, leadMinutes required.
+      const approach = filter[weather]!['properties']['approach'] as Schema;
+      assert.equal(approach['additionalProperties'], false, weather);
+      assert.deepEqual(approach['required'], ['leadMinutes'], weather);
+      const lead = approach['properties']['leadMinutes'] as Schema;
+      assert.deepEqual([lead['type'], lead['minimum'], lead['maximum']], ['integer', 5, 60], weather);
+      assert.match(lead['description'], /^minutes, 5 to 60/, weather);
+      assert.match(approach['description'], new RegExp(`${weather}\\.approaching.*${weather}\\.approach_cancelled.*${weather}\\.start`), weather);
+    }
     const radius = schemas['PointAlarmBoundary']!['properties']['radius'] as Schema;
     assert.equal(radius['minimum'], 100);
     assert.equal(radius['maximum'], 200000);

@@ -118,6 +118,24 @@ describe('alarm registrations through the gateway (three kinds)', function () {
       assert.deepEqual((await call('GET', `/v1/alarms/geometries/get-by-id/${id}`)).body['boundary'], { cityId: ANKARA });
     });
 
+    it('keeps the early-warning fields (an extension beyond the contract) through update and get-by-id', async () => {
+      const early = {
+        lightning: { approachRadius: 15000 },
+        thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 20 } },
+        precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 45 } },
+      };
+      const answer = await call('PUT', '/v1/alarms/geometries/update', {
+        registrationId: id,
+        recipientId: 'geo-r1',
+        boundary: { cityId: ANKARA },
+        webhook: webhook(),
+        filter: early,
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.deepEqual(answer.body['filter'], early);
+      assert.deepEqual((await call('GET', `/v1/alarms/geometries/get-by-id/${id}`)).body['filter'], early);
+    });
+
     it('pages with filterByRecipientIds and filterByBoundary', async () => {
       const other = await call('POST', '/v1/alarms/geometries/register', {
         recipientId: 'geo-r2',

@@ -64,6 +64,7 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
             type: prefixed<weatherV1.LightningType>('LIGHTNING_TYPE_', lightning.type) ?? 'LIGHTNING_TYPE_UNSPECIFIED',
             ...(lightning.peakCurrent !== undefined ? { peakCurrentAmperes: lightning.peakCurrent } : {}),
             ...(lightning.inCloudHeight !== undefined ? { inCloudHeightM: lightning.inCloudHeight } : {}),
+            ...(lightning.approachRadius !== undefined ? { approachRadiusM: lightning.approachRadius } : {}),
           },
         }
       : {}),
@@ -75,6 +76,7 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
             severityThreshold:
               prefixed<weatherV1.ThunderstormSeverity>('THUNDERSTORM_SEVERITY_', thunderstorm.severityThreshold) ?? 'THUNDERSTORM_SEVERITY_UNSPECIFIED',
             ...(thunderstorm.speedThreshold !== undefined ? { speedThresholdKmh: thunderstorm.speedThreshold } : {}),
+            ...(thunderstorm.approach ? { approach: { leadMinutes: thunderstorm.approach.leadMinutes } } : {}),
           },
         }
       : {}),
@@ -82,6 +84,7 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
       ? {
           precipitation: {
             intensities: (precipitation.intensities ?? []).map((i) => `PRECIPITATION_INTENSITY_${i}` as weatherV1.PrecipitationIntensity),
+            ...(precipitation.approach ? { approach: { leadMinutes: precipitation.approach.leadMinutes } } : {}),
           },
         }
       : {}),

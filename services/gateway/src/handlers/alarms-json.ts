@@ -5,16 +5,32 @@ import { toPublicWebhook, type PublicWebhook } from './webhook-mapping.js';
 /**
  * The alarm-matcher's answers in the public shapes of interface.md 2.3 to 2.5: enums without their
  * proto prefixes, units in the public field names (radius metres, peakCurrent amperes, speedThreshold
- * km/h), epoch milliseconds as ISO 8601, and the webhook without authentication.type and with the
- * password masked (toPublicWebhook masks again whatever the matcher sent).
+ * km/h, approachRadius metres, approach.leadMinutes minutes), epoch milliseconds as ISO 8601, and the
+ * webhook without authentication.type and with the password masked (toPublicWebhook masks again
+ * whatever the matcher sent).
  */
 
 /** The weather filter as answers show it (the request's is typed by its schema, handlers/alarms-input.ts). */
 export interface WeatherFilterJson {
-  lightning?: { type?: string; peakCurrent?: number; inCloudHeight?: number };
-  thunderstorm?: { intersectsAffectedPolygon?: boolean; intersectsCellPolygon?: boolean; severityThreshold?: string; speedThreshold?: number };
-  precipitation?: { intensities?: string[] };
+  lightning?: { type?: string; peakCurrent?: number; inCloudHeight?: number; approachRadius?: number };
+  thunderstorm?: {
+    intersectsAffectedPolygon?: boolean;
+    intersectsCellPolygon?: boolean;
+    severityThreshold?: string;
+    speedThreshold?: number;
+    approach?: ApproachStageJson;
+  };
+  precipitation?: { intensities?: string[]; approach?: ApproachStageJson };
 }
+
+/** The early-warning stage (an extension beyond interface.md): minutes ahead of the predicted arrival. */
+export interface ApproachStageJson {
+  leadMinutes: number;
+}
+
+/** Absent stays absent: no stage means the contract's behaviour, and the answer must not suggest one. */
+const approachJson = (stage: alarmV1.ApproachStage | null | undefined): { approach?: ApproachStageJson } =>
+  stage ? { approach: { leadMinutes: stage.leadMinutes } } : {};
 
 export type ForecastFilterJson = Partial<Record<keyof alarmV1.ForecastAlarmFilter, string>>;
 
@@ -35,6 +51,7 @@ function weatherFilterJson(filter: alarmV1.WeatherAlarmFilter | null | undefined
       ...(type ? { type } : {}),
       ...(lightning.peakCurrentAmperes !== undefined ? { peakCurrent: lightning.peakCurrentAmperes } : {}),
       ...(lightning.inCloudHeightM !== undefined ? { inCloudHeight: lightning.inCloudHeightM } : {}),
+      ...(lightning.approachRadiusM !== undefined ? { approachRadius: lightning.approachRadiusM } : {}),
     };
   }
   const storm = filter?.thunderstorm;
@@ -45,11 +62,13 @@ function weatherFilterJson(filter: alarmV1.WeatherAlarmFilter | null | undefined
       ...(storm.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: storm.intersectsCellPolygon } : {}),
       ...(severity ? { severityThreshold: severity } : {}),
       ...(storm.speedThresholdKmh !== undefined ? { speedThreshold: storm.speedThresholdKmh } : {}),
+      ...approachJson(storm.approach),
     };
   }
   if (filter?.precipitation) {
     out.precipitation = {
       intensities: filter.precipitation.intensities.map((i) => plain('PRECIPITATION_INTENSITY_', i)).filter((i): i is string => i !== undefined),
+      ...approachJson(filter.precipitation.approach),
     };
   }
   return out;

@@ -31,8 +31,30 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
       intersectsCellPolygon: true,
       severityThreshold: 'THUNDERSTORM_SEVERITY_MEDIUM',
       speedThresholdKmh: 20,
+      approach: null, // no early-warning stage asked for: the message is absent
     });
     assert.deepEqual(input.weatherFilter?.precipitation?.intensities, ['PRECIPITATION_INTENSITY_LIGHT', 'PRECIPITATION_INTENSITY_VERY_HEAVY']);
+  });
+
+  it('maps the early-warning fields (an extension beyond the contract) into the proto names, and back in answers', () => {
+    const filter: PointRegistration['filter'] = {
+      lightning: { approachRadius: 12_000 },
+      thunderstorm: { severityThreshold: 'HIGH', approach: { leadMinutes: 15 } },
+      precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 40 } },
+    };
+    const body: PointRegistration = {
+      recipientId: 'r',
+      boundary: { point: { lng: 32.85, lat: 39.92 }, radius: 1_000 },
+      webhook: { accountId: ACCOUNT },
+      filter,
+    };
+    const input = registrationInput({ kind: 'points', body }, undefined);
+    assert.deepEqual(input.weatherFilter?.lightning, { type: 'LIGHTNING_TYPE_UNSPECIFIED', approachRadiusM: 12_000 });
+    assert.deepEqual(input.weatherFilter?.thunderstorm, { severityThreshold: 'THUNDERSTORM_SEVERITY_HIGH', approach: { leadMinutes: 15 } });
+    assert.deepEqual(input.weatherFilter?.precipitation, { intensities: ['PRECIPITATION_INTENSITY_HEAVY'], approach: { leadMinutes: 40 } });
+    // What the matcher answers for it comes back in the request's own shape.
+    const stored = alarmV1.AlarmRegistration.create({ kind: 'REGISTRATION_KIND_POINT', pointBoundary: body.boundary, weatherFilter: input.weatherFilter });
+    assert.deepEqual(registrationJson('points', stored).filter, filter);
   });
 
   it('keeps absent filter members and fields absent (an absent member never triggers)', () => {
@@ -44,6 +66,21 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
     assert.deepEqual(input.weatherFilter?.lightning, { type: 'LIGHTNING_TYPE_UNSPECIFIED' });
     assert.equal(input.weatherFilter?.thunderstorm, null);
     assert.equal(input.weatherFilter?.precipitation, null);
+    const withoutStages = registrationInput(
+      {
+        kind: 'geometries',
+        body: {
+          recipientId: 'r',
+          boundary: { cityId: 6 },
+          webhook: { accountId: ACCOUNT },
+          filter: { thunderstorm: { speedThreshold: 10 }, precipitation: { intensities: ['LIGHT'] } },
+        },
+      },
+      undefined,
+    );
+    assert.equal(withoutStages.weatherFilter?.thunderstorm?.approach, null, 'no warning stage unless asked for');
+    assert.equal(withoutStages.weatherFilter?.precipitation?.approach, null);
+    assert.equal(input.weatherFilter?.lightning?.approachRadiusM, undefined, 'no approach ring unless asked for');
   });
 
   it('maps forecast boundaries to the administrative / point oneof and deliveries to their enum', () => {

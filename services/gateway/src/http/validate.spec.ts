@@ -27,7 +27,15 @@ describe('request validation', () => {
   const get = (path: string): Promise<JsonAnswer> => request(app.baseUrl, 'GET', path);
 
   before(async () => {
-    app = await serve({ handlers: { getDistrict: echo, getPointAlarmsByRecipientId: echo, registerForecastAlarm: echo } });
+    app = await serve({
+      handlers: {
+        getDistrict: echo,
+        getPointAlarmsByRecipientId: echo,
+        registerForecastAlarm: echo,
+        registerGeometryAlarm: echo,
+        updatePointAlarm: echo,
+      },
+    });
   });
   after(() => app.close());
 
@@ -216,6 +224,88 @@ describe('request validation', () => {
 
     it('requires registrationId on update', async () => {
       assert.deepEqual(messagesOf(await request(app.baseUrl, 'PUT', '/v1/alarms/forecasts/update', registration)), ['registrationId is required']);
+    });
+  });
+
+  describe('early-warning filter fields (an extension beyond the contract)', () => {
+    const geometry = (filter: unknown) => ({ recipientId: 'customer-user-001', boundary: { cityId: 6 }, webhook: { accountId: ACCOUNT_ID }, filter });
+    const point = (filter: unknown) => ({
+      registrationId: REGISTRATION_ID,
+      recipientId: 'customer-user-001',
+      boundary: { point: { lng: 32.85, lat: 39.93 }, radius: 5000 },
+      webhook: { accountId: ACCOUNT_ID },
+      filter,
+    });
+    const atBounds = [
+      { lightning: { approachRadius: 500 }, thunderstorm: { approach: { leadMinutes: 5 } }, precipitation: { approach: { leadMinutes: 60 } } },
+      {
+        lightning: { approachRadius: 50000 },
+        thunderstorm: { approach: { leadMinutes: 60 } },
+        precipitation: { intensities: [], approach: { leadMinutes: 5 } },
+      },
+    ];
+
+    it('passes them to the handler at their bounds, on register and on update', async () => {
+      for (const filter of atBounds) {
+        const registered = await post('/v1/alarms/geometries/register', geometry(filter));
+        assert.equal(registered.status, 200, JSON.stringify(registered.body));
+        assert.deepEqual((registered.body['body'] as Record<string, unknown>)['filter'], filter);
+        const updated = await request(app.baseUrl, 'PUT', '/v1/alarms/points/update', point(filter));
+        assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      }
+    });
+
+    it('names the field when a lead time or the ring is out of bounds or not a number', async () => {
+      const messages = messagesOf(
+        await post(
+          '/v1/alarms/geometries/register',
+          geometry({
+            lightning: { approachRadius: 499 },
+            thunderstorm: { approach: { leadMinutes: 61 } },
+            precipitation: { approach: { leadMinutes: 4 } },
+          }),
+        ),
+      );
+      assert.deepEqual(messages, [
+        'filter.lightning.approachRadius must be >= 500',
+        'filter.thunderstorm.approach.leadMinutes must be <= 60',
+        'filter.precipitation.approach.leadMinutes must be >= 5',
+      ]);
+      assert.deepEqual(
+        messagesOf(
+          await request(
+            app.baseUrl,
+            'PUT',
+            '/v1/alarms/points/update',
+            point({
+              lightning: { approachRadius: 50001 },
+              thunderstorm: { approach: { leadMinutes: 7.5 } },
+              precipitation: { approach: { leadMinutes: '30' } },
+            }),
+          ),
+        ),
+        [
+          'filter.lightning.approachRadius must be <= 50000',
+          'filter.thunderstorm.approach.leadMinutes must be integer',
+          'filter.precipitation.approach.leadMinutes must be integer',
+        ],
+      );
+    });
+
+    it('keeps the approach stage closed: leadMinutes is required and unknown keys are refused', async () => {
+      assert.deepEqual(messagesOf(await post('/v1/alarms/geometries/register', geometry({ thunderstorm: { approach: {} } }))), [
+        'filter.thunderstorm.approach.leadMinutes is required',
+      ]);
+      assert.deepEqual(
+        messagesOf(await post('/v1/alarms/geometries/register', geometry({ precipitation: { approach: { leadMinutes: 10, leadSeconds: 600 } } }))),
+        ['filter.precipitation.approach.leadSeconds is not a known field'],
+      );
+      assert.deepEqual(messagesOf(await post('/v1/alarms/geometries/register', geometry({ lightning: { approach: { leadMinutes: 10 } } }))), [
+        'filter.lightning.approach is not a known field',
+      ]);
+      assert.deepEqual(messagesOf(await post('/v1/alarms/geometries/register', geometry({ thunderstorm: { approachRadius: 5000 } }))), [
+        'filter.thunderstorm.approachRadius is not a known field',
+      ]);
     });
   });
 

@@ -83,6 +83,8 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   peakCurrent: -24.5,
   inCloudHeight: 4200,
   speedThreshold: 20,
+  leadMinutes: 30,
+  approachRadius: 10_000,
   speed: 35,
   speedUnit: 'km/h',
   direction: 240,

@@ -3,6 +3,31 @@ import { INTENSITIES, LIGHTNING_TYPES, THUNDERSTORM_SEVERITIES } from './common.
 import { arrayOf, closedObject, enumOf, named } from './json-schema.js';
 
 /**
+ * The opt-in early-warning stage of thunderstorm and precipitation alarms, an extension beyond
+ * interface.md: optional, so a filter without it behaves as the contract says. `weather` names the
+ * member for the callback types the description lists.
+ */
+function approachStage(weather: 'thunderstorm' | 'precipitation', what: string) {
+  return closedObject(
+    {
+      leadMinutes: {
+        type: 'integer',
+        minimum: 5,
+        maximum: 60,
+        description: `minutes, 5 to 60: how far ahead of the predicted arrival of ${what} in the area to warn`,
+      },
+    },
+    ['leadMinutes'],
+    {
+      description:
+        `opt-in early warning (an extension beyond the contract): when ${what} passing the rest of this filter is predicted to ` +
+        `enter the area within leadMinutes, a ${weather}.approaching callback with the predicted arrival is sent; if a later ` +
+        `update no longer predicts entry, ${weather}.approach_cancelled; ${weather}.start follows on arrival. Absent: no warning stage`,
+    },
+  );
+}
+
+/**
  * interface.md 2.3 filter, shared by geometry and point alarms (2.5). The matching rules are the
  * alarm-matcher's (services/alarm-matcher/README.md, "Matching rules"); the descriptions carry them
  * with their units so the OpenAPI document is enough to write a filter. Bounds match the matcher's,
@@ -33,6 +58,15 @@ export const WeatherAlarmFilter = named(
               'metres above mean sea level. An in-cloud discharge with a known height matches only at or below it; ' +
               'cloud-to-ground discharges are not limited by it. Absent: any height',
           },
+          approachRadius: {
+            type: 'number',
+            minimum: 500,
+            maximum: 50_000,
+            description:
+              "metres, 500 to 50,000: width of a ring around the alarm's area, beyond its boundary (an extension beyond the " +
+              'contract). Discharges inside the ring and outside the area send one lightning.approaching callback per episode ' +
+              'with the nearest distance and whether strikes are closing in. Absent: no ring',
+          },
         },
         [],
         { description: 'a discharge whose located point lies in the area matches when every criterion set here holds; absent: lightning never triggers' },
@@ -53,6 +87,7 @@ export const WeatherAlarmFilter = named(
             maximum: 500,
             description: 'minimum storm speed in km/h, inclusive (the storm speed, or the cell speed when the feed gave none); absent: any speed',
           },
+          approach: approachStage('thunderstorm', 'a thunderstorm cell'),
         },
         [],
         {
@@ -68,6 +103,7 @@ export const WeatherAlarmFilter = named(
             uniqueItems: true,
             description: 'intensity classes that match; empty: any intensity',
           }),
+          approach: approachStage('precipitation', 'rain'),
         },
         [],
         {
