@@ -14,7 +14,7 @@ type WeatherEvent = { eventId: string; areaKey: string; revision?: { revision: n
 /**
  * Every callback type of the OpenAPI `webhooks` section, really delivered: a strike and its
  * all-clear, a thunderstorm and a rain area that start, get worse (UPDATE) and move away (END), a
- * forecast slot, and a test send, all through gateway, Kafka, matcher and notifier to a local
+ * storm and a rain area that approach a point alarm and turn away, a forecast slot, and a test send, all through gateway, Kafka, matcher and notifier to a local
  * receiver. Each callback is checked against the document the gateway serves, its header included.
  */
 describe('every webhook callback type delivered and valid against the served OpenAPI', function () {
@@ -23,7 +23,9 @@ describe('every webhook callback type delivered and valid against the served Ope
   let user: TestUser;
   let schemas: CallbackSchemas;
   const receiver = new Receiver();
-  const reg: { geometry?: string; forecast?: string } = {};
+  const reg: { geometry?: string; forecast?: string; warned?: string } = {};
+  /** A 5 km point alarm at Polatlı, west of Ankara, warned up to an hour before storms and rain arrive. */
+  const POLATLI = { lng: 32.15, lat: 39.58 };
   const tag = `cbt${Date.now().toString(36)}`;
 
   before(async function () {
@@ -61,6 +63,20 @@ describe('every webhook callback type delivered and valid against the served Ope
     });
     assert.equal(forecast.status, 200, JSON.stringify(forecast.body));
     reg.forecast = String(forecast.body['registrationId']);
+    const warned = await stack.call('POST', '/v1/alarms/points/register', {
+      token: user.token,
+      body: {
+        recipientId: 'polatli-site',
+        boundary: { point: POLATLI, radius: 5_000 },
+        webhook: { accountId: user.accountId },
+        filter: {
+          thunderstorm: { intersectsCellPolygon: true, approach: { leadMinutes: 60 } },
+          precipitation: { intensities: [], approach: { leadMinutes: 60 } },
+        },
+      },
+    });
+    assert.equal(warned.status, 200, JSON.stringify(warned.body));
+    reg.warned = String(warned.body['registrationId']);
   });
   after(async () => {
     await receiver.stop();
@@ -135,6 +151,38 @@ describe('every webhook callback type delivered and valid against the served Ope
     assert.equal(update['intensity'], 'HEAVY');
     await publish(TopicNames.WeatherPrecipitation, [rain(CANKAYA_PLACES.eastOutside, 3, 'PRECIPITATION_INTENSITY_HEAVY')]);
     assert.equal((await callback('precipitation.end', eventId))['endReason'], 'LEFT_AREA');
+  });
+
+  it('approaching: a storm and a rain area heading for Polatlı warn, then turn north and cancel the warning', async () => {
+    const now = Date.now();
+    // 25 km west of the alarm, moving east at 40 km/h (the feed's vector); five minutes later moving north.
+    const west = { lng: POLATLI.lng - 25 / (111.32 * Math.cos((POLATLI.lat * Math.PI) / 180)), lat: POLATLI.lat };
+    const north = { lng: west.lng, lat: west.lat + 40 / 12 / 111.2 };
+    const motion = (directionDeg: number) => ({ speedKmh: 40, directionDeg });
+    const storm = (at: { lng: number; lat: number }, n: number, directionDeg: number) => {
+      const base = thunderstorm(`${tag}-approach`, at, now - 60_000, now + 3_600_000, {
+        revision: { ...revision(n), sourceUpdatedEpochMs: now + (n - 1) * 300_000 },
+      });
+      return { ...base, areaKey: 'approach-storm', meta: { ...base.meta!, speedKmh: 40 }, cell: { ...base.cell!, ...{ speedKmh: 40, directionDeg } } };
+    };
+    const rain = (at: { lng: number; lat: number }, n: number, directionDeg: number) => ({
+      ...precipitation(`${tag}-approach-rain`, at, now + (n - 1) * 300_000, 'PRECIPITATION_INTENSITY_MODERATE', {
+        revision: revision(n),
+        motion: motion(directionDeg),
+      }),
+      areaKey: 'approach-rain',
+    });
+    await publish(TopicNames.WeatherThunderstorm, [storm(west, 1, 90)]);
+    await publish(TopicNames.WeatherPrecipitation, [rain(west, 1, 90)]);
+    const stormWarning = await callback('thunderstorm.approaching', `${tag}-approach`);
+    assert.equal(stormWarning['registrationId'], reg.warned);
+    assert.ok(stormWarning['eta']['arrivalEpochMillis'] > now, JSON.stringify(stormWarning['eta']));
+    const rainWarning = await callback('precipitation.approaching', `prc_${tag}-approach-rain`);
+    assert.ok(rainWarning['timeEpochMillis'] > rainWarning['observedEpochMillis'], 'rain predicted to reach the centre later');
+    await publish(TopicNames.WeatherThunderstorm, [storm(north, 2, 0)]);
+    await publish(TopicNames.WeatherPrecipitation, [rain(north, 2, 0)]);
+    assert.equal((await callback('thunderstorm.approach_cancelled', `${tag}-approach`))['cancelReason'], 'NO_LONGER_PREDICTED');
+    assert.equal((await callback('precipitation.approach_cancelled', `prc_${tag}-approach-rain`))['cancelReason'], 'NO_LONGER_PREDICTED');
   });
 
   it("forecast: tomorrow's MORNING slot over a hot forecast delivers the forecast alarm", async () => {

@@ -74,7 +74,11 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
   const ids: Record<string, string> = {};
   const a = principal(ACCOUNT_A);
 
-  async function register(name: string, kind: 'REGISTRATION_KIND_POINT' | 'REGISTRATION_KIND_GEOMETRY', registration: DeepPartial<alarmV1.AlarmRegistrationInput>) {
+  async function register(
+    name: string,
+    kind: 'REGISTRATION_KIND_POINT' | 'REGISTRATION_KIND_GEOMETRY',
+    registration: DeepPartial<alarmV1.AlarmRegistrationInput>,
+  ) {
     // The first registration stores the account's webhook; the others reuse it by account id.
     const webhook = Object.keys(ids).length === 0 ? { config: FULL_WEBHOOK } : { accountId: ACCOUNT_A };
     const saved = await h.client.registerAlarm({ principal: a, kind, registration: { recipientId: name, webhook, ...registration } });
@@ -133,7 +137,10 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
     const eta = warning.payload['eta'] as Record<string, number | string | Record<string, unknown>>;
     const predicted = eta['arrivalEpochMillis'] as number;
     assert.ok(Math.abs(predicted - trueEntry) <= 3 * MINUTE, `predicted ${(predicted - t0) / MINUTE} min, true ${(trueEntry - t0) / MINUTE} min`);
-    assert.ok((eta['arrivalEarliestEpochMillis'] as number) <= trueEntry && trueEntry <= (eta['arrivalLatestEpochMillis'] as number), 'the true arrival lies in the window');
+    assert.ok(
+      (eta['arrivalEarliestEpochMillis'] as number) <= trueEntry && trueEntry <= (eta['arrivalLatestEpochMillis'] as number),
+      'the true arrival lies in the window',
+    );
     assert.equal((eta['motion'] as Record<string, unknown>)['source'], 'TRACK');
     assert.ok(Math.abs(((eta['motion'] as Record<string, number>)['towardDeg'] ?? 0) - 90) <= 2);
     assert.equal(warning.payload['eventStartUtc'], Math.floor(predicted / 1000));
@@ -151,7 +158,11 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
     assert.deepEqual(stages('turned-from'), ['APPROACHING']);
     // Five minutes later it has turned north: it will pass west of the alarm.
     const turned = offset(centre, 0, 40 / 12);
-    const received = await publishAndExpect([cellRevision('turner', 2, base + 5 * MINUTE, turned, 4, base, { speedKmh: 40, directionDeg: 0 })], 'turned-from', 2);
+    const received = await publishAndExpect(
+      [cellRevision('turner', 2, base + 5 * MINUTE, turned, 4, base, { speedKmh: 40, directionDeg: 0 })],
+      'turned-from',
+      2,
+    );
     assert.deepEqual(
       received.map((x) => `${x.payload['stage'] as string}:${(x.payload['cancelReason'] as string | undefined) ?? ''}`),
       ['APPROACHING:', 'APPROACH_CANCELLED:NO_LONGER_PREDICTED'],
