@@ -2,7 +2,7 @@ import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormho
 import { feedV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
-import type { SimOptions } from './options.js';
+import { MAX_MOTION_NOISE, type SimOptions } from './options.js';
 import { bandPolygons, nestedContours } from './radar.js';
 import { stateAt, StormCatalogue, type StormSystem } from './storms.js';
 
@@ -62,6 +62,7 @@ export class WeatherSimulator {
 
   constructor(readonly opts: SimOptions) {
     if (opts.tickMs <= 0 || opts.scanMs % opts.tickMs !== 0) throw new Error('scanMs must be a positive multiple of tickMs');
+    if (!(opts.motionNoise >= 0 && opts.motionNoise <= MAX_MOTION_NOISE)) throw new Error(`motionNoise must be 0 to ${MAX_MOTION_NOISE}`);
     this.catalogue = new StormCatalogue(opts);
   }
 

@@ -1,5 +1,6 @@
 import type { LngLat } from '../domain/geo/types.js';
 import { clamp, moveKm } from './geo-math.js';
+import { centerAt, drawTrack, type MotionTrack } from './motion.js';
 import type { SimOptions } from './options.js';
 import { Random } from './random.js';
 
@@ -26,6 +27,7 @@ export interface StormSystem {
   birthMs: number;
   lifeMs: number;
   origin: LngLat;
+  /** Steering motion: the mean of the track's velocity, and the whole of it without a track. */
   speedKmh: number;
   directionDeg: number;
   maxRadiusKm: number;
@@ -34,6 +36,8 @@ export interface StormSystem {
   cgFraction: number;
   /** Shape of each precipitation contour level (index 0 = the rain edge). */
   shapes: Harmonic[][];
+  /** Where the centre really goes (motion.ts); none = a straight line at the steering motion. */
+  track?: MotionTrack;
 }
 
 export interface StormState {
@@ -82,7 +86,7 @@ function drawSystem(hour: number, index: number, rng: Random, opts: SimOptions):
     lat: rng.uniform(region.minLat, region.maxLat),
   };
   const convective = kind === 'convective';
-  return {
+  const system: StormSystem = {
     id: `s${hour}x${index}`,
     kind,
     birthMs,
@@ -96,6 +100,9 @@ function drawSystem(hour: number, index: number, rng: Random, opts: SimOptions):
     cgFraction: rng.uniform(0.15, 0.35),
     shapes: Array.from({ length: 6 }, () => drawShape(rng)),
   };
+  // The track has a stream of its own, so every draw above stays what it was before tracks existed.
+  const track = drawTrack(system, new Random(opts.seed, `track:${system.id}`), opts.motionNoise);
+  return track ? { ...system, track } : system;
 }
 
 /** The systems born during UTC hour `hour` (hours since the epoch), from their own stream. */
@@ -113,7 +120,8 @@ const DEMO_DIRECTION_DEG = 70;
 /**
  * The demo storm born in UTC hour `hour` over `opts.demoStorm`: convective with lightning in every
  * season. It is born half its path upwind and crosses the anchor at mid-life, so its centre stays
- * within 10 km of it; flashes fall within a few km of the centre.
+ * within 10 km of it; flashes fall within a few km of the centre. It never gets a motion track,
+ * whatever `motionNoise`: the first start, its tests and the README rely on it staying that close.
  */
 export function demoSystem(hour: number, opts: SimOptions): StormSystem | undefined {
   const anchor = opts.demoStorm;
@@ -146,10 +154,9 @@ export function strengthAt(system: StormSystem, t: number): number {
 export function stateAt(system: StormSystem, t: number): StormState | undefined {
   const strength = strengthAt(system, t);
   if (strength <= 0) return undefined;
-  const hours = (t - system.birthMs) / HOUR;
   return {
     strength,
-    center: moveKm(system.origin, system.directionDeg, system.speedKmh * hours),
+    center: centerAt(system, t),
     radiusKm: system.maxRadiusKm * (0.35 + 0.65 * strength),
     peakRateMmPerH: system.peakRateMmPerH * strength,
     flashesPerMin: system.maxFlashesPerMin * strength ** 1.5,
