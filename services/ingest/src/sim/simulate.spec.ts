@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { feedV1 } from '@stormhook/proto';
+import { INTENSITIES } from '../domain/intensity.js';
 import { DEFAULT_RULES } from '../domain/rules.js';
 import { validateFeedMessage, type FeedMessage } from '../domain/validate.js';
-import { distanceKm } from './geo-math.js';
+import type { LngLat } from '../domain/geo/types.js';
+import { distanceKm, moveKm, offsetKm } from './geo-math.js';
+import { observedMotion, velocityAt } from './motion.js';
 import { ANKARA, DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { WeatherSimulator, type SimRecord } from './simulate.js';
-import { velocityAt } from './motion.js';
-import { stateAt } from './storms.js';
+import { stateAt, type StormSystem } from './storms.js';
 import { TopicNames } from '@stormhook/kafka';
 
 /** A July afternoon: convection season, several storms alive with seed 1. */
@@ -32,6 +34,17 @@ function decode(r: SimRecord): FeedMessage {
       return { feed: 'forecast', message: feedV1.ForecastGrid.decode(r.value) };
   }
 }
+
+/** Speed and heading from a to b over `hours`, measured in the km frame the system moves in. */
+function motionBetween(system: StormSystem, a: LngLat, b: LngLat, hours: number): { speedKmh: number; directionDeg: number } {
+  const degPerKmEast = offsetKm(system.origin, 1, 0).lng - system.origin.lng;
+  const degPerKmNorth = offsetKm(system.origin, 0, 1).lat - system.origin.lat;
+  const east = (b.lng - a.lng) / degPerKmEast;
+  const north = (b.lat - a.lat) / degPerKmNorth;
+  return { speedKmh: Math.hypot(east, north) / hours, directionDeg: ((((Math.atan2(east, north) * 180) / Math.PI) % 360) + 360) % 360 };
+}
+
+const angleDeg = (a: number, b: number) => Math.abs(((((a - b + 180) % 360) + 360) % 360) - 180);
 
 const fingerprint = (records: Array<{ t: number; r: SimRecord }>) =>
   records.map(({ t, r }) => `${t}|${r.topic}|${r.key}|${Buffer.from(r.value).toString('base64')}`);
@@ -116,6 +129,72 @@ describe('feed simulator', () => {
       const speeds = steps.slice(0, -5).map((_, i) => velocityAt(system, START + i * 60_000).speedKmh);
       assert.ok(Math.max(...speeds) - Math.min(...speeds) > 1, `${system.id} keeps one speed`);
     }
+  });
+
+  it('reports the motion of the last ten minutes, not the velocity ahead', () => {
+    let cells = 0;
+    let radar = 0;
+    let aheadDiffers = 0;
+    for (const { t, r } of window) {
+      if (r.topic === TopicNames.FeedLightning) continue;
+      const message = decode(r);
+      const systemId = r.key.split('-')[1]!;
+      const system = sim.systemsAt(t).find((s) => s.id === systemId)!;
+      const from = Math.max(system.birthMs, t - 10 * 60_000);
+      if (t - from < 60_000) continue;
+      const seen = motionBetween(
+        system,
+        from === system.birthMs ? system.origin : stateAt(system, from)!.center,
+        stateAt(system, t)!.center,
+        (t - from) / HOUR,
+      );
+      const check = (speed: number, direction: number, what: string) => {
+        assert.ok(Math.abs(speed - seen.speedKmh) <= 0.05 + 1e-6, `${what} speed ${speed}, displacement says ${seen.speedKmh}`);
+        assert.ok(angleDeg(direction, seen.directionDeg) <= 0.5 + 1e-6, `${what} direction ${direction}, displacement says ${seen.directionDeg}`);
+      };
+      if (message.feed === 'thunderstorm') {
+        const cell = message.message;
+        check(cell.cell!.speed, cell.cell!.directionDeg, r.key);
+        assert.equal(cell.meta!.speed, cell.cell!.speed);
+        // The threat polygon is the cell swept along that motion for an hour: its vertices centre on half the way.
+        const ring = cell.threatPolygon!.exterior!.points.slice(0, -1);
+        const middle = { lng: ring.reduce((n, p) => n + p.lng, 0) / ring.length, lat: ring.reduce((n, p) => n + p.lat, 0) / ring.length };
+        const halfWay = moveKm(stateAt(system, t)!.center, seen.directionDeg, seen.speedKmh / 2);
+        assert.ok(distanceKm(middle, halfWay) < 0.5, `${r.key} threat polygon centred ${distanceKm(middle, halfWay).toFixed(2)} km off the reported track`);
+        if (angleDeg(cell.cell!.directionDeg, velocityAt(system, t + 30 * 60_000).directionDeg) > 10) aheadDiffers++;
+        cells++;
+      } else if (message.feed === 'precipitation') {
+        const motion = message.message.motion!;
+        check(motion.speedKmh, motion.directionDeg, r.key);
+        if (!message.message.forecast) radar++;
+      }
+    }
+    assert.ok(cells > 5 && radar > 50, `${cells} cells, ${radar} radar records checked`);
+    assert.ok(aheadDiffers > 0, 'the reported motion is the past: somewhere the storm turns after it');
+  });
+
+  it('puts nowcast rain where the reported motion takes it, not where the storm will be', () => {
+    const t = START + HOUR;
+    const nowcasts = collect(sim, t, t + 1)
+      .map(({ r }) => r)
+      .filter((r) => r.topic === TopicNames.FeedPrecipitation && r.key.endsWith('-nc60') && r.key.includes(`-${INTENSITIES[0]}-`));
+    assert.ok(nowcasts.length > 0);
+    let offTrack = 0;
+    for (const r of nowcasts) {
+      const system = sim.systemsAt(t).find((s) => s.id === r.key.split('-')[1])!;
+      const motion = observedMotion(system, t);
+      const expected = moveKm(stateAt(system, t)!.center, motion.directionDeg, motion.speedKmh);
+      const ring = feedV1.PrecipitationObservation.decode(r.value).geometry!.polygons[0]!.exterior!.points;
+      // A contour ring has a vertex every 7.5 degrees of bearing from its centre: seen from the right centre, every bearing is a multiple of 7.5.
+      const eastPerDeg = 1 / (offsetKm(expected, 1, 0).lng - expected.lng);
+      const northPerDeg = 1 / (offsetKm(expected, 0, 1).lat - expected.lat);
+      for (const p of ring) {
+        const bearing = (Math.atan2((p.lng - expected.lng) * eastPerDeg, (p.lat - expected.lat) * northPerDeg) * 180) / Math.PI;
+        assert.ok(angleDeg(bearing, Math.round(bearing / 7.5) * 7.5) < 0.3, `${r.key}: vertex at bearing ${bearing.toFixed(2)} from the extrapolated centre`);
+      }
+      if (distanceKm(expected, stateAt(system, t + HOUR)!.center) > 1) offTrack++;
+    }
+    assert.ok(offTrack > 0, 'somewhere the storm leaves the extrapolated track, so the check above can tell');
   });
 
   it('keeps a demo thunderstorm with lightning over its anchor in the dead of winter', () => {

@@ -2,6 +2,8 @@ import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormho
 import { feedV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
+import { moveKm } from './geo-math.js';
+import { observedMotion } from './motion.js';
 import { MAX_MOTION_NOISE, type SimOptions } from './options.js';
 import { bandPolygons, nestedContours } from './radar.js';
 import { stateAt, StormCatalogue, type StormSystem } from './storms.js';
@@ -105,12 +107,19 @@ export class WeatherSimulator {
     return out;
   }
 
-  /** Radar (lead 0) or nowcast precipitation of one system: one record per intensity band. */
+  /**
+   * Radar (lead 0) or nowcast precipitation of one system: one record per intensity band. Both carry
+   * the motion observed at the scan, and a nowcast puts the rain where that motion takes it, not where
+   * the storm will really be: the feed never tells what only the future knows about the track.
+   */
   private scan(system: StormSystem, t: number, leadMs: number): SimRecord[] {
     const valid = t + leadMs;
+    const now = stateAt(system, t);
     const state = stateAt(system, valid);
-    if (!state) return [];
-    const bands = bandPolygons(state.center, nestedContours(system, state, valid), state);
+    if (!now || !state) return [];
+    const motion = observedMotion(system, t);
+    const center = leadMs === 0 ? now.center : moveKm(now.center, motion.directionDeg, (motion.speedKmh * leadMs) / 3_600_000);
+    const bands = bandPolygons(center, nestedContours(system, state, valid), state);
     const suffix = leadMs === 0 ? '' : `-nc${leadMs / 60_000}`;
     return bands.map((band) => {
       const base = {
@@ -120,7 +129,7 @@ export class WeatherSimulator {
         radarTimestampEpochMs: valid,
         forecast: leadMs > 0,
         geometry: band.polygon ?? null,
-        motion: { speedKmh: Math.round(system.speedKmh * 10) / 10, directionDeg: Math.round(system.directionDeg) % 360 },
+        motion: { speedKmh: Math.round(motion.speedKmh * 10) / 10, directionDeg: Math.round(motion.directionDeg) % 360 },
       };
       // Radar products classify; nowcasts here send rain rates, so both paths of the contract are used.
       return record.precipitation(
