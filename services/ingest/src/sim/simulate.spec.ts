@@ -197,6 +197,44 @@ describe('feed simulator', () => {
     assert.ok(offTrack > 0, 'somewhere the storm leaves the extrapolated track, so the check above can tell');
   });
 
+  it('lists every system alive in a window, for benchmarks', () => {
+    const from = START + 10 * 60_000;
+    const to = START + HOUR;
+    const sampled = new Set<string>();
+    for (let t = from + 1; t < to; t += 60_000) for (const s of sim.systemsAt(t)) sampled.add(s.id);
+    const listed = sim.systemsBetween(from, to);
+    assert.equal(new Set(listed.map((s) => s.id)).size, listed.length, 'each system once');
+    for (const id of sampled)
+      assert.ok(
+        listed.some((s) => s.id === id),
+        `${id} missing`,
+      );
+    // Those the minute samples missed (born or dead between two) are still alive at some instant of the window.
+    for (const s of listed) {
+      const at = Math.min(Math.max(from, s.birthMs) + 1, to - 1);
+      assert.ok(
+        sim.systemsAt(at).some((alive) => alive.id === s.id),
+        `${s.id} is not alive in the window`,
+      );
+    }
+    assert.ok(listed.length > 3, `${listed.length} systems`);
+  });
+
+  it('gives benchmarks, through the package, the very cell outline the feed publishes', async () => {
+    const ingest = await import('../index.js');
+    const cells = window.filter(({ r }) => r.topic === TopicNames.FeedThunderstorm);
+    assert.ok(cells.length > 5);
+    for (const { t, r } of cells) {
+      const cell = feedV1.ThunderstormCell.decode(r.value);
+      const system = sim.systemsAt(t).find((s) => s.id === r.key.split('-')[1])!;
+      assert.deepEqual(ingest.cellPolygonAt(system, t)?.exterior.points, cell.cell!.polygon!.exterior!.points, r.key);
+      assert.deepEqual(ingest.stateAt(system, t)!.center, ingest.centerAt(system, t));
+    }
+    // Outside its thunderstorm window a system has no cell outline, however much it rains.
+    const early = sim.systemsAt(START).find((s) => s.kind === 'frontal')!;
+    assert.equal(ingest.cellPolygonAt(early, START), undefined);
+  });
+
   it('keeps a demo thunderstorm with lightning over its anchor in the dead of winter', () => {
     // A January night: the random storms are frontal and flash-free; the demo storm is not.
     const winter = Date.UTC(2026, 0, 15, 2, 0);

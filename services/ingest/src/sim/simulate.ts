@@ -85,6 +85,11 @@ export class WeatherSimulator {
     return this.catalogue.aliveAt(t);
   }
 
+  /** Systems alive at some instant of (from, to): with stateAt and cellPolygonAt, the truth a benchmark scores against. */
+  systemsBetween(from: number, to: number): StormSystem[] {
+    return this.catalogue.aliveBetween(from, to);
+  }
+
   /** Everything published at the end of the tick ending at `t` (a multiple of tickMs). */
   tick(t: number): SimRecord[] {
     const { opts } = this;

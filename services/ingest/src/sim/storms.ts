@@ -187,12 +187,30 @@ export class StormCatalogue {
     for (let hour = first; hour <= last; hour++) {
       let born = this.byHour.get(hour);
       if (!born) {
-        const demo = demoSystem(hour, this.opts);
-        born = demo ? [demo, ...systemsBornIn(hour, this.opts)] : systemsBornIn(hour, this.opts);
+        born = this.bornIn(hour);
         this.byHour.set(hour, born);
       }
       for (const system of born) if (t > system.birthMs && t < system.birthMs + system.lifeMs) alive.push(system);
     }
     return alive;
+  }
+
+  /**
+   * Every system alive at some instant of (from, to), by birth hour: what a benchmark walks to find
+   * when storms really reach an area. Leaves the cache of the ticks alone, so a long window costs no memory.
+   */
+  aliveBetween(from: number, to: number): StormSystem[] {
+    const alive: StormSystem[] = [];
+    for (let hour = Math.floor((from - MAX_LIFE_MS) / HOUR); hour <= Math.floor(to / HOUR); hour++) {
+      for (const system of this.byHour.get(hour) ?? this.bornIn(hour)) {
+        if (system.birthMs < to && system.birthMs + system.lifeMs > from) alive.push(system);
+      }
+    }
+    return alive;
+  }
+
+  private bornIn(hour: number): StormSystem[] {
+    const demo = demoSystem(hour, this.opts);
+    return demo ? [demo, ...systemsBornIn(hour, this.opts)] : systemsBornIn(hour, this.opts);
   }
 }
