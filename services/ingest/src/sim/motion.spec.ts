@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { distanceKm, moveKm } from './geo-math.js';
-import { KNOT_MS, MOTION_NOISE, MOTION_TAU_MS, observedMotion, velocityAt } from './motion.js';
+import { extrapolatedCenter, KNOT_MS, MOTION_NOISE, MOTION_TAU_MS, observedMotion, velocityAt } from './motion.js';
 import { ANKARA, DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { DEMO_LIFE_MS, demoSystem, stateAt, systemsBornIn, type StormKind, type StormSystem } from './storms.js';
 
@@ -70,6 +70,8 @@ describe('storm motion', () => {
       for (let t = system.birthMs + 1; t < system.birthMs + system.lifeMs; t += 7 * MINUTE) {
         const hours = (t - system.birthMs) / HOUR;
         assert.deepEqual(stateAt(system, t)!.center, moveKm(system.origin, system.directionDeg, system.speedKmh * hours));
+        // ... and so does a nowcast an hour ahead, byte for byte what it was before tracks existed.
+        if (t + HOUR < system.birthMs + system.lifeMs) assert.deepEqual(extrapolatedCenter(system, t, HOUR), stateAt(system, t + HOUR)!.center);
         const seen = observedMotion(system, t);
         assert.ok(Math.abs(seen.speedKmh - system.speedKmh) < 1e-9 && Math.abs(wrapDeg(seen.directionDeg - system.directionDeg)) < 1e-9);
       }

@@ -150,3 +150,16 @@ export function observedMotion(system: StormSystem, t: number): Motion {
   const b = displacementKm(system, t);
   return motionOf(b.eastKm - a.eastKm, b.northKm - a.northKm, (t - from) / HOUR);
 }
+
+/**
+ * Where the motion observed at t puts the centre `leadMs` later: what a nowcast shows. Worked in the
+ * system's own km frame, so for a straight system it is exactly its true centre then, as it always was.
+ */
+export function extrapolatedCenter(system: StormSystem, t: number, leadMs: number): LngLat {
+  if (!system.track) return centerAt(system, t + leadMs);
+  const motion = observedMotion(system, t);
+  const at = displacementKm(system, t);
+  const km = (motion.speedKmh * leadMs) / HOUR;
+  const rad = motion.directionDeg * RAD;
+  return offsetKm(system.origin, at.eastKm + km * Math.sin(rad), at.northKm + km * Math.cos(rad));
+}

@@ -183,7 +183,11 @@ describe('feed simulator', () => {
     for (const r of nowcasts) {
       const system = sim.systemsAt(t).find((s) => s.id === r.key.split('-')[1])!;
       const motion = observedMotion(system, t);
-      const expected = moveKm(stateAt(system, t)!.center, motion.directionDeg, motion.speedKmh);
+      // An hour along the reported motion, in the km frame of the system's origin (the frame it moves in).
+      const now = stateAt(system, t)!.center;
+      const rad = (motion.directionDeg * Math.PI) / 180;
+      const perKm = { lng: offsetKm(system.origin, 1, 0).lng - system.origin.lng, lat: offsetKm(system.origin, 0, 1).lat - system.origin.lat };
+      const expected = { lng: now.lng + motion.speedKmh * Math.sin(rad) * perKm.lng, lat: now.lat + motion.speedKmh * Math.cos(rad) * perKm.lat };
       const ring = feedV1.PrecipitationObservation.decode(r.value).geometry!.polygons[0]!.exterior!.points;
       // A contour ring has a vertex every 7.5 degrees of bearing from its centre: seen from the right centre, every bearing is a multiple of 7.5.
       const eastPerDeg = 1 / (offsetKm(expected, 1, 0).lng - expected.lng);

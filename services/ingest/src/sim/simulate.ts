@@ -2,8 +2,7 @@ import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormho
 import { feedV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
-import { moveKm } from './geo-math.js';
-import { observedMotion } from './motion.js';
+import { extrapolatedCenter, observedMotion } from './motion.js';
 import { MAX_MOTION_NOISE, type SimOptions } from './options.js';
 import { bandPolygons, nestedContours } from './radar.js';
 import { stateAt, StormCatalogue, type StormSystem } from './storms.js';
@@ -123,7 +122,7 @@ export class WeatherSimulator {
     const state = stateAt(system, valid);
     if (!now || !state) return [];
     const motion = observedMotion(system, t);
-    const center = leadMs === 0 ? now.center : moveKm(now.center, motion.directionDeg, (motion.speedKmh * leadMs) / 3_600_000);
+    const center = leadMs === 0 ? now.center : extrapolatedCenter(system, t, leadMs);
     const bands = bandPolygons(center, nestedContours(system, state, valid), state);
     const suffix = leadMs === 0 ? '' : `-nc${leadMs / 60_000}`;
     return bands.map((band) => {
