@@ -27,7 +27,7 @@ export interface StormSystem {
   birthMs: number;
   lifeMs: number;
   origin: LngLat;
-  /** Steering motion: the mean of the track's velocity, and the whole of it without a track. */
+  /** Steering motion: the track wanders around it (median speed, mean heading); without a track, the motion itself. */
   speedKmh: number;
   directionDeg: number;
   maxRadiusKm: number;
