@@ -19,5 +19,17 @@ export {
   type SimSummary,
   type SimOptions,
   type SimRecord,
+  stateAt,
+  cellPolygonAt,
+  cellWindow,
+  centerAt,
+  observedMotion,
+  velocityAt,
+  StormCatalogue,
+  MAX_LIFE_MS,
+  OBSERVED_OVER_MS,
+  type StormSystem,
+  type StormState,
+  type Motion,
 } from './sim/index.js';
 export { fetchForecastRun, publishForecastRun, runOpenMeteoAdapter, parseGrid, loadOpenMeteoConfig, type OpenMeteoOptions } from './open-meteo/index.js';

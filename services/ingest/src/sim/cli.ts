@@ -5,7 +5,7 @@ import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type Event
 import { createLogger } from '@stormhook/logger';
 import { platformEnv } from '@stormhook/service-kit';
 import { FEED_ROUTES } from '../usecases/weather-topics.js';
-import { ANKARA, parseBBox, parseDuration, parseLngLat, TURKEY } from './options.js';
+import { ANKARA, MAX_MOTION_NOISE, parseBBox, parseDuration, parseLngLat, parseMotionNoise, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
 
 const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the raw feed topics.
@@ -22,6 +22,8 @@ const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the ra
   --storms N            mean storm systems alive at once (default 4)
   --region W,S,E,N      box in decimal degrees (default ${TURKEY.minLng},${TURKEY.minLat},${TURKEY.maxLng},${TURKEY.maxLat})
   --lightning-scale X   multiplies every flash rate (default 1)
+  --motion-noise X      how much storms wander off a straight line, 0 to ${MAX_MOTION_NOISE}: 1 = sized from
+                        published nowcast errors, 0 = straight at constant speed (default 1)
   --demo-storm LNG,LAT  keep a thunderstorm with lightning over this place in every season
                         ("ankara" = ${ANKARA.lng},${ANKARA.lat}; default none)
   --forecast-every D    a forecast run every D, aligned on UTC (default 6h)
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
       storms: { type: 'string' },
       region: { type: 'string' },
       'lightning-scale': { type: 'string' },
+      'motion-noise': { type: 'string' },
       'demo-storm': { type: 'string' },
       'forecast-every': { type: 'string' },
       'forecast-days': { type: 'string' },
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'feed-sim', level: config.LOG_LEVEL });
   const days = number(values['forecast-days'], 'forecast-days');
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 14)) throw new Error('--forecast-days must be 1 to 14');
+  const motionNoise = values['motion-noise'] === undefined ? undefined : parseMotionNoise(values['motion-noise']);
 
   const prefix = config.STORMHOOK_TOPIC_PREFIX;
   let sink: FeedSink;
@@ -122,6 +126,7 @@ async function main(): Promise<void> {
       ...(values.region ? { region: parseBBox(values.region) } : {}),
       ...(storms !== undefined ? { storms } : {}),
       ...(lightningScale !== undefined ? { lightningScale } : {}),
+      ...(motionNoise !== undefined ? { motionNoise } : {}),
       ...(demoStorm ? { demoStorm } : {}),
       forecast: {
         ...(values['no-forecast'] ? { enabled: false } : {}),

@@ -3,6 +3,7 @@ import { areaKm2 } from '../domain/geo/measure.js';
 import type { PolygonShape } from '../domain/geo/types.js';
 import { nearestCity } from './cities.js';
 import { moveKm, roundCoord } from './geo-math.js';
+import { observedMotion } from './motion.js';
 import { contourRadiusKm, nestedContours } from './radar.js';
 import { ringFromRadii, sweptDisc } from './shapes.js';
 import { stateAt, windowAbove, type StormSystem } from './storms.js';
@@ -28,20 +29,34 @@ function severityOf(flashes: number, speedKmh: number): feedV1.ThunderstormSever
 }
 
 /**
- * The tracker's record of a cell at scan time `t`: one source id per cell for its whole life, the
- * version counting its scans, so each scan supersedes the previous one. The threat polygon is the
- * cell swept along its track for the next hour.
+ * The true outline of a system's thunderstorm cell at t (its HEAVY rain core), exactly the polygon its
+ * cell record carries at a scan; undefined while the system is not a thunderstorm (outside
+ * cellWindow). A benchmark steps this minute by minute to find when a cell really enters an area.
  */
-export function cellRecord(system: StormSystem, t: number, scanMs: number, seed: number): feedV1.ThunderstormCell | undefined {
+export function cellPolygonAt(system: StormSystem, t: number): PolygonShape | undefined {
   const window = cellWindow(system);
   const state = stateAt(system, t);
   if (!window || !state || t < window.from || t > window.to) return undefined;
   const contours = nestedContours(system, state, t);
   const core = contours[HEAVY_LEVEL] ?? contours[contours.length - 1];
   if (!core) return undefined;
-  const exterior = ringFromRadii(state.center, core, true);
-  const polygon: PolygonShape = { exterior, holes: [] };
+  return { exterior: ringFromRadii(state.center, core, true), holes: [] };
+}
+
+/**
+ * The tracker's record of a cell at scan time `t`: one source id per cell for its whole life, the
+ * version counting its scans, so each scan supersedes the previous one. Its motion is what a tracker
+ * can know at t, the displacement over the last two scans (observedMotion), never the true velocity
+ * ahead; the threat polygon is the cell swept along that motion for the next hour.
+ */
+export function cellRecord(system: StormSystem, t: number, scanMs: number, seed: number): feedV1.ThunderstormCell | undefined {
+  const window = cellWindow(system);
+  const state = stateAt(system, t);
+  const polygon = cellPolygonAt(system, t);
+  if (!window || !state || !polygon) return undefined;
   const coreKm = Math.max(3, contourRadiusKm(state, CELL_CORE_MM_PER_H));
+  const motion = observedMotion(system, t);
+  const speed = Math.round(motion.speedKmh * 10) / 10;
   const rates = {
     inCloud: Math.round(state.flashesPerMin * (1 - system.cgFraction) * 100) / 100,
     cloudToGround: Math.round(state.flashesPerMin * system.cgFraction * 100) / 100,
@@ -56,19 +71,19 @@ export function cellRecord(system: StormSystem, t: number, scanMs: number, seed:
     insertedEpochMs: start,
     startEpochMs: start,
     endEpochMs: Math.round(window.to),
-    severity: severityOf(state.flashesPerMin, system.speedKmh),
+    severity: severityOf(state.flashesPerMin, motion.speedKmh),
     threshold: CELL_THRESHOLD_FLASHES_PER_MIN,
     speedUnit: 'SPEED_UNIT_KILOMETRES_PER_HOUR',
-    meta: { country: city.country, state: city.name, city: city.name, speed: Math.round(system.speedKmh * 10) / 10 },
+    meta: { country: city.country, state: city.name, city: city.name, speed },
     cell: {
       areaKm2: Math.round(areaKm2([polygon]) * 100) / 100,
-      speed: Math.round(system.speedKmh * 10) / 10,
-      directionDeg: Math.round(system.directionDeg),
+      speed,
+      directionDeg: Math.round(motion.directionDeg) % 360,
       flashRates: rates,
       centroid: roundCoord(state.center),
-      polygon: { exterior, holes: [] },
+      polygon,
     },
-    threatPolygon: { exterior: sweptDisc(state.center, coreKm * 1.5 + 3, system.directionDeg, system.speedKmh), holes: [] },
+    threatPolygon: { exterior: sweptDisc(state.center, coreKm * 1.5 + 3, motion.directionDeg, motion.speedKmh), holes: [] },
   };
 }
 

@@ -27,6 +27,11 @@ export interface SimOptions {
   /** Multiplies every flash rate. */
   lightningScale: number;
   /**
+   * Scales how much storms wander off their steering motion (motion.ts): 1 = the sizes derived from
+   * published nowcast errors, 0 = straight lines at constant speed. The demo storm never wanders.
+   */
+  motionNoise: number;
+  /**
    * Where a thunderstorm is kept whatever the season and the draw of the random storms, so a first
    * start always has lightning, a storm cell and rain at a place the README can name; none by default.
    */
@@ -57,6 +62,7 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   scanMs: 5 * 60_000,
   nowcastLeadsMin: [30, 60],
   lightningScale: 1,
+  motionNoise: 1,
   forecast: { enabled: true, everyMs: 6 * 3_600_000, days: 7, gridDeg: 0.5, model: 'stormhook-sim' },
 };
 
@@ -67,6 +73,17 @@ export function parseDuration(text: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) throw new Error(`"${text}" is not a duration (use e.g. 90s, 15m, 2h, 1d)`);
   return Math.round(Number(match[1]) * UNITS[match[2] ?? 'ms']!);
+}
+
+/** Up to three times the published sizes; beyond, storms would mostly ride the speed limits of motion.ts. */
+export const MAX_MOTION_NOISE = 3;
+
+export function parseMotionNoise(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > MAX_MOTION_NOISE) {
+    throw new Error(`--motion-noise must be a number from 0 to ${MAX_MOTION_NOISE}, got "${text}"`);
+  }
+  return value;
 }
 
 export function parseBBox(text: string): BBox {

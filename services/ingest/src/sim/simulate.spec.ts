@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { feedV1 } from '@stormhook/proto';
+import { INTENSITIES } from '../domain/intensity.js';
 import { DEFAULT_RULES } from '../domain/rules.js';
 import { validateFeedMessage, type FeedMessage } from '../domain/validate.js';
-import { distanceKm } from './geo-math.js';
+import type { LngLat } from '../domain/geo/types.js';
+import { distanceKm, moveKm, offsetKm } from './geo-math.js';
+import { observedMotion, velocityAt } from './motion.js';
 import { ANKARA, DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { WeatherSimulator, type SimRecord } from './simulate.js';
-import { stateAt } from './storms.js';
+import { stateAt, type StormSystem } from './storms.js';
 import { TopicNames } from '@stormhook/kafka';
 
 /** A July afternoon: convection season, several storms alive with seed 1. */
@@ -31,6 +34,17 @@ function decode(r: SimRecord): FeedMessage {
       return { feed: 'forecast', message: feedV1.ForecastGrid.decode(r.value) };
   }
 }
+
+/** Speed and heading from a to b over `hours`, measured in the km frame the system moves in. */
+function motionBetween(system: StormSystem, a: LngLat, b: LngLat, hours: number): { speedKmh: number; directionDeg: number } {
+  const degPerKmEast = offsetKm(system.origin, 1, 0).lng - system.origin.lng;
+  const degPerKmNorth = offsetKm(system.origin, 0, 1).lat - system.origin.lat;
+  const east = (b.lng - a.lng) / degPerKmEast;
+  const north = (b.lat - a.lat) / degPerKmNorth;
+  return { speedKmh: Math.hypot(east, north) / hours, directionDeg: ((((Math.atan2(east, north) * 180) / Math.PI) % 360) + 360) % 360 };
+}
+
+const angleDeg = (a: number, b: number) => Math.abs(((((a - b + 180) % 360) + 360) % 360) - 180);
 
 const fingerprint = (records: Array<{ t: number; r: SimRecord }>) =>
   records.map(({ t, r }) => `${t}|${r.topic}|${r.key}|${Buffer.from(r.value).toString('base64')}`);
@@ -101,11 +115,128 @@ describe('feed simulator', () => {
     );
   });
 
-  it('moves storms with their motion vector between scans', () => {
-    const first = sim.systemsAt(START)[0]!;
-    const a = stateAt(first, START)!;
-    const b = stateAt(first, START + HOUR / 2);
-    if (b) assert.ok(Math.abs(distanceKm(a.center, b.center) - first.speedKmh / 2) < 1);
+  it('moves storms along a continuous track, not in a straight line', () => {
+    for (const system of sim.systemsAt(START + HOUR)) {
+      const steps: number[] = [];
+      for (let t = START; t < START + 2 * HOUR; t += 60_000) {
+        const a = stateAt(system, t);
+        const b = stateAt(system, t + 60_000);
+        if (a && b) steps.push(distanceKm(a.center, b.center));
+      }
+      // No jumps: a minute never covers more than the fastest the track allows (3 x 60 km/h).
+      assert.ok(Math.max(...steps) < 3.01, `${system.id} jumps ${Math.max(...steps).toFixed(2)} km in a minute`);
+      // ... and it does not keep one velocity (the demo storm aside, which keeps to its straight line).
+      const speeds = steps.slice(0, -5).map((_, i) => velocityAt(system, START + i * 60_000).speedKmh);
+      assert.ok(Math.max(...speeds) - Math.min(...speeds) > 1, `${system.id} keeps one speed`);
+    }
+  });
+
+  it('reports the motion of the last ten minutes, not the velocity ahead', () => {
+    let cells = 0;
+    let radar = 0;
+    let aheadDiffers = 0;
+    for (const { t, r } of window) {
+      if (r.topic === TopicNames.FeedLightning) continue;
+      const message = decode(r);
+      const systemId = r.key.split('-')[1]!;
+      const system = sim.systemsAt(t).find((s) => s.id === systemId)!;
+      const from = Math.max(system.birthMs, t - 10 * 60_000);
+      if (t - from < 60_000) continue;
+      const seen = motionBetween(
+        system,
+        from === system.birthMs ? system.origin : stateAt(system, from)!.center,
+        stateAt(system, t)!.center,
+        (t - from) / HOUR,
+      );
+      const check = (speed: number, direction: number, what: string) => {
+        assert.ok(Math.abs(speed - seen.speedKmh) <= 0.05 + 1e-6, `${what} speed ${speed}, displacement says ${seen.speedKmh}`);
+        assert.ok(angleDeg(direction, seen.directionDeg) <= 0.5 + 1e-6, `${what} direction ${direction}, displacement says ${seen.directionDeg}`);
+      };
+      if (message.feed === 'thunderstorm') {
+        const cell = message.message;
+        check(cell.cell!.speed, cell.cell!.directionDeg, r.key);
+        assert.equal(cell.meta!.speed, cell.cell!.speed);
+        // The threat polygon is the cell swept along that motion for an hour: its vertices centre on half the way.
+        const ring = cell.threatPolygon!.exterior!.points.slice(0, -1);
+        const middle = { lng: ring.reduce((n, p) => n + p.lng, 0) / ring.length, lat: ring.reduce((n, p) => n + p.lat, 0) / ring.length };
+        const halfWay = moveKm(stateAt(system, t)!.center, seen.directionDeg, seen.speedKmh / 2);
+        assert.ok(distanceKm(middle, halfWay) < 0.5, `${r.key} threat polygon centred ${distanceKm(middle, halfWay).toFixed(2)} km off the reported track`);
+        if (angleDeg(cell.cell!.directionDeg, velocityAt(system, t + 30 * 60_000).directionDeg) > 10) aheadDiffers++;
+        cells++;
+      } else if (message.feed === 'precipitation') {
+        const motion = message.message.motion!;
+        check(motion.speedKmh, motion.directionDeg, r.key);
+        if (!message.message.forecast) radar++;
+      }
+    }
+    assert.ok(cells > 5 && radar > 50, `${cells} cells, ${radar} radar records checked`);
+    assert.ok(aheadDiffers > 0, 'the reported motion is the past: somewhere the storm turns after it');
+  });
+
+  it('puts nowcast rain where the reported motion takes it, not where the storm will be', () => {
+    const t = START + HOUR;
+    const nowcasts = collect(sim, t, t + 1)
+      .map(({ r }) => r)
+      .filter((r) => r.topic === TopicNames.FeedPrecipitation && r.key.endsWith('-nc60') && r.key.includes(`-${INTENSITIES[0]}-`));
+    assert.ok(nowcasts.length > 0);
+    let offTrack = 0;
+    for (const r of nowcasts) {
+      const system = sim.systemsAt(t).find((s) => s.id === r.key.split('-')[1])!;
+      const motion = observedMotion(system, t);
+      // An hour along the reported motion, in the km frame of the system's origin (the frame it moves in).
+      const now = stateAt(system, t)!.center;
+      const rad = (motion.directionDeg * Math.PI) / 180;
+      const perKm = { lng: offsetKm(system.origin, 1, 0).lng - system.origin.lng, lat: offsetKm(system.origin, 0, 1).lat - system.origin.lat };
+      const expected = { lng: now.lng + motion.speedKmh * Math.sin(rad) * perKm.lng, lat: now.lat + motion.speedKmh * Math.cos(rad) * perKm.lat };
+      const ring = feedV1.PrecipitationObservation.decode(r.value).geometry!.polygons[0]!.exterior!.points;
+      // A contour ring has a vertex every 7.5 degrees of bearing from its centre: seen from the right centre, every bearing is a multiple of 7.5.
+      const eastPerDeg = 1 / (offsetKm(expected, 1, 0).lng - expected.lng);
+      const northPerDeg = 1 / (offsetKm(expected, 0, 1).lat - expected.lat);
+      for (const p of ring) {
+        const bearing = (Math.atan2((p.lng - expected.lng) * eastPerDeg, (p.lat - expected.lat) * northPerDeg) * 180) / Math.PI;
+        assert.ok(angleDeg(bearing, Math.round(bearing / 7.5) * 7.5) < 0.3, `${r.key}: vertex at bearing ${bearing.toFixed(2)} from the extrapolated centre`);
+      }
+      if (distanceKm(expected, stateAt(system, t + HOUR)!.center) > 1) offTrack++;
+    }
+    assert.ok(offTrack > 0, 'somewhere the storm leaves the extrapolated track, so the check above can tell');
+  });
+
+  it('lists every system alive in a window, for benchmarks', () => {
+    const from = START + 10 * 60_000;
+    const to = START + HOUR;
+    const sampled = new Set<string>();
+    for (let t = from + 1; t < to; t += 60_000) for (const s of sim.systemsAt(t)) sampled.add(s.id);
+    const listed = sim.systemsBetween(from, to);
+    assert.equal(new Set(listed.map((s) => s.id)).size, listed.length, 'each system once');
+    for (const id of sampled)
+      assert.ok(
+        listed.some((s) => s.id === id),
+        `${id} missing`,
+      );
+    // Those the minute samples missed (born or dead between two) are still alive at some instant of the window.
+    for (const s of listed) {
+      const at = Math.min(Math.max(from, s.birthMs) + 1, to - 1);
+      assert.ok(
+        sim.systemsAt(at).some((alive) => alive.id === s.id),
+        `${s.id} is not alive in the window`,
+      );
+    }
+    assert.ok(listed.length > 3, `${listed.length} systems`);
+  });
+
+  it('gives benchmarks, through the package, the very cell outline the feed publishes', async () => {
+    const ingest = await import('../index.js');
+    const cells = window.filter(({ r }) => r.topic === TopicNames.FeedThunderstorm);
+    assert.ok(cells.length > 5);
+    for (const { t, r } of cells) {
+      const cell = feedV1.ThunderstormCell.decode(r.value);
+      const system = sim.systemsAt(t).find((s) => s.id === r.key.split('-')[1])!;
+      assert.deepEqual(ingest.cellPolygonAt(system, t)?.exterior.points, cell.cell!.polygon!.exterior!.points, r.key);
+      assert.deepEqual(ingest.stateAt(system, t)!.center, ingest.centerAt(system, t));
+    }
+    // Outside its thunderstorm window a system has no cell outline, however much it rains.
+    const early = sim.systemsAt(START).find((s) => s.kind === 'frontal')!;
+    assert.equal(ingest.cellPolygonAt(early, START), undefined);
   });
 
   it('keeps a demo thunderstorm with lightning over its anchor in the dead of winter', () => {

@@ -2,7 +2,8 @@ import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormho
 import { feedV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
-import type { SimOptions } from './options.js';
+import { extrapolatedCenter, observedMotion } from './motion.js';
+import { MAX_MOTION_NOISE, type SimOptions } from './options.js';
 import { bandPolygons, nestedContours } from './radar.js';
 import { stateAt, StormCatalogue, type StormSystem } from './storms.js';
 
@@ -62,6 +63,7 @@ export class WeatherSimulator {
 
   constructor(readonly opts: SimOptions) {
     if (opts.tickMs <= 0 || opts.scanMs % opts.tickMs !== 0) throw new Error('scanMs must be a positive multiple of tickMs');
+    if (!(opts.motionNoise >= 0 && opts.motionNoise <= MAX_MOTION_NOISE)) throw new Error(`motionNoise must be 0 to ${MAX_MOTION_NOISE}`);
     this.catalogue = new StormCatalogue(opts);
   }
 
@@ -80,6 +82,11 @@ export class WeatherSimulator {
   /** Systems alive at t, oldest first. */
   systemsAt(t: number): StormSystem[] {
     return this.catalogue.aliveAt(t);
+  }
+
+  /** Systems alive at some instant of (from, to): with stateAt and cellPolygonAt, the truth a benchmark scores against. */
+  systemsBetween(from: number, to: number): StormSystem[] {
+    return this.catalogue.aliveBetween(from, to);
   }
 
   /** Everything published at the end of the tick ending at `t` (a multiple of tickMs). */
@@ -104,12 +111,19 @@ export class WeatherSimulator {
     return out;
   }
 
-  /** Radar (lead 0) or nowcast precipitation of one system: one record per intensity band. */
+  /**
+   * Radar (lead 0) or nowcast precipitation of one system: one record per intensity band. Both carry
+   * the motion observed at the scan, and a nowcast puts the rain where that motion takes it, not where
+   * the storm will really be: the feed never tells what only the future knows about the track.
+   */
   private scan(system: StormSystem, t: number, leadMs: number): SimRecord[] {
     const valid = t + leadMs;
+    const now = stateAt(system, t);
     const state = stateAt(system, valid);
-    if (!state) return [];
-    const bands = bandPolygons(state.center, nestedContours(system, state, valid), state);
+    if (!now || !state) return [];
+    const motion = observedMotion(system, t);
+    const center = leadMs === 0 ? now.center : extrapolatedCenter(system, t, leadMs);
+    const bands = bandPolygons(center, nestedContours(system, state, valid), state);
     const suffix = leadMs === 0 ? '' : `-nc${leadMs / 60_000}`;
     return bands.map((band) => {
       const base = {
@@ -119,7 +133,7 @@ export class WeatherSimulator {
         radarTimestampEpochMs: valid,
         forecast: leadMs > 0,
         geometry: band.polygon ?? null,
-        motion: { speedKmh: Math.round(system.speedKmh * 10) / 10, directionDeg: Math.round(system.directionDeg) % 360 },
+        motion: { speedKmh: Math.round(motion.speedKmh * 10) / 10, directionDeg: Math.round(motion.directionDeg) % 360 },
       };
       // Radar products classify; nowcasts here send rain rates, so both paths of the contract are used.
       return record.precipitation(

@@ -1,5 +1,6 @@
 import type { LngLat } from '../domain/geo/types.js';
 import { clamp, moveKm } from './geo-math.js';
+import { centerAt, drawTrack, type MotionTrack } from './motion.js';
 import type { SimOptions } from './options.js';
 import { Random } from './random.js';
 
@@ -26,6 +27,7 @@ export interface StormSystem {
   birthMs: number;
   lifeMs: number;
   origin: LngLat;
+  /** Steering motion: the track wanders around it (median speed, mean heading); without a track, the motion itself. */
   speedKmh: number;
   directionDeg: number;
   maxRadiusKm: number;
@@ -34,6 +36,8 @@ export interface StormSystem {
   cgFraction: number;
   /** Shape of each precipitation contour level (index 0 = the rain edge). */
   shapes: Harmonic[][];
+  /** Where the centre really goes (motion.ts); none = a straight line at the steering motion. */
+  track?: MotionTrack;
 }
 
 export interface StormState {
@@ -82,7 +86,7 @@ function drawSystem(hour: number, index: number, rng: Random, opts: SimOptions):
     lat: rng.uniform(region.minLat, region.maxLat),
   };
   const convective = kind === 'convective';
-  return {
+  const system: StormSystem = {
     id: `s${hour}x${index}`,
     kind,
     birthMs,
@@ -96,6 +100,9 @@ function drawSystem(hour: number, index: number, rng: Random, opts: SimOptions):
     cgFraction: rng.uniform(0.15, 0.35),
     shapes: Array.from({ length: 6 }, () => drawShape(rng)),
   };
+  // The track has a stream of its own, so every draw above stays what it was before tracks existed.
+  const track = drawTrack(system, new Random(opts.seed, `track:${system.id}`), opts.motionNoise);
+  return track ? { ...system, track } : system;
 }
 
 /** The systems born during UTC hour `hour` (hours since the epoch), from their own stream. */
@@ -113,7 +120,8 @@ const DEMO_DIRECTION_DEG = 70;
 /**
  * The demo storm born in UTC hour `hour` over `opts.demoStorm`: convective with lightning in every
  * season. It is born half its path upwind and crosses the anchor at mid-life, so its centre stays
- * within 10 km of it; flashes fall within a few km of the centre.
+ * within 10 km of it; flashes fall within a few km of the centre. It never gets a motion track,
+ * whatever `motionNoise`: the first start, its tests and the README rely on it staying that close.
  */
 export function demoSystem(hour: number, opts: SimOptions): StormSystem | undefined {
   const anchor = opts.demoStorm;
@@ -146,10 +154,9 @@ export function strengthAt(system: StormSystem, t: number): number {
 export function stateAt(system: StormSystem, t: number): StormState | undefined {
   const strength = strengthAt(system, t);
   if (strength <= 0) return undefined;
-  const hours = (t - system.birthMs) / HOUR;
   return {
     strength,
-    center: moveKm(system.origin, system.directionDeg, system.speedKmh * hours),
+    center: centerAt(system, t),
     radiusKm: system.maxRadiusKm * (0.35 + 0.65 * strength),
     peakRateMmPerH: system.peakRateMmPerH * strength,
     flashesPerMin: system.maxFlashesPerMin * strength ** 1.5,
@@ -180,12 +187,30 @@ export class StormCatalogue {
     for (let hour = first; hour <= last; hour++) {
       let born = this.byHour.get(hour);
       if (!born) {
-        const demo = demoSystem(hour, this.opts);
-        born = demo ? [demo, ...systemsBornIn(hour, this.opts)] : systemsBornIn(hour, this.opts);
+        born = this.bornIn(hour);
         this.byHour.set(hour, born);
       }
       for (const system of born) if (t > system.birthMs && t < system.birthMs + system.lifeMs) alive.push(system);
     }
     return alive;
+  }
+
+  /**
+   * Every system alive at some instant of (from, to), by birth hour: what a benchmark walks to find
+   * when storms really reach an area. Leaves the cache of the ticks alone, so a long window costs no memory.
+   */
+  aliveBetween(from: number, to: number): StormSystem[] {
+    const alive: StormSystem[] = [];
+    for (let hour = Math.floor((from - MAX_LIFE_MS) / HOUR); hour <= Math.floor(to / HOUR); hour++) {
+      for (const system of this.byHour.get(hour) ?? this.bornIn(hour)) {
+        if (system.birthMs < to && system.birthMs + system.lifeMs > from) alive.push(system);
+      }
+    }
+    return alive;
+  }
+
+  private bornIn(hour: number): StormSystem[] {
+    const demo = demoSystem(hour, this.opts);
+    return demo ? [demo, ...systemsBornIn(hour, this.opts)] : systemsBornIn(hour, this.opts);
   }
 }
