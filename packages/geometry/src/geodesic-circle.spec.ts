@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { circleTouchesMultiPolygon, distanceToMultiPolygonM } from './boundary-distance.js';
 import { direct, distanceM } from './geodesic.js';
 import { GeodesicCircle } from './geodesic-circle.js';
 import { seeded } from './testing/shapes.js';
@@ -44,5 +45,29 @@ describe('GeodesicCircle', () => {
       const b = circle.bbox;
       assert.ok(lng >= b.minLng && lng <= b.maxLng && lat >= b.minLat && lat <= b.maxLat, `azimuth ${a}`);
     }
+  });
+
+  it('touches a polygon exactly when circleTouchesMultiPolygon does, with edges passing near the rim', () => {
+    const random = seeded(23);
+    let nearRim = 0;
+    let touching = 0;
+    for (let i = 0; i < 5_000; i++) {
+      const center = [26 + random() * 19, 36 + random() * 6] as const;
+      const radiusM = 1_000 + random() * 49_000;
+      const circle = new GeodesicCircle(center, radiusM);
+      // A triangle whose nearest edge lies 0.97 to 1.03 radii away, its far corners up to 6 radii out.
+      const bearing = random() * 2 * Math.PI;
+      const mid = direct(center[0], center[1], bearing, radiusM * (0.97 + random() * 0.06));
+      const a = direct(mid[0], mid[1], bearing + Math.PI / 2, radiusM * (0.2 + random() * 3));
+      const b = direct(mid[0], mid[1], bearing - Math.PI / 2, radiusM * (0.2 + random() * 3));
+      const far = direct(center[0], center[1], bearing, radiusM * (2 + random() * 4));
+      const triangle = [{ exterior: [a, far, b, a], holes: [] }];
+      const d = distanceToMultiPolygonM(center, triangle);
+      if (Math.abs(d - radiusM) < radiusM * 0.002) nearRim++;
+      const expected = circleTouchesMultiPolygon(circle, triangle);
+      if (expected) touching++;
+      assert.equal(circle.touchesMultiPolygon(triangle), expected, `radius ${radiusM}, edge at ${d} m`);
+    }
+    assert.ok(nearRim > 100 && touching > 1_000 && touching < 4_000, `near the rim ${nearRim}, touching ${touching}`);
   });
 });

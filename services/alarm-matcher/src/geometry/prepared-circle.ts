@@ -1,4 +1,4 @@
-import { bboxesOverlap, circleTouchesMultiPolygon, GeodesicCircle, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
+import { bboxesOverlap, GeodesicCircle, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
 import type { Grid } from './grid.js';
 import type { CellCover, PreparedShape } from './prepared-shape.js';
 
@@ -31,7 +31,7 @@ export class PreparedCircle implements PreparedShape {
 
   intersects(other: MultiPolygon, otherBox: BBox): boolean {
     if (!bboxesOverlap(this.bbox, otherBox)) return false;
-    return circleTouchesMultiPolygon(this.disc, other);
+    return this.disc.touchesMultiPolygon(other);
   }
 
   cover(grid: Grid): CellCover {

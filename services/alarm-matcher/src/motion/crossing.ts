@@ -1,4 +1,5 @@
 import { pointInMultiPolygon, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
+import { discCrossing, type Disc } from './circle-crossing.js';
 import type { MovingShape } from './moving-shape.js';
 
 /** What a crossing test needs of an area: its box and a polygon test (PreparedShape has both). */
@@ -7,8 +8,14 @@ export interface Area {
   intersects(other: MultiPolygon, otherBox: BBox): boolean;
 }
 
+function isDisc(area: Area): area is Area & Disc {
+  const candidate = area as Partial<Disc>;
+  return typeof candidate.radiusM === 'number' && Array.isArray(candidate.center);
+}
+
 /** When a moving polygon touches an area, in minutes from the time of its position (negative: before). */
 export interface Crossing {
+  // With `exit: false` the crossing holds the entry only (exitMin undefined).
   /** First contact; equal to the window's start when it touches from the start. */
   entryMin: number;
   /** Last contact; undefined when it still touches at the window's end (it leaves later, if at all). */
@@ -68,7 +75,9 @@ function refine(touches: (t: number) => boolean, outside: number, inside: number
  * it never touches. A contact shorter than a step between two samples can be missed; a step of a minute
  * is a few hundred metres of a storm's path.
  */
-export function crossing(area: Area, moving: MovingShape, fromMin: number, toMin: number, stepMin = 1): Crossing | undefined {
+export function crossing(area: Area, moving: MovingShape, fromMin: number, toMin: number, stepMin = 1, options: { exit: boolean } = { exit: true }): Crossing | undefined {
+  // A point alarm's disc is solved exactly instead of sampled (the common case, and the costly one).
+  if (isDisc(area)) return overlapWindow(moving, area.bbox, fromMin, toMin) ? discCrossing(area, moving, fromMin, toMin) : undefined;
   const window = overlapWindow(moving, area.bbox, fromMin, toMin);
   if (!window) return undefined;
   const touches = (t: number): boolean => {
@@ -84,6 +93,10 @@ export function crossing(area: Area, moving: MovingShape, fromMin: number, toMin
     }
   }
   if (first < 0) return undefined;
+  const entryMin = first === 0 ? times[0]! : refine(touches, times[first - 1]!, times[first]!);
+  const touchingAtStart = first === 0 && times[0] === fromMin;
+  // Deciding a warning needs only the entry; the exit is looked for when a callback states it.
+  if (!options.exit) return { entryMin, exitMin: undefined, touchingAtStart };
   let last = first;
   for (let i = times.length - 1; i > first; i--) {
     if (touches(times[i]!)) {
@@ -91,10 +104,9 @@ export function crossing(area: Area, moving: MovingShape, fromMin: number, toMin
       break;
     }
   }
-  const entryMin = first === 0 ? times[0]! : refine(touches, times[first - 1]!, times[first]!);
   const atEnd = last === times.length - 1 && times[last] === toMin;
   const exitMin = atEnd ? undefined : last === times.length - 1 ? times[last]! : refine(touches, times[last + 1]!, times[last]!);
-  return { entryMin, exitMin, touchingAtStart: first === 0 && times[0] === fromMin };
+  return { entryMin, exitMin, touchingAtStart };
 }
 
 /**

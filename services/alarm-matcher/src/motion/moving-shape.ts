@@ -15,8 +15,9 @@ export interface Placed {
  */
 export class MovingShape {
   readonly origin: Position;
-  private readonly dLngPerMin: number;
-  private readonly dLatPerMin: number;
+  /** Degrees the polygon moves per minute (longitude, latitude). */
+  readonly lngPerMin: number;
+  readonly latPerMin: number;
   private readonly steps = new Map<number, Placed>();
 
   constructor(
@@ -26,18 +27,18 @@ export class MovingShape {
   ) {
     this.origin = centroidOf(polygon);
     const per = degreesPerKm(this.origin);
-    this.dLngPerMin = velocity.eastKmPerMin * per.lng;
-    this.dLatPerMin = velocity.northKmPerMin * per.lat;
+    this.lngPerMin = velocity.eastKmPerMin * per.lng;
+    this.latPerMin = velocity.northKmPerMin * per.lat;
   }
 
   get moving(): boolean {
-    return this.dLngPerMin !== 0 || this.dLatPerMin !== 0;
+    return this.lngPerMin !== 0 || this.latPerMin !== 0;
   }
 
   /** The box of the polygon at `minutes` (negative: in the past), without moving the polygon. */
   boxAt(minutes: number): BBox {
-    const dx = this.dLngPerMin * minutes;
-    const dy = this.dLatPerMin * minutes;
+    const dx = this.lngPerMin * minutes;
+    const dy = this.latPerMin * minutes;
     return { minLng: this.box.minLng + dx, minLat: this.box.minLat + dy, maxLng: this.box.maxLng + dx, maxLat: this.box.maxLat + dy };
   }
 
@@ -58,8 +59,8 @@ export class MovingShape {
     const whole = Number.isInteger(minutes);
     const held = whole ? this.steps.get(minutes) : undefined;
     if (held) return held;
-    const dx = this.dLngPerMin * minutes;
-    const dy = this.dLatPerMin * minutes;
+    const dx = this.lngPerMin * minutes;
+    const dy = this.latPerMin * minutes;
     const shift = (ring: Ring): Ring => ring.map(([lng, lat]): Position => [lng + dx, lat + dy]);
     const polygon: MultiPolygon = this.polygon.map((part) => ({ exterior: shift(part.exterior), holes: part.holes.map(shift) }));
     const placed = { polygon, box: this.boxAt(minutes) };
@@ -69,6 +70,6 @@ export class MovingShape {
 
   /** Where a point of the polygon is after `minutes`. */
   pointAt(point: Position, minutes: number): Position {
-    return [point[0] + this.dLngPerMin * minutes, point[1] + this.dLatPerMin * minutes];
+    return [point[0] + this.lngPerMin * minutes, point[1] + this.latPerMin * minutes];
   }
 }

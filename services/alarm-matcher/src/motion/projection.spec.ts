@@ -52,6 +52,27 @@ describe('storm motion and projection', () => {
     assert.equal(found.touchingAtStart, false);
   });
 
+  it('solves a disc crossing to the same entry and exit as sampling finds, for polygons of any shape and heading', () => {
+    let crossings = 0;
+    for (let i = 0; i < 300; i++) {
+      const r = (n: number) => ((Math.sin(i * 12.9898 + n * 78.233) * 43758.5453) % 1 + 1) % 1;
+      const polygon = square(-10 - r(1) * 40, 2 + r(2) * 15);
+      const velocity = velocityOf({ speedKmh: 10 + r(3) * 70, towardDeg: 60 + r(4) * 60 });
+      const moving = new MovingShape(polygon, bboxOfMultiPolygon(polygon), velocity);
+      const circle = new PreparedCircle(CENTRE, 1_000 + r(5) * 9_000);
+      // The same disc hidden behind a plain Area: crossing() then samples it minute by minute.
+      const sampled = crossing({ bbox: circle.bbox, intersects: (p, b) => circle.intersects(p, b) }, moving, -60, 60);
+      const solved = crossing(circle, moving, -60, 60);
+      assert.equal(solved === undefined, sampled === undefined, `case ${i}`);
+      if (!solved || !sampled) continue;
+      crossings++;
+      assert.ok(Math.abs(solved.entryMin - sampled.entryMin) < 0.2, `case ${i}: entry ${solved.entryMin} vs ${sampled.entryMin}`);
+      assert.equal(solved.exitMin === undefined, sampled.exitMin === undefined, `case ${i}: exit ${solved.exitMin} vs ${sampled.exitMin}`);
+      if (solved.exitMin !== undefined) assert.ok(Math.abs(solved.exitMin - sampled.exitMin!) < 0.2, `case ${i}: exit ${solved.exitMin} vs ${sampled.exitMin}`);
+    }
+    assert.ok(crossings > 50, `${crossings} crossings compared`);
+  });
+
   it('finds no crossing for a polygon moving away, or passing beside the area', () => {
     const polygon = square(-30, 10);
     const box = bboxOfMultiPolygon(polygon);

@@ -56,6 +56,7 @@ export function confidenceOf(motion: Motion | undefined, leadMin: number): Confi
 export class EventProjection {
   readonly moving: MovingShape | undefined;
   private readonly crossings = new Map<string, Crossing | undefined>();
+  private readonly entries = new Map<string, number | undefined>();
 
   constructor(
     readonly observedMs: number,
@@ -79,13 +80,18 @@ export class EventProjection {
     return found;
   }
 
-  /** Minutes to the first contact ahead (0 when touching now), or undefined when none is predicted. */
+  /**
+   * Minutes to the first contact ahead (0 when touching now), or undefined when none is predicted:
+   * the question asked of every area along the path, so it looks ahead only and never for the exit.
+   */
   entryAhead(key: string, area: Area): number | undefined {
-    const found = this.crossingOf(key, area);
-    if (!found) return undefined;
-    if (found.entryMin >= 0) return found.entryMin;
-    // Touched before the observation: is it still touching now or later?
-    return found.exitMin === undefined || found.exitMin >= 0 ? 0 : undefined;
+    if (this.entries.has(key)) return this.entries.get(key);
+    const full = this.crossings.get(key);
+    let entry: number | undefined;
+    if (full) entry = full.entryMin >= 0 ? full.entryMin : full.exitMin === undefined || full.exitMin >= 0 ? 0 : undefined;
+    else if (!this.crossings.has(key) && this.moving) entry = crossing(area, this.moving, 0, this.motion ? HORIZON_MIN : 0, 1, { exit: false })?.entryMin;
+    this.entries.set(key, entry);
+    return entry;
   }
 
   /**

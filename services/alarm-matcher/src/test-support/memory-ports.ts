@@ -4,6 +4,8 @@ import { areaRefKey, type AreaRef, type GeoPort } from '../ports/geo-port.js';
 import type { ClaimResult, NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
 import type { SlotClaim, SlotLedger } from '../ports/slot-ledger.js';
 import type { Notification } from '../payloads/notification.js';
+import { isOpen } from '../lifecycle/tracked-event.js';
+import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../ports/tracked-state-store.js';
 
 /** In-memory fakes of the matcher's own ports, for unit tests of the use cases. */
 export class MemoryLedger implements NotificationLedger {
@@ -94,5 +96,31 @@ export class PolygonGeo implements GeoPort {
       if (shape) found.set(areaRefKey(ref), shape);
     }
     return found;
+  }
+}
+
+/** The lifecycle states of tracked events, in memory (tests and the in-process benchmark). */
+export class MemoryTrackedStateStore implements TrackedStateStore {
+  readonly events = new Map<string, { kind: TrackedKind; states: StoredTrackedState[] }>();
+
+  async byEvent(eventId: string): Promise<Map<string, StoredTrackedState>> {
+    return new Map((this.events.get(eventId)?.states ?? []).map((state) => [state.registrationId, state]));
+  }
+  async saveEvent(eventId: string, kind: TrackedKind, states: readonly StoredTrackedState[]): Promise<void> {
+    this.events.set(eventId, { kind, states: [...states] });
+  }
+  async expired(nowMs: number, limit: number): Promise<Array<{ eventId: string; kind: TrackedKind; states: StoredTrackedState[] }>> {
+    const due = [...this.events].filter(([, event]) => event.states.some((s) => isOpen(s) && s.expiresAtMs <= nowMs));
+    return due.slice(0, limit).map(([eventId, event]) => ({ eventId, ...event }));
+  }
+  async purgeEndedBefore(ms: number): Promise<number> {
+    let purged = 0;
+    for (const [eventId, event] of this.events) {
+      if (event.states.every((s) => !isOpen(s) && s.updatedAtMs < ms)) {
+        this.events.delete(eventId);
+        purged++;
+      }
+    }
+    return purged;
   }
 }

@@ -10,6 +10,7 @@ import { resolveMotion } from '../../motion/resolve-motion.js';
 import type { TrackMemory } from '../../motion/track-memory.js';
 import type { EventKind, Notification, Phase } from '../../payloads/notification.js';
 import { precipitationPayload } from '../../payloads/precipitation-payload.js';
+import { storedPayload } from '../../payloads/stored-payload.js';
 import { thunderstormPayload } from '../../payloads/thunderstorm-payload.js';
 import type { Clock } from '../../ports/clock.js';
 import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../../ports/tracked-state-store.js';
@@ -293,7 +294,7 @@ export class TrackedEventMatcher {
           occurredAtMs: event.occurredAtMs,
           payload,
         });
-        lastPayload = payload;
+        lastPayload = storedPayload(payload);
       }
       toSave.push({ ...transition.state, kind: event.kind, lastPayload, occurredAtMs: event.occurredAtMs, updatedAtMs: now });
     }
