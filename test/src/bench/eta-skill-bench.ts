@@ -66,7 +66,7 @@ import {
 /**
  * The seeds. ETA_CALIBRATION is measured on CALIBRATION_SEED; the windows are judged on
  * EVALUATION_SEED, which nothing else uses: `grep -rn "seed" --include=*.ts services packages test`
- * (2026-05) finds the simulator run on seeds 1 (the default, on which motion.spec.ts sized the motion
+ * (2026-11-27) finds the simulator run on seeds 1 (the default, on which motion.spec.ts sized the motion
  * noise), 2, 7 and 11 in tests, and neither 2901 nor 2905 anywhere but here.
  */
 const CALIBRATION_SEED = 2901;
