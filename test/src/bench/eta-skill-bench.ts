@@ -251,6 +251,8 @@ interface JudgedPrediction extends Prediction {
   kind: SkillArea['kind'];
   /** The cell stopped being a cell before the predicted entry. */
   diedBefore: boolean;
+  /** The predicted speed over the system's steering speed (truth, for the analysis only). */
+  speedFactor: number;
 }
 
 interface RunResult {
@@ -261,11 +263,13 @@ interface RunResult {
   pairs: Array<ApproachPair & { diedBeforeVerify: boolean[] }>;
   /** Distance between the centroid moved 60 min along the resolved motion and the true centre then, km. */
   centroidErrors60Km: number[];
+  /** The same at 30 min. */
+  centroidErrors30Km: number[];
 }
 
 function run(systems: readonly StormSystem[], index: AreaIndex): RunResult {
   const tracks = new TrackMemory();
-  const result: RunResult = { cells: 0, cellScans: 0, withoutMotion: 0, predictions: [], pairs: [], centroidErrors60Km: [] };
+  const result: RunResult = { cells: 0, cellScans: 0, withoutMotion: 0, predictions: [], pairs: [], centroidErrors60Km: [], centroidErrors30Km: [] };
   for (const system of systems) {
     const window = cellWindow(system)!;
     result.cells++;
@@ -295,11 +299,18 @@ function run(systems: readonly StormSystem[], index: AreaIndex): RunResult {
       const motion = resolveMotion(eventId, feed, tracks);
       const projection = new EventProjection(observedMs, polygon, box, motion);
       if (!motion) result.withoutMotion++;
-      else if (stateAt(system, t + HORIZON_MIN * MINUTE)) {
-        const rad = (motion.towardDeg * Math.PI) / 180;
-        const km = motion.speedKmh * (HORIZON_MIN / 60);
-        const truth = centerAt(system, t + HORIZON_MIN * MINUTE);
-        result.centroidErrors60Km.push(distanceKm(offset(centroid, km * Math.sin(rad), km * Math.cos(rad)), [truth.lng, truth.lat]));
+      else {
+        // Where the motion puts the centre 30 and 60 min on, against where the system really is then.
+        for (const [minutes, errors] of [
+          [30, result.centroidErrors30Km],
+          [HORIZON_MIN, result.centroidErrors60Km],
+        ] as const) {
+          if (!stateAt(system, t + minutes * MINUTE)) continue;
+          const rad = (motion.towardDeg * Math.PI) / 180;
+          const km = motion.speedKmh * (minutes / 60);
+          const truth = centerAt(system, t + minutes * MINUTE);
+          errors.push(distanceKm(offset(centroid, km * Math.sin(rad), km * Math.cos(rad)), [truth.lng, truth.lat]));
+        }
       }
       // The areas it touches now (START), then the ones its path may reach.
       const touching = new Set(index.within(box).filter((i) => index.areas[i]!.shape.intersects(polygon, box)));
@@ -325,6 +336,7 @@ function run(systems: readonly StormSystem[], index: AreaIndex): RunResult {
             trueMs: entryAfter(contacts.get(i) ?? [], observedMs),
             kind: area.kind,
             diedBefore: eta.arrivalEpochMillis > window.to,
+            speedFactor: motion!.speedKmh / system.speedKmh,
           });
         }
         approachStep(state, observedMs, { touching: false, entryMin });
@@ -489,6 +501,8 @@ function main(): void {
       : `FAR of APPROACHING at 30 min: MISSED by ${num(skill.far - 0.3, 3)} (${num(skill.far, 3)})`,
   );
   for (const v of verdicts) line(`  ${v}`);
+  line();
+  for (const why of analysis(result, metrics, skill, falseDied)) line(why);
   if (calibrating) {
     const spread = measureSpread(result.predictions);
     line();
@@ -529,6 +543,63 @@ function main(): void {
     reportBench({ bench, metric: 'mean centroid error at 60 min', value: round3(centroid60), unit: 'km', note: 'Ebert et al. 2004: 15-30 km at 1 h' });
     reportBench({ bench, metric: 'runtime', value: round3(seconds), unit: 's', note: machineDescription() });
   }
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * Why the figures are what they are, from the truth the predictor never sees: how far the motion
+ * itself misses, how arrival errors depend on the cell being caught in a spurt or a lull of its
+ * wandering speed, and how many false APPROACHING came from cells that ended before they could arrive.
+ */
+function analysis(result: RunResult, metrics: readonly LeadMetrics[], skill: ReturnType<typeof approachSkill>, falseDied: number): string[] {
+  const out = ["Why (diagnostics from the simulator's truth; the predictor sees none of it):"];
+  const bucket30 = LEAD_BUCKETS.find((b) => b.leadMin === 30)!;
+  const at30 = result.predictions.filter(
+    (p) => (p.predictedMs - p.issuedMs) / MINUTE >= bucket30.fromMin && (p.predictedMs - p.issuedMs) / MINUTE < bucket30.toMin,
+  );
+  const speeds = at30.map((p) => p.speedKmh).sort((a, b) => a - b);
+  const medianSpeed = speeds[Math.floor(speeds.length / 2)] ?? Number.NaN;
+  const miss30 = mean(result.centroidErrors30Km);
+  out.push(
+    `- Arrival error: the motion itself changes. The centre moved 30 min along the matcher's motion misses the true centre by ${num(miss30)} km on ` +
+      `average (60 min: ${num(mean(result.centroidErrors60Km))} km); at the median predicted speed at lead 30, ${num(medianSpeed)} km/h, ${num(miss30)} km ` +
+      `is ${num((miss30 / medianSpeed) * 60)} min. An 8-min MAE at 30 min asks for about ${num((8 * medianSpeed) / 60)} km.`,
+  );
+  const groups: Array<[string, (f: number) => boolean]> = [
+    ['faster than 1.3 x its steering speed', (f) => f > 1.3],
+    ['within 0.77-1.3 x', (f) => f >= 0.77 && f <= 1.3],
+    ['slower than 0.77 x', (f) => f < 0.77],
+  ];
+  out.push("  At lead 30, by the cell's speed at the scan against its steering motion (the feed reports the last 10 minutes' motion):");
+  for (const [name, holds] of groups) {
+    const m = leadMetrics(
+      at30.filter((p) => holds(p.speedFactor)),
+      bucket30,
+    );
+    const late = at30.filter((p) => holds(p.speedFactor) && p.trueMs !== undefined && p.trueMs > p.latestMs).length / Math.max(1, m.withEntry);
+    out.push(
+      `    ${name}: ${pct(m.count / at30.length)} of the predictions, MAE ${num(m.maeMin)} min, bias ${num(m.biasMin)} min, ${pct(late)} after the window, ` +
+        `never verified ${pct(m.unverified)}`,
+    );
+  }
+  out.push(
+    '  A cell caught in a spurt slows down and arrives late, one caught in a lull speeds up and arrives early; fast cells sweep more areas, so they weigh most.',
+  );
+  const alive = skill.issued - falseDied;
+  out.push(
+    `- False alarms: ${falseDied} of the ${skill.falseAlarms} (${pct(falseDied / skill.falseAlarms)}) came from cells that stopped being cells within ` +
+      `${APPROACH_VERIFY_MIN} min of the issue (the feed tells no life cycle ahead); without those APPROACHING the ratio would still be ` +
+      `${num((skill.falseAlarms - falseDied) / alive, 3)}: the rest are paths that passed beside the area (a miss of ~10 km at 30 min is enough to pass a 3-10 km alarm).`,
+  );
+  const missed = metrics.filter((m) => m.coverage < 0.8);
+  if (missed.length > 0) {
+    out.push(
+      `- Window coverage below 80 % at ${missed.map((m) => m.leadMin).join(', ')} min: the windows are the 10th-90th percentiles of the calibration seed, ` +
+        `so about 80 % is all they aim at; the early and late columns tell which side falls short.`,
+    );
+  }
+  return out;
 }
 
 function round3(x: number): number {
