@@ -21,6 +21,7 @@ export {
   type SimRecord,
   stateAt,
   cellPolygonAt,
+  cellRecord,
   cellWindow,
   centerAt,
   observedMotion,

@@ -4,5 +4,5 @@ export { DEFAULT_SIM_OPTIONS, TURKEY, parseDuration, type SimOptions, type Forec
 export { forecastRun, gridPoints } from './forecast-gen.js';
 // The truth behind the feed, for benchmarks that score what a predictor made of it.
 export { stateAt, StormCatalogue, MAX_LIFE_MS, type StormSystem, type StormState, type StormKind } from './storms.js';
-export { cellPolygonAt, cellWindow } from './convection.js';
+export { cellPolygonAt, cellRecord, cellWindow } from './convection.js';
 export { centerAt, observedMotion, velocityAt, MOTION_NOISE, OBSERVED_OVER_MS, type Motion, type MotionTrack } from './motion.js';
