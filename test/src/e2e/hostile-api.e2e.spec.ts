@@ -55,6 +55,11 @@ describe('e2e hostile input: the HTTP API', function () {
         // Every webhook the fuzzer stores points at the local receiver: callbacks never leave the machine.
         'body.webhook.url': receiver.url,
         'body.url': receiver.url,
+        // The forecast slot the fuzzer runs as ADMIN (runForecastSlot) is pinned to a day long past.
+        // The story spec on this same stack runs tomorrow's MORNING slot and needs it unclaimed; the
+        // fuzzer's date came from the OpenAPI example (2026-11-28), which was tomorrow in a CI run of
+        // 2026-11-27, and made the story's slot "already done".
+        'body.date': '2001-01-01',
       },
       timeoutMs: 480_000,
     });
