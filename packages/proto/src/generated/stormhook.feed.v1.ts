@@ -421,7 +421,11 @@ export interface PrecipitationObservation {
    * Any ring orientation is accepted; ingest re-orients (exterior counterclockwise, holes clockwise).
    */
   geometry?: commonV1.MultiPolygon | null;
-  /** Motion of the area (speed in km/h, direction in degrees); absent when unknown. */
+  /**
+   * Motion of the area (speed in km/h, direction in degrees); absent when unknown. Drives the
+   * arrival prediction of precipitation alarms (the area's polygon moved along it); without it
+   * Stormhook estimates the motion from successive revisions of the same source id, if any.
+   */
   motion?: MotionVector | null;
 }
 
@@ -474,13 +478,23 @@ export const SpeedUnit = {
 export interface StormCell {
   /** Area of the cell polygon in square kilometres, 0 to 100,000. */
   areaKm2: number;
-  /** Speed of the cell in ThunderstormCell.speed_unit, 0 to the equivalent of 300 km/h. */
+  /**
+   * Speed of the cell in ThunderstormCell.speed_unit, 0 to the equivalent of 300 km/h. With
+   * direction_deg it drives the arrival prediction (the cell polygon moved along it); 0 means
+   * unknown, and Stormhook then estimates the motion from the cell's successive centroids.
+   */
   speed: number;
-  /** Direction the cell moves TOWARDS, in degrees clockwise from true north, 0 to below 360. */
+  /**
+   * Direction the cell moves TOWARDS, in degrees clockwise from true north, 0 to below 360; the
+   * direction of the arrival prediction.
+   */
   directionDeg: number;
   /** Flash rates in flashes per minute. */
   flashRates?: FlashRates | null;
-  /** Centroid of the cell in decimal degrees (WGS 84). */
+  /**
+   * Centroid of the cell in decimal degrees (WGS 84); its successive positions give the track from
+   * which the motion is estimated when no speed is sent, and the track's age and steadiness.
+   */
   centroid?: commonV1.GeoPoint | null;
   /** Outline of the cell in decimal degrees (WGS 84), a closed-ring polygon. */
   polygon?: commonV1.Polygon | null;
@@ -498,7 +512,11 @@ export interface ThunderstormCell {
   sourceEventId: string;
   /** The publisher's revision of this cell (unitless counter, 0 = not versioned). */
   version: number;
-  /** When the publisher last changed this cell, epoch milliseconds (0 = not given). */
+  /**
+   * When the publisher last changed this cell, epoch milliseconds (0 = not given). Send the time the
+   * polygon was observed (the scan time): arrival predictions start from it (without it, from the
+   * time ingest accepted the record).
+   */
   updatedEpochMs: number;
   /** When the tracker first inserted the cell, epoch milliseconds UTC. */
   insertedEpochMs: number;

@@ -64,8 +64,8 @@ export const WeatherAlarmFilter = named(
             maximum: 50_000,
             description:
               "metres, 500 to 50,000: width of a ring around the alarm's area, beyond its boundary (an extension beyond the " +
-              'contract). Discharges inside the ring and outside the area send one lightning.approaching callback per episode ' +
-              'with the nearest distance and whether strikes are closing in. Absent: no ring',
+              'contract), reserved for a lightning.approaching callback per episode. NOT ACTED ON YET: it is stored and ' +
+              'answered, the registration answer carries a warning saying so, and no lightning.approaching is sent. Absent: no ring',
           },
         },
         [],
