@@ -150,9 +150,23 @@ async function inMemory(districts: BenchArea[], provinces: BenchArea[]): Promise
   }
   const note = (n: number) =>
     `${BACKGROUND.toLocaleString('en')} registrations over Turkey plus ${IN_PATH.toLocaleString('en')} point alarms (1-10 km, warning stage 60 min) in a ${CELL_RADIUS_KM * 2} km cell's 60-minute path at ${SPEED_KMH} km/h; match, projection, lifecycle and ${n.toLocaleString('en')} payloads, in-memory stores; wall time after a full collection, median of 7`;
-  console.log(`in memory: first revision ${median(firsts).toFixed(0)} ms (${counts.first} notifications), next revision ${median(seconds).toFixed(0)} ms (${counts.second})`);
-  reportBench({ bench: 'storm arrival: one update, 10,000 alarms in its path', metric: 'first sighting, in memory', value: Math.round(median(firsts)), unit: 'ms', note: note(counts.first) });
-  reportBench({ bench: 'storm arrival: one update, 10,000 alarms in its path', metric: 'next revision, in memory', value: Math.round(median(seconds)), unit: 'ms', note: note(counts.second) });
+  console.log(
+    `in memory: first revision ${median(firsts).toFixed(0)} ms (${counts.first} notifications), next revision ${median(seconds).toFixed(0)} ms (${counts.second})`,
+  );
+  reportBench({
+    bench: 'storm arrival: one update, 10,000 alarms in its path',
+    metric: 'first sighting, in memory',
+    value: Math.round(median(firsts)),
+    unit: 'ms',
+    note: note(counts.first),
+  });
+  reportBench({
+    bench: 'storm arrival: one update, 10,000 alarms in its path',
+    metric: 'next revision, in memory',
+    value: Math.round(median(seconds)),
+    unit: 'ms',
+    note: note(counts.second),
+  });
   return counts;
 }
 
@@ -168,7 +182,12 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[], expected
     await h.client.registerAlarm({
       principal: principal(ACCOUNT_A),
       kind: 'REGISTRATION_KIND_POINT',
-      registration: { recipientId: 'bench', pointBoundary: { point: { lng: 29.05, lat: 41.0 }, radiusM: 1_000 }, webhook: { config: FULL_WEBHOOK }, weatherFilter: { lightning: {} } },
+      registration: {
+        recipientId: 'bench',
+        pointBoundary: { point: { lng: 29.05, lat: 41.0 }, radiusM: 1_000 },
+        webhook: { config: FULL_WEBHOOK },
+        weatherFilter: { lightning: {} },
+      },
     });
     fill(h.matchers[0]!.matcher.index, districts, provinces);
     const t0 = Date.now();
@@ -176,7 +195,7 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[], expected
       const before = h.alarms.alarms.length;
       const start = performance.now();
       await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [event]);
-      for (const deadline = Date.now() + 120_000; h.alarms.alarms.length < before + count; ) {
+      for (const deadline = Date.now() + 120_000; h.alarms.alarms.length < before + count;) {
         if (Date.now() > deadline) throw new Error(`only ${h.alarms.alarms.length - before} of ${count} alarms arrived`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -192,8 +211,20 @@ async function onBroker(districts: BenchArea[], provinces: BenchArea[], expected
     const note = (n: number) =>
       `the same update published on weather.thunderstorm.v1 to the last of its ${n.toLocaleString('en')} AlarmTriggered read from alarm.triggered.v1 (ledger claims and the states document in the embedded FerretDB); median of 3`;
     console.log(`on the broker: first revision ${median(firsts).toFixed(0)} ms, next revision ${median(seconds).toFixed(0)} ms`);
-    reportBench({ bench: 'storm arrival: one update, 10,000 alarms in its path', metric: 'first sighting, through Kafka and the database', value: Math.round(median(firsts)), unit: 'ms', note: note(expected.first) });
-    reportBench({ bench: 'storm arrival: one update, 10,000 alarms in its path', metric: 'next revision, through Kafka and the database', value: Math.round(median(seconds)), unit: 'ms', note: note(expected.second) });
+    reportBench({
+      bench: 'storm arrival: one update, 10,000 alarms in its path',
+      metric: 'first sighting, through Kafka and the database',
+      value: Math.round(median(firsts)),
+      unit: 'ms',
+      note: note(expected.first),
+    });
+    reportBench({
+      bench: 'storm arrival: one update, 10,000 alarms in its path',
+      metric: 'next revision, through Kafka and the database',
+      value: Math.round(median(seconds)),
+      unit: 'ms',
+      note: note(expected.second),
+    });
   } finally {
     await h.stop();
   }

@@ -109,7 +109,7 @@ describe('validateDraft', () => {
       return { filter: result.value.filter, warnings: result.value.warnings };
     };
 
-    it('keeps the fields at their bounds and adds no warning', () => {
+    it('keeps the fields at their bounds; only the ring, not acted on yet, is answered with a warning', () => {
       const low = filterOf({
         lightning: { type: '', approachRadiusM: 500 },
         thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 5 } },
@@ -120,7 +120,14 @@ describe('validateDraft', () => {
         thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 5 } },
         precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 5 } },
       });
-      assert.deepEqual(low.warnings, []);
+      assert.deepEqual(low.warnings, [
+        'filter.lightning.approachRadius is stored but not acted on yet: no lightning.approaching callback is sent (strikes inside the area are)',
+      ]);
+      assert.deepEqual(
+        filterOf({ thunderstorm: { severityThreshold: '', approach: { leadMinutes: 5 } } }).warnings,
+        [],
+        'an approach stage is acted on: no warning',
+      );
       const high = filterOf({
         lightning: { type: '', approachRadiusM: 50_000 },
         thunderstorm: { severityThreshold: '', approach: { leadMinutes: 60 } },

@@ -75,7 +75,14 @@ function refine(touches: (t: number) => boolean, outside: number, inside: number
  * it never touches. A contact shorter than a step between two samples can be missed; a step of a minute
  * is a few hundred metres of a storm's path.
  */
-export function crossing(area: Area, moving: MovingShape, fromMin: number, toMin: number, stepMin = 1, options: { exit: boolean } = { exit: true }): Crossing | undefined {
+export function crossing(
+  area: Area,
+  moving: MovingShape,
+  fromMin: number,
+  toMin: number,
+  stepMin = 1,
+  options: { exit: boolean } = { exit: true },
+): Crossing | undefined {
   // A point alarm's disc is solved exactly instead of sampled (the common case, and the costly one).
   if (isDisc(area)) return overlapWindow(moving, area.bbox, fromMin, toMin) ? discCrossing(area, moving, fromMin, toMin) : undefined;
   const window = overlapWindow(moving, area.bbox, fromMin, toMin);

@@ -55,7 +55,7 @@ describe('storm motion and projection', () => {
   it('solves a disc crossing to the same entry and exit as sampling finds, for polygons of any shape and heading', () => {
     let crossings = 0;
     for (let i = 0; i < 300; i++) {
-      const r = (n: number) => ((Math.sin(i * 12.9898 + n * 78.233) * 43758.5453) % 1 + 1) % 1;
+      const r = (n: number) => (((Math.sin(i * 12.9898 + n * 78.233) * 43758.5453) % 1) + 1) % 1;
       const polygon = square(-10 - r(1) * 40, 2 + r(2) * 15);
       const velocity = velocityOf({ speedKmh: 10 + r(3) * 70, towardDeg: 60 + r(4) * 60 });
       const moving = new MovingShape(polygon, bboxOfMultiPolygon(polygon), velocity);
