@@ -48,9 +48,13 @@ const RAISED: ReadonlyArray<[EventKind, string, WebhookEventType]> = [
   ['THUNDERSTORM', 'START', 'thunderstorm.start'],
   ['THUNDERSTORM', 'UPDATE', 'thunderstorm.update'],
   ['THUNDERSTORM', 'END', 'thunderstorm.end'],
+  ['THUNDERSTORM', 'APPROACHING', 'thunderstorm.approaching'],
+  ['THUNDERSTORM', 'APPROACH_CANCELLED', 'thunderstorm.approach_cancelled'],
   ['PRECIPITATION', 'START', 'precipitation.start'],
   ['PRECIPITATION', 'UPDATE', 'precipitation.update'],
   ['PRECIPITATION', 'END', 'precipitation.end'],
+  ['PRECIPITATION', 'APPROACHING', 'precipitation.approaching'],
+  ['PRECIPITATION', 'APPROACH_CANCELLED', 'precipitation.approach_cancelled'],
   ['FORECAST', 'START', 'forecast.alarm'],
   ['TEST', 'UNSPECIFIED', 'webhook.test'],
 ];
