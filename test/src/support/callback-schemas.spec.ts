@@ -35,7 +35,7 @@ describe('CallbackSchemas (payloads checked against the OpenAPI webhooks section
 
   it('names a missing field and a wrong value, resolving the $ref of the webhooks entry', () => {
     const { accountId: _dropped, ...withoutAccount } = testBody;
-    const problems = schemas.problems(captured({ ...withoutAccount, payloadVersion: 2 }));
+    const problems = schemas.problems(captured({ ...withoutAccount, payloadVersion: 1 }));
     assert.ok(
       problems.some((p) => p.includes('accountId')),
       problems.join('\n'),
