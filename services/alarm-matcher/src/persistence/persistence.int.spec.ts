@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { MongoClient, type Db } from 'mongodb';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import type { PointRegistration } from '../domain/registration.js';
-import { pointRegistration } from '../test-support/fixtures.js';
+import { square } from '@stormhook/geometry/testing';
+import { pointRegistration, storm } from '../test-support/fixtures.js';
 import { COLLECTIONS, ensureAlarmIndexes } from './collections.js';
 import { MongoForecastStore } from './forecast-store.js';
 import { MongoJobLock } from './job-locks.js';
@@ -185,17 +186,23 @@ describe('alarm-matcher persistence (real database)', function () {
       lastRevision: 1,
       expiresAtMs: 100,
       kind: 'THUNDERSTORM' as const,
-      lastPayload: { a: 1 },
+      entryMs: 50,
       occurredAtMs: 1,
       updatedAtMs: 1,
     };
-    await states.saveEvent('tst_1', 'THUNDERSTORM', [state, { ...state, registrationId: 'r2', active: false }], 1);
+    const last = { kind: 'THUNDERSTORM' as const, storm: storm(square(32.8, 39.9, 0.1), []) };
+    await states.saveEvent('tst_1', 'THUNDERSTORM', [state, { ...state, registrationId: 'r2', active: false }], 1, last);
     assert.deepEqual([...(await states.byEvent('tst_1')).keys()].sort(), ['r1', 'r2']);
+    assert.equal((await states.byEvent('tst_1')).get('r1')?.entryMs, 50);
     assert.deepEqual((await states.expired(99, 10)).length, 0);
+    // A write without a revision (the sweeper's) keeps the stored one.
+    await states.saveEvent('tst_1', 'THUNDERSTORM', [state, { ...state, registrationId: 'r2', active: false }], 1);
+    const expired = await states.expired(100, 10);
     assert.deepEqual(
-      (await states.expired(100, 10)).map((e) => e.states.map((s) => s.registrationId)),
+      expired.map((e) => e.states.map((s) => s.registrationId)),
       [['r1', 'r2']],
     );
+    assert.deepEqual(expired[0]?.last, JSON.parse(JSON.stringify(last)), 'the last revision comes back as stored');
     assert.equal(await states.purgeEndedBefore(2), 0, 'an active state keeps the event');
     await states.saveEvent('tst_1', 'THUNDERSTORM', [{ ...state, active: false }], 5);
     assert.equal(await states.purgeEndedBefore(6), 1);

@@ -5,7 +5,7 @@ import type { ClaimResult, NotificationClaim, NotificationLedger } from '../port
 import type { SlotClaim, SlotLedger } from '../ports/slot-ledger.js';
 import type { Notification } from '../payloads/notification.js';
 import { isOpen } from '../lifecycle/tracked-event.js';
-import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../ports/tracked-state-store.js';
+import type { LastRevision, StoredTrackedState, TrackedKind, TrackedStateStore } from '../ports/tracked-state-store.js';
 
 /** In-memory fakes of the matcher's own ports, for unit tests of the use cases. */
 export class MemoryLedger implements NotificationLedger {
@@ -101,15 +101,16 @@ export class PolygonGeo implements GeoPort {
 
 /** The lifecycle states of tracked events, in memory (tests and the in-process benchmark). */
 export class MemoryTrackedStateStore implements TrackedStateStore {
-  readonly events = new Map<string, { kind: TrackedKind; states: StoredTrackedState[] }>();
+  readonly events = new Map<string, { kind: TrackedKind; states: StoredTrackedState[]; last?: LastRevision }>();
 
   async byEvent(eventId: string): Promise<Map<string, StoredTrackedState>> {
     return new Map((this.events.get(eventId)?.states ?? []).map((state) => [state.registrationId, state]));
   }
-  async saveEvent(eventId: string, kind: TrackedKind, states: readonly StoredTrackedState[]): Promise<void> {
-    this.events.set(eventId, { kind, states: [...states] });
+  async saveEvent(eventId: string, kind: TrackedKind, states: readonly StoredTrackedState[], _nowMs: number, last?: LastRevision): Promise<void> {
+    const kept = last ?? this.events.get(eventId)?.last;
+    this.events.set(eventId, { kind, states: [...states], ...(kept ? { last: kept } : {}) });
   }
-  async expired(nowMs: number, limit: number): Promise<Array<{ eventId: string; kind: TrackedKind; states: StoredTrackedState[] }>> {
+  async expired(nowMs: number, limit: number): Promise<Array<{ eventId: string; kind: TrackedKind; states: StoredTrackedState[]; last?: LastRevision }>> {
     const due = [...this.events].filter(([, event]) => event.states.some((s) => isOpen(s) && s.expiresAtMs <= nowMs));
     return due.slice(0, limit).map(([eventId, event]) => ({ eventId, ...event }));
   }

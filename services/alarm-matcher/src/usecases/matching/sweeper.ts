@@ -3,12 +3,13 @@ import { allClearDueMs } from '../../lifecycle/lightning-episode.js';
 import { notificationId } from '../../lifecycle/notification-id.js';
 import { decideExpiry } from '../../lifecycle/tracked-event.js';
 import type { RegistrationIndex } from '../../matching/registration-index.js';
-import { trackedEventType, type Notification } from '../../payloads/notification.js';
+import type { Notification } from '../../payloads/notification.js';
 import type { Clock } from '../../ports/clock.js';
 import type { JobLock } from '../../ports/job-lock.js';
 import type { LightningActivityStore } from '../../ports/lightning-activity-store.js';
 import type { StoredTrackedState, TrackedStateStore } from '../../ports/tracked-state-store.js';
 import { addresseeOf } from './addressee.js';
+import { expiredPayload } from './expired-payload.js';
 import type { NotificationDispatcher } from './dispatcher.js';
 import type { LightningEpisodes } from './lightning-episodes.js';
 import { allClearNotification } from './lightning-matcher.js';
@@ -62,16 +63,8 @@ export class LifecycleSweeper {
         }
         const id = notificationId(state.eventId, state.registrationId, transition.stage);
         const phase = transition.kind === 'end' ? 'END' : 'APPROACH_CANCELLED';
-        // The last payload with what changed: its type and stage (a START's type must not travel on an
-        // END), the reason, and no prediction.
-        const payload = {
-          ...state.lastPayload,
-          type: trackedEventType(state.kind === 'THUNDERSTORM' ? 'thunderstorm' : 'precipitation', phase),
-          id,
-          stage: phase,
-          ...(transition.kind === 'end' ? { endReason: transition.reason } : { cancelReason: transition.reason }),
-          eta: null,
-        };
+        const reason = transition.kind === 'end' ? { endReason: transition.reason } : { cancelReason: transition.reason };
+        const payload = expiredPayload({ id, registration, area: index.areaOf(state.registrationId), state, last: event.last, phase, reason });
         notifications.push({
           notificationId: id,
           addressee: addresseeOf(registration),
@@ -82,7 +75,7 @@ export class LifecycleSweeper {
           occurredAtMs: state.occurredAtMs,
           payload,
         });
-        kept.push({ ...state, ...transition.state, lastPayload: payload, updatedAtMs: now });
+        kept.push({ ...state, ...transition.state, updatedAtMs: now });
       }
       sent.push(...(await dispatcher.dispatch(notifications)));
       await states.saveEvent(event.eventId, event.kind, kept, now);

@@ -10,10 +10,9 @@ import { resolveMotion } from '../../motion/resolve-motion.js';
 import type { TrackMemory } from '../../motion/track-memory.js';
 import type { EventKind, Notification, Phase } from '../../payloads/notification.js';
 import { precipitationPayload } from '../../payloads/precipitation-payload.js';
-import { storedPayload } from '../../payloads/stored-payload.js';
 import { thunderstormPayload } from '../../payloads/thunderstorm-payload.js';
 import type { Clock } from '../../ports/clock.js';
-import type { StoredTrackedState, TrackedKind, TrackedStateStore } from '../../ports/tracked-state-store.js';
+import type { LastRevision, StoredTrackedState, TrackedKind, TrackedStateStore } from '../../ports/tracked-state-store.js';
 import { addresseeOf } from './addressee.js';
 import { arrivalFacts, centroidArrival } from './tracked-arrival.js';
 import type { NotificationDispatcher } from './dispatcher.js';
@@ -46,14 +45,16 @@ interface PayloadInput {
   area: WatchedArea;
   id: string;
   transition: Exclude<Transition, { kind: 'keep' }>;
-  /** The last payload sent in this event's life for the registration (an END keeps its START's entry). */
-  previous: Record<string, unknown> | undefined;
+  /** The registration's stored state before this revision (an END keeps the entry its START stated). */
+  previous: StoredTrackedState | undefined;
 }
 
 interface Tracked {
   kind: TrackedKind;
   eventKind: EventKind;
   eventId: string;
+  /** The revision itself, stored once per event: the base of the callbacks sent after it expires. */
+  last: LastRevision;
   revision: number;
   rank: number;
   rankName: string;
@@ -68,9 +69,9 @@ interface Tracked {
   payload(input: PayloadInput): Record<string, unknown>;
 }
 
-/** Epoch ms from a stored payload's epoch-seconds field, if it has one. */
-function secondsField(payload: Record<string, unknown> | undefined, name: string): number | undefined {
-  const value = payload?.[name];
+/** Epoch ms from a payload's epoch-seconds field, if it has one. */
+function secondsField(payload: Record<string, unknown>, name: string): number | undefined {
+  const value = payload[name];
   return typeof value === 'number' ? value * 1000 : undefined;
 }
 
@@ -164,6 +165,7 @@ export class TrackedEventMatcher {
       kind: 'THUNDERSTORM',
       eventKind: 'THUNDERSTORM',
       eventId: storm.eventId,
+      last: { kind: 'THUNDERSTORM', storm },
       revision: storm.revision,
       rank: stormRank(storm),
       rankName: SEVERITIES[stormRank(storm) - 1] ?? storm.severity,
@@ -183,7 +185,7 @@ export class TrackedEventMatcher {
         const facts = arrivalFacts(projection, area, phase, matches.has(registration.registrationId), {
           notBeforeMs: storm.startMs,
           fallbackEndMs: storm.endMs,
-          ...(previous && transition.kind !== 'approach' ? { previousEntryMs: secondsField(previous, 'eventStartUtc') } : {}),
+          ...(previous?.entryMs !== undefined && transition.kind !== 'approach' && transition.kind !== 'start' ? { previousEntryMs: previous.entryMs } : {}),
         });
         return thunderstormPayload({
           notificationId: id,
@@ -216,6 +218,7 @@ export class TrackedEventMatcher {
       kind: 'PRECIPITATION',
       eventKind: 'PRECIPITATION',
       eventId: rain.eventId,
+      last: { kind: 'PRECIPITATION', rain },
       revision: rain.revision,
       rank: rainRank(rain),
       rankName: INTENSITIES[rainRank(rain) - 1] ?? rain.intensity,
@@ -279,11 +282,11 @@ export class TrackedEventMatcher {
       const registration = held?.registration ?? index.get(registrationId);
       const area = held?.area ?? index.areaOf(registrationId);
       const previous = stored.get(registrationId);
-      let lastPayload = previous?.lastPayload ?? {};
+      let stated = { entryMs: previous?.entryMs, exitMs: previous?.exitMs };
       if (transition.kind !== 'keep' && registration && area) {
         const id = notificationId(event.eventId, registrationId, transition.stage);
         const phase = PHASE[transition.kind];
-        const payload = event.payload({ registration, area, id, transition, previous: previous?.lastPayload });
+        const payload = event.payload({ registration, area, id, transition, previous });
         notifications.push({
           notificationId: id,
           addressee: addresseeOf(registration),
@@ -294,15 +297,22 @@ export class TrackedEventMatcher {
           occurredAtMs: event.occurredAtMs,
           payload,
         });
-        lastPayload = storedPayload(payload);
+        stated = { entryMs: secondsField(payload, 'eventStartUtc'), exitMs: secondsField(payload, 'eventEndUtc') };
       }
-      toSave.push({ ...transition.state, kind: event.kind, lastPayload, occurredAtMs: event.occurredAtMs, updatedAtMs: now });
+      toSave.push({
+        ...transition.state,
+        kind: event.kind,
+        ...(stated.entryMs !== undefined ? { entryMs: stated.entryMs } : {}),
+        ...(stated.exitMs !== undefined ? { exitMs: stated.exitMs } : {}),
+        occurredAtMs: event.occurredAtMs,
+        updatedAtMs: now,
+      });
     }
     const sent = await dispatcher.dispatch(notifications);
     // The complete set: updated states, untouched ones, and none of the removed registrations.
     const updated = new Set(toSave.map((s) => s.registrationId));
     const complete = [...toSave, ...[...stored.values()].filter((s) => !updated.has(s.registrationId))];
-    if (complete.length > 0 || gone.length > 0) await states.saveEvent(event.eventId, event.kind, complete, now);
+    if (complete.length > 0 || gone.length > 0) await states.saveEvent(event.eventId, event.kind, complete, now, event.last);
     return sent;
   }
 }
