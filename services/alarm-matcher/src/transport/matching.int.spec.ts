@@ -9,6 +9,7 @@ import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness, type Harness } from '
 import { ManualClock } from '../test-support/manual-clock.js';
 import { lightningEvent, precipitationEvent, publishWeather, thunderstormEvent } from '../test-support/weather-events.js';
 import { TopicNames } from '@stormhook/kafka';
+import { payloadProblems } from '@stormhook/webhooks';
 
 const QUIET_MS = 30 * 60_000;
 
@@ -253,6 +254,9 @@ describe('real-time matching through Kafka (two instances)', function () {
       ['END:EXPIRED'],
     );
     assert.equal(after[0]!.payload['thunderstormId'], 'tst_expire');
+    // Rebuilt from the stored last revision: a complete END of its own type, valid against its schema.
+    assert.equal(after[0]!.payload['type'], 'thunderstorm.end');
+    assert.deepEqual(payloadProblems(after[0]!.payload), []);
   });
 
   it('sends one lightning all-clear after the quiet period, then a new episode starts', async () => {
