@@ -7,7 +7,7 @@ export { PreparedCircle } from './geometry/prepared-circle.js';
 /** The arrival predictor as the matcher runs it, for the skill benchmark that judges it (test/src/bench). */
 export { EventProjection, HORIZON_MIN, type Eta } from './motion/projection.js';
 export { TrackMemory } from './motion/track-memory.js';
-export { resolveMotion, type FeedVector } from './motion/resolve-motion.js';
+export { projectStorm, type StormPosition } from './motion/project-revision.js';
 export { ETA_CALIBRATION, type CalibrationPoint } from './motion/eta-calibration.js';
 export { PreparedPolygon } from './geometry/prepared-polygon.js';
 export { Grid } from './geometry/grid.js';

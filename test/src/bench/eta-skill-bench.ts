@@ -12,9 +12,9 @@
  * enough of them are crossed without the areas knowing where the storm will go), and a third of the
  * districts of the shared boundary files when they are there.
  *
- * Every scan (5 min) of every cell goes through what the matcher does with a cell record
- * (tracked-matcher.ts projectStorm): TrackMemory.observe, resolveMotion with the record's vector,
- * EventProjection of the record's polygon at the scan. For every area in the projected path's box that
+ * Every scan (5 min) of every cell goes through what the matcher does with a cell record: the
+ * matcher's own projectStorm (motion/project-revision.ts: the track, the record's vector, the
+ * record's polygon at the scan). For every area in the projected path's box that
  * the cell has not touched at any scan so far, the prediction (entryAhead, etaFor) is recorded; the
  * truth is the first moment at or after the issue at which the simulator's cell polygon
  * (cellPolygonAt, the very polygon the records carry) touches the area, sampled every minute and
@@ -29,7 +29,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ETA_CALIBRATION, EventProjection, Grid, HORIZON_MIN, PreparedCircle, PreparedPolygon, resolveMotion, TrackMemory } from '@stormhook/alarm-matcher';
+import { ETA_CALIBRATION, Grid, HORIZON_MIN, PreparedCircle, PreparedPolygon, projectStorm, TrackMemory } from '@stormhook/alarm-matcher';
 import { findRepoRoot } from '@stormhook/config';
 import { bboxOfMultiPolygon, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
 import { seeded } from '@stormhook/geometry/testing';
@@ -289,15 +289,16 @@ function run(systems: readonly StormSystem[], index: AreaIndex): RunResult {
       if (polygon.length === 0 || !cell.centroid) continue;
       firstRecordMs ??= t;
       result.cellScans++;
-      // What projectStorm does with the revision.
+      // The revision as the matcher projects it (the simulator reports km/h, as ingest delivers it).
       const eventId = `tst_${record.sourceEventId}`;
       const observedMs = record.updatedEpochMs;
       const box = bboxOfMultiPolygon(polygon);
       const centroid: Position = [cell.centroid.lng, cell.centroid.lat];
-      tracks.observe(eventId, observedMs, centroid);
-      const feed = cell.speed > 0 ? { speedKmh: cell.speed, directionDeg: cell.directionDeg } : undefined;
-      const motion = resolveMotion(eventId, feed, tracks);
-      const projection = new EventProjection(observedMs, polygon, box, motion);
+      const projection = projectStorm(
+        { eventId, observedMs, threat: [], threatBox: box, cell: { centroid, speedKmh: cell.speed, directionDeg: cell.directionDeg, polygon, box } },
+        tracks,
+      );
+      const motion = projection.motion;
       if (!motion) result.withoutMotion++;
       else {
         // Where the motion puts the centre 30 and 60 min on, against where the system really is then.

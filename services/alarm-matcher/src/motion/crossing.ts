@@ -13,9 +13,11 @@ function isDisc(area: Area): area is Area & Disc {
   return typeof candidate.radiusM === 'number' && Array.isArray(candidate.center);
 }
 
-/** When a moving polygon touches an area, in minutes from the time of its position (negative: before). */
+/**
+ * When a moving polygon touches an area, in minutes from the time of its position (negative: before).
+ * Asked with `exit: false`, a crossing holds the entry only (exitMin undefined).
+ */
 export interface Crossing {
-  // With `exit: false` the crossing holds the entry only (exitMin undefined).
   /** First contact; equal to the window's start when it touches from the start. */
   entryMin: number;
   /** Last contact; undefined when it still touches at the window's end (it leaves later, if at all). */
@@ -83,10 +85,10 @@ export function crossing(
   stepMin = 1,
   options: { exit: boolean } = { exit: true },
 ): Crossing | undefined {
-  // A point alarm's disc is solved exactly instead of sampled (the common case, and the costly one).
-  if (isDisc(area)) return overlapWindow(moving, area.bbox, fromMin, toMin) ? discCrossing(area, moving, fromMin, toMin) : undefined;
   const window = overlapWindow(moving, area.bbox, fromMin, toMin);
   if (!window) return undefined;
+  // A point alarm's disc is solved exactly instead of sampled (the common case, and the costly one).
+  if (isDisc(area)) return discCrossing(area, moving, fromMin, toMin);
   const touches = (t: number): boolean => {
     const placed = moving.at(t);
     return area.intersects(placed.polygon, placed.box);

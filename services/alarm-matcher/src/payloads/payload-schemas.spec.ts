@@ -57,7 +57,10 @@ function builtPayloads(): Array<Record<string, unknown>> {
         ...(phase === 'APPROACH_CANCELLED' ? { cancelReason: 'NO_LONGER_PREDICTED' as const } : {}),
         entryMs: cellStorm.observedMs + 600_000,
         exitMs: cellStorm.observedMs + 1_800_000,
-        eta: ahead ? (projection.etaFor('far', new PreparedCircle([32.9, 39.95], 3_000), phase !== 'APPROACHING') ?? null) : null,
+        // APPROACHING: an alarm north-east of the cell, in its path; the others: an alarm the cell covers.
+        eta: ahead
+          ? (projection.etaFor('ahead', new PreparedCircle(phase === 'APPROACHING' ? [33.05, 40.1] : [32.85, 39.95], 3_000), phase !== 'APPROACHING') ?? null)
+          : null,
       });
     }),
     ...PHASES.map((phase) => {
@@ -102,6 +105,10 @@ describe('webhook payloads against their OpenAPI schemas', () => {
   it('builds every event type the matcher raises, each valid against the schema of its own type', () => {
     const payloads = builtPayloads();
     for (const payload of payloads) assert.deepEqual(payloadProblems(JSON.parse(JSON.stringify(payload))), [], JSON.stringify(payload));
+    // The stages that carry a prediction really carry one here, so its schema is checked too.
+    for (const payload of payloads.filter((p) => ['START', 'UPDATE', 'APPROACHING'].includes(p['stage'] as string) && p['type'] !== 'lightning.strike')) {
+      assert.notEqual(payload['eta'], null, `${payload['type'] as string} without an eta`);
+    }
     const types = new Set(payloads.map((p) => p['type']));
     assert.deepEqual([...types].sort(), WEBHOOK_EVENT_TYPES.filter((t) => t !== 'webhook.test').sort(), "one of each type but the notifier's test");
   });

@@ -1,12 +1,12 @@
 import type { RealtimeRegistration } from '../../domain/registration.js';
 import { INTENSITIES, SEVERITIES } from '../../domain/weather-enums.js';
 import { notificationId } from '../../lifecycle/notification-id.js';
-import { decideRevision, type ApproachInput, type TrackedState, type Transition } from '../../lifecycle/tracked-event.js';
+import { decideRevision, type ApproachInput, type CancelReason, type EndReason, type TrackedState, type Transition } from '../../lifecycle/tracked-event.js';
 import type { AreaEntry, RegistrationIndex, WatchedArea } from '../../matching/registration-index.js';
 import { polygonsWatched, precipitationPasses, rainRank, stormRank, thunderstormPasses } from '../../matching/rules.js';
 import type { Rain, Storm } from '../../matching/weather-events.js';
-import { EventProjection } from '../../motion/projection.js';
-import { resolveMotion } from '../../motion/resolve-motion.js';
+import type { EventProjection } from '../../motion/projection.js';
+import { projectRain, projectStorm } from '../../motion/project-revision.js';
 import type { TrackMemory } from '../../motion/track-memory.js';
 import type { EventKind, Notification, Phase } from '../../payloads/notification.js';
 import { precipitationPayload } from '../../payloads/precipitation-payload.js';
@@ -75,10 +75,7 @@ function secondsField(payload: Record<string, unknown>, name: string): number | 
   return typeof value === 'number' ? value * 1000 : undefined;
 }
 
-function reasons(transition: PayloadInput['transition']): {
-  endReason?: 'LEFT_AREA' | 'FILTER_NOT_MET' | 'EXPIRED';
-  cancelReason?: 'NO_LONGER_PREDICTED' | 'EXPIRED';
-} {
+function reasons(transition: PayloadInput['transition']): { endReason?: EndReason; cancelReason?: CancelReason } {
   if (transition.kind === 'end') return { endReason: transition.reason };
   if (transition.kind === 'cancel') return { cancelReason: transition.reason };
   return {};
@@ -128,30 +125,10 @@ export class TrackedEventMatcher {
 
   constructor(private readonly deps: TrackedMatcherDeps) {}
 
-  /** The projection of a storm revision: its cell (the threat polygon when the feed sent no cell) along its motion. */
-  projectStorm(storm: Storm): EventProjection {
-    const { tracks } = this.deps;
-    tracks.observe(storm.eventId, storm.observedMs, storm.cell.centroid);
-    const feed = storm.cell.speedKmh > 0 ? { speedKmh: storm.cell.speedKmh, directionDeg: storm.cell.directionDeg } : undefined;
-    const hasCell = storm.cell.polygon.length > 0;
-    return new EventProjection(
-      storm.observedMs,
-      hasCell ? storm.cell.polygon : storm.threat,
-      hasCell ? storm.cell.box : storm.threatBox,
-      resolveMotion(storm.eventId, feed, tracks),
-    );
-  }
-
-  projectRain(rain: Rain): EventProjection {
-    const { tracks } = this.deps;
-    tracks.observe(rain.eventId, rain.timeMs, rain.centroid);
-    return new EventProjection(rain.timeMs, rain.geometry, rain.box, resolveMotion(rain.eventId, rain.motion, tracks));
-  }
-
   handleStorm(storm: Storm): Promise<Notification[]> {
     const { index } = this.deps;
     const matches = new Map(index.matchThunderstorm(storm).map((m) => [m.registration.registrationId, m]));
-    const projection = this.projectStorm(storm);
+    const projection = projectStorm(storm, this.deps.tracks);
     const path = projection.pathBox();
     const approach = approachesOf(
       projection,
@@ -204,7 +181,7 @@ export class TrackedEventMatcher {
   handleRain(rain: Rain): Promise<Notification[]> {
     const { index } = this.deps;
     const matches = new Map(index.matchPrecipitation(rain).map((m) => [m.registration.registrationId, m]));
-    const projection = this.projectRain(rain);
+    const projection = projectRain(rain, this.deps.tracks);
     const path = projection.pathBox();
     const approach = approachesOf(
       projection,
