@@ -6,6 +6,7 @@
 export const WEBHOOK_EVENT_TYPES = [
   'lightning.strike',
   'lightning.all_clear',
+  'lightning.approaching',
   'thunderstorm.start',
   'thunderstorm.update',
   'thunderstorm.end',
@@ -28,7 +29,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
  * Version 2 (storm arrival): thunderstorm `eventStartUtc`/`eventEndUtc` became the entry into and exit
  * from the registered area (the storm's lifetime moved to `stormStartUtc`/`stormEndUtc`); precipitation
  * `timeEpochMillis` became the predicted arrival at the target's centroid (the scan time moved to
- * `observedEpochMillis`); START and UPDATE carry `eta`; the approaching stages were added.
+ * `observedEpochMillis`); START and UPDATE carry `eta`; the approaching stages (storms, rain and the
+ * lightning approach ring) were added.
  */
 export const WEBHOOK_PAYLOAD_VERSION = 2;
 

@@ -94,6 +94,28 @@ const lightningAllClear = payload(
   },
 );
 
+const lightningApproaching = payload(
+  'LightningApproachingPayload',
+  'lightning.approaching',
+  'the discharge time of the strike that sent it',
+  "Lightning in the registration's approach ring (filter lightning.approachRadius): beyond its area, within the ring. Once per ring episode, on its second ring strike.",
+  {
+    stage: { const: 'APPROACHING' },
+    strikeId: { ...string, description: "the detection network's id of the discharge that sent it" },
+    eventId: { ...string, description: "Stormhook's id of that strike (ltg_...)" },
+    ...addressee,
+    timeEpochMillis: epochMillis,
+    latitude: number,
+    longitude: number,
+    distance: { ...number, description: "metres from the area's edge to this strike" },
+    nearestDistance: { ...number, description: "metres from the area's edge to the nearest ring strike of the episode so far" },
+    closing: { type: 'boolean', description: 'this strike is nearer to the area than the ring strike before it' },
+    firstStrikeEpochMillis: { ...epochMillis, description: 'the first ring strike of the episode' },
+    strikesInRing: { ...integer, description: 'ring strikes counted in the episode so far' },
+    approachRadius: { ...number, description: 'the ring width, metres beyond the area, as registered' },
+  },
+);
+
 const endReason = { enum: ['LEFT_AREA', 'FILTER_NOT_MET', 'EXPIRED'], description: 'END only' };
 const cancelReason = {
   enum: ['NO_LONGER_PREDICTED', 'EXPIRED'],
@@ -252,6 +274,7 @@ const webhookTest = payload('WebhookTestPayload', 'webhook.test', 'when the test
 export const WEBHOOK_PAYLOAD_SCHEMAS: Readonly<Record<WebhookEventType, PayloadSchema>> = {
   'lightning.strike': lightningStrike,
   'lightning.all_clear': lightningAllClear,
+  'lightning.approaching': lightningApproaching,
   'thunderstorm.start': thunderstorm('thunderstorm.start', 'START', 'ThunderstormStartPayload'),
   'thunderstorm.update': thunderstorm('thunderstorm.update', 'UPDATE', 'ThunderstormUpdatePayload'),
   'thunderstorm.end': thunderstorm('thunderstorm.end', 'END', 'ThunderstormEndPayload'),

@@ -14,7 +14,7 @@ import { LatestForecastCells } from './forecast/latest-cells.js';
 import { TrackMemory } from './motion/track-memory.js';
 import { Grid } from './geometry/grid.js';
 import { RegistrationIndex } from './matching/registration-index.js';
-import { ensureAlarmIndexes } from './persistence/collections.js';
+import { COLLECTIONS, ensureAlarmIndexes } from './persistence/collections.js';
 import { MongoForecastStore } from './persistence/forecast-store.js';
 import { MongoJobLock } from './persistence/job-locks.js';
 import { MongoLightningActivityStore } from './persistence/lightning-activity-store.js';
@@ -34,6 +34,7 @@ import { AreaShapes } from './usecases/index/area-shapes.js';
 import { PropagatingChangeSink } from './usecases/index/change-propagation.js';
 import { RegistrationIndexer } from './usecases/index/registration-indexer.js';
 import { DEFAULT_DISPATCH_BATCHING, NotificationDispatcher } from './usecases/matching/dispatcher.js';
+import { LightningApproaches } from './usecases/matching/lightning-approaches.js';
 import { LightningEpisodes } from './usecases/matching/lightning-episodes.js';
 import { LightningMatcher } from './usecases/matching/lightning-matcher.js';
 import { LifecycleSweeper } from './usecases/matching/sweeper.js';
@@ -126,6 +127,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const registrationDeps = { repo, geo, webhooks, forecasts, changes, clock, newId: randomUUID, maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M };
   const quietMs = config.ALARM_LIGHTNING_QUIET_PERIOD_MS;
   const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
+  const ringEpisodes = new LightningEpisodes(new MongoLightningActivityStore(db, COLLECTIONS.lightningApproach), quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const slots = new ForecastSlotRunner({
     registrations: forecastAlarms,
     cells: forecastCells,
@@ -155,7 +157,15 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     dispatcher,
     commands: new RegistrationCommands(registrationDeps),
     queries: new RegistrationQueries(registrationDeps),
-    lightning: new LightningMatcher({ index, episodes, dispatcher, clock, quietMs, maxAgeMs: config.ALARM_MAX_EVENT_AGE_MS }),
+    lightning: new LightningMatcher({
+      index,
+      episodes,
+      approaches: new LightningApproaches({ areaEpisodes: episodes, ringEpisodes }),
+      dispatcher,
+      clock,
+      quietMs,
+      maxAgeMs: config.ALARM_MAX_EVENT_AGE_MS,
+    }),
     tracked: new TrackedEventMatcher({
       index,
       states,

@@ -70,6 +70,7 @@ describe('every webhook callback type delivered and valid against the served Ope
         boundary: { point: POLATLI, radius: 5_000 },
         webhook: { accountId: user.accountId },
         filter: {
+          lightning: { approachRadius: 10_000 },
           thunderstorm: { intersectsCellPolygon: true, approach: { leadMinutes: 60 } },
           precipitation: { intensities: [], approach: { leadMinutes: 60 } },
         },
@@ -121,6 +122,28 @@ describe('every webhook callback type delivered and valid against the served Ope
     const clear = await callback('lightning.all_clear');
     assert.equal(clear['registrationId'], reg.geometry);
     assert.equal(clear['stage'], 'ALL_CLEAR');
+  });
+
+  it('lightning approaching: a second strike in the 10 km ring beyond the Polatlı site, nearer than the first', async () => {
+    // At 39.58° N a tenth of a degree of longitude is about 8.6 km: the strikes fall about 5.3 and 3.1 km beyond the 5 km circle.
+    const strikes = [0.12, 0.095].map((east, n) =>
+      weatherV1.LightningEvent.create({
+        eventId: `ltg_${tag}-ring${n}`,
+        sourceEventId: `${tag}-ring${n}`,
+        revision: revision(1),
+        areaKey: 'polatli-ring',
+        timeEpochMs: Date.now() - (2 - n) * 1_000,
+        type: 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND',
+        location: { lng: POLATLI.lng + east, lat: POLATLI.lat },
+        peakCurrentAmperes: -15_000,
+        multiplicity: 1,
+      }),
+    );
+    await publish(TopicNames.WeatherLightning, strikes);
+    const approaching = await callback('lightning.approaching', strikes[1]!.eventId);
+    assert.equal(approaching['registrationId'], reg.warned);
+    assert.equal(approaching['closing'], true);
+    assert.ok(Math.abs((approaching['distance'] as number) - 3_140) < 200, `distance ${String(approaching['distance'])}`);
   });
 
   it('thunderstorm: START, UPDATE when its severity rises, END when it has left the district', async () => {

@@ -109,7 +109,7 @@ describe('validateDraft', () => {
       return { filter: result.value.filter, warnings: result.value.warnings };
     };
 
-    it('keeps the fields at their bounds; only the ring, not acted on yet, is answered with a warning', () => {
+    it('keeps the fields at their bounds, with no warning: the ring and the approach stages are acted on', () => {
       const low = filterOf({
         lightning: { type: '', approachRadiusM: 500 },
         thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 5 } },
@@ -120,9 +120,7 @@ describe('validateDraft', () => {
         thunderstorm: { severityThreshold: 'MEDIUM', approach: { leadMinutes: 5 } },
         precipitation: { intensities: ['HEAVY'], approach: { leadMinutes: 5 } },
       });
-      assert.deepEqual(low.warnings, [
-        'filter.lightning.approachRadius is stored but not acted on yet: no lightning.approaching callback is sent (strikes inside the area are)',
-      ]);
+      assert.deepEqual(low.warnings, []);
       assert.deepEqual(
         filterOf({ thunderstorm: { severityThreshold: '', approach: { leadMinutes: 5 } } }).warnings,
         [],

@@ -63,10 +63,6 @@ function lightningFilter(draft: NonNullable<WeatherFilterDraft['lightning']>, wa
   if (type.value === 'FLASH_CLOUD_TO_GROUND' && height.value !== undefined) {
     warnings.push('filter.lightning.inCloudHeight limits in-cloud discharges only; with type FLASH_CLOUD_TO_GROUND it has no effect');
   }
-  if (ring.value !== undefined) {
-    // Stored so the registration keeps it, but nothing acts on it yet: say so rather than stay silent.
-    warnings.push(`filter.lightning.approachRadius is stored but not acted on yet: no lightning.approaching callback is sent (strikes inside the area are)`);
-  }
   return ok({
     ...(type.value ? { type: type.value } : {}),
     ...(peak.value !== undefined ? { peakCurrentA: peak.value } : {}),

@@ -29,6 +29,10 @@ export class PreparedCircle implements PreparedShape {
     return this.disc.contains(lng, lat);
   }
 
+  distanceOutsideM(lng: number, lat: number): number {
+    return Math.max(0, this.disc.distanceM(lng, lat) - this.radiusM);
+  }
+
   intersects(other: MultiPolygon, otherBox: BBox): boolean {
     if (!bboxesOverlap(this.bbox, otherBox)) return false;
     return this.disc.touchesMultiPolygon(other);

@@ -3,6 +3,7 @@ import {
   bboxesOverlap,
   bboxOfMultiPolygon,
   centroidOf,
+  distanceToBoundaryM,
   pointInMultiPolygon,
   segmentsIntersect,
   type BBox,
@@ -58,6 +59,10 @@ export class PreparedPolygon implements PreparedShape {
 
   private edgesOfRow(lat: number): Float64Array | undefined {
     return this.rowEdges[Math.floor((lat - this.grid.minLat) / this.grid.cellDeg) - this.firstRow];
+  }
+
+  distanceOutsideM(lng: number, lat: number): number {
+    return this.contains(lng, lat) ? 0 : distanceToBoundaryM([lng, lat], this.geometry);
   }
 
   contains(lng: number, lat: number): boolean {

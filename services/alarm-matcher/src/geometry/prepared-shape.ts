@@ -13,6 +13,8 @@ export interface PreparedShape {
   /** Reference point of distances in payloads: the circle centre, or the polygon's centroid. */
   readonly reference: Position;
   contains(lng: number, lat: number): boolean;
+  /** Metres from the point to the shape's edge when it lies outside; 0 inside or on the edge. */
+  distanceOutsideM(lng: number, lat: number): number;
   /** Whether the shape and `other` (with its bbox) share a point. */
   intersects(other: MultiPolygon, otherBox: BBox): boolean;
   cover(grid: Grid): CellCover;

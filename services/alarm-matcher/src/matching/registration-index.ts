@@ -2,12 +2,14 @@ import type { BBox } from '@stormhook/geometry';
 import type { RealtimeRegistration } from '../domain/registration.js';
 import { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
+import { ApproachRings, type RingMatch } from './approach-ring.js';
 import { AreaEntry, compiledPasses, strikeKey, type Match, type StormMatch, type WatchedArea } from './area-entry.js';
 import { CIRCLE_FILTER, CIRCLE_STRIDE, GridLayer, NO_LIGHTNING, SEVERAL } from './grid-layer.js';
 import { precipitationPasses, thunderstormPasses } from './rules.js';
 import type { Rain, Storm, Strike } from './weather-events.js';
 
 export type { AreaEntry, Match, StormMatch, WatchedArea } from './area-entry.js';
+export type { RingMatch } from './approach-ring.js';
 
 /**
  * Every geometry and point registration of the platform in memory, filed by area on uniform grids.
@@ -22,11 +24,13 @@ export class RegistrationIndex {
   private readonly byRegistration = new Map<string, { registration: RealtimeRegistration; area: AreaEntry }>();
   private readonly circles: GridLayer;
   private readonly polygons: GridLayer;
+  private readonly rings: ApproachRings;
   private stampCounter = 0;
 
   constructor(readonly grid: Grid = new Grid()) {
     this.circles = new GridLayer(grid);
     this.polygons = new GridLayer(new Grid(grid.minLng, grid.minLat, grid.maxLng, grid.maxLat, grid.cellDeg / 4));
+    this.rings = new ApproachRings(grid);
   }
 
   get size(): number {
@@ -67,6 +71,7 @@ export class RegistrationIndex {
     }
     entry.registrations.set(registration.registrationId, registration);
     this.byRegistration.set(registration.registrationId, { registration, area: entry });
+    this.rings.upsert(registration, entry);
     entry.refresh();
     this.layerOf(entry).touched(entry);
   }
@@ -75,6 +80,7 @@ export class RegistrationIndex {
     const held = this.byRegistration.get(registrationId);
     if (!held) return false;
     this.byRegistration.delete(registrationId);
+    this.rings.remove(registrationId);
     const entry = held.area;
     entry.registrations.delete(registrationId);
     if (entry.registrations.size === 0) {
@@ -123,6 +129,11 @@ export class RegistrationIndex {
       }
     }
     return matches;
+  }
+
+  /** Registrations whose lightning approach ring (beyond their area) holds the strike and whose filter it passes. */
+  matchLightningRing(strike: Strike): readonly RingMatch[] {
+    return this.rings.match(strike);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ApproachNotice } from '../lifecycle/lightning-approach.js';
 import type { LightningActivity } from '../lifecycle/lightning-episode.js';
 import type { Strike } from '../matching/weather-events.js';
 import { webhookEnvelope } from '@stormhook/webhooks';
@@ -73,5 +74,46 @@ export function lightningAllClearPayload(input: {
     firstStrikeEpochMillis: input.activity.firstStrikeMs,
     lastStrikeEpochMillis: input.activity.lastStrikeMs,
     quietPeriodMinutes: input.quietMs / 60_000,
+  };
+}
+
+/**
+ * Lightning approaching payload: discharges in the registration's approach ring (beyond its area,
+ * within `approachRadius` of its edge), once per ring episode, on the episode's second ring strike.
+ * Envelope: `type` lightning.approaching, `timestamp` = that strike's discharge time.
+ * - id, registrationId, recipientId: as above; stage: APPROACHING.
+ * - strikeId, eventId, timeEpochMillis, latitude, longitude: the strike that sent it.
+ * - distance: metres from the area's edge (a point alarm's circle, an administrative boundary) to it.
+ * - nearestDistance: the nearest ring strike of the episode so far, metres from the edge.
+ * - closing: true when this strike is nearer to the area than the ring strike before it.
+ * - firstStrikeEpochMillis: the episode's first ring strike; strikesInRing: ring strikes counted.
+ * - approachRadius: the ring's width, metres, as registered.
+ */
+export function lightningApproachingPayload(input: {
+  notificationId: string;
+  registrationId: string;
+  recipientId: string;
+  strike: Strike;
+  notice: ApproachNotice;
+  approachRadiusM: number;
+}): Record<string, unknown> {
+  const { strike, notice } = input;
+  return {
+    ...webhookEnvelope('lightning.approaching', strike.timeMs),
+    id: input.notificationId,
+    stage: 'APPROACHING',
+    strikeId: strike.sourceEventId,
+    eventId: strike.eventId,
+    registrationId: input.registrationId,
+    recipientId: input.recipientId,
+    timeEpochMillis: strike.timeMs,
+    latitude: strike.lat,
+    longitude: strike.lng,
+    distance: metres(notice.distanceM),
+    nearestDistance: metres(notice.nearestM),
+    closing: notice.closing,
+    firstStrikeEpochMillis: notice.episodeFirstMs,
+    strikesInRing: notice.strikes,
+    approachRadius: input.approachRadiusM,
   };
 }

@@ -9,7 +9,7 @@ import type { Motion } from '../motion/motion.js';
 import { EventProjection } from '../motion/projection.js';
 import { rain, storm, strike } from '../test-support/fixtures.js';
 import { forecastPayload } from './forecast-payload.js';
-import { lightningAllClearPayload, lightningPayload } from './lightning-payload.js';
+import { lightningAllClearPayload, lightningApproachingPayload, lightningPayload } from './lightning-payload.js';
 import { precipitationPayload } from './precipitation-payload.js';
 import { thunderstormPayload } from './thunderstorm-payload.js';
 
@@ -43,6 +43,12 @@ function builtPayloads(): Array<Record<string, unknown>> {
   return [
     lightningPayload({ ...who, strike: strike(32.86, 39.93, { inCloudHeightM: 7_000, type: 'FLASH_IN_CLOUD' }), distanceM: 1_234.5678 }),
     lightningPayload({ ...who, strike: strike(32.86, 39.93), distanceM: 10 }),
+    lightningApproachingPayload({
+      ...who,
+      strike: strike(32.95, 39.93),
+      notice: { episodeFirstMs: day - 60_000, nearestM: 4_321.123, distanceM: 4_321.123, closing: true, strikes: 2 },
+      approachRadiusM: 10_000,
+    }),
     lightningAllClearPayload({ ...who, activity: { registrationId: 'reg-1', firstStrikeMs: day, lastStrikeMs: day + 60_000 }, quietMs: 30 * 60_000 }),
     ...PHASES.map((phase) => {
       const cellStorm = storm(cell, phase === 'UPDATE' ? [] : area);
@@ -106,7 +112,9 @@ describe('webhook payloads against their OpenAPI schemas', () => {
     const payloads = builtPayloads();
     for (const payload of payloads) assert.deepEqual(payloadProblems(JSON.parse(JSON.stringify(payload))), [], JSON.stringify(payload));
     // The stages that carry a prediction really carry one here, so its schema is checked too.
-    for (const payload of payloads.filter((p) => ['START', 'UPDATE', 'APPROACHING'].includes(p['stage'] as string) && p['type'] !== 'lightning.strike')) {
+    for (const payload of payloads.filter(
+      (p) => ['START', 'UPDATE', 'APPROACHING'].includes(p['stage'] as string) && !(p['type'] as string).startsWith('lightning.'),
+    )) {
       assert.notEqual(payload['eta'], null, `${payload['type'] as string} without an eta`);
     }
     const types = new Set(payloads.map((p) => p['type']));

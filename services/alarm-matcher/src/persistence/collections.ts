@@ -7,6 +7,8 @@ export const COLLECTIONS = {
   notifications: 'notifications',
   trackedStates: 'tracked_states',
   lightningActivity: 'lightning_activity',
+  /** Episodes of strikes in the approach rings (filter lightning.approachRadius). */
+  lightningApproach: 'lightning_approach',
   forecastCells: 'forecast_cells',
   forecastSlots: 'forecast_slots',
   jobLocks: 'job_locks',

@@ -19,8 +19,9 @@ const fromDocument = (doc: ActivityDocument): LightningActivity => ({
 export class MongoLightningActivityStore implements LightningActivityStore {
   private readonly collection: Collection<ActivityDocument>;
 
-  constructor(db: Db) {
-    this.collection = db.collection<ActivityDocument>(COLLECTIONS.lightningActivity);
+  /** `collection`: the episodes inside areas by default; the approach rings' episodes live in their own. */
+  constructor(db: Db, collection: string = COLLECTIONS.lightningActivity) {
+    this.collection = db.collection<ActivityDocument>(collection);
   }
 
   async get(registrationIds: readonly string[]): Promise<Map<string, LightningActivity>> {

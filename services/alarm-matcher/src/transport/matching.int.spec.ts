@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { MongoClient } from 'mongodb';
+import { direct } from '@stormhook/geometry';
 import { databaseName } from '@stormhook/mongo';
 import type { alarmV1, DeepPartial } from '@stormhook/proto';
 import { testInfra } from '@stormhook/testing';
@@ -12,6 +13,7 @@ import { TopicNames } from '@stormhook/kafka';
 import { payloadProblems } from '@stormhook/webhooks';
 
 const QUIET_MS = 30 * 60_000;
+const RING_CENTRE: [number, number] = [30.0, 39.4];
 
 /**
  * Weather events through the real broker into two matcher instances (one consumer group, the
@@ -81,6 +83,11 @@ describe('real-time matching through Kafka (two instances)', function () {
         precipitation: { intensities: ['PRECIPITATION_INTENSITY_HEAVY'] },
       },
     });
+    // A 3 km point alarm near Kütahya with a 10 km approach ring.
+    await register('ring', 'REGISTRATION_KIND_POINT', {
+      pointBoundary: { point: { lng: RING_CENTRE[0], lat: RING_CENTRE[1] }, radiusM: 3_000 },
+      weatherFilter: { lightning: { approachRadiusM: 10_000 } },
+    });
     // The second instance learns of them through the broadcast.
     await until(() => Object.values(ids).every((id) => h.matchers[1]!.matcher.index.get(id) !== undefined), 'the registrations to reach the second instance');
   });
@@ -149,6 +156,43 @@ describe('real-time matching through Kafka (two instances)', function () {
     );
     await settle();
     assert.equal(h.alarms.alarms.length, before + 1, 'only the marker alarm is new');
+  });
+
+  it('warns once per episode of lightning in the approach ring, on its second ring strike, then strikes inside start', async () => {
+    const now = clock.now();
+    const east = (km: number, atMs: number) => {
+      const [lng, lat] = direct(RING_CENTRE[0], RING_CENTRE[1], Math.PI / 2, km * 1_000);
+      return lightningEvent(lng, lat, { timeEpochMs: atMs, areaKey: 'ring' });
+    };
+    const strikes = [
+      east(8, now - 50_000), // 5 km beyond the edge: opens the ring episode, alone it says nothing
+      east(6, now - 40_000), // 3 km beyond, nearer: the one approaching notice
+      east(5, now - 30_000), // still in the ring: the episode was announced already
+      east(20, now - 20_000), // 17 km beyond: outside the ring
+    ];
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, strikes);
+    await h.alarms.expect(ids['ring']!, 1);
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, strikes.slice(0, 3)); // replayed: nothing new
+    const inside = east(2, now - 10_000);
+    await publishWeather(h.publisher, TopicNames.WeatherLightning, [inside]);
+    await h.alarms.expect(ids['ring']!, 2);
+    await settle();
+    const alarms = h.alarms.forRegistration(ids['ring']!);
+    assert.deepEqual(
+      alarms.map((x) => x.payload['type']),
+      ['lightning.approaching', 'lightning.strike'],
+    );
+    const [approach] = alarms;
+    assert.equal(approach!.message.phase, 'ALARM_PHASE_APPROACHING');
+    assert.deepEqual(payloadProblems(approach!.payload), []);
+    assert.equal(approach!.payload['eventId'], strikes[1]!.eventId, 'sent by the second ring strike');
+    assert.equal(approach!.payload['closing'], true);
+    assert.equal(approach!.payload['strikesInRing'], 2);
+    assert.equal(approach!.payload['firstStrikeEpochMillis'], now - 50_000);
+    assert.equal(approach!.payload['approachRadius'], 10_000);
+    assert.ok(Math.abs((approach!.payload['distance'] as number) - 3_000) < 20, `distance ${String(approach!.payload['distance'])}`);
+    assert.equal(approach!.payload['nearestDistance'], approach!.payload['distance']);
+    assert.equal(alarms[1]!.payload['eventId'], inside.eventId);
   });
 
   it('follows a thunderstorm: new, not again, worse, then END when its cell leaves', async () => {

@@ -45,6 +45,7 @@ function delivery(eventKind: EventKind, phase: string, payload: string): Deliver
 const RAISED: ReadonlyArray<[EventKind, string, WebhookEventType]> = [
   ['LIGHTNING', 'START', 'lightning.strike'],
   ['LIGHTNING', 'ALL_CLEAR', 'lightning.all_clear'],
+  ['LIGHTNING', 'APPROACHING', 'lightning.approaching'],
   ['THUNDERSTORM', 'START', 'thunderstorm.start'],
   ['THUNDERSTORM', 'UPDATE', 'thunderstorm.update'],
   ['THUNDERSTORM', 'END', 'thunderstorm.end'],

@@ -105,6 +105,17 @@ export class LightningEpisodes {
     await Promise.all(waits);
   }
 
+  /** The episode held in memory for the registration (after {@link strike}: the one the strike is part of). */
+  current(registrationId: string): LightningActivity | undefined {
+    return this.cache.get(registrationId)?.activity;
+  }
+
+  /** Whether this instance holds an episode of the registration still open at `atMs` (not ended by a quiet period). */
+  isOpenAt(registrationId: string, atMs: number): boolean {
+    const activity = this.cache.get(registrationId)?.activity;
+    return activity !== undefined && atMs - activity.lastStrikeMs < this.quietMs;
+  }
+
   /** The sweeper cleared this episode: forget it, unless a newer one is held already. */
   forget(activity: LightningActivity): void {
     const cached = this.cache.get(activity.registrationId);

@@ -9,6 +9,7 @@ import type { Notification } from '../../payloads/notification.js';
 import type { Clock } from '../../ports/clock.js';
 import { addresseeOf } from './addressee.js';
 import type { NotificationDispatcher } from './dispatcher.js';
+import type { LightningApproaches } from './lightning-approaches.js';
 import type { LightningEpisodes } from './lightning-episodes.js';
 
 export const STRIKE_STAGE = 'strike';
@@ -43,6 +44,8 @@ export class LightningMatcher {
     private readonly deps: {
       index: RegistrationIndex;
       episodes: LightningEpisodes;
+      /** The approach rings' notices (filter `approachRadius`). */
+      approaches: LightningApproaches;
       dispatcher: NotificationDispatcher;
       clock: Clock;
       quietMs: number;
@@ -55,12 +58,15 @@ export class LightningMatcher {
     const { index, episodes, dispatcher, quietMs, clock } = this.deps;
     if (strike.timeMs < clock.now() - this.deps.maxAgeMs) return [];
     const matches = index.matchLightning(strike);
-    if (matches.length === 0) return [];
+    const ring = index.matchLightningRing(strike);
+    if (matches.length === 0 && ring.length === 0) return [];
     const byRegistration = new Map(matches.map((m) => [m.registration.registrationId, m]));
     const notifications: Notification[] = [];
     // A strike older than the quiet period is history (a replay or a long backlog): it is notified,
-    // but must not reopen an episode whose all-clear went out already.
-    if (strike.timeMs + quietMs > clock.now()) {
+    // but must not reopen an episode whose all-clear went out already, nor warn of an approach.
+    const recent = strike.timeMs + quietMs > clock.now();
+    if (recent && ring.length > 0) notifications.push(...(await this.deps.approaches.strike(ring, strike)));
+    if (recent && byRegistration.size > 0) {
       for (const ended of await episodes.strike([...byRegistration.keys()], strike.timeMs)) {
         const registration = byRegistration.get(ended.registrationId)?.registration;
         if (registration) notifications.push(allClearNotification(registration, ended, quietMs));
