@@ -100,6 +100,7 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
     for (const [name, lng, lat] of [
       ['approached', 32.25, 40.25],
       ['turned-from', 32.25, 40.1],
+      ['read-late', 33.6, 40.6],
     ] as const) {
       await register(name, 'REGISTRATION_KIND_POINT', {
         pointBoundary: { point: { lng, lat }, radiusM: 5_000 },
@@ -170,6 +171,21 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
     assert.equal(received[1]!.payload['type'], 'thunderstorm.approach_cancelled');
     assert.equal(received[1]!.payload['eta'], null);
     for (const x of received) assert.deepEqual(payloadProblems(x.payload), [], JSON.stringify(x.payload));
+  });
+
+  it('warns only of an arrival still ahead when a revision is read late (a backlog): leads count from now', async () => {
+    const alarm: [number, number] = [33.6, 40.6];
+    const now = clock.now();
+    // 25 km west at 40 km/h: its 4 km cell meets the 5 km circle about 27 minutes after each observation.
+    const west = offset(alarm, -25);
+    const motion = { speedKmh: 40, directionDeg: 90 };
+    // Observed 40 minutes ago: the predicted arrival is past. Then another cell observed 10 minutes ago: 17 minutes ahead.
+    await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [cellRevision('stale', 1, now - 40 * MINUTE, west, 4, now - 40 * MINUTE, motion)]);
+    const [warning] = await publishAndExpect([cellRevision('late', 1, now - 10 * MINUTE, west, 4, now - 10 * MINUTE, motion)], 'read-late', 1);
+    assert.equal(warning!.payload['eventId'], 'late', 'no warning from the revision whose arrival was already past');
+    const eta = warning!.payload['eta'] as Record<string, number>;
+    const ahead = (eta['arrivalEpochMillis']! - now) / MINUTE;
+    assert.ok(ahead > 12 && ahead < 22, `predicted ${ahead.toFixed(1)} min from now`);
   });
 
   it("states a storm's entry into and exit from a district it crosses, within one update interval", async () => {

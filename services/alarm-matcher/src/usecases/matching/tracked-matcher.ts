@@ -18,6 +18,8 @@ import { arrivalFacts, centroidArrival } from './tracked-arrival.js';
 import type { NotificationDispatcher } from './dispatcher.js';
 import { KeyedSerial } from './keyed-serial.js';
 
+const MINUTE = 60_000;
+
 export interface TrackedMatcherDeps {
   index: RegistrationIndex;
   states: TrackedStateStore;
@@ -93,7 +95,11 @@ function approachesOf(
   leadOf: (registration: RealtimeRegistration) => number | undefined,
   passes: (registration: RealtimeRegistration) => boolean,
   matched: ReadonlyMap<string, unknown>,
+  nowMs: number,
 ): Tracked['approach'] {
+  // Leads count from now, not from the observation: a revision read late (a backlog, a first start
+  // reading the feed's history) warns only of an arrival still ahead, and no sooner than the lead.
+  const lateMin = Math.max(0, (nowMs - projection.observedMs) / MINUTE);
   const within = new Set<string>();
   const predicted = new Set<string>();
   const areas = new Map<string, { registration: RealtimeRegistration; area: WatchedArea }>();
@@ -107,7 +113,7 @@ function approachesOf(
       if (entryMin === undefined) break; // the area is not reached: no registration of it is
       predicted.add(id);
       areas.set(id, { registration, area: entry });
-      if (entryMin > 0 && entryMin <= lead) within.add(id);
+      if (entryMin > lateMin && entryMin - lateMin <= lead) within.add(id);
     }
   }
   return { within, stillPredicted: (id) => predicted.has(id), areas };
@@ -137,6 +143,7 @@ export class TrackedEventMatcher {
       (registration) => registration.filter.thunderstorm?.approach?.leadMinutes,
       (registration) => thunderstormPasses(registration.filter.thunderstorm!, storm, { cell: true, threat: true }),
       matches,
+      this.deps.clock.now(),
     );
     return this.process({
       kind: 'THUNDERSTORM',
@@ -190,6 +197,7 @@ export class TrackedEventMatcher {
       (registration) => registration.filter.precipitation?.approach?.leadMinutes,
       (registration) => precipitationPasses(registration.filter.precipitation!, rain),
       matches,
+      this.deps.clock.now(),
     );
     return this.process({
       kind: 'PRECIPITATION',
