@@ -83,15 +83,16 @@ export interface DevstackConfig {
 
 /**
  * What a first start simulates: a thunderstorm kept over Ankara whatever the season, so a point alarm
- * there fires within minutes. Later arguments of the same option win (node:util parseArgs).
+ * there fires within minutes, and cells heading for Polatlı every 90 seconds, so an alarm there with a
+ * warning stage hears one coming. Later arguments of the same option win (node:util parseArgs).
  */
-export const FEED_SIM_DEFAULT_ARGS = ['--demo-storm', 'ankara'];
+export const FEED_SIM_DEFAULT_ARGS = ['--demo-storm', 'ankara', '--demo-approach', 'polatli'];
 
 /** What /v1/health says while the simulator runs (STORMHOOK_DATA_SOURCE_NOTICE of the gateway). */
 export const FEED_SIM_NOTICE =
   'SYNTHETIC weather: the feed simulator of the local stack publishes made-up precipitation (event ids prc_sim<seed>-...), ' +
   'thunderstorms (tst_sim<seed>-...), lightning (strike ids sim<seed>-...) ' +
-  'and forecasts (model stormhook-sim), with a demo thunderstorm over Ankara; STORMHOOK_FEED_SIM=0 turns it off';
+  'and forecasts (model stormhook-sim), with a demo thunderstorm over Ankara and demo cells heading for Polatlı; STORMHOOK_FEED_SIM=0 turns it off';
 
 /**
  * The origins a first start allows for activation and reset links: a local front end on port 3000 and

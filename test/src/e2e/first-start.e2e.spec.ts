@@ -7,7 +7,7 @@ import { CallbackSchemas } from '../support/callback-schemas.js';
 import { ApiClient } from './support/api-client.js';
 import { createCustomer } from './support/customer.js';
 import { eventually } from './support/geo-math.js';
-import { ANKARA } from './support/places.js';
+import { ANKARA, POLATLI } from './support/places.js';
 import { fullWebhook } from './support/registrations.js';
 import { repoRoot } from './support/repo.js';
 import { launchStack, type StackProcess } from './support/stack-process.js';
@@ -223,6 +223,60 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
       for (const other of receiver.calls) schemas.assertSound(other);
       measured('register -> first callback', `${((call.receivedAtMs - registeredAt) / 1000).toFixed(1)} s`);
       measured('start -> first callback', sinceStart(call.receivedAtMs));
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("warns of a demo cell heading for Polatlı and then starts it, within 5 minutes of `npm start` (the README's warning example)", async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const customer = await createCustomer(api, adminToken, { geoBoundary: { country: 'TUR', region: 'Ankara' } });
+      const registeredAt = Date.now();
+      await api.expect(200, 'POST', '/v1/alarms/points/register', {
+        token: customer.token,
+        body: {
+          recipientId: 'first-warning',
+          boundary: { point: POLATLI, radius: 5_000 },
+          webhook: fullWebhook(receiver.url),
+          filter: { thunderstorm: { intersectsCellPolygon: true, approach: { leadMinutes: 30 } } },
+        },
+      });
+      const bodyOf = (call: { body: string }) => JSON.parse(call.body) as Record<string, unknown>;
+      // One cell's APPROACHING, then the START of that same cell (a cell already inside at registration starts without a warning).
+      const seen = () =>
+        receiver.calls
+          .map((c) => bodyOf(c))
+          .map((b) => `${String(b['type'])} ${String(b['eventId'])} observed ${String(b['timestamp'])}`)
+          .join('; ');
+      const [warning, start] = await receiver
+        .waitFor(
+          (calls) => {
+            for (const call of calls) {
+              if (bodyOf(call)['type'] !== 'thunderstorm.start') continue;
+              const warned = calls.find((c) => bodyOf(c)['type'] === 'thunderstorm.approaching' && bodyOf(c)['eventId'] === bodyOf(call)['eventId']);
+              if (warned) return [warned, call] as const;
+            }
+            return undefined;
+          },
+          'an APPROACHING and then the START of the same cell',
+          Math.max(1_000, startedAtMs + CALLBACK_BUDGET_MS - Date.now()),
+        )
+        .catch((error: Error) => {
+          throw new Error(`${error.message} at ${new Date().toISOString()}: ${seen()}`);
+        });
+      const schemas = await CallbackSchemas.served(stack.baseUrl);
+      const warned = schemas.assertSound(warning);
+      schemas.assertSound(start);
+      assert.ok(warning.receivedAtMs <= start.receivedAtMs, 'the warning came first');
+      assert.match(String(warned['eventId']), /^sim\d+-approach/, 'a cell of the approach demo');
+      const eta = warned['eta'] as Record<string, unknown>;
+      assert.ok((eta['leadMinutes'] as number) > 0 && (eta['leadMinutes'] as number) <= 30, `lead ${String(eta['leadMinutes'])} min`);
+      assert.equal((eta['motion'] as Record<string, unknown>)['source'], 'FEED');
+      measured('register -> APPROACHING', `${((warning.receivedAtMs - registeredAt) / 1000).toFixed(1)} s`);
+      measured('APPROACHING: cell observed -> received', `${((warning.receivedAtMs - (eta['issuedEpochMillis'] as number)) / 1000).toFixed(1)} s`);
+      measured('start -> START after the warning', sinceStart(start.receivedAtMs));
+      assert.ok(start.receivedAtMs <= startedAtMs + CALLBACK_BUDGET_MS, `START ${sinceStart(start.receivedAtMs)} after npm start`);
     } finally {
       await receiver.stop();
     }

@@ -116,7 +116,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
     log(`Stormhook is up: ${gateway}  (health ${gateway}/v1/health, API ${gateway}/v1/openapi.json)`);
     log(
       config.feedSimulator
-        ? 'weather data: SYNTHETIC, from the feed simulator (storms, lightning, rain and forecasts over Turkey, a demo thunderstorm over Ankara); STORMHOOK_FEED_SIM=0 turns it off'
+        ? 'weather data: SYNTHETIC, from the feed simulator (storms, lightning, rain and forecasts over Turkey, a demo thunderstorm over Ankara, demo cells heading for Polatlı); STORMHOOK_FEED_SIM=0 turns it off'
         : 'weather data: none until a publisher writes the feed topics (the feed simulator is off: STORMHOOK_FEED_SIM=0)',
     );
     if (config.openMeteo) {

@@ -5,7 +5,7 @@ import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type Event
 import { createLogger } from '@stormhook/logger';
 import { platformEnv } from '@stormhook/service-kit';
 import { FEED_ROUTES } from '../usecases/weather-topics.js';
-import { ANKARA, MAX_MOTION_NOISE, parseBBox, parseDuration, parseLngLat, parseMotionNoise, TURKEY } from './options.js';
+import { ANKARA, MAX_MOTION_NOISE, parseBBox, parseDuration, parseLngLat, parseMotionNoise, POLATLI, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
 
 const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the raw feed topics.
@@ -26,6 +26,9 @@ const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the ra
                         published nowcast errors, 0 = straight at constant speed (default 1)
   --demo-storm LNG,LAT  keep a thunderstorm with lightning over this place in every season
                         ("ankara" = ${ANKARA.lng},${ANKARA.lat}; default none)
+  --demo-approach LNG,LAT  a small fast cell every 90 s heading straight for this place, scanned
+                        every minute: an alarm there with a warning stage hears one coming
+                        ("polatli" = ${POLATLI.lng},${POLATLI.lat}; default none)
   --forecast-every D    a forecast run every D, aligned on UTC (default 6h)
   --forecast-days N     forecast horizon in days, 1 to 14 (default 7)
   --grid DEG            forecast grid spacing in degrees (default 0.5)
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
       'lightning-scale': { type: 'string' },
       'motion-noise': { type: 'string' },
       'demo-storm': { type: 'string' },
+      'demo-approach': { type: 'string' },
       'forecast-every': { type: 'string' },
       'forecast-days': { type: 'string' },
       grid: { type: 'string' },
@@ -119,6 +123,8 @@ async function main(): Promise<void> {
   const lightningScale = number(values['lightning-scale'], 'lightning-scale');
   const demoText = values['demo-storm'];
   const demoStorm = demoText === undefined ? undefined : demoText.toLowerCase() === 'ankara' ? ANKARA : parseLngLat(demoText, 'demo-storm');
+  const approachText = values['demo-approach'];
+  const demoApproach = approachText === undefined ? undefined : approachText.toLowerCase() === 'polatli' ? POLATLI : parseLngLat(approachText, 'demo-approach');
   const summary = await runSimulator({
     sink,
     sim: {
@@ -128,6 +134,7 @@ async function main(): Promise<void> {
       ...(lightningScale !== undefined ? { lightningScale } : {}),
       ...(motionNoise !== undefined ? { motionNoise } : {}),
       ...(demoStorm ? { demoStorm } : {}),
+      ...(demoApproach ? { demoApproach } : {}),
       forecast: {
         ...(values['no-forecast'] ? { enabled: false } : {}),
         ...(everyMs !== undefined ? { everyMs } : {}),

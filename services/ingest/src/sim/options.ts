@@ -36,11 +36,19 @@ export interface SimOptions {
    * start always has lightning, a storm cell and rain at a place the README can name; none by default.
    */
   demoStorm?: LngLat;
+  /**
+   * Where the approach demo's cells head (storms.ts, APPROACH_DEMO): a fast small cell every two
+   * minutes, so an alarm there with a warning stage hears one coming soon after it registers; none by default.
+   */
+  demoApproach?: LngLat;
   forecast: ForecastOptions;
 }
 
 /** The demo storm of the local stack: over Ankara (Kızılay), the city of the README's examples. */
 export const ANKARA: LngLat = { lng: 32.86, lat: 39.93 };
+
+/** The approach demo's target: Polatlı, 70 km west-south-west of Ankara, clear of the demo storm. */
+export const POLATLI: LngLat = { lng: 32.15, lat: 39.58 };
 
 export function parseLngLat(text: string, name: string): LngLat {
   const parts = text.split(',').map((p) => Number(p.trim()));

@@ -6,7 +6,7 @@ import { validateFeedMessage, type FeedMessage } from '../domain/validate.js';
 import type { LngLat } from '../domain/geo/types.js';
 import { distanceKm, moveKm, offsetKm } from './geo-math.js';
 import { observedMotion, velocityAt } from './motion.js';
-import { ANKARA, DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
+import { ANKARA, DEFAULT_SIM_OPTIONS, POLATLI, type SimOptions } from './options.js';
 import { WeatherSimulator, type SimRecord } from './simulate.js';
 import { stateAt, type StormSystem } from './storms.js';
 import { TopicNames } from '@stormhook/kafka';
@@ -258,5 +258,31 @@ describe('feed simulator', () => {
     assert.ok(minutes.size >= 58, `strikes in ${minutes.size} of 60 minutes`);
     const without = collect(new WeatherSimulator({ ...OPTS, forecast: { ...OPTS.forecast, enabled: false } }), winter, winter + HOUR);
     assert.ok(!without.some(({ r }) => r.key.includes('demo')), 'no demo storm unless asked for');
+  });
+
+  it("sends the approach demo's cells at its target so that, whenever an alarm there registers, one is seen outside it and then inside within 3 minutes", () => {
+    const winter = Date.UTC(2026, 0, 15, 2, 0);
+    const sim = new WeatherSimulator({ ...OPTS, demoApproach: POLATLI, forecast: { ...OPTS.forecast, enabled: false } });
+    const cells = collect(sim, winter, winter + 2 * HOUR + 10 * 60_000)
+      .filter(({ r }) => r.topic === TopicNames.FeedThunderstorm)
+      .map(({ t, r }) => ({ t, cell: feedV1.ThunderstormCell.decode(r.value) }))
+      .filter(({ cell }) => cell.sourceEventId.includes('approach'));
+    // Within a 5 km point alarm: some vertex of the outline is (a cell record carries its outline's vertices).
+    const inside = (cell: feedV1.ThunderstormCell) => cell.cell!.polygon!.exterior!.points.some((p) => distanceKm({ lng: p.lng, lat: p.lat }, POLATLI) < 5);
+    const nearest = (cell: feedV1.ThunderstormCell) =>
+      Math.min(...cell.cell!.polygon!.exterior!.points.map((p) => distanceKm({ lng: p.lng, lat: p.lat }, POLATLI)));
+    for (let registeredAt = winter + HOUR; registeredAt < winter + 2 * HOUR; registeredAt += 20_000) {
+      const after = cells.filter(({ t }) => t > registeredAt && t <= registeredAt + 3 * 60_000);
+      const arrived = after.find(({ t, cell }) => inside(cell) && after.some((o) => o.cell.sourceEventId === cell.sourceEventId && o.t < t && !inside(o.cell)));
+      assert.ok(arrived, `a cell seen outside and then inside within 3 minutes of ${new Date(registeredAt).toISOString()}`);
+    }
+    const first = cells.find(({ t }) => t >= winter + HOUR)!;
+    assert.equal(first.cell.cell!.speed, 60);
+    assert.equal(first.cell.cell!.directionDeg, 90, 'heading east, straight at the target');
+    assert.ok(nearest(first.cell) < 20, 'on the line through the target');
+    assert.ok(
+      cells.some(({ cell }) => cell.version > 10),
+      'scanned every minute',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { forecastRun } from './forecast-gen.js';
 import { extrapolatedCenter, observedMotion } from './motion.js';
 import { MAX_MOTION_NOISE, type SimOptions } from './options.js';
 import { bandPolygons, nestedContours } from './radar.js';
-import { stateAt, StormCatalogue, type StormSystem } from './storms.js';
+import { APPROACH_DEMO, stateAt, StormCatalogue, type StormSystem } from './storms.js';
 
 /** One record ready for a feed topic. */
 export interface SimRecord {
@@ -63,6 +63,8 @@ export class WeatherSimulator {
 
   constructor(readonly opts: SimOptions) {
     if (opts.tickMs <= 0 || opts.scanMs % opts.tickMs !== 0) throw new Error('scanMs must be a positive multiple of tickMs');
+    if (opts.demoApproach && APPROACH_DEMO.scanMs % opts.tickMs !== 0)
+      throw new Error(`the approach demo scans every ${APPROACH_DEMO.scanMs} ms: tickMs must divide it`);
     if (!(opts.motionNoise >= 0 && opts.motionNoise <= MAX_MOTION_NOISE)) throw new Error(`motionNoise must be 0 to ${MAX_MOTION_NOISE}`);
     this.catalogue = new StormCatalogue(opts);
   }
@@ -97,13 +99,16 @@ export class WeatherSimulator {
     for (const system of systems) {
       for (const strike of flashes(system, t, opts.tickMs, opts.seed)) out.push(record.lightning(strike));
     }
-    if (t % opts.scanMs === 0) {
-      for (const system of systems) {
+    for (const system of systems) {
+      if (t % opts.scanMs === 0) {
         out.push(...this.scan(system, t, 0));
         for (const lead of opts.nowcastLeadsMin) out.push(...this.scan(system, t, lead * 60_000));
-        const cell = cellRecord(system, t, opts.scanMs, opts.seed);
-        if (cell) out.push(record.thunderstorm(cell));
       }
+      // The cell tracker may scan faster than the radar products (the approach demo's cells do).
+      const cellScanMs = system.scanMs ?? opts.scanMs;
+      if (t % cellScanMs !== 0) continue;
+      const cell = cellRecord(system, t, cellScanMs, opts.seed);
+      if (cell) out.push(record.thunderstorm(cell));
     }
     if (opts.forecast.enabled && t % opts.forecast.everyMs === 0) {
       out.push(...forecastRun(t, opts).map(record.forecast));

@@ -38,6 +38,8 @@ export interface StormSystem {
   shapes: Harmonic[][];
   /** Where the centre really goes (motion.ts); none = a straight line at the steering motion. */
   track?: MotionTrack;
+  /** Cell records this often instead of at the radar's interval (the approach demo's rapid scan). */
+  scanMs?: number;
 }
 
 export interface StormState {
@@ -144,6 +146,51 @@ export function demoSystem(hour: number, opts: SimOptions): StormSystem | undefi
   };
 }
 
+/** The approach demo: a small fast cell born every 90 seconds upwind of `opts.demoApproach`, heading straight for it. */
+export const APPROACH_DEMO = {
+  everyMs: 90_000,
+  /** Dies soon after it reaches the target: few alive at once, so a first start's backfill stays small. */
+  lifeMs: 18 * 60_000,
+  speedKmh: 60,
+  /** Towards the east, as most Anatolian cells go. */
+  directionDeg: 90,
+  /** Born this far upwind: at 60 km/h its centre passes over the target 16 minutes after birth. */
+  startKm: 16,
+  maxRadiusKm: 5,
+  /** Cell records every minute (rain at the radar's interval), so a registration made between two cells hears the next one coming. */
+  scanMs: 60_000,
+} as const;
+
+/**
+ * The approach demo's cells born in UTC hour `hour`: one every {@link APPROACH_DEMO}.everyMs, each on a
+ * straight line (no motion noise) through the target, so a point alarm there with a warning stage
+ * (filter approach) hears an APPROACHING and then a START within minutes, whenever it registers.
+ */
+export function approachDemoSystems(hour: number, opts: SimOptions): StormSystem[] {
+  const target = opts.demoApproach;
+  if (!target) return [];
+  const d = APPROACH_DEMO;
+  const origin = moveKm(target, (d.directionDeg + 180) % 360, d.startKm);
+  return Array.from({ length: HOUR / d.everyMs }, (_, i) => {
+    const rng = new Random(opts.seed, `approach:${hour}:${i}`);
+    return {
+      id: `approach${hour}-${i}`,
+      kind: 'convective' as const,
+      birthMs: hour * HOUR + i * d.everyMs,
+      lifeMs: d.lifeMs,
+      origin,
+      speedKmh: d.speedKmh,
+      directionDeg: d.directionDeg,
+      maxRadiusKm: d.maxRadiusKm,
+      peakRateMmPerH: 40,
+      maxFlashesPerMin: 12 * opts.lightningScale,
+      cgFraction: 0.3,
+      shapes: Array.from({ length: 6 }, () => drawShape(rng)),
+      scanMs: d.scanMs,
+    };
+  });
+}
+
 /** Lifecycle: grows, matures and decays; sin^0.7 keeps the mature phase broad. */
 export function strengthAt(system: StormSystem, t: number): number {
   const f = (t - system.birthMs) / system.lifeMs;
@@ -211,6 +258,6 @@ export class StormCatalogue {
 
   private bornIn(hour: number): StormSystem[] {
     const demo = demoSystem(hour, this.opts);
-    return demo ? [demo, ...systemsBornIn(hour, this.opts)] : systemsBornIn(hour, this.opts);
+    return [...(demo ? [demo] : []), ...approachDemoSystems(hour, this.opts), ...systemsBornIn(hour, this.opts)];
   }
 }

@@ -16,4 +16,6 @@ export const CANKAYA = {
 export const TURKALI = { id: 1108949969, name: 'Türkali', district: 'Beşiktaş' };
 
 export const ANKARA = { lng: 32.85, lat: 39.93 };
+/** Polatlı, where the local stack's approach demo sends a cell every 90 s (the README's warning example). */
+export const POLATLI = { lng: 32.15, lat: 39.58 };
 export const ISTANBUL = { lng: 28.97, lat: 41.01 };
