@@ -50,21 +50,33 @@ describe('login, refresh and logout (real database)', () => {
     assert.deepEqual(unknown, wrong);
   });
 
-  it('locks a username after 5 failures, even for the right password, and counts unknown users too', async () => {
+  it('locks a username from one address after 5 failures, even for the right password, and counts unknown users too', async () => {
     await h.user('STANDARD_USER', 'linus@example.com', 'penguins-rule');
     for (let i = 0; i < 5; i++) {
-      const r = await h.uc.login.login({ username: 'linus@example.com', password: `guess-${i}`, address: `10.1.0.${i}` });
+      const r = await h.uc.login.login({ username: 'linus@example.com', password: `guess-${i}`, address: '10.1.0.7' });
       assert.ok(!r.ok && r.error.kind === 'invalid-credentials');
     }
-    const locked = await h.uc.login.login({ username: 'linus@example.com', password: 'penguins-rule', address: '10.1.1.1' });
+    const locked = await h.uc.login.login({ username: 'linus@example.com', password: 'penguins-rule', address: '10.1.0.7' });
     assert.ok(!locked.ok && locked.error.kind === 'rate-limited' && locked.error.retryAfterSeconds > 0);
 
-    for (let i = 0; i < 5; i++) await h.uc.login.login({ username: 'ghost@example.com', password: 'x', address: `10.2.0.${i}` });
-    const ghost = await h.uc.login.login({ username: 'ghost@example.com', password: 'x', address: '10.2.1.1' });
+    for (let i = 0; i < 5; i++) await h.uc.login.login({ username: 'ghost@example.com', password: 'x', address: '10.2.0.9' });
+    const ghost = await h.uc.login.login({ username: 'ghost@example.com', password: 'x', address: '10.2.0.9' });
     assert.ok(!ghost.ok && ghost.error.kind === 'rate-limited', 'unknown users lock the same way, so lockout reveals nothing');
 
     h.clock.advance(31 * 60_000); // two windows later
-    must(await h.uc.login.login({ username: 'linus@example.com', password: 'penguins-rule', address: '10.1.1.1' }));
+    must(await h.uc.login.login({ username: 'linus@example.com', password: 'penguins-rule', address: '10.1.0.7' }));
+  });
+
+  it('does not let a guesser elsewhere lock the user out of their own sign-in; 50 guesses spread over addresses do', async () => {
+    await h.user('STANDARD_USER', 'babbage@example.com', 'analytical-engine');
+    for (let i = 0; i < 5; i++) await h.uc.login.login({ username: 'babbage@example.com', password: `guess-${i}`, address: '198.51.100.66' });
+    const attacker = await h.uc.login.login({ username: 'babbage@example.com', password: 'analytical-engine', address: '198.51.100.66' });
+    assert.ok(!attacker.ok && attacker.error.kind === 'rate-limited', 'the guessing address is locked out');
+    must(await h.uc.login.login({ username: 'babbage@example.com', password: 'analytical-engine', address: '10.9.0.1' }));
+
+    for (let i = 0; i < 50; i++) await h.uc.login.login({ username: 'babbage@example.com', password: `spread-${i}`, address: `10.8.${i}.1` });
+    const everywhere = await h.uc.login.login({ username: 'babbage@example.com', password: 'analytical-engine', address: '10.9.0.1' });
+    assert.ok(!everywhere.ok && everywhere.error.kind === 'rate-limited', 'a distributed guess locks the username everywhere');
   });
 
   it('limits one address trying many usernames', async () => {

@@ -4,6 +4,7 @@ import { canSignIn } from '../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CredentialRepository, UserRepository } from '../../ports/repositories.js';
 import { fail, ok, type Result } from '../../result.js';
+import { HashQueueBusy } from '../../security/hash-memory-budget.js';
 import type { PasswordHasher } from '../../security/password-hasher.js';
 import { randomToken } from '../../security/secrets.js';
 import type { AttemptLimiter, AttemptPolicy, AttemptSubject } from './attempt-limiter.js';
@@ -17,7 +18,9 @@ export interface LoginInput {
 }
 
 export interface LoginPolicy {
-  /** Failed logins per username; default 5 per 15 minutes. */
+  /** Failed logins per username from one address; default 5 per 15 minutes. */
+  perUserAddress?: AttemptPolicy;
+  /** Failed logins per username from all addresses together; default 50 per 15 minutes. */
   perUser?: AttemptPolicy;
   /** Failed logins per address; default 30 per 15 minutes (offices share one address). */
   perAddress?: AttemptPolicy;
@@ -38,10 +41,14 @@ const MAX_PASSWORD = 1024;
 /**
  * Username and password in, tokens out. Every failure looks the same to the caller and costs the same
  * time: an unknown username is checked against a dummy hash, so timing does not tell which usernames
- * exist. Attempts count per username and per address (successes are taken back out); while either is
- * over its limit even the right password is refused, so a lockout cannot confirm a guess.
+ * exist. Attempts count per (username, address), per username and per address (successes are taken
+ * back out); while any is over its limit even the right password is refused, so a lockout cannot
+ * confirm a guess. The tight limit is the pair's: five wrong passwords from one place lock that place
+ * out, not the user's own sign-in from elsewhere; locking a user everywhere takes ten times as many
+ * guesses spread over addresses (each of which also counts against its own address limit).
  */
 export class Login {
+  private readonly perUserAddress: AttemptPolicy;
   private readonly perUser: AttemptPolicy;
   private readonly perAddress: AttemptPolicy;
   private dummyHash: Promise<string> | undefined;
@@ -50,14 +57,30 @@ export class Login {
     private readonly ports: LoginPorts,
     policy: LoginPolicy = {},
   ) {
-    this.perUser = policy.perUser ?? { limit: 5, windowMs: 15 * 60_000 };
+    this.perUserAddress = policy.perUserAddress ?? { limit: 5, windowMs: 15 * 60_000 };
+    this.perUser = policy.perUser ?? { limit: 50, windowMs: 15 * 60_000 };
     this.perAddress = policy.perAddress ?? { limit: 30, windowMs: 15 * 60_000 };
   }
 
+  /** The user's own counters first (a success clears them), then the address's. */
   private subjects(username: string, address: string | undefined): AttemptSubject[] {
-    const subjects: AttemptSubject[] = [{ scope: 'login-user', subject: username, policy: this.perUser }];
-    if (address) subjects.push({ scope: 'login-address', subject: addressLimitKey(address), policy: this.perAddress });
-    return subjects;
+    // Without an address (an internal caller) the pair cannot be told apart: the tight limit applies to the username.
+    if (!address) return [{ scope: 'login-user', subject: username, policy: this.perUserAddress }];
+    const place = addressLimitKey(address);
+    return [
+      { scope: 'login-user-address', subject: `${username}|${place}`, policy: this.perUserAddress },
+      { scope: 'login-user', subject: username, policy: this.perUser },
+      { scope: 'login-address', subject: place, policy: this.perAddress },
+    ];
+  }
+
+  /** The hash unknown users are checked against; made once, and again if making it was refused. */
+  private dummy(): Promise<string> {
+    this.dummyHash ??= this.ports.hasher.hash(randomToken()).catch((error: unknown) => {
+      this.dummyHash = undefined;
+      throw error;
+    });
+    return this.dummyHash;
   }
 
   async login(input: LoginInput): Promise<Result<TokenPair>> {
@@ -76,15 +99,22 @@ export class Login {
 
     const user = username.length > 0 && username.length <= 254 ? await ports.users.findByUsername(username) : undefined;
     const stored = user ? await ports.credentials.passwordHash(user.userId) : undefined;
-    this.dummyHash ??= ports.hasher.hash(randomToken());
-    const matches = await ports.hasher.verify(password, stored ?? (await this.dummyHash));
+    let matches: boolean;
+    try {
+      matches = await ports.hasher.verify(password, stored ?? (await this.dummy()));
+    } catch (error) {
+      if (!(error instanceof HashQueueBusy)) throw error;
+      // Overloaded, not wrong: the attempt does not count, and the caller is told to come back.
+      await ports.limiter.forgive(attempt.ticket);
+      return fail(rateLimited(1, 'Sign-in is busy, try again in a moment'));
+    }
     if (!user || stored === undefined || !matches) return fail(invalidCredentials());
     // The password is right, so saying why the user cannot sign in reveals nothing to a guesser.
     if (!canSignIn(user.status)) return fail(forbidden(`This user is ${user.status.toLowerCase()} and cannot sign in`));
 
     // A success is no failure, and it wipes the user's earlier failures (not the address's).
     await ports.limiter.forgive(attempt.ticket);
-    await ports.limiter.clear(subjects.slice(0, 1));
+    await ports.limiter.clear(subjects.filter((subject) => subject.scope !== 'login-address'));
     if (ports.hasher.needsRehash(stored)) await ports.credentials.setPasswordHash(user.userId, await ports.hasher.hash(password), now);
     return ok(await ports.tokens.issue(user));
   }
