@@ -199,15 +199,21 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
     assert.ok(Date.now() <= startedAtMs + DATA_BUDGET_MS, `all data answered ${sinceStart()} after the start, over the 2-minute budget`);
   });
 
+  /** A new customer of the Ankara region registers a point alarm calling `receiver`, as the README shows; answers when. */
+  async function registerPoint(receiver: WebhookReceiver, recipientId: string, boundary: object, filter: object): Promise<number> {
+    const customer = await createCustomer(api, adminToken, { geoBoundary: { country: 'TUR', region: 'Ankara' } });
+    const registeredAt = Date.now();
+    await api.expect(200, 'POST', '/v1/alarms/points/register', {
+      token: customer.token,
+      body: { recipientId, boundary, webhook: fullWebhook(receiver.url), filter },
+    });
+    return registeredAt;
+  }
+
   it('calls back a point alarm over the simulated storm within 5 minutes, typed and versioned', async () => {
     const receiver = await WebhookReceiver.start();
     try {
-      const customer = await createCustomer(api, adminToken, { geoBoundary: { country: 'TUR', region: 'Ankara' } });
-      const registeredAt = Date.now();
-      await api.expect(200, 'POST', '/v1/alarms/points/register', {
-        token: customer.token,
-        body: { recipientId: 'first-start', boundary: { point: ANKARA, radius: 20_000 }, webhook: fullWebhook(receiver.url), filter: { lightning: {} } },
-      });
+      const registeredAt = await registerPoint(receiver, 'first-start', { point: ANKARA, radius: 20_000 }, { lightning: {} });
       const call = await receiver.waitFor(
         (calls) => calls.find((c) => JSON.parse(c.body).type === 'lightning.strike'),
         'a lightning callback',
@@ -231,17 +237,12 @@ describe('first start: a living product from `npm start` alone (issue 14)', func
   it("warns of a demo cell heading for Polatlı and then starts it, within 5 minutes of `npm start` (the README's warning example)", async () => {
     const receiver = await WebhookReceiver.start();
     try {
-      const customer = await createCustomer(api, adminToken, { geoBoundary: { country: 'TUR', region: 'Ankara' } });
-      const registeredAt = Date.now();
-      await api.expect(200, 'POST', '/v1/alarms/points/register', {
-        token: customer.token,
-        body: {
-          recipientId: 'first-warning',
-          boundary: { point: POLATLI, radius: 5_000 },
-          webhook: fullWebhook(receiver.url),
-          filter: { thunderstorm: { intersectsCellPolygon: true, approach: { leadMinutes: 30 } } },
-        },
-      });
+      const registeredAt = await registerPoint(
+        receiver,
+        'first-warning',
+        { point: POLATLI, radius: 5_000 },
+        { thunderstorm: { intersectsCellPolygon: true, approach: { leadMinutes: 30 } } },
+      );
       const bodyOf = (call: { body: string }) => JSON.parse(call.body) as Record<string, unknown>;
       // One cell's APPROACHING, then the START of that same cell (a cell already inside at registration starts without a warning).
       const seen = () =>
