@@ -60,10 +60,20 @@ export function userHandlers({ uc, users, logger }: IdentityHandlerDeps): Identi
       };
     },
     requestPasswordReset: async (req) => {
-      const outcome = unwrap(await uc.passwordReset.requestReset({ username: req.username, resetPageLink: req.resetPageLink }));
-      // The caller learns nothing either way; operators see why nothing was sent (no username, no token).
-      if (!outcome.sent) logger.info({ reason: outcome.reason }, 'password reset requested; no e-mail sent');
-      else logger.info({ userId: outcome.message.userId }, 'password reset e-mail requested');
+      const input = { username: req.username, resetPageLink: req.resetPageLink };
+      unwrap(uc.passwordReset.checkRequest(input));
+      // Answered before the user is looked up: a known user's token and e-mail take longer than an unknown
+      // user's nothing, and that difference would tell a prober which usernames exist. The caller learns
+      // nothing either way; operators see why nothing was sent. A crash in between loses the e-mail: the
+      // user asks again.
+      void uc.passwordReset.requestReset(input).then(
+        (result) => {
+          if (!result.ok) logger.warn({ error: result.error }, 'password reset request failed');
+          else if (!result.value.sent) logger.info({ reason: result.value.reason }, 'password reset requested; no e-mail sent');
+          else logger.info({ userId: result.value.message.userId }, 'password reset e-mail requested');
+        },
+        (error: unknown) => logger.error({ err: error }, 'password reset request failed'),
+      );
       return {};
     },
     resetPassword: async (req) => {

@@ -82,12 +82,25 @@ export class PasswordReset {
     this.perUser = options.perUser ?? { limit: 5, windowMs: 3600_000 };
   }
 
-  async requestReset(input: PasswordResetRequestInput): Promise<Result<PasswordResetRequestOutcome>> {
-    const { ports } = this;
+  /**
+   * What a caller may be told about a reset request: only whether its input is well formed. Decided
+   * without touching users or the database, so it takes the same time whether the user exists or not;
+   * transport answers after this and runs {@link requestReset} without waiting for it.
+   */
+  checkRequest(input: PasswordResetRequestInput): Result<{ username: string; page: URL }> {
     const username = email('username', input.username);
     if (!username.ok) return username;
-    const page = ports.links.check('resetPageLink', input.resetPageLink);
+    const page = this.ports.links.check('resetPageLink', input.resetPageLink);
     if (!page.ok) return page;
+    return ok({ username: username.value, page: page.value });
+  }
+
+  async requestReset(input: PasswordResetRequestInput): Promise<Result<PasswordResetRequestOutcome>> {
+    const { ports } = this;
+    const checked = this.checkRequest(input);
+    if (!checked.ok) return checked;
+    const username = { value: checked.value.username };
+    const page = { value: checked.value.page };
 
     const now = ports.clock.now();
     const subjects = [{ scope: 'reset-user', subject: username.value, policy: this.perUser }];
