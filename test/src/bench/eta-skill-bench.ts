@@ -64,6 +64,7 @@ import {
   type Contact,
   type LeadMetrics,
   type Prediction,
+  WINDOW_QUANTILES,
 } from './eta-skill.js';
 
 /**
@@ -524,7 +525,10 @@ function main(): void {
     '- MAE, median, bias: over the predictions with a true entry, true − predicted. In window: earliest <= true entry <= latest, over the same predictions.',
   );
   line('- Never verified: no true entry within 60 min after the predicted entry (including none at all), over all predictions of the bucket.');
-  line('- Along-track error: (true − predicted) × the predicted storm speed; ETA_CALIBRATION holds its 10th and 90th percentiles per lead.');
+  line(
+    `- Along-track error: (true − predicted) × the predicted storm speed; ETA_CALIBRATION holds its ${quantileName(WINDOW_QUANTILES.early)} and ` +
+      `${quantileName(WINDOW_QUANTILES.late)} percentiles per lead.`,
+  );
   line(
     `- APPROACHING: sent at the first scan that predicts an entry within ${APPROACH_LEAD_MIN} min (0 < entry <= ${APPROACH_LEAD_MIN}) while the cell has not touched`,
   );
@@ -557,7 +561,10 @@ function main(): void {
   if (calibrating) {
     const spread = measureSpread(result.predictions);
     line();
-    line(`Measured along-track spread (10th, 90th percentile, km) on calibration seed ${seed}; the table in force now:`);
+    line(
+      `Measured along-track spread (${quantileName(WINDOW_QUANTILES.early)}, ${quantileName(WINDOW_QUANTILES.late)} percentile, km) ` +
+        `on calibration seed ${seed}; the table in force now:`,
+    );
     line(`  ${ETA_CALIBRATION.map((c) => `${c.leadMin}: ${c.earlyKm}..${c.lateKm}`).join(', ')}`);
     line();
     line(calibrationSource(spread));
@@ -640,17 +647,26 @@ function analysis(result: RunResult, metrics: readonly LeadMetrics[], skill: Ret
   const alive = skill.issued - falseDied;
   out.push(
     `- False alarms: ${falseDied} of the ${skill.falseAlarms} (${pct(falseDied / skill.falseAlarms)}) came from cells that stopped being cells within ` +
-      `${APPROACH_VERIFY_MIN} min of the issue (the feed tells no life cycle ahead); without those APPROACHING the ratio would still be ` +
+      `${APPROACH_VERIFY_MIN} min of the issue (cells whose flash rate and area did not yet show the decay, or showed it too slowly to hold the warning back); ` +
+      `without those APPROACHING the ratio would still be ` +
       `${num((skill.falseAlarms - falseDied) / alive, 3)}: the rest are paths that passed beside the area (a miss of ~10 km at 30 min is enough to pass a 3-10 km alarm).`,
   );
   const missed = metrics.filter((m) => m.coverage < 0.8);
   if (missed.length > 0) {
     out.push(
-      `- Window coverage below 80 % at ${missed.map((m) => m.leadMin).join(', ')} min: the windows are the 10th-90th percentiles of the calibration seed, ` +
-        `so about 80 % is all they aim at; the early and late columns tell which side falls short.`,
+      `- Window coverage below 80 % at ${missed.map((m) => m.leadMin).join(', ')} min: the windows are the ` +
+        `${quantileName(WINDOW_QUANTILES.early)}-${quantileName(WINDOW_QUANTILES.late)} percentiles of the calibration seed, ` +
+        `so about ${Math.round((WINDOW_QUANTILES.late - WINDOW_QUANTILES.early) * 100)} % is all they aim at there; the early and late columns tell which side falls short.`,
     );
   }
   return out;
+}
+
+/** 0.08 → "8th". */
+function quantileName(q: number): string {
+  const n = Math.round(q * 100);
+  const suffix = n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th';
+  return `${n}${suffix}`;
 }
 
 function round3(x: number): number {
