@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import {
   approachSkill,
   approachStep,
+  CALIBRATION_BUCKETS,
   calibrationSource,
   contactsFromSamples,
   entryAfter,
@@ -72,17 +73,22 @@ describe('arrival skill scoring', () => {
       assert.ok(Number.isNaN(percentile([], 0.5)));
     });
 
-    it('measures the 10th and 90th percentiles of the along-track error per lead, in km at the storm speed', () => {
+    it('measures the asked percentiles of the along-track error per lead, in km at the storm speed', () => {
       // Lead 30, errors −10..+10 min at 60 km/h (1 km/min): p10 −8 km, p90 +8 km.
       const ps = Array.from({ length: 21 }, (_, k) => prediction(30, 30 + (k - 10)));
       // A slower storm: the same minutes are fewer kilometres.
       const slow = Array.from({ length: 21 }, (_, k) => ({ ...prediction(10, 10 + (k - 10)), speedKmh: 30 }));
-      const rows = measureSpread([...ps, ...slow, prediction(30, undefined)]);
+      const rows = measureSpread([...ps, ...slow, prediction(30, undefined)], CALIBRATION_BUCKETS, { early: 0.1, late: 0.9 });
       const at = (lead: number) => rows.find((r) => r.leadMin === lead)!;
       assert.deepEqual(at(30), { leadMin: 30, earlyKm: -8, lateKm: 8, samples: 21 });
       assert.deepEqual(at(10), { leadMin: 10, earlyKm: -4, lateKm: 4, samples: 21 });
       assert.equal(at(60).samples, 0);
       assert.equal(rows.length, 6, 'leads 0, 10, 20, 30, 45, 60');
+      // By default the 8th and 92nd (WINDOW_QUANTILES): −10 + 0.08 × 20 = −8.4 min at 1 km/min.
+      assert.deepEqual(
+        measureSpread(ps).find((r) => r.leadMin === 30),
+        { leadMin: 30, earlyKm: -8.4, lateKm: 8.4, samples: 21 },
+      );
     });
 
     it('prints the table in the shape of ETA_CALIBRATION', () => {
@@ -153,6 +159,16 @@ describe('arrival skill scoring', () => {
       approachStep(state, 10, { touching: false, entryMin: 10 });
       assert.deepEqual(state.approaches, []);
       assert.equal(state.touched, true);
+    });
+
+    it('opens no warning while the cell is expected to end before it arrives, and keeps one standing', () => {
+      const state = newApproachState();
+      approachStep(state, 0, { touching: false, entryMin: 20, heldBack: true });
+      assert.deepEqual(state.approaches, [], 'held back');
+      approachStep(state, 5 * MIN, { touching: false, entryMin: 15 });
+      approachStep(state, 10 * MIN, { touching: false, entryMin: 10, heldBack: true });
+      assert.deepEqual(state.approaches, [{ issuedMs: 5 * MIN }], 'sent once it is not, and not withdrawn for a decay seen later');
+      assert.equal(state.approaching, true);
     });
   });
 

@@ -15,7 +15,11 @@ export interface FlashRates {
   inCloud: number;
   /** Cloud-to-ground flashes per minute, 0 to 10,000. */
   cloudToGround: number;
-  /** All flashes per minute, 0 to 10,000; 0 with non-zero parts is read as their sum. */
+  /**
+   * All flashes per minute, 0 to 10,000; 0 with non-zero parts is read as their sum. Its trend over
+   * the cell's revisions tells a decaying cell: one whose rate would fall below the record's threshold
+   * before it arrives sends no approaching warning.
+   */
   total: number;
 }
 
@@ -476,7 +480,10 @@ export const SpeedUnit = {
 
 /** The convective cell itself. */
 export interface StormCell {
-  /** Area of the cell polygon in square kilometres, 0 to 100,000. */
+  /**
+   * Area of the cell polygon in square kilometres, 0 to 100,000. Its trend over the cell's revisions
+   * tells a shrinking cell: one that would vanish before it arrives sends no approaching warning.
+   */
   areaKm2: number;
   /**
    * Speed of the cell in ThunderstormCell.speed_unit, 0 to the equivalent of 300 km/h. With

@@ -58,11 +58,16 @@ export class EventProjection {
   private readonly crossings = new Map<string, Crossing | undefined>();
   private readonly entries = new Map<string, number | undefined>();
 
+  /**
+   * @param lifeAheadMin minutes the event is expected to remain what it is, when it is seen decaying
+   *   (decay.ts); undefined when it is not, or nothing tells.
+   */
   constructor(
     readonly observedMs: number,
     polygon: MultiPolygon,
     box: BBox,
     readonly motion: Motion | undefined,
+    readonly lifeAheadMin?: number,
   ) {
     this.moving = polygon.length > 0 ? new MovingShape(polygon, box, velocityOf(motion ?? { speedKmh: 0, towardDeg: 0 })) : undefined;
   }
@@ -92,6 +97,19 @@ export class EventProjection {
     else if (!this.crossings.has(key) && this.moving) entry = crossing(area, this.moving, 0, this.motion ? HORIZON_MIN : 0, 1, { exit: false })?.entryMin;
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Whether the event is expected to last until an entry `entryMin` minutes ahead. A warning is not
+   * opened for an entry after a decaying cell's expected end: in the skill benchmark, 44 % of the
+   * false APPROACHING came from cells that died before they arrived. The prediction itself (eta)
+   * is still given; a warning already standing is not withdrawn for it. The end is taken as the
+   * trend says, without a margin either way: on the benchmark's development seed, holding back
+   * entries beyond half the expected life cut the false alarms a little more (0.307 against 0.327)
+   * at the cost of detections (0.682 against 0.697), and a warning missed costs more than one too many.
+   */
+  outlives(entryMin: number): boolean {
+    return this.lifeAheadMin === undefined || entryMin <= this.lifeAheadMin;
   }
 
   /**

@@ -27,7 +27,7 @@ function squareCell(centre: [number, number], sideKm: number) {
   return { exterior: { points: corners.map(([lng, lat]) => ({ lng, lat })) }, holes: [] };
 }
 
-/** One revision of a tracked cell observed at `atMs`, with the feed's motion vector or none. */
+/** One revision of a tracked cell observed at `atMs`, with the feed's motion vector or none, and its total flash rate (threshold 3). */
 function cellRevision(
   id: string,
   revision: number,
@@ -36,6 +36,7 @@ function cellRevision(
   sideKm: number,
   startMs: number,
   motion?: { speedKmh: number; directionDeg: number },
+  flashesPerMin = 5,
 ): weatherV1.ThunderstormEvent {
   const polygon = squareCell(centre, sideKm);
   return weatherV1.ThunderstormEvent.create({
@@ -53,7 +54,7 @@ function cellRevision(
       areaKm2: sideKm * sideKm,
       speedKmh: motion?.speedKmh ?? 0,
       directionDeg: motion?.directionDeg ?? 0,
-      flashRates: { inCloud: 4, cloudToGround: 1, total: 5 },
+      flashRates: { inCloud: 0.8 * flashesPerMin, cloudToGround: 0.2 * flashesPerMin, total: flashesPerMin },
       centroid: { lng: centre[0], lat: centre[1] },
       polygon,
     },
@@ -96,11 +97,12 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
 
   before(async () => {
     h = await startHarness({ instances: 1, clock });
-    // A 5 km point alarm in Keçiören and one in Sincan, each watching only the cell, warned up to 45 minutes ahead.
+    // 5 km point alarms north and west of Ankara, each watching only the cell, warned up to 45 minutes ahead.
     for (const [name, lng, lat] of [
       ['approached', 32.25, 40.25],
       ['turned-from', 32.25, 40.1],
       ['read-late', 33.6, 40.6],
+      ['decaying-towards', 32.25, 40.6],
     ] as const) {
       await register(name, 'REGISTRATION_KIND_POINT', {
         pointBoundary: { point: { lng, lat }, radiusM: 5_000 },
@@ -217,5 +219,27 @@ describe('storm arrival: predicted entry, exit and the warning stage (Kafka)', f
     assert.ok(Math.abs(ms(end, 'eventEndUtc') - trueExit) <= SCAN_MS, `END exit off by ${(ms(end, 'eventEndUtc') - trueExit) / MINUTE} min`);
     assert.equal(start.payload['stormStartUtc'], Math.floor(base / 1000));
     for (const x of received) assert.deepEqual(payloadProblems(x.payload), [], JSON.stringify(x.payload));
+  });
+  it('sends no warning of a cell whose flash rate falls towards its end, and still starts when it arrives', async () => {
+    const alarm: [number, number] = [32.25, 40.6];
+    const base = t0 + 180 * MINUTE;
+    // A 6 km cell 60 km west, moving east at 40 km/h (the feed's vector): its east edge meets the
+    // circle's rim after 52 km, 78 minutes on, so it is within the 45 minute lead from the scan at
+    // 35 minutes. Its flash rate falls by 2 a minute every 5 minutes from 20: at 35 minutes, 6 and
+    // falling 0.4 a minute, it reaches the threshold of 3 in 7.5 minutes, long before it would
+    // arrive. It goes on falling more slowly towards the threshold, its trend always ending it before
+    // the predicted entry, never crossing it, and arrives all the same.
+    const rates = [20, 18, 16, 14, 12, 10, 8, 6, 5.2, 4.6, 4.1, 3.7, 3.45, 3.25, 3.12, 3.05, 3.01];
+    const scans = rates.map((rate, i) =>
+      cellRevision('decayer', i + 1, base + i * SCAN_MS, offset(alarm, -60 + (40 * i * 5) / 60), 6, base, { speedKmh: 40, directionDeg: 90 }, rate),
+    );
+    // The last scan, at 80 minutes, finds the cell inside (its east edge 1.3 km past the rim).
+    const received = await publishAndExpect(scans, 'decaying-towards', 1);
+    assert.deepEqual(
+      received.map((x) => x.payload['stage']),
+      ['START'],
+    );
+    const eta = received[0]!.payload['eta'] as Record<string, unknown>;
+    assert.equal((eta['motion'] as Record<string, unknown>)['source'], 'FEED', 'the prediction itself is still given');
   });
 });

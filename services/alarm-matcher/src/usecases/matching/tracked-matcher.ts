@@ -113,7 +113,8 @@ function approachesOf(
       if (entryMin === undefined) break; // the area is not reached: no registration of it is
       predicted.add(id);
       areas.set(id, { registration, area: entry });
-      if (entryMin > lateMin && entryMin - lateMin <= lead) within.add(id);
+      // A decaying cell expected to end before it arrives opens no warning (projection.outlives).
+      if (entryMin > lateMin && entryMin - lateMin <= lead && projection.outlives(entryMin)) within.add(id);
     }
   }
   return { within, stillPredicted: (id) => predicted.has(id), areas };
