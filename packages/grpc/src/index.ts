@@ -38,7 +38,14 @@ export {
   type PublicKeysByService,
   type SigningKeyVariable,
 } from './service-keys.js';
-export { internalKeysOf, localInternalKeys, signingKeyVariables, type InternalKeyEnv } from './local-keys.js';
+export {
+  internalKeysOf,
+  localInternalKeys,
+  MESSAGE_KEY_VARIABLE,
+  MESSAGE_PUBLIC_KEY_VARIABLE,
+  signingKeyVariables,
+  type InternalKeyEnv,
+} from './local-keys.js';
 export { InternalTokens, type InternalTokensOptions } from './internal-tokens.js';
 export { actingPrincipal, type ClaimedCaller } from './server-auth.js';
 export { forgedToken, sharedKeyToken, testInternalKeys, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from './test-tokens.js';

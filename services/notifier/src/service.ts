@@ -6,6 +6,7 @@ import {
   createChannelConsumer,
   DEAD_LETTER_TOPIC,
   ensureTopics,
+  messageOpeningKey,
   TopicNames,
   topicSpec,
   type ChannelHandlers,
@@ -135,7 +136,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
       const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);
-      const queueMessage = new QueueMessage({ outbox: messageOutbox, log: messageLog, clock });
+      const queueMessage = new QueueMessage({ outbox: messageOutbox, log: messageLog, clock, messageKey: messageOpeningKey(config.NOTIFIER_MESSAGE_KEY) });
       const messageWorker = new MessageOutboxWorker(
         { outbox: messageOutbox, sender: opts.messageSender ?? messages.sender, log: messageLog, clock, logger },
         {
