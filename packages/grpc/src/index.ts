@@ -9,7 +9,9 @@ export type { ServerCall } from './server-call.js';
 export { isDependencyOutage } from './outage.js';
 export {
   GRPC_EDGES,
+  GRPC_RPC_CALLERS,
   GRPC_SERVICES,
+  rpcCallersOf,
   callersOf,
   callingServices,
   grpcAddressVariable,
@@ -17,6 +19,7 @@ export {
   type GrpcCaller,
   type GrpcEdge,
   type GrpcServiceName,
+  type RpcCallers,
 } from './edges.js';
 export {
   INTERNAL_TOKEN_METADATA,
