@@ -89,6 +89,13 @@ const spec = {
   }),
   /** 1 for the embedded FerretDB (SQLite has one writer); 8-32 on MongoDB. */
   NOTIFIER_DB_MAX_CONCURRENT_WRITES: int({ default: 1, min: 1, max: 256, description: 'database writes in flight at once' }),
+  /**
+   * Manual redeliveries (POST /v1/deliveries/{id}/redeliver) one delivery may have; the next answers
+   * 429. Each sends a request to a customer-chosen host, so with the gateway's hourly cap per account
+   * (GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR, which counts redeliveries too) it bounds what one
+   * account can make Stormhook send.
+   */
+  NOTIFIER_MAX_MANUAL_REDELIVERIES: int({ default: 5, min: 0, max: 100, description: 'manual redeliveries per delivery; 0 refuses every one' }),
   NOTIFIER_USER_AGENT: str({ default: 'Stormhook-Webhooks/1.0', maxLength: 200, description: 'User-Agent of webhook callbacks' }),
 };
 

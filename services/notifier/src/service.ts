@@ -131,7 +131,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         },
       );
       const endpoints = new EndpointUseCases({ repository, clock, urlGuard: new UrlGuard(policy), cache });
-      const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker });
+      const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker, maxManualRedeliveries: config.NOTIFIER_MAX_MANUAL_REDELIVERIES });
       const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs });
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
