@@ -62,7 +62,10 @@ export function internalKeysOf(keys: InternalKeyEnv, service: string): Record<st
   };
 }
 
-/** Every calling service's signing-key variable: what a supervisor removes from the environment it passes on. */
+/**
+ * Every private-key variable of a run (each calling service's signing key, the notifier's message
+ * key): what a supervisor removes from the environment it passes on.
+ */
 export function signingKeyVariables(): string[] {
   return [...callingServices().map((service) => signingKeyVariable(service)), MESSAGE_KEY_VARIABLE];
 }
