@@ -26,6 +26,7 @@ function generate() {
     'mongo-url': 'mongodb://mongodb:27017/?replicaSet=rs0',
     'jwt-signing-key.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     'credential-encryption-key': randomBytes(32).toString('base64'),
+    'notifier-message-key.pem': generateKeyPairSync('x25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     ...signingKeys,
   };
 }
@@ -43,6 +44,11 @@ if (existsSync(file)) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(data, null, 2), { mode: 0o600 });
 }
+
+// Identity's copy of the notifier's public message key, always derived, so the two cannot disagree.
+data['notifier-message-public-key.pem'] = createPublicKey(createPrivateKey(data['notifier-message-key.pem']))
+  .export({ type: 'spki', format: 'pem' })
+  .toString();
 
 // JSON is YAML: no quoting rules to get wrong for PEM blocks.
 const secret = {

@@ -1,3 +1,5 @@
+import { notificationV1, serviceNameOf } from '@stormhook/proto';
+
 /**
  * Which service calls which over gRPC: the one table the deployment derives its network rules from.
  * The chart's NetworkPolicies are rendered from it (deploy/helm/stormhook/files/grpc-edges.json, generated
@@ -24,6 +26,47 @@ export const GRPC_EDGES: Readonly<Record<GrpcCaller, readonly GrpcServiceName[]>
   'alarm-matcher': ['geo', 'notifier'],
   notifier: [],
 };
+
+/**
+ * Per-rpc narrowing of the edges above, for services whose callers need only part of them: a caller
+ * may call an rpc only when the rpc lists it (PERMISSION_DENIED otherwise, naming both), so a pod
+ * holding the alarm-matcher's key cannot read signing secrets or redeliver. Keyed by the generated
+ * definition's method names, so a new rpc fails to compile until it names its callers. Services
+ * absent here let every caller of their edges call every rpc. packages/grpc's server applies it.
+ */
+type NotifierRpc = keyof typeof notificationV1.NotifierService;
+export interface RpcCallers {
+  /** Full proto name of the service the table is for (`stormhook.notification.v1.NotifierService`). */
+  readonly protoService: string;
+  readonly rpcs: Readonly<Record<string, readonly GrpcCaller[]>>;
+}
+
+const GATEWAY_ONLY: readonly GrpcCaller[] = ['gateway'];
+export const GRPC_RPC_CALLERS: { readonly [S in GrpcServiceName]?: RpcCallers } = {
+  notifier: {
+    protoService: serviceNameOf(notificationV1.NotifierService),
+    rpcs: {
+      // The alarm-matcher stores an account's webhook on its first registration and reads it back.
+      createWebhookEndpoint: ['alarm-matcher'],
+      getWebhookEndpoint: ['gateway', 'alarm-matcher'],
+      // The rest serve /v1 for a customer.
+      updateWebhookEndpoint: GATEWAY_ONLY,
+      rotateSigningSecret: GATEWAY_ONLY,
+      getSigningSecret: GATEWAY_ONLY,
+      enableWebhookEndpoint: GATEWAY_ONLY,
+      listDeliveries: GATEWAY_ONLY,
+      getDelivery: GATEWAY_ONLY,
+      redeliver: GATEWAY_ONLY,
+      sendTestDelivery: GATEWAY_ONLY,
+    } satisfies Record<NotifierRpc, readonly GrpcCaller[]>,
+  },
+};
+
+/** The callers the table allows for each rpc of `definition` served by `service`; undefined when it does not narrow them. */
+export function rpcCallersOf(service: string, protoService: string): RpcCallers['rpcs'] | undefined {
+  const table = (GRPC_RPC_CALLERS as Readonly<Record<string, RpcCallers | undefined>>)[service];
+  return table && table.protoService === protoService ? table.rpcs : undefined;
+}
 
 export interface GrpcEdge {
   from: GrpcCaller;

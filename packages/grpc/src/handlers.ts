@@ -40,6 +40,13 @@ export interface WrapOptions {
   trace: boolean;
   /** Verifies each call's internal token; undefined serves anyone (the health service). */
   verifier?: InternalTokenVerifier | undefined;
+  /** Per rpc (definition key), the services allowed to call it (edges.ts GRPC_RPC_CALLERS); undefined: every verified caller. */
+  rpcCallers?: Readonly<Record<string, readonly string[]>> | undefined;
+}
+
+/** What serve() needs per rpc: the shared options, narrowed to the callers of this one rpc. */
+interface ServeOptions extends WrapOptions {
+  allowedCallers?: readonly string[] | undefined;
 }
 
 type AnyMethod = MethodDefinition<unknown, unknown>;
@@ -74,12 +81,18 @@ function failureStatus(error: unknown, call: ServerCall, logger: Logger): Partia
  * Runs `body` as the handling of `call`: inside a SERVER span whose parent is the trace context
  * the client put in the metadata, with failures turned into a status by `fail`.
  */
-function serve(options: WrapOptions, call: ServerSurfaceCall, body: (serverCall: ServerCall) => Promise<void>, fail: Fail): void {
+function serve(options: ServeOptions, call: ServerSurfaceCall, body: (serverCall: ServerCall) => Promise<void>, fail: Fail): void {
   // Checked before anything else (no span, no handler): an unauthenticated call gets no work done.
   const caller = options.verifier ? authenticateCall(call.metadata, options.verifier) : undefined;
   if (caller instanceof GrpcError) {
     options.logger.warn({ rpc: call.getPath(), peer: call.getPeer(), reason: caller.message }, 'gRPC call refused: no valid internal token');
     fail(caller.toStatus());
+    return;
+  }
+  if (caller && options.allowedCallers && !options.allowedCallers.includes(caller.service)) {
+    const refusal = new GrpcError(GrpcStatus.PERMISSION_DENIED, `${caller.service} may not call ${call.getPath()}`);
+    options.logger.warn({ rpc: call.getPath(), caller: caller.service }, 'gRPC call refused: the caller may not call this rpc');
+    fail(refusal.toStatus());
     return;
   }
   const { serverCall, dispose, cancelled } = serverCallOf(call, caller);
@@ -137,7 +150,7 @@ async function writeAll<T>(
 }
 
 /** The grpc-js handler for one rpc: the streaming shape decides how requests arrive and replies leave. */
-export function wrapHandler(method: AnyMethod, handler: (...args: never[]) => unknown, options: WrapOptions): UntypedHandleCall {
+export function wrapHandler(method: AnyMethod, handler: (...args: never[]) => unknown, options: ServeOptions): UntypedHandleCall {
   // The casts bridge the per-method types erased by HandlersOf; the method's flags pick the shape.
   const fn = handler as unknown as (input: unknown, call: ServerCall) => unknown;
   if (!method.requestStream && !method.responseStream) {
@@ -182,7 +195,9 @@ export function wrapService<D extends ServiceDefinition>(definition: D, handlers
   for (const [key, method] of Object.entries(definition)) {
     const handler = (handlers as Record<string, unknown>)[key];
     if (typeof handler !== 'function') throw new Error(`no handler for ${method.path} (expected a function '${key}')`);
-    implementation[key] = wrapHandler(method as AnyMethod, handler as (...args: never[]) => unknown, options);
+    // A table that narrows the callers and forgets an rpc refuses every caller of it: fail closed.
+    const allowedCallers = options.rpcCallers ? (options.rpcCallers[key] ?? []) : undefined;
+    implementation[key] = wrapHandler(method as AnyMethod, handler as (...args: never[]) => unknown, { ...options, allowedCallers });
   }
   return implementation;
 }

@@ -1,6 +1,6 @@
 export { createGrpcServer, type GrpcServer, type GrpcServerOptions, type AddOptions } from './server.js';
 export { createClient, type GrpcClient, type ClientOptions, type CallOverrides, type ClientMethodOf } from './client.js';
-export { checkHealth, type HealthState } from './check-health.js';
+export { checkHealth, HealthChecker, type HealthState } from './check-health.js';
 export { GrpcError, GrpcStatus, ERROR_DETAIL_TRAILER, toGrpcError } from './errors.js';
 export { httpStatusOf, httpStatusOfError } from './http-status.js';
 export type { Health, SettableStatus } from './health.js';
@@ -9,7 +9,9 @@ export type { ServerCall } from './server-call.js';
 export { isDependencyOutage } from './outage.js';
 export {
   GRPC_EDGES,
+  GRPC_RPC_CALLERS,
   GRPC_SERVICES,
+  rpcCallersOf,
   callersOf,
   callingServices,
   grpcAddressVariable,
@@ -17,6 +19,7 @@ export {
   type GrpcCaller,
   type GrpcEdge,
   type GrpcServiceName,
+  type RpcCallers,
 } from './edges.js';
 export {
   INTERNAL_TOKEN_METADATA,
@@ -38,7 +41,14 @@ export {
   type PublicKeysByService,
   type SigningKeyVariable,
 } from './service-keys.js';
-export { internalKeysOf, localInternalKeys, signingKeyVariables, type InternalKeyEnv } from './local-keys.js';
+export {
+  internalKeysOf,
+  localInternalKeys,
+  MESSAGE_KEY_VARIABLE,
+  MESSAGE_PUBLIC_KEY_VARIABLE,
+  signingKeyVariables,
+  type InternalKeyEnv,
+} from './local-keys.js';
 export { InternalTokens, type InternalTokensOptions } from './internal-tokens.js';
 export { actingPrincipal, type ClaimedCaller } from './server-auth.js';
 export { forgedToken, sharedKeyToken, testInternalKeys, testInternalTokens, tokenOfRequestPrincipal, untrustedTokens } from './test-tokens.js';

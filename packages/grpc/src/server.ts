@@ -1,6 +1,7 @@
 import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import type { Logger } from '@stormhook/logger';
 import { grpcHealthV1, serviceNameOf, type ServiceDefinition } from '@stormhook/proto';
+import { rpcCallersOf } from './edges.js';
 import { wrapService, type HandlersOf } from './handlers.js';
 import type { InternalTokenVerifier } from './internal-token.js';
 import { HealthRegistry, healthHandlers, type Health } from './health.js';
@@ -53,7 +54,8 @@ export function createGrpcServer(options: GrpcServerOptions): GrpcServer {
   const add = <D extends ServiceDefinition>(definition: D, handlers: HandlersOf<D>, addOptions: AddOptions = {}): void => {
     if (listening) throw new Error('add every service before listen(): grpc-js does not serve services added later');
     const verifier = addOptions.authenticate === false || options.internalTokens === 'unauthenticated' ? undefined : options.internalTokens;
-    server.addService(definition, wrapService(definition, handlers, { logger, trace: addOptions.trace ?? true, verifier }));
+    const rpcCallers = verifier ? rpcCallersOf(serviceName, serviceNameOf(definition)) : undefined;
+    server.addService(definition, wrapService(definition, handlers, { logger, trace: addOptions.trace ?? true, verifier, rpcCallers }));
   };
 
   // Probes (kubelet, the gateway's /v1/health) hold no key, and health reveals nothing but a status.

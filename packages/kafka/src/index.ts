@@ -50,3 +50,4 @@ export { decodeChannelRecord, SUPPORTED_SCHEMA_VERSION, type ChannelDecodeResult
 export { channelHandler, channelsOf, type ChannelHandler, type ChannelHandlerOptions, type ChannelHandlers } from './channel-handler.js';
 export { createChannelConsumer, type ChannelConsumerOptions } from './channel-consumer.js';
 export { channelEvents, publishOn, type ChannelEvent } from './channel-events.js';
+export { messageOpeningKey, messageSealingKey, openParams, sealParams, type OpenedParams } from './sealed-params.js';

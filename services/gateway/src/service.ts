@@ -25,6 +25,7 @@ import { QuotaMeter } from './quota/quota-meter.js';
 import { ensureQuotaIndexes, QuotaStore } from './quota/quota-store.js';
 import type { Config } from './config.js';
 import { withDataSource } from './health/data-source.js';
+import { CachedHealth } from './health/cached-health.js';
 import { stackHealth } from './health/stack-health.js';
 
 export interface RunningGateway {
@@ -122,6 +123,17 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     logger: platform.logger,
   });
   const limits = new AbuseLimits(abuseLimitSettings(config), meter);
+  const health = stackHealth({
+    services: {
+      identity: config.IDENTITY_GRPC_ADDRESS,
+      geo: config.GEO_GRPC_ADDRESS,
+      ingest: config.INGEST_GRPC_ADDRESS,
+      query: config.QUERY_GRPC_ADDRESS,
+      'alarm-matcher': config.ALARM_MATCHER_GRPC_ADDRESS,
+      notifier: config.NOTIFIER_GRPC_ADDRESS,
+    },
+    dependencies: platform.checks,
+  });
   const app = createApp({
     logger: platform.logger,
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
@@ -137,20 +149,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     },
     screen: limits.screen,
     guards: (operation) => [...limits.before(operation), ...access(operation), ...limits.after(operation)],
-    health: withDataSource(
-      stackHealth({
-        services: {
-          identity: config.IDENTITY_GRPC_ADDRESS,
-          geo: config.GEO_GRPC_ADDRESS,
-          ingest: config.INGEST_GRPC_ADDRESS,
-          query: config.QUERY_GRPC_ADDRESS,
-          'alarm-matcher': config.ALARM_MATCHER_GRPC_ADDRESS,
-          notifier: config.NOTIFIER_GRPC_ADDRESS,
-        },
-        dependencies: platform.checks,
-      }),
-      config.STORMHOOK_DATA_SOURCE_NOTICE,
-    ),
+    health: new CachedHealth(withDataSource(health, config.STORMHOOK_DATA_SOURCE_NOTICE)),
     // Every request authenticates through identity and meters through the database; other services
     // only serve their own routes, which answer 503 while they are down.
     readiness: ['identity', ...Object.keys(platform.checks)],
@@ -166,6 +165,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   } catch (error) {
     await stopIdentityParts();
     for (const client of clients) client.close();
+    health.close();
     await platform.stop();
     throw error;
   }
@@ -183,6 +183,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       });
       await stopIdentityParts();
       for (const client of clients) client.close();
+      health.close();
       await platform.stop();
     },
   };

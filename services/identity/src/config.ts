@@ -41,6 +41,14 @@ const spec = {
   }),
   /** Operator overrides of the plan defaults, JSON: {"TRIAL": {"duration": {"days": 30}, ...}}. */
   IDENTITY_PLAN_DEFAULTS: str({ optional: true, description: 'JSON map of plan to {duration, geographicBoundaries, limits}' }),
+  /**
+   * The notifier's X25519 public key (SPKI PEM): one-time links and codes in message requests are
+   * sealed to it, so they never cross Kafka readable. Required; local runs generate the pair per run.
+   */
+  NOTIFIER_MESSAGE_PUBLIC_KEY: str({
+    pattern: '-----BEGIN PUBLIC KEY-----',
+    description: "the notifier's X25519 public key (SPKI PEM) message secrets are sealed to",
+  }),
   GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052', description: 'geo service, resolves points for geographic checks' }),
   GRPC_DEADLINE_MS: int({ default: 5_000, min: 100, max: 60_000, description: 'deadline of calls to other services' }),
   IDENTITY_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000, description: 'how often expired tokens and counters are purged' }),

@@ -73,7 +73,7 @@ export async function start(config: Config, opts: IdentityStartOptions = {}): Pr
         signingKey,
         verificationKeys,
         tokenAudience,
-        messages: opts.messages ?? new KafkaMessagePublisher(platform.publisher, clock),
+        messages: opts.messages ?? new KafkaMessagePublisher(platform.publisher, clock, settings.notifierMessageKey),
         accessChanges: new KafkaAccessChangePublisher(platform.publisher, clock, logger),
         geo: opts.geo ?? new GrpcGeoResolver(geoClient!),
         allowedLinkOrigins: settings.allowedLinkOrigins,

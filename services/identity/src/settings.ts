@@ -1,4 +1,6 @@
+import type { KeyObject } from 'node:crypto';
 import { ConfigError } from '@stormhook/config';
+import { messageSealingKey } from '@stormhook/kafka';
 import { planTableWithOverrides, type PlanTable } from './domain/plan-defaults.js';
 import { signingKeyFromPem, verificationKeyFromPem, type SigningKey, type VerificationKey } from './security/jwt.js';
 import type { Config } from './config.js';
@@ -11,6 +13,8 @@ export interface IdentitySettings {
   planTable: PlanTable;
   allowedLinkOrigins: string[];
   admin?: { email: string; password: string };
+  /** The notifier's public message key: one-time links and codes are sealed to it before they go on Kafka. */
+  notifierMessageKey: KeyObject;
 }
 
 /** `.env` files and some secret stores carry PEM line breaks as the two characters \n. */
@@ -22,6 +26,12 @@ export function parseSettings(config: Config): IdentitySettings {
   let signingKey: SigningKey | undefined;
   let previousKey: VerificationKey | undefined;
   let planTable: PlanTable | undefined;
+  let notifierMessageKey: KeyObject | undefined;
+  try {
+    notifierMessageKey = messageSealingKey(config.NOTIFIER_MESSAGE_PUBLIC_KEY);
+  } catch (error) {
+    issues.push({ variable: 'NOTIFIER_MESSAGE_PUBLIC_KEY', problem: `must be an X25519 public key in SPKI PEM (${(error as Error).message.split('\n')[0]})` });
+  }
   if (config.IDENTITY_JWT_PRIVATE_KEY) {
     try {
       signingKey = signingKeyFromPem(pem(config.IDENTITY_JWT_PRIVATE_KEY));
@@ -59,11 +69,12 @@ export function parseSettings(config: Config): IdentitySettings {
       problem: 'is required when the other admin variable is set',
     });
   }
-  if (issues.length > 0 || !planTable) throw new ConfigError(issues);
+  if (issues.length > 0 || !planTable || !notifierMessageKey) throw new ConfigError(issues);
   return {
     ...(signingKey ? { signingKey } : {}),
     ...(previousKey ? { previousKey } : {}),
     planTable,
+    notifierMessageKey,
     allowedLinkOrigins: config.STORMHOOK_ALLOWED_LINK_ORIGINS ?? [],
     ...(email !== undefined && password !== undefined ? { admin: { email, password } } : {}),
   };

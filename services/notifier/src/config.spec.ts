@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@stormhook/config';
@@ -8,7 +8,8 @@ import { loadConfig } from './config.js';
 import { defaultDevOutboxDir, DEV_OUTBOX_RELATIVE } from './messaging/dev-outbox-location.js';
 import { CredentialCipher, DEFAULT_KID, parseKeyring } from './security/credential-cipher.js';
 
-const INTERNAL = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS };
+const KEYS = localInternalKeys({});
+const INTERNAL = { INTERNAL_PUBLIC_KEYS: KEYS.INTERNAL_PUBLIC_KEYS, NOTIFIER_MESSAGE_KEY: KEYS['NOTIFIER_MESSAGE_KEY'] ?? '' };
 const problems = (env: Record<string, string>): string[] => {
   try {
     loadConfig({ ...INTERNAL, ...env });
@@ -35,6 +36,8 @@ describe('notifier config', () => {
     assert.match(problems({ NOTIFIER_LEASE_MS: '10000' }).join(), /NOTIFIER_LEASE_MS/);
     assert.match(problems({ SMS_GATEWAY_URL: 'https://sms.example.com/send' }).join(), /SMS_GATEWAY_TOKEN is required/);
     assert.match(problems({ SMTP_URL: 'http://mail.example.com' }).join(), /SMTP_URL/);
+    const ed25519 = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    assert.match(problems({ NOTIFIER_MESSAGE_KEY: ed25519 }).join(), /NOTIFIER_MESSAGE_KEY must be an X25519 private key/);
   });
 
   it('takes a bare base64 key (kid "default") or a keyring whose first key encrypts and all decrypt', () => {

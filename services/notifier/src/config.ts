@@ -3,6 +3,7 @@ import { grpcEnv, platformEnv } from '@stormhook/service-kit';
 import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
 import { messageEnv } from './messaging/message-env.js';
 import { retentionEnv } from './retention/retention-env.js';
+import { messageOpeningKey } from '@stormhook/kafka';
 import { parseKeyring } from './security/credential-cipher.js';
 import { parseCidr } from './security/ip.js';
 
@@ -23,6 +24,16 @@ const spec = {
    * and kept in the notifier's database, with a warning at every start.
    */
   CREDENTIAL_ENCRYPTION_KEY: str({ optional: true, secret: true, description: 'base64 32-byte key, or kid:base64[,kid:base64...]' }),
+  /**
+   * The notifier's own X25519 private key (PKCS#8 PEM): it opens the one-time links and codes that
+   * identity seals to its public key in message requests, so they never cross Kafka readable.
+   * Required, no default: local runs generate the pair per run; the chart takes it from a Secret.
+   */
+  NOTIFIER_MESSAGE_KEY: str({
+    secret: true,
+    pattern: '-----BEGIN PRIVATE KEY-----',
+    description: 'X25519 private key (PKCS#8 PEM) that opens sealed message values',
+  }),
   /** CIDRs the SSRF filter lets callbacks reach although they are private/loopback: tests and private deployments only. */
   NOTIFIER_SSRF_ALLOW_CIDRS: list({ optional: true, description: 'comma-separated CIDRs or addresses exempt from the SSRF filter; empty by default' }),
   /** E-mail provider: smtp:// or smtps:// with credentials. Unset: e-mails go to the development outbox. */
@@ -78,6 +89,13 @@ const spec = {
   }),
   /** 1 for the embedded FerretDB (SQLite has one writer); 8-32 on MongoDB. */
   NOTIFIER_DB_MAX_CONCURRENT_WRITES: int({ default: 1, min: 1, max: 256, description: 'database writes in flight at once' }),
+  /**
+   * Manual redeliveries (POST /v1/deliveries/{id}/redeliver) one delivery may have; the next answers
+   * 429. Each sends a request to a customer-chosen host, so with the gateway's hourly cap per account
+   * (GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR, which counts redeliveries too) it bounds what one
+   * account can make Stormhook send.
+   */
+  NOTIFIER_MAX_MANUAL_REDELIVERIES: int({ default: 5, min: 0, max: 100, description: 'manual redeliveries per delivery; 0 refuses every one' }),
   NOTIFIER_USER_AGENT: str({ default: 'Stormhook-Webhooks/1.0', maxLength: 200, description: 'User-Agent of webhook callbacks' }),
 };
 
@@ -95,6 +113,11 @@ export function loadConfig(env: EnvSource = process.env): Config {
     } catch (error) {
       issues.push({ variable: 'CREDENTIAL_ENCRYPTION_KEY', problem: (error as Error).message });
     }
+  }
+  try {
+    messageOpeningKey(config.NOTIFIER_MESSAGE_KEY);
+  } catch (error) {
+    issues.push({ variable: 'NOTIFIER_MESSAGE_KEY', problem: `must be an X25519 private key in PKCS#8 PEM (${(error as Error).message.split('\n')[0]})` });
   }
   for (const cidr of config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []) {
     try {

@@ -35,7 +35,8 @@ describe('notifier process killed with SIGKILL mid-retry (real processes, broker
     const first = await spawnNotifier(world.env);
     started.push(first);
     const client = createClient(notificationV1.NotifierService, `127.0.0.1:${first.grpcPort}`, {
-      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier'),
+      // Only the alarm-matcher creates endpoints (packages/grpc GRPC_RPC_CALLERS).
+      internalToken: tokenOfRequestPrincipal(testInternalTokens('alarm-matcher'), 'notifier'),
     });
     const account = 'acc-kill';
     await client.createWebhookEndpoint({

@@ -34,6 +34,7 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
   let world: KafkaTestEnv;
   let service: RunningGrpcService;
   let client: Client;
+  let matcher: Client;
   let signingSecret = '';
   const account = 'acc-kafka-1';
 
@@ -50,9 +51,13 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     client = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`, {
       internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier'),
     });
+    // Endpoints are created by the alarm-matcher (an account's first registration), and only by it.
+    const matcherTokens = testInternalTokens('alarm-matcher');
+    matcher = createClient(notificationV1.NotifierService, `127.0.0.1:${service.port}`, { internalToken: () => matcherTokens.forService('notifier') });
   });
   after(async () => {
     client?.close();
+    matcher?.close();
     await service?.stop();
     await world?.cleanup();
     await receiver.stop();
@@ -62,7 +67,7 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
 
   it('answers the gateway: a 400 naming field and unit, a 409 for a second endpoint, a masked read, a 404 for no endpoint', async () => {
     const bad = await grpcFailure(
-      client.createWebhookEndpoint({
+      matcher.createWebhookEndpoint({
         accountId: account,
         ownerEmail: '',
         config: { url: receiver.url('/k'), httpMethod: 'POST', contentType: 'application/json', requestHeaders: {}, deliveryPolicy: { timeoutMs: 0 } },
@@ -72,7 +77,7 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     assert.equal(bad.detail?.httpStatus, 400);
     assert.match(bad.detail?.message ?? '', /^webhook\.deliveryPolicy\.timeout .*milliseconds/);
 
-    const created = await client.createWebhookEndpoint({
+    const created = await matcher.createWebhookEndpoint({
       accountId: account,
       ownerEmail: 'owner@example.com',
       config: {
@@ -89,7 +94,7 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     assert.equal(created.endpoint?.config?.deliveryPolicy?.maxRetries, 0, 'an explicit 0 is kept, not defaulted');
 
     const again = await grpcFailure(
-      client.createWebhookEndpoint({
+      matcher.createWebhookEndpoint({
         accountId: account,
         ownerEmail: '',
         config: { url: receiver.url('/k'), httpMethod: '', contentType: '', requestHeaders: {} },
@@ -252,5 +257,36 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
     asAdmin.close();
     assert.equal(forged.code, GrpcStatus.PERMISSION_DENIED);
     assert.equal(adminRead.endpoint?.accountId, account);
+  });
+
+  it('lets each caller call only its rpcs (packages/grpc GRPC_RPC_CALLERS): PERMISSION_DENIED naming caller and rpc otherwise', async () => {
+    // The alarm-matcher's key reads and creates webhooks; it cannot read secrets, list or redeliver.
+    for (const refused of [
+      () => matcher.getSigningSecret({ accountId: account }),
+      () => matcher.rotateSigningSecret({ accountId: account, previousSecretValidMs: 0 }),
+      () => matcher.listDeliveries(notificationV1.ListDeliveriesRequest.create({ accountId: account })),
+      () => matcher.redeliver({ accountId: account, notificationId: 'msg_x' }),
+      () => matcher.sendTestDelivery({ accountId: account }),
+      () =>
+        matcher.updateWebhookEndpoint({
+          accountId: account,
+          ownerEmail: '',
+          config: { url: receiver.url('/evil'), httpMethod: '', contentType: '', requestHeaders: {} },
+        }),
+    ]) {
+      const failure = await grpcFailure(refused());
+      assert.equal(failure.code, GrpcStatus.PERMISSION_DENIED);
+      assert.match(failure.message, /alarm-matcher may not call \/stormhook\.notification\.v1\.NotifierService\//);
+    }
+    assert.equal((await matcher.getWebhookEndpoint({ accountId: account })).endpoint?.accountId, account);
+    const byGateway = await grpcFailure(
+      client.createWebhookEndpoint({
+        accountId: 'acc-by-gateway',
+        ownerEmail: '',
+        config: { url: receiver.url('/g'), httpMethod: '', contentType: '', requestHeaders: {} },
+      }),
+    );
+    assert.equal(byGateway.code, GrpcStatus.PERMISSION_DENIED);
+    assert.ok(logs.some((line) => line['msg'] === 'gRPC call refused: the caller may not call this rpc' && line['caller'] === 'alarm-matcher'));
   });
 });

@@ -6,6 +6,7 @@ import {
   createChannelConsumer,
   DEAD_LETTER_TOPIC,
   ensureTopics,
+  messageOpeningKey,
   TopicNames,
   topicSpec,
   type ChannelHandlers,
@@ -130,12 +131,12 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         },
       );
       const endpoints = new EndpointUseCases({ repository, clock, urlGuard: new UrlGuard(policy), cache });
-      const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker });
+      const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker, maxManualRedeliveries: config.NOTIFIER_MAX_MANUAL_REDELIVERIES });
       const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs });
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
       const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);
-      const queueMessage = new QueueMessage({ outbox: messageOutbox, log: messageLog, clock });
+      const queueMessage = new QueueMessage({ outbox: messageOutbox, log: messageLog, clock, messageKey: messageOpeningKey(config.NOTIFIER_MESSAGE_KEY) });
       const messageWorker = new MessageOutboxWorker(
         { outbox: messageOutbox, sender: opts.messageSender ?? messages.sender, log: messageLog, clock, logger },
         {

@@ -109,7 +109,10 @@ describe('alarm registrations: ownership and validation', function () {
       });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body['webhook']['accountId'], stranger.accountId, 'the registration stays with its account');
-      assert.equal(updated.body['webhook']['url'], 'http://127.0.0.1:9/stranger');
+      // The stored webhook is kept; ADMIN is not of the account, so it reads it masked (issue 23 item 4).
+      assert.equal(updated.body['webhook']['url'], 'http://127.0.0.1:9/******');
+      const own = await stack.call('GET', `/v1/alarms/geometries/get-by-id/${ids['stranger-geo']}`, { token: stranger.token });
+      assert.equal(own.body['webhook']['url'], 'http://127.0.0.1:9/stranger');
     });
 
     it('lets POWER_USER name another accountId in a list; anyone else gets 403', async () => {
@@ -126,6 +129,36 @@ describe('alarm registrations: ownership and validation', function () {
       // Naming one's own account is always fine.
       const own = await stack.call('POST', '/v1/alarms/points/page', { token: owner.token, body: { accountId: owner.accountId } });
       assert.equal(own.body['totalRecords'], 1);
+    });
+
+    it("masks another account's webhook URL, header values and username for POWER_USER and ADMIN; the owner sees them", async () => {
+      const forPower = await stack.call('POST', '/v1/alarms/points/page', { token: power.token, body: { accountId: owner.accountId } });
+      const forAdmin = await stack.call('POST', '/v1/alarms/points/page', { token: admin, body: { accountId: owner.accountId } });
+      const forOwner = await stack.call('POST', '/v1/alarms/points/page', { token: owner.token, body: {} });
+      for (const answer of [forPower, forAdmin]) {
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const webhook = answer.body['registrations'][0]['webhook'];
+        assert.equal(webhook['accountId'], owner.accountId);
+        assert.equal(webhook['url'], 'http://127.0.0.1:9/******');
+        assert.deepEqual(webhook['requestHeaders'], { 'X-Tenant': '******' });
+        assert.deepEqual(webhook['authentication'], { username: '******', password: '******' });
+        assert.ok(!JSON.stringify(answer.body).includes('acme'));
+      }
+      const ownWebhook = forOwner.body['registrations'][0]['webhook'];
+      assert.equal(ownWebhook['url'], 'http://127.0.0.1:9/owner');
+      assert.deepEqual(ownWebhook['requestHeaders'], { 'X-Tenant': 'acme' });
+      // ADMIN reading the account's stored webhook sees it masked as well, and cannot store the mask back.
+      const stored = await stack.call('GET', `/v1/alarms/webhooks?accountId=${owner.accountId}`, { token: admin });
+      assert.equal(stored.status, 200, JSON.stringify(stored.body));
+      assert.equal(stored.body['url'], 'http://127.0.0.1:9/******');
+      assert.deepEqual(stored.body['requestHeaders'], { 'X-Tenant': '******' });
+      const sentBack = await stack.call('PUT', `/v1/alarms/webhooks/update?accountId=${owner.accountId}`, {
+        token: admin,
+        body: { ...fullWebhook('http://127.0.0.1:9/owner'), requestHeaders: stored.body['requestHeaders'] },
+      });
+      assert.match(errorMessage(sentBack, 400), /requestHeaders\.X-Tenant is masked/);
+      const ownRead = await stack.call('GET', '/v1/alarms/webhooks', { token: owner.token });
+      assert.deepEqual(ownRead.body['requestHeaders'], { 'X-Tenant': 'acme' });
     });
 
     it('needs a token, and a plan with the alarm kind', async () => {

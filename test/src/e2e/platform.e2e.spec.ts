@@ -33,8 +33,11 @@ describe('e2e: the stack as `npm start` runs it', function () {
     stack = await e2eStack();
   });
 
-  it('reports every component up on /v1/health, and live and ready', async () => {
-    const health = await stack.api.expect(200, 'GET', '/v1/health');
+  it('reports every component up on /v1/health (to ADMIN; anyone else gets the bare status), and live and ready', async () => {
+    const bare = await stack.api.expect(200, 'GET', '/v1/health');
+    assert.equal(bare.body.status, 'up');
+    assert.equal(bare.body.components, undefined);
+    const health = await stack.api.expect(200, 'GET', '/v1/health', { token: await stack.adminToken() });
     assert.equal(health.body.status, 'up');
     const expected = [...GRPC_SERVICES, 'kafka', 'database'].sort();
     assert.deepEqual(Object.keys(health.body.components).sort(), expected);

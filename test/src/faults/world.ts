@@ -153,7 +153,8 @@ export class World {
   ): Promise<void> {
     const client = createClient(notificationV1.NotifierService, this.env['NOTIFIER_GRPC_ADDRESS']!, {
       deadlineMs: 15_000,
-      internalToken: tokenOfRequestPrincipal(testInternalTokens(), 'notifier'),
+      // Only the alarm-matcher creates endpoints (packages/grpc GRPC_RPC_CALLERS).
+      internalToken: tokenOfRequestPrincipal(testInternalTokens('alarm-matcher'), 'notifier'),
     });
     try {
       const queue = [...accountIds];

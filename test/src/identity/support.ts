@@ -4,7 +4,8 @@ import * as gateway from '@stormhook/gateway';
 import type { GatewayStartOptions, RunningGateway } from '@stormhook/gateway';
 import * as geo from '@stormhook/geo';
 import * as identity from '@stormhook/identity';
-import { createKafkaClient, TopicNames } from '@stormhook/kafka';
+import { MESSAGE_KEY_VARIABLE } from '@stormhook/grpc';
+import { createKafkaClient, messageOpeningKey, openParams, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { notificationV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
@@ -30,9 +31,24 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-/** The messages identity requested from the notifier, read back from the real Kafka topic. */
+/**
+ * The messages identity requested from the notifier, read back from the real Kafka topic. The test
+ * plays the notifier: it opens the sealed values with the run's notifier key, as the notifier does,
+ * and keeps each record's raw bytes so a test can check what a mere reader of the topic sees.
+ */
 export class Mailbox {
   readonly messages: notificationV1.MessageRequested[] = [];
+  readonly rawRecords: Buffer[] = [];
+
+  constructor(private readonly notifierKey: KeyObject) {}
+
+  receive(value: Buffer): void {
+    this.rawRecords.push(value);
+    const request = notificationV1.MessageRequested.decode(value);
+    const opened = request.sealedParams.length > 0 ? openParams(request.sealedParams, this.notifierKey, request.messageId) : undefined;
+    if (opened && !opened.ok) throw new Error(`a message request does not open with the notifier's key: ${opened.reason}`);
+    this.messages.push(opened ? { ...request, params: { ...request.params, ...opened.params } } : request);
+  }
 
   /** Waits for the newest message to `recipient` matching `template`. */
   async next(recipient: string, template: notificationV1.MessageTemplate, after = 0): Promise<notificationV1.MessageRequested> {
@@ -139,13 +155,13 @@ export async function startIdentityStack(handlers: GatewayStartOptions['handlers
     // The oldest running gateway: tests stop and start instances.
     const currentUrl = () => `http://127.0.0.1:${gateways[0]?.port ?? 0}`;
 
-    const mailbox = new Mailbox();
+    const mailbox = new Mailbox(messageOpeningKey(infra.internalKeys[MESSAGE_KEY_VARIABLE] ?? ''));
     consumer = kafka.consumer({ groupId: uniqueName('identity-it-mail') });
     await consumer.connect();
     await consumer.subscribe({ topic: `${topicPrefix}.${TopicNames.MessageRequested}`, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
-        if (message.value) mailbox.messages.push(notificationV1.MessageRequested.decode(message.value));
+        if (message.value) mailbox.receive(message.value);
       },
     });
 

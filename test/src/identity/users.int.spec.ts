@@ -268,6 +268,49 @@ describe('users through the gateway (interface.md 4.16 - 4.19)', function () {
       assert.match(errorBody(reused, 400, '/v1/users/password-reset').message, /invalid, already used or expired/);
     });
 
+    it('puts no reset or invitation token on the bus: the raw records hold none of its forms, the notifier opens a working one', async () => {
+      const u = await stack.user('STANDARD_USER');
+      await stack.call('POST', '/v1/users/password-reset-request', { body: { username: u.username, resetPageLink: `${LINK_ORIGIN}/reset` } });
+      const invited = await stack.call('POST', '/v1/users/create', {
+        token: admin,
+        body: {
+          username: 'bus-invitee@example.com',
+          firstName: 'Bus',
+          lastName: 'Reader',
+          role: 'API_USER',
+          invite: true,
+          invitationPageLink: `${LINK_ORIGIN}/welcome`,
+        },
+      });
+      assert.equal(invited.status, 201, JSON.stringify(invited.body));
+      const mails = [
+        { mail: await stack.mailbox.next(u.username, 'MESSAGE_TEMPLATE_PASSWORD_RESET'), password: 'reset-by-sealed-link' },
+        { mail: await stack.mailbox.next('bus-invitee@example.com', 'MESSAGE_TEMPLATE_INVITATION'), password: 'invited-by-sealed-link' },
+      ];
+      const raw = Buffer.concat(stack.mailbox.rawRecords);
+      for (const { mail, password } of mails) {
+        const link = new URL(mail.params['link'] ?? '');
+        const token = link.searchParams.get('token') ?? '';
+        assert.ok(token.length >= 16, 'the notifier opened a link with a token');
+        const forms = [
+          token,
+          encodeURIComponent(token),
+          Buffer.from(token).toString('base64'),
+          Buffer.from(token).toString('base64url'),
+          Buffer.from(token).toString('hex'),
+        ];
+        const decoded = Buffer.from(token, 'base64url');
+        forms.push(decoded.toString('hex'), decoded.toString('base64'));
+        for (const form of forms) assert.ok(!raw.toString('latin1').includes(form), `a reader of the topic finds the token as "${form.slice(0, 6)}…"`);
+        assert.ok(!raw.includes(decoded), 'the token bytes are on the bus');
+        assert.ok(!raw.toString('latin1').includes(mail.params['link'] ?? '-'));
+        const used = await stack.call('POST', '/v1/users/password-reset', { body: { userId: link.searchParams.get('userId'), token, newPassword: password } });
+        assert.equal(used.status, 200, JSON.stringify(used.body));
+      }
+      await stack.login(u.username, 'reset-by-sealed-link');
+      await stack.login('bus-invitee@example.com', 'invited-by-sealed-link');
+    });
+
     it('names bad fields and refuses links to foreign origins', async () => {
       const foreign = await stack.call('POST', '/v1/users/password-reset-request', {
         body: { username: 'x@example.com', resetPageLink: 'https://evil.example/reset' },

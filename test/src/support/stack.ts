@@ -8,7 +8,7 @@ import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import * as query from '@stormhook/query';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testEnv } from './test-env.js';
+import { identityTestEnv, testEnv } from './test-env.js';
 
 export interface InProcessStack {
   gateway: RunningGateway;
@@ -32,7 +32,8 @@ export async function startInProcessStack(): Promise<InProcessStack> {
   const starters = {
     geo: () => geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) }),
     notifier: () => notifier.start(notifier.loadConfig(env), { logger: logger.child({ service: 'notifier' }) }),
-    identity: () => identity.start(identity.loadConfig(env), { logger: logger.child({ service: 'identity' }) }),
+    // With the test administrator: /v1/health shows its components to ADMIN only.
+    identity: () => identity.start(identity.loadConfig({ ...env, ...identityTestEnv() }), { logger: logger.child({ service: 'identity' }) }),
     ingest: () => ingest.start(ingest.loadConfig(env), { logger: logger.child({ service: 'ingest' }) }),
     query: () => query.start(query.loadConfig(env), { logger: logger.child({ service: 'query' }) }),
     'alarm-matcher': () => alarmMatcher.start(alarmMatcher.loadConfig(env), { logger: logger.child({ service: 'alarm-matcher' }) }),

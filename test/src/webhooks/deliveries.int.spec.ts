@@ -145,11 +145,24 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.equal(delivery['status'], 'SUCCEEDED');
   });
 
+  it('refuses a redelivery past the per-delivery cap with a 429 ErrorResponse that names the limit, sending nothing', async () => {
+    // One manual attempt was made above; four more reach the default cap of five.
+    for (let attempt = 3; attempt <= 6; attempt++) {
+      const again = await stack.call('POST', `/v1/deliveries/${delivered}/redeliver`, { token: owner.token });
+      assert.equal(again.status, 202, JSON.stringify(again.body));
+      await finished(owner.token, delivered, attempt);
+    }
+    const sent = receiver.withId(delivered).length;
+    const path = `/v1/deliveries/${delivered}/redeliver`;
+    assert.match(errorMessage(await stack.call('POST', path, { token: owner.token }), 429, path), /^Redelivery limit reached: .*5 manual redeliveries/);
+    assert.equal(receiver.withId(delivered).length, sent, 'a refused redelivery sent nothing');
+  });
+
   it("answers 404 for another account's notification id and an unknown one, and 403 to a caller without an account", async () => {
     const path = `/v1/deliveries/${delivered}`;
     assert.match(errorMessage(await get(other.token, delivered), 404, path), /not found/i);
     errorMessage(await stack.call('POST', `${path}/redeliver`, { token: other.token }), 404, `${path}/redeliver`);
-    assert.equal(receiver.withId(delivered).length, 2, 'a refused redelivery sent nothing');
+    assert.equal(receiver.withId(delivered).length, 6, 'a refused redelivery sent nothing');
     errorMessage(await get(owner.token, 'ntf_unknown'), 404, '/v1/deliveries/ntf_unknown');
     errorMessage(await get(owner.token, 'bad%20id'), 400, '/v1/deliveries/bad%20id');
     const admin = await stack.call('GET', `${path}?accountId=${owner.accountId}`, { token: await stack.adminToken() });

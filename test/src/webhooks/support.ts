@@ -68,10 +68,17 @@ export async function startWebhookStack(): Promise<WebhookStack> {
     );
     const session = new ApiSession(`http://127.0.0.1:${running.port}`, 'whk');
     const client = notifierClient;
+    // Only the alarm-matcher creates endpoints (packages/grpc GRPC_RPC_CALLERS): the test plays it.
+    const matcherTokens = testInternalTokens('alarm-matcher');
+    const creator = createClient(notificationV1.NotifierService, notifierAddress, {
+      deadlineMs: 10_000,
+      internalToken: () => matcherTokens.forService('notifier'),
+    });
+    track({ stop: async () => creator.close() });
     const createWebhook: WebhookStack['createWebhook'] = async (accountId, webhook) => {
       const config = gateway.toEndpointConfig(webhook);
       if (!config.ok) throw new Error(config.message);
-      return client.createWebhookEndpoint({ accountId, config: config.value, ownerEmail: '' });
+      return creator.createWebhookEndpoint({ accountId, config: config.value, ownerEmail: '' });
     };
     return {
       baseUrl: session.baseUrl,

@@ -261,4 +261,22 @@ the secrets (never overridable by plain values).
       name: {{ required "secrets.credentialEncryption.existingSecret is required while notifier is enabled: name an existing Secret holding the 32-byte AES-256-GCM key (base64)" $enc.existingSecret }}
       key: {{ $enc.key }}
 {{- end }}
+{{- /* One-time links and codes cross Kafka sealed to the notifier: identity gets only the public key,
+     the notifier alone the private key that opens them. */}}
+{{- $msg := $root.Values.secrets.messageKey }}
+{{- $msgMessage := "secrets.messageKey.existingSecret is required: name an existing Secret holding the notifier's X25519 message key pair (PEM) under secrets.messageKey.privateKeyKey and publicKeyKey" }}
+{{- if eq .name "notifier" }}
+- name: NOTIFIER_MESSAGE_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required $msgMessage $msg.existingSecret }}
+      key: {{ $msg.privateKeyKey }}
+{{- end }}
+{{- if eq .name "identity" }}
+- name: NOTIFIER_MESSAGE_PUBLIC_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required $msgMessage $msg.existingSecret }}
+      key: {{ $msg.publicKeyKey }}
+{{- end }}
 {{- end -}}

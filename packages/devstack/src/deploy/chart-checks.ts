@@ -67,6 +67,12 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     message: 'secrets.internalSigning.existingSecret is required',
   },
   {
+    name: 'missing notifier message key Secret',
+    valuesFile: 'values-production.yaml',
+    set: ['secrets.messageKey.existingSecret='],
+    message: 'secrets.messageKey.existingSecret is required',
+  },
+  {
     name: 'missing geo boundary source',
     valuesFile: 'values-production.yaml',
     set: ['services.geo.env.STORMHOOK_GEO_SOURCE='],

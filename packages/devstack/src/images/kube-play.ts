@@ -8,7 +8,7 @@ import { ensureGoTool, HELM } from '../deploy/tools.js';
 import type { PrivateInfra } from '../infra/private-infra.js';
 import { sleep } from '../infra/net.js';
 import { repoRoot } from '../paths.js';
-import { callingServices, grpcEdges, signingKeyVariable } from '@stormhook/grpc';
+import { callingServices, grpcEdges, MESSAGE_KEY_VARIABLE, MESSAGE_PUBLIC_KEY_VARIABLE, signingKeyVariable } from '@stormhook/grpc';
 import { signingKeySecretKey } from '../deploy/internal-keys-check.js';
 import { allServices, grpcAddressVariable, grpcPort, grpcServices } from '../services.js';
 import type { BuiltImage } from './build.js';
@@ -102,6 +102,9 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
         'mongo-url': infra.mongoUrl,
         'jwt-signing-key.pem': secrets.jwtKeyPem,
         'credential-encryption-key': secrets.credentialKey,
+        // The notifier's message key pair (secrets.messageKey): the private key for the notifier, the public one for identity.
+        'notifier-message-key.pem': secrets.internalKeys[MESSAGE_KEY_VARIABLE]!,
+        'notifier-message-public-key.pem': secrets.internalKeys[MESSAGE_PUBLIC_KEY_VARIABLE]!,
         // Each calling service's private key under its own Secret key; the chart hands each pod only its own.
         ...Object.fromEntries(callingServices().map((service) => [signingKeySecretKey(service), secrets.internalKeys[signingKeyVariable(service)]!])),
       }),

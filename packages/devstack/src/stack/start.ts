@@ -182,6 +182,6 @@ async function waitUntilHealthy(gateway: string, services: ManagedProcess[], tim
       : Object.entries(last.components ?? {})
           .filter(([, c]) => c.status !== 'up')
           .map(([name, c]) => `${name}${c.detail ? ` (${c.detail})` : ''}`)
-          .join(', ');
+          .join(', ') || 'see the service logs in .stack/logs (/v1/health names the components to ADMIN only)';
   throw new Error(`not healthy within ${Math.round(timeoutMs / 1000)} s; down: ${down}`);
 }

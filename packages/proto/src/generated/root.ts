@@ -3947,6 +3947,11 @@ export const root = buildRoot({
                       "type": "int64",
                       "id": 11,
                       "protoName": "requested_at_epoch_ms"
+                    },
+                    "sealedParams": {
+                      "type": "bytes",
+                      "id": 12,
+                      "protoName": "sealed_params"
                     }
                   }
                 },

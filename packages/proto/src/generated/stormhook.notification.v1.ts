@@ -286,7 +286,10 @@ export interface MessageRequested {
    * language, English when unknown.
    */
   locale: string;
-  /** Values the template fills in (unitless strings), e.g. {"code": "123456"}; times as ISO-8601. */
+  /**
+   * Values the template fills in (unitless strings), e.g. {"url": "..."}; times as ISO-8601. Never
+   * a secret: one-time links and codes go in sealed_params.
+   */
   params: Record<string, string>;
   /** User the message is for, when known (unitless). */
   userId: string;
@@ -294,6 +297,12 @@ export interface MessageRequested {
   accountId: string;
   /** When the request was made, epoch milliseconds (UTC). */
   requestedAtEpochMs: number;
+  /**
+   * The template's values sealed to the notifier (ECIES over X25519, packages/kafka sealed-params):
+   * what params would carry when they include one-time links or codes, which must never be readable
+   * on the bus. Opened only by the notifier; when set, params is empty.
+   */
+  sealedParams: Uint8Array;
 }
 
 /** Codec of {@link MessageRequested} (`stormhook.notification.v1.MessageRequested`). */

@@ -25,6 +25,12 @@ export interface RouteSpec {
   roles: string;
   /** False for operations open to anyone (login, health, the OpenAPI document). */
   authenticated: boolean;
+  /**
+   * For an operation open to anyone: a caller who sends credentials anyway is identified (its role
+   * the access snapshot's, as for authenticated operations), so the answer may depend on it (the
+   * details of /v1/health are for ADMIN). Bad credentials answer 401; none are fine.
+   */
+  identifiesCaller?: boolean;
   request: {
     params?: JsonSchema;
     query?: JsonSchema;

@@ -1,6 +1,7 @@
 import type { alarmV1 } from '@stormhook/proto';
 import type { AlarmKind } from '../schemas/alarms.js';
 import { toPublicWebhook, type PublicWebhook } from './webhook-mapping.js';
+import { webhookForViewer } from './webhook-masking.js';
 
 /**
  * The alarm-matcher's answers in the public shapes of interface.md 2.3 to 2.5: enums without their
@@ -138,15 +139,18 @@ export interface RegistrationJsonView {
   [forecastField: string]: unknown;
 }
 
-/** One registration as the public answer of 2.3 (geometry), 2.4 (forecast) or 2.5 (point). */
-export function registrationJson(kind: AlarmKind, r: alarmV1.AlarmRegistration): RegistrationJsonView {
+/**
+ * One registration as the public answer of 2.3 (geometry), 2.4 (forecast) or 2.5 (point), for a
+ * caller of account `viewerAccountId`: another account's webhook shows masked (webhook-masking.ts).
+ */
+export function registrationJson(kind: AlarmKind, r: alarmV1.AlarmRegistration, viewerAccountId: string | undefined): RegistrationJsonView {
   const forecast = kind === 'forecasts';
   return {
     registrationId: r.registrationId,
     recipientId: r.recipientId,
     boundary: boundaryJson(r),
     // The registration's account owns the webhook: its id is the webhook.accountId later registrations send.
-    webhook: toPublicWebhook({ accountId: r.webhook?.accountId || r.accountId, config: r.webhook?.config }),
+    webhook: webhookForViewer(toPublicWebhook({ accountId: r.webhook?.accountId || r.accountId, config: r.webhook?.config }), viewerAccountId),
     filter: forecast ? forecastFilterJson(r.forecastFilter) : weatherFilterJson(r.weatherFilter),
     ...(forecast ? forecastExtras(r) : {}),
     createdAt: iso(r.createdAtEpochMs),
@@ -156,9 +160,9 @@ export function registrationJson(kind: AlarmKind, r: alarmV1.AlarmRegistration):
 }
 
 /** A list answer: `registrations`, `totalRecords`, `pageNumber`, `pageSize` (4.8). */
-export function pageJson(kind: AlarmKind, page: alarmV1.ListAlarmsResponse): Record<string, unknown> {
+export function pageJson(kind: AlarmKind, page: alarmV1.ListAlarmsResponse, viewerAccountId: string | undefined): Record<string, unknown> {
   return {
-    registrations: page.registrations.map((r) => registrationJson(kind, r)),
+    registrations: page.registrations.map((r) => registrationJson(kind, r, viewerAccountId)),
     totalRecords: page.page?.totalRecords ?? page.registrations.length,
     pageNumber: page.page?.pageNumber ?? 0,
     pageSize: page.page?.pageSize ?? page.registrations.length,

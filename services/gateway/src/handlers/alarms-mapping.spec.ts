@@ -54,7 +54,7 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
     assert.deepEqual(input.weatherFilter?.precipitation, { intensities: ['PRECIPITATION_INTENSITY_HEAVY'], approach: { leadMinutes: 40 } });
     // What the matcher answers for it comes back in the request's own shape.
     const stored = alarmV1.AlarmRegistration.create({ kind: 'REGISTRATION_KIND_POINT', pointBoundary: body.boundary, weatherFilter: input.weatherFilter });
-    assert.deepEqual(registrationJson('points', stored).filter, filter);
+    assert.deepEqual(registrationJson('points', stored, stored.accountId).filter, filter);
   });
 
   it('keeps absent filter members and fields absent (an absent member never triggers)', () => {
@@ -140,7 +140,7 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
       updatedAtEpochMs: Date.UTC(2026, 0, 2, 3, 4, 5, 7),
       warnings: ['w'],
     });
-    const json = registrationJson('points', stored);
+    const json = registrationJson('points', stored, stored.accountId);
     assert.deepEqual(json.boundary, { point: { lng: 32.85, lat: 39.92 }, radius: 2_500 });
     assert.deepEqual(json.filter, { lightning: { peakCurrent: 20_000 }, thunderstorm: { severityThreshold: 'HIGH', speedThreshold: 30 } });
     assert.equal(json.createdAt, '2026-01-02T03:04:05.006Z');
@@ -148,7 +148,11 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
     assert.deepEqual(json.webhook.authentication, { username: 'ops', password: '******' });
     assert.deepEqual(json.warnings, ['w']);
     assert.equal(json['forecastDays'], undefined, 'forecast fields only on forecast alarms');
-    const page = pageJson('points', alarmV1.ListAlarmsResponse.create({ registrations: [stored], page: { pageNumber: 2, pageSize: 1, totalRecords: 3 } }));
+    const page = pageJson(
+      'points',
+      alarmV1.ListAlarmsResponse.create({ registrations: [stored], page: { pageNumber: 2, pageSize: 1, totalRecords: 3 } }),
+      stored.accountId,
+    );
     assert.deepEqual({ ...page, registrations: undefined }, { registrations: undefined, totalRecords: 3, pageNumber: 2, pageSize: 1 });
   });
 
@@ -162,7 +166,7 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
       resolvedAdministrativeBoundary: { cityId: 6, cityName: 'Ankara', districtId: 1231, districtName: 'Çankaya' },
       resolvedForecastCell: { cellId: 'c1', location: { lng: 32.8, lat: 39.9 }, distanceM: 4_800 },
     });
-    const json = registrationJson('forecasts', stored);
+    const json = registrationJson('forecasts', stored, stored.accountId);
     assert.deepEqual(json.boundary, { type: 'POINT', point: { lng: 32.85, lat: 39.92 } });
     assert.deepEqual(json.filter, { hotTemperatureThreshold: 'HOT_SNAP' });
     assert.deepEqual(json['forecastAlarmDelivery'], ['MORNING']);

@@ -119,7 +119,7 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
       const sent = kindInput(req, kind, method === 'registerAlarm' ? 'registerRequest' : 'updateRequest');
       const registration = registrationInput(sent, await webhookConfigOf(sent.body.webhook, principal));
       const saved = await alarms[method]({ principal, kind: protoKind, registration });
-      noStore(res).json(registrationJson(kind, saved));
+      noStore(res).json(registrationJson(kind, saved, principal.accountId));
     };
     const registrationId = (req: Request): string => validatedParams(req, RegistrationIdParams).registrationId;
     return {
@@ -133,12 +133,12 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
       [names.getById]: async (req: Request, res: Response) => {
         const principal = await callerOf(req, identity);
         const found = await alarms.getAlarm({ principal, kind: protoKind, registrationId: registrationId(req) });
-        noStore(res).json(registrationJson(kind, found));
+        noStore(res).json(registrationJson(kind, found, principal.accountId));
       },
       [names.page]: async (req: Request, res: Response) => {
         const principal = await callerOf(req, identity);
         const page = await alarms.listAlarms(listRequest(kindInput(req, kind, 'pageRequest'), principal));
-        noStore(res).json(pageJson(kind, page));
+        noStore(res).json(pageJson(kind, page, principal.accountId));
       },
       [names.byRecipient]: async (req: Request, res: Response) => {
         const principal = await callerOf(req, identity);
@@ -148,7 +148,7 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
           recipientId: validatedParams(req, RecipientIdParams).recipientId,
           page: recipientPage(validatedQuery(req, RecipientPageQuery)),
         });
-        noStore(res).json(pageJson(kind, page));
+        noStore(res).json(pageJson(kind, page, principal.accountId));
       },
     };
   }

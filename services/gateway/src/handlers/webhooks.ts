@@ -1,13 +1,15 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ApiError } from '@stormhook/errors';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { notificationV1 } from '@stormhook/proto';
 import { principalOf } from '../http/auth-state.js';
+import { validatedInput } from '../http/request-state.js';
 import { validatedBody, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
 import { RotateSecretQuery, WebhookUpdateRequest } from '../schemas/webhook.js';
 import { deliveryJson } from './deliveries-json.js';
 import { toEndpointConfig } from './webhook-mapping.js';
+import { maskedFieldOf } from './webhook-masking.js';
 import { targetAccountId, type AccountLookup } from './webhooks-account.js';
 import { signingSecretsJson, storedWebhookJson } from './webhooks-json.js';
 
@@ -23,6 +25,17 @@ export interface WebhookHandlerDeps {
 const noStore = (res: Response): Response => res.set('Cache-Control', 'no-store');
 
 /**
+ * The caller's own account, as far as masking needs it: the token's, or (a token from before the
+ * account existed) the target when the caller named none, which targetAccountId resolved to its own.
+ */
+function viewerAccountId(req: Request, target: string): string | undefined {
+  const own = principalOf(req).accountId;
+  if (own) return own;
+  const named = validatedInput(req).query['accountId'];
+  return typeof named === 'string' && named !== '' ? undefined : target;
+}
+
+/**
  * The account's stored webhook (interface.md 2.2, section 3 rule 4) over the notifier: read, change,
  * signing secrets, re-enable after an automatic disable, and a test delivery.
  */
@@ -31,7 +44,7 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
     getWebhook: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
       const { endpoint } = await notifier.getWebhookEndpoint({ accountId });
-      noStore(res).json(storedWebhookJson(endpoint));
+      noStore(res).json(storedWebhookJson(endpoint, viewerAccountId(req, accountId)));
     },
     updateWebhook: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
@@ -39,6 +52,12 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
       const webhook = validatedBody(req, WebhookUpdateRequest);
       if (webhook.accountId !== undefined && webhook.accountId !== accountId) {
         throw new ApiError(400, 'webhook.accountId must be the account whose webhook is changed, or left out');
+      }
+      const viewer = viewerAccountId(req, accountId);
+      const masked = accountId === viewer ? undefined : maskedFieldOf(webhook);
+      if (masked) {
+        const message = `webhook.${masked} is masked as another account reads it: send the value in full`;
+        throw new ApiError(400, message, [message]);
       }
       // Responses never show the type, so a client sending back what it read keeps the stored one.
       const storedAuthType =
@@ -50,7 +69,7 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
       // The owner is told by e-mail when the endpoint gets disabled; an ADMIN editing another account keeps the stored address.
       const ownerEmail = accountId === principal.accountId ? principal.username : '';
       const { endpoint } = await notifier.updateWebhookEndpoint({ accountId, config: config.value, ownerEmail });
-      noStore(res).json(storedWebhookJson(endpoint));
+      noStore(res).json(storedWebhookJson(endpoint, viewer));
     },
     rotateWebhookSigningSecret: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
@@ -65,7 +84,7 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
     enableWebhook: async (req, res) => {
       const accountId = await targetAccountId(req, identity);
       const { endpoint } = await notifier.enableWebhookEndpoint({ accountId });
-      noStore(res).json(storedWebhookJson(endpoint));
+      noStore(res).json(storedWebhookJson(endpoint, viewerAccountId(req, accountId)));
     },
     sendWebhookTest: async (req, res) => {
       const accountId = await targetAccountId(req, identity);

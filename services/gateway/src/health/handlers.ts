@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { authenticatedPrincipal } from '../http/auth-state.js';
 import type { HealthPort, HealthReport } from './health-port.js';
 
 /** The health checks' paths: probes poll them every few seconds, so they are not traced (app.ts). */
@@ -19,7 +20,18 @@ async function safeCheck(health: HealthPort): Promise<HealthReport> {
 }
 
 /**
- * `/v1/health` reports every component and is 503 when any is down (the stack's own view).
+ * What a caller is shown of a report: everything for ADMIN (identified when it sends its
+ * credentials); anyone else gets the status alone (and the data-source notice, which is for
+ * everyone), since component names, addresses and failure details map the deployment for an attacker.
+ */
+function reportFor(report: HealthReport, isAdmin: boolean): HealthReport | Omit<HealthReport, 'components'> {
+  if (isAdmin) return report;
+  return { status: report.status, ...(report.dataSource ? { dataSource: report.dataSource } : {}) };
+}
+
+/**
+ * `/v1/health` reports every component to ADMIN, the bare status to anyone else, and is 503 when any
+ * is down (the stack's own view). `health` should be a CachedHealth: the route is public.
  * `/v1/health/ready` decides whether this gateway instance takes traffic, so it follows only
  * `readiness`: what every request needs (identity, for authentication, and the gateway's own Kafka
  * and database). A backing service that is down makes its own routes answer 503; taking every gateway
@@ -28,12 +40,12 @@ async function safeCheck(health: HealthPort): Promise<HealthReport> {
  */
 export function healthHandlers(health: HealthPort, readiness?: readonly string[]): { full: RequestHandler; live: RequestHandler; ready: RequestHandler } {
   return {
-    full: async (_req, res) => {
+    full: async (req, res) => {
       const report = await safeCheck(health);
       res
         .status(report.status === 'up' ? 200 : 503)
         .set('Cache-Control', 'no-store')
-        .json(report);
+        .json(reportFor(report, authenticatedPrincipal(req)?.role === 'ADMIN'));
     },
     live: (_req, res) => {
       res.status(200).set('Cache-Control', 'no-store').json({ status: 'up' });

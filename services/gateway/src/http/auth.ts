@@ -175,8 +175,27 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
     return ref ? deps.geo.resolveArea(ref) : undefined;
   };
 
+  /**
+   * Open operations that identify a caller: none sent, nothing to do; sent, the same checks as for
+   * an authenticated operation up to the current role (no access rules: the operation is open).
+   */
+  const identifyIfPresent: RequestHandler = async (req, res, next) => {
+    if (header(req, 'authorization') === undefined && header(req, 'x-api-key') === undefined) return next();
+    await authenticate(req, res, () => undefined);
+    const claimed = claims.get(req) ?? claimOf(principalOf(req));
+    const snapshot = await deps.snapshots.get(claimed.userId).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    const current = currentPrincipal(snapshot, claimed);
+    if (!current) throw unauthorized(res, SESSION_ENDED, 'invalid_token');
+    setAuthState(req, {
+      principal: { userId: current.userId, accountId: current.accountId ?? '', role: current.role, username: current.username, via: current.via },
+    });
+    next();
+  };
+
   return (operation) => {
-    if (!operation.authenticated) return [];
+    if (!operation.authenticated) return operation.identifiesCaller ? [identifyIfPresent] : [];
     const readsBody = (LOCATION_OF[operation.operationId] ?? AREA_OF[operation.operationId]) !== undefined && operation.request.body !== undefined;
     // The body is parsed here (415, 413, malformed JSON as usual) so its point can be checked; the
     // operation's own parser then sees it already read and passes.

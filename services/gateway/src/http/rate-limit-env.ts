@@ -26,5 +26,10 @@ export const rateLimitEnv = {
   GATEWAY_ERROR_LIMIT_PER_MIN: int({ default: 300, min: 0, max: 10_000_000, description: '4xx answers per caller and minute before a block' }),
   GATEWAY_ERROR_BLOCK_S: int({ default: 60, min: 1, max: 86_400, description: 'how long a caller over its 4xx limit answers 429, in seconds' }),
   /** POST /v1/alarms/webhooks/test per account: each one is a real callback to the customer's server. */
-  GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR: int({ default: 30, min: 0, max: 1_000_000, description: 'webhook test deliveries per account and hour' }),
+  GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR: int({
+    default: 30,
+    min: 0,
+    max: 1_000_000,
+    description: 'manual webhook deliveries (test deliveries and redeliveries together) per account and hour',
+  }),
 };

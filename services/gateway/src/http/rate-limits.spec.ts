@@ -42,7 +42,7 @@ async function appWith(settings: Partial<AbuseLimitSettings>, shared?: SharedCou
   return serve({
     screen: limits.screen,
     guards: (operation) => [...limits.before(operation), ...fakeAccess(operation), ...limits.after(operation)],
-    handlers: { login: ok, refreshToken: ok, requestPasswordReset: ok, getCurrentUser: ok, getWebhook: ok, sendWebhookTest: ok },
+    handlers: { login: ok, refreshToken: ok, requestPasswordReset: ok, getCurrentUser: ok, getWebhook: ok, sendWebhookTest: ok, redeliverDelivery: ok },
   });
 }
 
@@ -124,6 +124,20 @@ describe('abuse limits (issue 17 item 6)', () => {
       429,
       'acc-1 stays capped',
     );
+  });
+
+  it('counts manual redeliveries against the same hourly cap per account as test deliveries', async () => {
+    app = await appWith({ testDeliveriesPerAccountPerHour: 3 });
+    const owner = { 'x-test-user': 'u1:STANDARD_USER:acc-1' };
+    const redeliver = '/v1/deliveries/ntf_0000000000000000000000001/redeliver';
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 200);
+    assert.equal((await request(app.baseUrl, 'POST', redeliver, undefined, owner)).status, 200);
+    assert.equal((await request(app.baseUrl, 'POST', redeliver, undefined, owner)).status, 200);
+    const fourth = await request(app.baseUrl, 'POST', redeliver, undefined, owner);
+    assert429(fourth, redeliver);
+    assert.ok(Number(fourth.headers.get('retry-after')) > 60);
+    assert.equal((await request(app.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 429, 'one count for both');
+    assert.equal((await request(app.baseUrl, 'POST', redeliver, undefined, { 'x-test-user': 'u3:STANDARD_USER:acc-2' })).status, 200);
   });
 
   it('holds the test-delivery cap across replicas and restarts, through the shared quota counters', async () => {

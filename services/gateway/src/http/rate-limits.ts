@@ -12,8 +12,17 @@ export interface SharedCounter {
   consume(window: MeteredWindow): Promise<QuotaState>;
 }
 
-/** The meter's service name for webhook test deliveries, beside the metered services' names. */
+/**
+ * The meter's service name for manual webhook deliveries (test deliveries and redeliveries), beside
+ * the metered services' names. Named before redeliveries joined it; renaming it resets every count.
+ */
 export const TEST_DELIVERY_COUNTER = 'webhook-test-deliveries';
+/**
+ * Operations that make the notifier send a request to a customer-chosen host on demand: one hourly
+ * count per account covers them all, so a test delivery plus a loop of redeliveries cannot make
+ * Stormhook a reflector (issue 23 item 4). The notifier caps redeliveries per delivery as well.
+ */
+const MANUAL_DELIVERY_OPERATIONS: ReadonlySet<string> = new Set(['sendWebhookTest', 'redeliverDelivery']);
 const HOUR_MS = 3_600_000;
 
 /** The abuse limits; 0 turns one off. Defaults and meaning: rate-limit-env.ts. */
@@ -96,7 +105,7 @@ function principalOrUndefined(req: Request): identityV1.Principal | undefined {
  * are refunded, so errors cost a caller nothing otherwise), and webhook test deliveries per account.
  * The request-rate counters live in this replica's memory (rate-limiter-flexible), so no request
  * gains a database round trip; with R replicas a caller can get R times each of them (identity's
- * failed-login lockout, per username and address, is shared). The test-delivery cap is per clock
+ * failed-login lockout, per username and address, is shared). The manual-delivery cap (test deliveries and redeliveries) is per clock
  * hour and, given a shared counter, counted by the quota meter, so it holds across replicas and
  * restarts within the meter's bound: each one reaches a customer's receiver, and an account has few
  * counters an hour. Every refusal is a 429 ErrorResponse with Retry-After.
@@ -166,7 +175,7 @@ export class AbuseLimits {
           const wait = await this.unmetered.take(principal.userId);
           if (wait !== undefined) throw tooMany(res, wait);
         }
-        if (operation.operationId === 'sendWebhookTest') {
+        if (MANUAL_DELIVERY_OPERATIONS.has(operation.operationId)) {
           // An ADMIN names the account; anyone else can only reach their own (another answers 404).
           const named = typeof req.query['accountId'] === 'string' ? req.query['accountId'] : '';
           const account = principal.role === 'ADMIN' && named ? named : principal.accountId || `user:${principal.userId}`;

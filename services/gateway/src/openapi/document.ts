@@ -99,7 +99,8 @@ function operationObject(spec: RouteSpec, components: SchemaComponents): Record<
     description: `${spec.description ? `${spec.description}\n\n` : ''}Allowed: ${spec.roles}.`,
     tags: [spec.tag],
     'x-roles': spec.roles,
-    security: spec.authenticated ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [],
+    // An empty requirement makes the credentials optional (OpenAPI 3.1 Security Requirement Object).
+    security: spec.authenticated ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : spec.identifiesCaller ? [{}, { bearerAuth: [] }, { apiKeyAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.request.body ? { requestBody: { required: true, ...jsonContent(spec.request.body, components, examples.request) } } : {}),
     responses,

@@ -5,6 +5,8 @@ import { RESOURCE_ERRORS } from './error-sets.js';
 
 /** 503: the notifier, which stores webhooks and deliveries, or its database does not answer. */
 const ERRORS: readonly ErrorStatus[] = [...RESOURCE_ERRORS, 503];
+/** Test deliveries and redeliveries are capped (http/rate-limits.ts, the notifier's per-delivery cap). */
+const MANUAL_DELIVERY_ERRORS: readonly ErrorStatus[] = [...RESOURCE_ERRORS, 429, 503];
 
 const owner = 'any authenticated caller with an account (API_USER and above), on their own account; ADMIN may name another with ?accountId=. ' + 'Not metered';
 
@@ -94,13 +96,14 @@ export const webhookRoutes: readonly RouteSpec[] = [
     summary: 'Send a test delivery to the stored webhook',
     description:
       'Sends {"id", "type": "TEST", "accountId", "message", "timeEpochMillis"} once, signed and authenticated like every callback, ' +
-      `without retries; its outcome appears in the delivery log (GET /v1/deliveries/{notificationId}). ${NO_ACCOUNT}`,
+      `without retries; its outcome appears in the delivery log (GET /v1/deliveries/{notificationId}). ` +
+      `Test deliveries and redeliveries together count against an hourly limit per account (429 with Retry-After). ${NO_ACCOUNT}`,
     tag: 'webhooks',
     roles: owner,
     authenticated: true,
     request: { query: AccountQuery },
     response: { status: 202, description: 'the test delivery, scheduled now', schema: DeliveryDetail },
-    errors: ERRORS,
+    errors: MANUAL_DELIVERY_ERRORS,
   },
 ];
 
@@ -142,12 +145,14 @@ export const deliveryRoutes: readonly RouteSpec[] = [
     description:
       'One manual attempt now with the same webhook-id (receivers de-duplicate on it), whatever the state: a pending delivery is ' +
       'moved forward and keeps its retries, a succeeded or dead one gets exactly one attempt. 400 while the webhook is disabled ' +
-      "(enable it first); another account's notification id answers 404.",
+      "(enable it first); another account's notification id answers 404. Capped: redeliveries and test deliveries together count " +
+      'against an hourly limit per account (429 with Retry-After), and one delivery has at most a few manual redeliveries ' +
+      '(5 by default; 429 "Redelivery limit reached" after that).',
     tag: 'deliveries',
     roles: owner,
     authenticated: true,
     request: { params: NotificationIdParams, query: AccountQuery },
     response: { status: 202, description: 'the delivery, its manual attempt scheduled', schema: DeliveryDetail },
-    errors: ERRORS,
+    errors: MANUAL_DELIVERY_ERRORS,
   },
 ];

@@ -189,6 +189,28 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
     assert.equal(receiver.at('/later')[1]?.headers['webhook-id'], event.notificationId);
   });
 
+  it('caps manual redeliveries per delivery: the next one is refused as a limit (429), naming it, and sends nothing', async () => {
+    receiver.on('/capped', (_r, res) => json(res, 500, {}));
+    const account = 'acc-capped';
+    assert.ok((await h.endpoints.create(account, endpointConfig(receiver.url('/capped')))).ok);
+    const event = alarmEvent(account);
+    await accept.execute(event);
+    assert.equal((await finished(event.notificationId)).status, 'dead');
+    for (let i = 1; i <= h.maxManualRedeliveries; i++) {
+      assert.ok((await h.deliveryLog.redeliver(account, event.notificationId)).ok, `redelivery ${i}`);
+      await until(async () => {
+        const d = await h.store.get(event.notificationId);
+        return d && d.status === 'dead' && d.attempts.length === i + 1 ? d : undefined;
+      }, `manual attempt ${i} logged`);
+    }
+    const sent = receiver.at('/capped').length;
+    const refused = await h.deliveryLog.redeliver(account, event.notificationId);
+    assert.equal(refused.ok ? 'ok' : refused.error.kind, 'limit');
+    assert.match(refused.ok ? '' : refused.error.message, new RegExp(`^Redelivery limit reached: .*${h.maxManualRedeliveries} manual redeliveries`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(receiver.at('/capped').length, sent, 'a refused redelivery sends nothing');
+  });
+
   it('rejects out-of-bounds delivery policies with the field and unit named', async () => {
     const result = await h.endpoints.create(
       'acc-bounds',

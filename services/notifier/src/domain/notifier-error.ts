@@ -8,7 +8,9 @@ export type NotifierError =
   /** The account already has an endpoint (one per account): 409. */
   | { kind: 'conflict'; message: string }
   /** A request field is wrong; `field` is its path in the public request body: 400. */
-  | { kind: 'validation'; field: string; message: string };
+  | { kind: 'validation'; field: string; message: string }
+  /** An abuse limit refuses the request (manual redeliveries of one delivery): 429. */
+  | { kind: 'limit'; message: string };
 
 export type NotifierErrorKind = NotifierError['kind'];
 
@@ -35,9 +37,14 @@ export function validation(field: string, message: string): NotifierError {
   return { kind: 'validation', field, message: message.startsWith(field) ? message : `${field} ${message}` };
 }
 
+export function limit(message: string): NotifierError {
+  return { kind: 'limit', message };
+}
+
 /** The HTTP status the gateway answers for each kind. */
 export const HTTP_STATUS_OF: Readonly<Record<NotifierErrorKind, number>> = {
   'not-found': 404,
   conflict: 409,
   validation: 400,
+  limit: 429,
 };

@@ -6,7 +6,12 @@ import type { QueueEntry } from '../ports/delivery-store.js';
  * (see foldDelivery). Documents of the earlier design, kept current by updates, have none: their state
  * is as of their `attemptCount`.
  */
-export type DeliveryDocument = Omit<Delivery, 'id'> & { _id: string; stateAttempt?: number };
+export type DeliveryDocument = Omit<Delivery, 'id'> & {
+  _id: string;
+  stateAttempt?: number;
+  /** Manual redeliveries counted against the per-delivery cap (claimManualRedelivery); absent: none yet. */
+  manualRedeliveries?: number;
+};
 
 /**
  * `nextAttempt` is the number the next claim takes. Entries of the earlier design stored the last
@@ -20,7 +25,7 @@ export function toDeliveryDocument(delivery: Delivery): DeliveryDocument {
 }
 
 export function storedDelivery(doc: DeliveryDocument): Delivery & { stateAttempt: number } {
-  const { _id, stateAttempt, ...rest } = doc;
+  const { _id, stateAttempt, manualRedeliveries: _counted, ...rest } = doc;
   return { id: _id, ...rest, attempts: rest.attempts ?? [], stateAttempt: stateAttempt ?? rest.attemptCount };
 }
 

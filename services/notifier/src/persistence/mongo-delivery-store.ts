@@ -242,6 +242,19 @@ export class MongoDeliveryStore implements DeliveryStore {
     );
   }
 
+  async claimManualRedelivery(deliveryId: string, max: number): Promise<boolean> {
+    // Serialised per delivery in this process: a filter-then-increment is no compare-and-set on FerretDB.
+    return this.serial(deliveryId, async () => {
+      const result = await this.gate.run(() =>
+        this.deliveries.updateOne(
+          { _id: deliveryId, $or: [{ manualRedeliveries: { $exists: false } }, { manualRedeliveries: { $lt: max } }] },
+          { $inc: { manualRedeliveries: 1 } },
+        ),
+      );
+      return result.modifiedCount > 0;
+    });
+  }
+
   async reopen(deliveryId: string, at: Date): Promise<void> {
     await this.writeState(deliveryId, () => ({ status: 'pending', nextAttemptAt: at, finishedAt: null, updatedAt: at }));
   }

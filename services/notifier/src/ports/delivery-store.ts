@@ -155,6 +155,12 @@ export interface DeliveryStore {
   expedite(deliveryId: string, at: Date): Promise<boolean>;
   /** Marks a delivery dead without an attempt (no endpoint, endpoint disabled) after claiming `claimedAttempt`. */
   markDead(deliveryId: string, reason: FailureReason, error: string, at: Date, claimedAttempt: number): Promise<void>;
+  /**
+   * Counts one manual redelivery of the delivery unless it has had `max` already: false then. Kept on
+   * the delivery document, so the cap holds across restarts and replicas (within the race of two
+   * replicas counting the same delivery at once).
+   */
+  claimManualRedelivery(deliveryId: string, max: number): Promise<boolean>;
   /** Reopens a finished delivery for one manual attempt (its status goes back to pending). */
   reopen(deliveryId: string, at: Date): Promise<void>;
 

@@ -40,6 +40,8 @@ export interface NotifierHarness {
   registry: Registry;
   endpoints: EndpointUseCases;
   deliveryLog: DeliveryLog;
+  /** The per-delivery cap of manual redeliveries deliveryLog applies. */
+  maxManualRedeliveries: number;
   /** Starts a worker (one notifier instance) and its acceptance use case; each call is a new instance. */
   instance(options?: Partial<DeliveryWorkerOptions>, allowList?: string[]): { worker: DeliveryWorker; accept: AcceptAlarm; cache: EndpointCache };
   close(): Promise<void>;
@@ -72,9 +74,12 @@ export async function startHarness(): Promise<NotifierHarness> {
     urlGuard: new UrlGuard(registrationPolicy),
     policyBounds: TEST_POLICY_BOUNDS,
   });
-  const deliveryLog = new DeliveryLog({ store, endpoints: endpointRepo, clock: systemClock });
+  // Low, so a test reaches the per-delivery cap in a few redeliveries.
+  const maxManualRedeliveries = 2;
+  const deliveryLog = new DeliveryLog({ store, endpoints: endpointRepo, clock: systemClock, maxManualRedeliveries });
 
   return {
+    maxManualRedeliveries,
     mongo,
     store,
     endpointRepo,

@@ -11,6 +11,7 @@ export const NOTIFIER_REASONS: Readonly<Record<NotifierErrorKind, string>> = {
   'not-found': 'NOT_FOUND',
   conflict: 'CONFLICT',
   validation: 'VALIDATION_FAILED',
+  limit: 'LIMIT_EXCEEDED',
 };
 export const DATABASE_UNAVAILABLE_REASON = 'NOTIFIER_DATABASE_UNAVAILABLE';
 
@@ -18,6 +19,7 @@ const CODE_OF: Readonly<Record<NotifierErrorKind, GrpcStatus>> = {
   'not-found': GrpcStatus.NOT_FOUND,
   conflict: GrpcStatus.ALREADY_EXISTS,
   validation: GrpcStatus.INVALID_ARGUMENT,
+  limit: GrpcStatus.RESOURCE_EXHAUSTED,
 };
 
 /**

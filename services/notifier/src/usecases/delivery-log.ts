@@ -1,7 +1,7 @@
 import { webhookEnvelope } from '@stormhook/webhooks';
 import { newDeliveryState, type Delivery, type DeliveryStatus } from '../domain/delivery.js';
 import { newId } from '../domain/ids.js';
-import { fail, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
+import { fail, limit, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
 import type { DeliveryWorker } from '../delivery/delivery-worker.js';
 import type { Clock } from '../ports/clock.js';
 import { queueEntry, type DeliveryStore } from '../ports/delivery-store.js';
@@ -26,6 +26,8 @@ export interface DeliveryLogDeps {
   endpoints: EndpointRepository;
   clock: Clock;
   worker?: DeliveryWorker;
+  /** Manual redeliveries one delivery may have (NOTIFIER_MAX_MANUAL_REDELIVERIES). */
+  maxManualRedeliveries: number;
 }
 
 const NOT_FOUND = 'Delivery not found';
@@ -65,6 +67,13 @@ export class DeliveryLog {
     // redelivery queued meanwhile: say so instead, and let the caller ask again once it has finished.
     if ((await this.view(delivery)).status === 'in-flight') {
       return fail(conflict('An attempt of this delivery is in flight; ask for the redelivery again once it has finished'));
+    }
+    // Each redelivery is a request to a host the customer chose: capped per delivery, so one delivery
+    // and a loop cannot turn Stormhook into a reflector (the gateway caps them per account and hour too).
+    if (!(await this.deps.store.claimManualRedelivery(delivery.id, this.deps.maxManualRedeliveries))) {
+      return fail(
+        limit(`Redelivery limit reached: this delivery has had ${this.deps.maxManualRedeliveries} manual redeliveries, the most one delivery may have`),
+      );
     }
     if (delivery.status === 'pending') {
       await this.deps.store.expedite(delivery.id, now);

@@ -1,3 +1,5 @@
+import type { KeyObject } from 'node:crypto';
+import { openParams } from '@stormhook/kafka';
 import type { notificationV1 } from '@stormhook/proto';
 import { renderMessage } from '../messaging/templates.js';
 import type { Clock } from '../ports/clock.js';
@@ -11,6 +13,8 @@ export interface QueueMessageDeps {
   outbox: MessageOutbox;
   log: MessageLog;
   clock: Clock;
+  /** The notifier's private message key: opens the values identity sealed to it (one-time links and codes). */
+  messageKey: KeyObject;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -30,7 +34,14 @@ export class QueueMessage {
     if (!channel) return { kind: 'rejected', reason: 'channel is required' };
     if (channel === 'sms' ? !E164.test(request.recipient) : !EMAIL.test(request.recipient))
       return { kind: 'rejected', reason: `recipient is not a valid ${channel} address` };
-    const rendered = renderMessage(request);
+    // Sealed values are opened here, never before: the outbox keeps the rendered text encrypted at rest.
+    let params = request.params;
+    if (request.sealedParams.length > 0) {
+      const opened = openParams(request.sealedParams, this.deps.messageKey, request.messageId);
+      if (!opened.ok) return { kind: 'rejected', reason: opened.reason };
+      params = { ...request.params, ...opened.params };
+    }
+    const rendered = renderMessage({ ...request, params });
     if (!rendered) return { kind: 'rejected', reason: 'no text: neither text_body nor a known template' };
 
     // A request replayed after its message was sent (and left the outbox) is known from the log.

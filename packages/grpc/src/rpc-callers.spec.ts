@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { notificationV1, serviceNameOf } from '@stormhook/proto';
+import { callersOf, GRPC_RPC_CALLERS, rpcCallersOf, type GrpcServiceName } from './edges.js';
+
+describe('the per-rpc caller table', () => {
+  it('narrows the edge table only: every caller it names may call the service at all', () => {
+    for (const [service, table] of Object.entries(GRPC_RPC_CALLERS)) {
+      const edgeCallers = callersOf(service as GrpcServiceName);
+      for (const [rpc, callers] of Object.entries(table?.rpcs ?? {})) {
+        for (const caller of callers)
+          assert.ok(edgeCallers.includes(caller), `${caller} may call ${service}.${rpc} but is no caller of ${service} in GRPC_EDGES`);
+      }
+      // An edge nobody uses is a hole in the NetworkPolicies: each caller needs at least one rpc.
+      for (const caller of edgeCallers) {
+        assert.ok(
+          Object.values(table?.rpcs ?? {}).some((callers) => callers.includes(caller)),
+          `${caller} calls ${service} in GRPC_EDGES but no rpc of it`,
+        );
+      }
+    }
+  });
+
+  it('lets the alarm-matcher call only what it calls of the notifier', () => {
+    const rpcs = rpcCallersOf('notifier', serviceNameOf(notificationV1.NotifierService)) ?? {};
+    const matcher = Object.keys(rpcs).filter((rpc) => rpcs[rpc]?.includes('alarm-matcher'));
+    assert.deepEqual(matcher.sort(), ['createWebhookEndpoint', 'getWebhookEndpoint']);
+    assert.deepEqual(Object.keys(rpcs).sort(), Object.keys(notificationV1.NotifierService).sort());
+    assert.equal(rpcCallersOf('notifier', 'grpc.health.v1.Health'), undefined, 'health stays open to probes');
+    assert.equal(rpcCallersOf('geo', 'stormhook.geo.v1.GeoService'), undefined);
+  });
+});
