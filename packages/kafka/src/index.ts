@@ -50,3 +50,20 @@ export { decodeChannelRecord, SUPPORTED_SCHEMA_VERSION, type ChannelDecodeResult
 export { channelHandler, channelsOf, type ChannelHandler, type ChannelHandlerOptions, type ChannelHandlers } from './channel-handler.js';
 export { createChannelConsumer, type ChannelConsumerOptions } from './channel-consumer.js';
 export { channelEvents, publishOn, type ChannelEvent } from './channel-events.js';
+export { credentialsOf, readCredentialSet, type KafkaConnection, type KafkaCredentialSet, type KafkaCredentials, type KafkaTls } from './credentials.js';
+export { kafkaConnectionOf, type KafkaConnectionConfig } from './connection-env.js';
+export {
+  GROUP_ACCESS,
+  KAFKA_ADMIN_PRINCIPAL,
+  KAFKA_PRINCIPALS,
+  TOPIC_ACCESS,
+  aclRuleText,
+  aclRules,
+  consumedBy,
+  isKafkaPrincipal,
+  producedBy,
+  type AclRule,
+  type KafkaPrincipal,
+  type TopicAccess,
+} from './topic-access.js';
+export { applyAcls } from './acls.js';

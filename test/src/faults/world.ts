@@ -120,11 +120,14 @@ export class World {
     const running = await gateway.start(gateway.loadConfig({ ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger });
     this.stops.push(() => running.stop());
     this.baseUrl = `http://127.0.0.1:${running.port}`;
-    this.publisher = createPublisher(createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: `faults-${this.name}`, logger }), {
-      logger,
-      clientId: `faults-${this.name}`,
-      prefix: this.env['STORMHOOK_TOPIC_PREFIX']!,
-    });
+    this.publisher = createPublisher(
+      createKafkaClient({ brokers: testInfra().kafkaBrokers, credentials: testInfra().kafkaCredentials, clientId: `faults-${this.name}`, logger }),
+      {
+        logger,
+        clientId: `faults-${this.name}`,
+        prefix: this.env['STORMHOOK_TOPIC_PREFIX']!,
+      },
+    );
     await this.publisher.connect();
     this.stops.push(() => this.publisher.disconnect());
     this.token = await this.apiUser();

@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     client.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'login-bench', logger });
+    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'login-bench', logger });
     await deleteTopics(kafka, [TopicNames.MessageRequested, TopicNames.UserChanged], { prefix: topicPrefix }).catch(() => undefined);
     await h.close();
   }
