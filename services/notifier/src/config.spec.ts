@@ -8,7 +8,7 @@ import { loadConfig } from './config.js';
 import { defaultDevOutboxDir, DEV_OUTBOX_RELATIVE } from './messaging/dev-outbox-location.js';
 import { CredentialCipher, DEFAULT_KID, parseKeyring } from './security/credential-cipher.js';
 
-const INTERNAL = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS };
+const INTERNAL = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS, KAFKA_USERNAME: 'notifier', KAFKA_PASSWORD: 'notifier-password' };
 const problems = (env: Record<string, string>): string[] => {
   try {
     loadConfig({ ...INTERNAL, ...env });
