@@ -60,6 +60,14 @@ export function testKafkaCredentials(env: NodeJS.ProcessEnv = process.env): Test
   return { username, password };
 }
 
+/**
+ * The Kafka variables of a service a test starts by hand: the shared broker and the super user's login
+ * (the service runs under a test prefix of its own, which has no ACLs for its principal).
+ */
+export function testKafkaEnv(infra: TestInfra = testInfra()): { KAFKA_BROKERS: string; KAFKA_USERNAME: string; KAFKA_PASSWORD: string } {
+  return { KAFKA_BROKERS: infra.kafkaBrokers.join(','), KAFKA_USERNAME: infra.kafkaCredentials.username, KAFKA_PASSWORD: infra.kafkaCredentials.password };
+}
+
 /** kafkajs' `sasl` option for the super user, for tests that build a kafkajs client by hand. */
 export function testKafkaSasl(env: NodeJS.ProcessEnv = process.env): { sasl: { mechanism: 'scram-sha-512'; username: string; password: string } } {
   return { sasl: { mechanism: 'scram-sha-512', ...testKafkaCredentials(env) } };
@@ -95,9 +103,7 @@ export function serviceTestEnv(label: string, infra: TestInfra = testInfra()): S
     topicPrefix,
     dbPrefix,
     env: {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-      KAFKA_USERNAME: infra.kafkaCredentials.username,
-      KAFKA_PASSWORD: infra.kafkaCredentials.password,
+      ...testKafkaEnv(infra),
       MONGO_URL: infra.mongoUrl,
       ...infra.internalKeys,
       STORMHOOK_TOPIC_PREFIX: topicPrefix,

@@ -10,7 +10,7 @@ import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import { notificationV1, weatherV1 } from '@stormhook/proto';
 import type { LagGroup } from '../bench/consumer-lag.js';
-import { freePort, freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
+import { freePort, freePortBlock, testInfra, uniqueName, testKafkaEnv } from '@stormhook/testing';
 import { ADMIN, type Answer } from '../support/api-session.js';
 import { identityTestEnv } from '../support/test-env.js';
 import { spawnService, type ServiceChild } from './children.js';
@@ -65,7 +65,7 @@ export class World {
   ) {
     const infra = testInfra();
     this.env = {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      ...testKafkaEnv(infra),
       MONGO_URL: infra.mongoUrl,
       ...infra.internalKeys,
       LOG_LEVEL: 'silent',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { readCredentialSet, type KafkaCredentialSet } from '@stormhook/kafka';
 import type { DevstackConfig } from '../config.js';
 import { runningBrokerCredentialsFile } from './kafka-credentials.js';
@@ -39,6 +39,9 @@ export async function ensureInfra(config: DevstackConfig, log: (m: string) => vo
   const started: ManagedProcess[] = [];
   const stop = async () => {
     for (const proc of started.reverse()) await proc.stop();
+    // A broker this call started and stopped publishes its logins no longer (its data folder keeps them).
+    if (started.some((proc) => proc.spec.role === 'infra' && proc.spec.name.endsWith('kafka')))
+      rmSync(runningBrokerCredentialsFile(config.kafkaPort), { force: true });
   };
   // Both are waited for even when one fails, so nothing is left starting behind our back.
   const [kafka, mongo] = await Promise.allSettled([resolveKafka(config, log, started), resolveMongo(config, log, started)]);
