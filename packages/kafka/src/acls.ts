@@ -29,9 +29,30 @@ function entryOf(rule: AclRule): AclEntry {
  * no-op on the broker, so every start may call it. Rules are only added: one removed from the table
  * stays until an operator deletes it (the chart's job and a fresh local broker start from the table).
  */
-export async function applyAcls(kafka: Kafka, rules: readonly AclRule[]): Promise<void> {
+export async function applyAcls(kafka: Kafka, rules: readonly AclRule[], timeoutMs = 30_000): Promise<void> {
   if (rules.length === 0) return;
   await withAdmin(kafka, async (admin) => {
     await admin.createAcls({ acl: rules.map(entryOf) });
+    // The controller has committed them, but the broker authorises from its own copy of the metadata,
+    // replayed a moment later: a client started now could still be refused. Return once it answers with all.
+    const wanted = rules.map(entryOf).map(keyOf);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { resources } = await admin.describeAcls({
+        resourceType: AclResourceTypes.ANY,
+        resourcePatternType: ResourcePatternTypes.ANY,
+        operation: AclOperationTypes.ANY,
+        permissionType: AclPermissionTypes.ALLOW,
+      });
+      const present = new Set(resources.flatMap((r) => r.acls.map((acl) => keyOf({ ...r, ...acl }))));
+      const missing = wanted.filter((key) => !present.has(key));
+      if (missing.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`ACLs not visible on the broker after ${timeoutMs} ms: ${missing.slice(0, 3).join('; ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
+}
+
+function keyOf(entry: AclEntry): string {
+  return [entry.principal, entry.resourceType, entry.resourcePatternType, entry.resourceName, entry.operation].join(' ');
 }

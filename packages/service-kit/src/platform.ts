@@ -1,5 +1,14 @@
 import type { Admin, Kafka } from 'kafkajs';
-import { createKafkaClient, createPublisher, kafkaConnectionOf, kafkaHealth, type KafkaConnectionConfig, type Publisher } from '@stormhook/kafka';
+import {
+  createKafkaClient,
+  createPublisher,
+  isKafkaPrincipal,
+  kafkaConnectionOf,
+  kafkaHealth,
+  producedBy,
+  type KafkaConnectionConfig,
+  type Publisher,
+} from '@stormhook/kafka';
 import { createLogger, type Logger } from '@stormhook/logger';
 import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
 import { initTelemetry, type Telemetry } from '@stormhook/telemetry';
@@ -79,8 +88,12 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
       clientId: `stormhook-${service}`,
       ...(config.STORMHOOK_TOPIC_PREFIX ? { prefix: config.STORMHOOK_TOPIC_PREFIX } : {}),
     });
-    await publisher.connect();
-    cleanups.push(() => publisher.disconnect());
+    // A service the access table lets write nowhere (geo) starts no producer: an idempotent producer
+    // asks the broker for a producer id, which it grants only to a principal that may write a topic.
+    if (!isKafkaPrincipal(service) || producedBy(service).length > 0) {
+      await publisher.connect();
+      cleanups.push(() => publisher.disconnect());
+    }
 
     const metrics = new Registry();
     metrics.setDefaultLabels({ service });
