@@ -65,6 +65,8 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
   const stop = async () => {
     await control.stopKafka();
     await control.stopDatabase();
+    // Its data folder is wiped by the next run: the logins it published by port are of no use to anyone.
+    rmSync(runningBrokerCredentialsFile(config.kafkaPort), { force: true });
   };
   log(`starting a private Kafka on ${config.host}:${config.kafkaPort} and FerretDB on ${config.host}:${config.ferretPort} (.stack/data/${dataDir})`);
   try {
