@@ -16,6 +16,9 @@ const file = join(root, '.stack', 'dev-secrets.json');
 const edges = JSON.parse(readFileSync(join(root, 'deploy', 'helm', 'stormhook', 'files', 'grpc-edges.json'), 'utf8')).services;
 const callers = Object.keys(edges).filter((service) => edges[service].calls.length > 0);
 const signingKeyKey = (service) => `${service}-internal-signing-key.pem`;
+// Every Kafka principal of the access table (rendered from packages/kafka/src/topic-access.ts) and the super user.
+const kafkaPrincipals = [...JSON.parse(readFileSync(join(root, 'deploy', 'helm', 'stormhook', 'files', 'kafka-acls.json'), 'utf8')).principals, 'admin'];
+const kafkaKey = (principal) => `kafka-${principal}-password`;
 
 function generate() {
   const { privateKey } = generateKeyPairSync('ed25519');
@@ -28,6 +31,7 @@ function generate() {
     'credential-encryption-key': randomBytes(32).toString('base64'),
     'notifier-message-key.pem': generateKeyPairSync('x25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     ...signingKeys,
+    ...Object.fromEntries(kafkaPrincipals.map((principal) => [kafkaKey(principal), randomBytes(24).toString('hex')])),
   };
 }
 
@@ -73,4 +77,13 @@ const configMap = {
   metadata: { name: 'stormhook-dev-internal-public-keys', labels: secret.metadata.labels },
   data: { 'internal-public-keys.json': JSON.stringify(publicKeys) },
 };
-process.stdout.write(`${JSON.stringify(secret, null, 2)}\n---\n${JSON.stringify(configMap, null, 2)}\n`);
+// One Secret per Kafka principal (values-dev.yaml: secrets.kafka.secretPrefix stormhook-dev-kafka-),
+// so each pod references only its own; the admin's also carries its user name for the chart's jobs.
+const kafkaSecrets = kafkaPrincipals.map((principal) => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: `stormhook-dev-kafka-${principal}`, labels: secret.metadata.labels },
+  type: 'Opaque',
+  stringData: { ...(principal === 'admin' ? { username: 'admin' } : {}), password: data[kafkaKey(principal)] },
+}));
+process.stdout.write([secret, configMap, ...kafkaSecrets].map((doc) => `${JSON.stringify(doc, null, 2)}\n`).join('---\n'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as ingest from '@stormhook/ingest';
 import { createLogger } from '@stormhook/logger';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { deletePrefixedTopics, dropPrefixedDatabases, testInfra, uniqueName } from '@stormhook/testing';
+import { deletePrefixedTopics, dropPrefixedDatabases, testInfra, uniqueName, testKafkaEnv } from '@stormhook/testing';
 
 describe('Prometheus metrics of a service (service-kit)', () => {
   const prefix = uniqueName('metrics');
@@ -13,7 +13,7 @@ describe('Prometheus metrics of a service (service-kit)', () => {
     const infra = testInfra();
     service = await ingest.start(
       ingest.loadConfig({
-        KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+        ...testKafkaEnv(infra),
         MONGO_URL: infra.mongoUrl,
         ...infra.internalKeys,
         STORMHOOK_DB_PREFIX: dbPrefix,

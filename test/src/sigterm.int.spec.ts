@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { deletePrefixedTopics, dropPrefixedDatabases, testInfra, uniqueName } from '@stormhook/testing';
+import { deletePrefixedTopics, dropPrefixedDatabases, testInfra, uniqueName, testKafkaEnv } from '@stormhook/testing';
 
 const services = ['gateway', 'identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'];
 
@@ -13,7 +13,7 @@ async function startThenTerminate(service: string, topicPrefix: string, dbPrefix
   const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', main], {
     env: {
       ...process.env,
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      ...testKafkaEnv(infra),
       MONGO_URL: infra.mongoUrl,
       ...infra.internalKeys,
       LOG_LEVEL: 'info',

@@ -44,7 +44,7 @@ describe('one trace across HTTP, gRPC and Kafka', () => {
   let httpServer: Server;
   let publisher: Publisher;
   let consumer: EventConsumer;
-  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'trace-test', logger });
+  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'trace-test', logger });
   const consumed: Array<{ traceparent: string | undefined; activeTraceId: string | undefined }> = [];
   let received: () => void;
   const gotRecord = new Promise<void>((resolve) => (received = resolve));

@@ -12,7 +12,10 @@ import { checkLint } from './stack/lint.js';
 import { generateProto, checkProto } from './stack/proto.js';
 import { startStack } from './stack/start.js';
 import { runTests } from './stack/test.js';
-import { createTopics } from './stack/topics.js';
+import { prepareBus } from './stack/topics.js';
+import { publisherEnv } from './stack/start.js';
+import { runningBrokerCredentialsFile } from './infra/kafka-credentials.js';
+import { readCredentialSet } from '@stormhook/kafka';
 
 const log = (message: string) => process.stderr.write(`[stormhook] ${message}\n`);
 
@@ -24,8 +27,10 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 /** Runs Kafka and the database alone in the foreground, for running services from an editor. */
 async function infraOnly(): Promise<number> {
   const infra = await ensureInfra(loadDevstackConfig(), log);
-  await createTopics(infra.kafkaBrokers, log);
-  log(`KAFKA_BROKERS=${infra.kafkaBrokers.join(',')} MONGO_URL=${infra.mongoUrl}; Ctrl-C stops them`);
+  await prepareBus(infra.kafkaBrokers, infra.kafkaCredentials, log);
+  log(
+    `KAFKA_BROKERS=${infra.kafkaBrokers.join(',')} MONGO_URL=${infra.mongoUrl}; Kafka logins (KAFKA_USERNAME = the service's name) in ${infra.kafkaCredentialsFile}; Ctrl-C stops them`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -38,10 +43,12 @@ async function infraOnly(): Promise<number> {
 async function feedSimulator(args: string[]): Promise<number> {
   const config = loadDevstackConfig();
   const brokers = config.externalKafka ?? [`${config.host}:${config.kafkaPort}`];
+  // The simulator is a data publisher: it logs in as `publisher`, from the logins of the running broker.
+  const credentials = readCredentialSet(config.externalKafkaCredentials ?? runningBrokerCredentialsFile(config.kafkaPort));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(repoRoot, 'services', 'ingest', 'dist', 'sim', 'cli.js'), ...args], {
       stdio: 'inherit',
-      env: { ...process.env, KAFKA_BROKERS: brokers.join(',') },
+      env: { ...process.env, ...publisherEnv(brokers, credentials) },
     });
     process.on('SIGINT', () => child.kill('SIGINT'));
     child.on('exit', (code) => resolve(code ?? 0));

@@ -49,6 +49,10 @@ const loadEnv = defineEnv({
     description: `private ranges the local notifier may call back; default: ${LOCAL_SSRF_ALLOW_CIDRS.join(',')} (a receiver on this machine); none: the full SSRF filter`,
   }),
   KAFKA_BROKERS: list({ optional: true, description: 'an external Kafka cluster instead of the embedded broker' }),
+  STORMHOOK_KAFKA_CREDENTIALS: str({
+    optional: true,
+    description: 'with KAFKA_BROKERS: a JSON file {"passwords": {principal: password}} of the admin and every principal of the access table',
+  }),
   MONGO_URL: str({ optional: true, secret: true, description: 'an external MongoDB instead of the embedded FerretDB' }),
 });
 
@@ -66,6 +70,8 @@ export interface DevstackConfig {
   faults: { kafkaPort: number; kafkaControllerPort: number; ferretPort: number };
   startTimeoutMs: number;
   externalKafka: string[] | undefined;
+  /** The credentials file of the external cluster's principals (required with externalKafka). */
+  externalKafkaCredentials: string | undefined;
   externalMongo: string | undefined;
   /** The simulator's arguments: the stack's defaults, then STORMHOOK_FEED_SIM_ARGS. Undefined when it is off. */
   feedSimulator: { args: string[] } | undefined;
@@ -132,6 +138,7 @@ export function loadDevstackConfig(env: NodeJS.ProcessEnv = process.env): Devsta
     },
     startTimeoutMs: c.STORMHOOK_START_TIMEOUT_S * 1000,
     externalKafka: c.KAFKA_BROKERS,
+    externalKafkaCredentials: c.STORMHOOK_KAFKA_CREDENTIALS,
     externalMongo: c.MONGO_URL,
     instance: c.STORMHOOK_INSTANCE,
     privateInfraDir: c.STORMHOOK_PRIVATE_INFRA,

@@ -1,10 +1,19 @@
+import { generateCredentialSet } from './infra/kafka-credentials.js';
 import assert from 'node:assert/strict';
 import { callersOf, GRPC_SERVICES, localInternalKeys, parsePublicKeys, serviceSigningKey, signingKeyVariable } from '@stormhook/grpc';
 import { allServices, serviceEnv } from './services.js';
 
 describe('service environment of the local stack', () => {
   const internalKeys = localInternalKeys({});
-  const input = { host: '127.0.0.1', gatewayPort: 8080, grpcBasePort: 50051, kafkaBrokers: ['127.0.0.1:9092'], mongoUrl: 'mongodb://127.0.0.1/', internalKeys };
+  const input = {
+    host: '127.0.0.1',
+    gatewayPort: 8080,
+    grpcBasePort: 50051,
+    kafkaBrokers: ['127.0.0.1:9092'],
+    kafkaCredentials: generateCredentialSet(),
+    mongoUrl: 'mongodb://127.0.0.1/',
+    internalKeys,
+  };
   const signingKeysIn = (env: Record<string, string>) => Object.keys(env).filter((name) => name.endsWith('_INTERNAL_SIGNING_KEY'));
 
   it('gives each calling service its own signing key and no other, and every service the public keys', () => {

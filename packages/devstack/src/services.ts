@@ -1,3 +1,4 @@
+import type { KafkaCredentialSet } from '@stormhook/kafka';
 import { GRPC_EDGES, GRPC_SERVICES, grpcAddressVariable, internalKeysOf, type GrpcServiceName, type InternalKeyEnv } from '@stormhook/grpc';
 
 /**
@@ -18,6 +19,8 @@ export interface ServiceEnvInput {
   gatewayPort: number;
   grpcBasePort: number;
   kafkaBrokers: string[];
+  /** The broker's logins: each service gets its own alone. */
+  kafkaCredentials: KafkaCredentialSet;
   mongoUrl: string;
   /** The internal-token keys of the run (localInternalKeys): each service gets its own private key and the public keys. */
   internalKeys: InternalKeyEnv;
@@ -26,6 +29,9 @@ export interface ServiceEnvInput {
 export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record<string, string> {
   const env: Record<string, string> = {
     KAFKA_BROKERS: input.kafkaBrokers.join(','),
+    // Each service is its own principal (the name in the access table) and knows only its own password.
+    KAFKA_USERNAME: service,
+    KAFKA_PASSWORD: input.kafkaCredentials[service],
     MONGO_URL: input.mongoUrl,
     ...internalKeysOf(input.internalKeys, service),
   };

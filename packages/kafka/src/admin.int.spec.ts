@@ -68,7 +68,7 @@ describe('admin (real broker)', () => {
     assert.equal(healthy.ok, true);
     if (healthy.ok) assert.ok(healthy.brokers >= 1);
 
-    const nowhere = createKafkaClient({ brokers: ['127.0.0.1:1'], clientId: 'nowhere', logger: testLogger() });
+    const nowhere = createKafkaClient({ brokers: ['127.0.0.1:1'], credentials: null, clientId: 'nowhere', logger: testLogger() });
     const down = await kafkaHealth(nowhere.admin({ retry: { retries: 0 } }), 1_000);
     assert.equal(down.ok, false);
   });

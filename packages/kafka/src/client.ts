@@ -1,8 +1,9 @@
 import { Kafka, logLevel, type LogEntry, type logCreator } from 'kafkajs';
 import type { Logger } from '@stormhook/logger';
+import type { KafkaConnection, KafkaTls } from './credentials.js';
 
-export interface KafkaClientOptions {
-  brokers: readonly string[];
+/** Where and as whom: `credentials` is required so that no call site forgets them (null is an anonymous client). */
+export interface KafkaClientOptions extends KafkaConnection {
   clientId: string;
   logger: Logger;
   /** kafkajs' own log level; default WARN (INFO narrates every join and fetch). */
@@ -37,9 +38,17 @@ export function createKafkaClient(opts: KafkaClientOptions): Kafka {
   return new Kafka({
     clientId: opts.clientId,
     brokers: [...opts.brokers],
+    // SCRAM-SHA-512 over the broker's SASL listener; TLS in production (KAFKA_TLS), plain TCP on a laptop.
+    ...(opts.credentials ? { sasl: { mechanism: 'scram-sha-512' as const, username: opts.credentials.username, password: opts.credentials.password } } : {}),
+    ...tlsOption(opts.tls),
     connectionTimeout: 3_000,
     requestTimeout: 30_000,
     logLevel: opts.logLevel ?? logLevel.WARN,
     logCreator: kafkajsLogCreator(opts.logger.child({ component: 'kafkajs' })),
   });
+}
+
+function tlsOption(tls: KafkaTls | undefined): { ssl?: boolean | { ca: string[] } } {
+  if (tls === undefined || tls === false) return {};
+  return { ssl: tls === true ? true : { ca: tls.ca } };
 }

@@ -51,3 +51,20 @@ export { channelHandler, channelsOf, type ChannelHandler, type ChannelHandlerOpt
 export { createChannelConsumer, type ChannelConsumerOptions } from './channel-consumer.js';
 export { channelEvents, publishOn, type ChannelEvent } from './channel-events.js';
 export { messageOpeningKey, messageSealingKey, openParams, sealParams, type OpenedParams } from './sealed-params.js';
+export { credentialsOf, readCredentialSet, type KafkaConnection, type KafkaCredentialSet, type KafkaCredentials, type KafkaTls } from './credentials.js';
+export { kafkaConnectionOf, type KafkaConnectionConfig } from './connection-env.js';
+export {
+  GROUP_ACCESS,
+  KAFKA_ADMIN_PRINCIPAL,
+  KAFKA_PRINCIPALS,
+  TOPIC_ACCESS,
+  aclRuleText,
+  aclRules,
+  consumedBy,
+  isKafkaPrincipal,
+  producedBy,
+  type AclRule,
+  type KafkaPrincipal,
+  type TopicAccess,
+} from './topic-access.js';
+export { applyAcls } from './acls.js';

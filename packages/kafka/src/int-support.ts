@@ -16,7 +16,7 @@ export function testLogger(): Logger {
 }
 
 export function testKafka(logger: Logger = testLogger()): Kafka {
-  return createKafkaClient({ brokers: testBrokers(), clientId: uniqueName('kafka-int'), logger });
+  return createKafkaClient({ brokers: testBrokers(), credentials: testInfra().kafkaCredentials, clientId: uniqueName('kafka-int'), logger });
 }
 
 /** Polls until `condition` holds; fails with `what` so a timeout says what never happened. */

@@ -1,4 +1,4 @@
-import { list, oneOf, port, str, url, type VarSpec } from '@stormhook/config';
+import { bool, list, oneOf, port, str, url, type VarSpec } from '@stormhook/config';
 import { signingKeyVariable, type GrpcCaller, type SigningKeyVariable } from '@stormhook/grpc';
 
 /**
@@ -7,6 +7,7 @@ import { signingKeyVariable, type GrpcCaller, type SigningKeyVariable } from '@s
  */
 export const platformEnv = {
   KAFKA_BROKERS: list({ default: ['127.0.0.1:9092'], description: 'Kafka bootstrap brokers' }),
+  ...kafkaLoginEnv(),
   MONGO_URL: url({ default: 'mongodb://127.0.0.1:27017/', protocols: ['mongodb', 'mongodb+srv'], secret: true }),
   LOG_LEVEL: oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, { default: 'info' }),
   OTEL_EXPORTER_OTLP_ENDPOINT: url({ optional: true, protocols: ['http', 'https'] }),
@@ -47,5 +48,19 @@ export function grpcEnv(defaultPort: number) {
     GRPC_HOST: str({ default: '127.0.0.1', description: 'address the gRPC server binds to' }),
     GRPC_PORT: port({ default: defaultPort }),
     ...internalPublicKeysEnv,
+  };
+}
+
+/**
+ * The process's own Kafka login (SCRAM-SHA-512): required, no default, so a service never starts
+ * anonymous. Each service has its own principal; the local stack writes them per broker, the chart
+ * mounts each service's own Secret. TLS is for production clusters.
+ */
+export function kafkaLoginEnv() {
+  return {
+    KAFKA_USERNAME: str({ description: "this process's Kafka principal (SCRAM-SHA-512 user name)" }),
+    KAFKA_PASSWORD: str({ secret: true, description: "this process's Kafka SCRAM-SHA-512 password" }),
+    KAFKA_TLS: bool({ default: false, description: 'connect to the brokers over TLS (production)' }),
+    KAFKA_TLS_CA_FILE: str({ optional: true, description: 'PEM file of the CA that signed the brokers (implies KAFKA_TLS)' }),
   };
 }

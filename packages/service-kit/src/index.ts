@@ -1,4 +1,4 @@
-export { platformEnv, grpcEnv, internalSigningEnv, internalPublicKeysEnv } from './env.js';
+export { platformEnv, grpcEnv, internalSigningEnv, internalPublicKeysEnv, kafkaLoginEnv } from './env.js';
 export { internalTokensOf, internalVerifierOf, signingKeyOf } from './internal-keys.js';
 export { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';
 export { startGrpcService, LIVENESS_SERVICE, type GrpcServiceConfig, type RunningGrpcService, type ServiceParts } from './grpc-service.js';

@@ -1,5 +1,14 @@
 import type { Admin, Kafka } from 'kafkajs';
-import { createKafkaClient, createPublisher, kafkaHealth, type Publisher } from '@stormhook/kafka';
+import {
+  createKafkaClient,
+  createPublisher,
+  isKafkaPrincipal,
+  kafkaConnectionOf,
+  kafkaHealth,
+  producedBy,
+  type KafkaConnectionConfig,
+  type Publisher,
+} from '@stormhook/kafka';
 import { createLogger, type Logger } from '@stormhook/logger';
 import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
 import { initTelemetry, type Telemetry } from '@stormhook/telemetry';
@@ -8,8 +17,7 @@ import type { DependencyCheck } from './dependency-monitor.js';
 import { startMetricsServer } from './metrics-server.js';
 
 /** The part of every service's config that service-kit reads (see `platformEnv`). */
-export interface PlatformConfig {
-  readonly KAFKA_BROKERS: readonly string[];
+export interface PlatformConfig extends KafkaConnectionConfig {
   readonly MONGO_URL: string;
   readonly LOG_LEVEL: string;
   readonly OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
@@ -71,7 +79,7 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
     });
     cleanups.push(() => mongo.close());
 
-    const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: `stormhook-${service}`, logger });
+    const kafka = createKafkaClient({ ...kafkaConnectionOf(config), clientId: `stormhook-${service}`, logger });
     const admin: Admin = kafka.admin();
     await admin.connect();
     cleanups.push(() => admin.disconnect());
@@ -80,8 +88,12 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
       clientId: `stormhook-${service}`,
       ...(config.STORMHOOK_TOPIC_PREFIX ? { prefix: config.STORMHOOK_TOPIC_PREFIX } : {}),
     });
-    await publisher.connect();
-    cleanups.push(() => publisher.disconnect());
+    // A service the access table lets write nowhere (geo) starts no producer: an idempotent producer
+    // asks the broker for a producer id, which it grants only to a principal that may write a topic.
+    if (!isKafkaPrincipal(service) || producedBy(service).length > 0) {
+      await publisher.connect();
+      cleanups.push(() => publisher.disconnect());
+    }
 
     const metrics = new Registry();
     metrics.setDefaultLabels({ service });
@@ -94,7 +106,7 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
       logger.info({ port: server.port }, 'Prometheus metrics served at /metrics');
     }
 
-    logger.info({ kafka: config.KAFKA_BROKERS, db: mongo.db.databaseName }, 'connected to Kafka and the database');
+    logger.info({ kafka: config.KAFKA_BROKERS, kafkaPrincipal: config.KAFKA_USERNAME, db: mongo.db.databaseName }, 'connected to Kafka and the database');
     return {
       service,
       logger,

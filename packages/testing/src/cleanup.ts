@@ -1,13 +1,13 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
-import type { ServiceTestEnv, TestInfra } from './infra.js';
+import { testKafkaSasl, type ServiceTestEnv, type TestInfra } from './infra.js';
 
 /**
  * Deletes the topics and consumer groups services created under a test's prefix, so test runs leave
  * the shared broker as they found it.
  */
 export async function deletePrefixedTopics(brokers: string[], prefix: string): Promise<void> {
-  const admin = new Kafka({ clientId: 'test-cleanup', brokers, logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({ clientId: 'test-cleanup', brokers, logLevel: logLevel.NOTHING, ...testKafkaSasl() }).admin();
   await admin.connect();
   try {
     const topics = (await admin.listTopics()).filter((t) => t.startsWith(`${prefix}.`));

@@ -1,4 +1,13 @@
-export { serviceTestEnv, testInfra, type ServiceTestEnv, type TestInfra } from './infra.js';
+export {
+  serviceTestEnv,
+  testInfra,
+  testKafkaCredentials,
+  testKafkaEnv,
+  testKafkaSasl,
+  type ServiceTestEnv,
+  type TestInfra,
+  type TestKafkaLogin,
+} from './infra.js';
 export { uniqueName } from './names.js';
 export { reportBench, machineDescription, BENCH_RESULT_PREFIX, type BenchResult } from './bench.js';
 export { ensureChromium, openInChromium, type ChromiumPage } from './chromium.js';

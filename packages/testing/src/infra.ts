@@ -1,8 +1,22 @@
+import { readFileSync } from 'node:fs';
 import { testInternalKeys, type InternalKeyEnv } from '@stormhook/grpc';
 import { uniqueName } from './names.js';
 
+/** A SCRAM-SHA-512 login (the shape of @stormhook/kafka's KafkaCredentials, which this package cannot import). */
+export interface TestKafkaLogin {
+  username: string;
+  password: string;
+}
+
 export interface TestInfra {
   kafkaBrokers: string[];
+  /**
+   * The broker's super user (KAFKA_USERNAME / KAFKA_PASSWORD, set by the runner): for generic test
+   * clients and for services a test starts under a topic prefix, which has no ACLs of its own.
+   */
+  kafkaCredentials: TestKafkaLogin;
+  /** The login of one principal of the table (ingest, publisher, ...), for tests that act as it. */
+  kafkaLogin(principal: string): TestKafkaLogin;
   mongoUrl: string;
   /**
    * The internal-token settings of the services the test starts: every calling service's signing key
@@ -30,8 +44,42 @@ export function testInfra(env: NodeJS.ProcessEnv = process.env): TestInfra {
       .map((b) => b.trim())
       .filter(Boolean),
     mongoUrl,
+    kafkaCredentials: testKafkaCredentials(env),
+    kafkaLogin: (principal) => principalLogin(env, principal),
     internalKeys: testInternalKeys(env),
   };
+}
+
+/** The super user's login the runner sets; tests fail with how to run them when it is missing. */
+export function testKafkaCredentials(env: NodeJS.ProcessEnv = process.env): TestKafkaLogin {
+  const username = env['KAFKA_USERNAME'];
+  const password = env['KAFKA_PASSWORD'];
+  if (!username || !password) {
+    throw new Error('integration tests need KAFKA_USERNAME and KAFKA_PASSWORD (the broker super user); run them through `npm test`, which sets them');
+  }
+  return { username, password };
+}
+
+/**
+ * The Kafka variables of a service a test starts by hand: the shared broker and the super user's login
+ * (the service runs under a test prefix of its own, which has no ACLs for its principal).
+ */
+export function testKafkaEnv(infra: TestInfra = testInfra()): { KAFKA_BROKERS: string; KAFKA_USERNAME: string; KAFKA_PASSWORD: string } {
+  return { KAFKA_BROKERS: infra.kafkaBrokers.join(','), KAFKA_USERNAME: infra.kafkaCredentials.username, KAFKA_PASSWORD: infra.kafkaCredentials.password };
+}
+
+/** kafkajs' `sasl` option for the super user, for tests that build a kafkajs client by hand. */
+export function testKafkaSasl(env: NodeJS.ProcessEnv = process.env): { sasl: { mechanism: 'scram-sha-512'; username: string; password: string } } {
+  return { sasl: { mechanism: 'scram-sha-512', ...testKafkaCredentials(env) } };
+}
+
+function principalLogin(env: NodeJS.ProcessEnv, principal: string): TestKafkaLogin {
+  const file = env['STORMHOOK_KAFKA_CREDENTIALS'];
+  if (!file) throw new Error('STORMHOOK_KAFKA_CREDENTIALS (the credentials file of the broker) is not set; run the tests through `npm test`');
+  const passwords = (JSON.parse(readFileSync(file, 'utf8')) as { passwords?: Record<string, unknown> }).passwords ?? {};
+  const password = passwords[principal];
+  if (typeof password !== 'string') throw new Error(`${file} has no password for the Kafka principal "${principal}"`);
+  return { username: principal, password };
 }
 
 /** A service under test's own corner of the shared infrastructure: see {@link serviceTestEnv}. */
@@ -55,7 +103,7 @@ export function serviceTestEnv(label: string, infra: TestInfra = testInfra()): S
     topicPrefix,
     dbPrefix,
     env: {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      ...testKafkaEnv(infra),
       MONGO_URL: infra.mongoUrl,
       ...infra.internalKeys,
       STORMHOOK_TOPIC_PREFIX: topicPrefix,

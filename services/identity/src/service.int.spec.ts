@@ -21,7 +21,7 @@ describe('identity service (real Kafka and database)', function () {
   });
 
   after(async () => {
-    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'identity-spec', logger });
+    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'identity-spec', logger });
     await deleteTopics(kafka, [TopicNames.MessageRequested], { prefix: topicPrefix });
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: `${prefix}_identity`, appName: 'identity-spec' });
     await mongo.db.dropDatabase();

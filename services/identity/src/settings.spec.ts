@@ -7,6 +7,8 @@ import { parseSettings } from './settings.js';
 
 const base = {
   KAFKA_BROKERS: '127.0.0.1:9092',
+  KAFKA_USERNAME: 'identity',
+  KAFKA_PASSWORD: 'identity-password',
   MONGO_URL: 'mongodb://127.0.0.1:27017/',
   ...localInternalKeys({}),
 };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { localInternalKeys } from '@stormhook/grpc';
 import { loadConfig, rulesFromConfig } from './config.js';
 
-const KEYS = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS };
+const KEYS = { INTERNAL_PUBLIC_KEYS: localInternalKeys({}).INTERNAL_PUBLIC_KEYS, KAFKA_USERNAME: 'ingest', KAFKA_PASSWORD: 'ingest-password' };
 
 describe('ingest config', () => {
   it('has defaults that give the documented rules', () => {

@@ -35,7 +35,7 @@ describe('ingest service (real Kafka and database)', function () {
   let mongo: MongoClient;
 
   before(async () => {
-    kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'ingest-it', logger });
+    kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'ingest-it', logger });
     await ensureTopics(kafka, allTopics(), { prefix });
     service = await start(config, { logger });
     feeds = createPublisher(kafka, { logger, clientId: 'ingest-it-feeds', prefix });

@@ -9,7 +9,12 @@ import { defaultDevOutboxDir, DEV_OUTBOX_RELATIVE } from './messaging/dev-outbox
 import { CredentialCipher, DEFAULT_KID, parseKeyring } from './security/credential-cipher.js';
 
 const KEYS = localInternalKeys({});
-const INTERNAL = { INTERNAL_PUBLIC_KEYS: KEYS.INTERNAL_PUBLIC_KEYS, NOTIFIER_MESSAGE_KEY: KEYS['NOTIFIER_MESSAGE_KEY'] ?? '' };
+const INTERNAL = {
+  INTERNAL_PUBLIC_KEYS: KEYS.INTERNAL_PUBLIC_KEYS,
+  NOTIFIER_MESSAGE_KEY: KEYS['NOTIFIER_MESSAGE_KEY'] ?? '',
+  KAFKA_USERNAME: 'notifier',
+  KAFKA_PASSWORD: 'notifier-password',
+};
 const problems = (env: Record<string, string>): string[] => {
   try {
     loadConfig({ ...INTERNAL, ...env });

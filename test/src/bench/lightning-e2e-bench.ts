@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { seedPointAlarms } from '@stormhook/alarm-matcher/bench';
 import { createKafkaClient, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
-import { deletePrefixedTopics, dropPrefixedDatabases, machineDescription, reportBench } from '@stormhook/testing';
+import { deletePrefixedTopics, dropPrefixedDatabases, machineDescription, reportBench, testInfra } from '@stormhook/testing';
 import { describeStorm, lcg, Storm, STORM_BOX, STORM_CLEARANCE_DEG, widened, type Point } from '../faults/storm.js';
 import { sleep, World } from '../faults/world.js';
 import { describeLag, LagMonitor, type LagSummary } from './consumer-lag.js';
@@ -86,7 +86,12 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const probesNeeded = PROBES * phases.length;
   const points = probePoints(probesNeeded);
-  const kafka = createKafkaClient({ brokers, clientId: 'e2e-bench-lag', logger: createLogger({ service: 'e2e-bench', level: 'silent' }) });
+  const kafka = createKafkaClient({
+    brokers,
+    credentials: testInfra().kafkaCredentials,
+    clientId: 'e2e-bench-lag',
+    logger: createLogger({ service: 'e2e-bench', level: 'silent' }),
+  });
   let lag: LagMonitor | undefined;
   let failures = 0;
   try {

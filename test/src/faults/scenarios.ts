@@ -117,7 +117,7 @@ async function stormScenario(
       beforeMatchers: async () => void (seeded = await seedStormAlarms(world, mongoUrl, settings.due)),
     });
     const { alarms } = seeded;
-    kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: `faults-lag-${key}`, logger });
+    kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, credentials: testInfra().kafkaCredentials, clientId: `faults-lag-${key}`, logger });
     lag = new LagMonitor(kafka, world.lagGroups(), 5_000);
     await lag.start();
     world.receiver.failFirst = setup.failFirst ?? 0;

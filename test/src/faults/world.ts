@@ -10,7 +10,7 @@ import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
 import { notificationV1, weatherV1 } from '@stormhook/proto';
 import type { LagGroup } from '../bench/consumer-lag.js';
-import { freePort, freePortBlock, testInfra, uniqueName } from '@stormhook/testing';
+import { freePort, freePortBlock, testInfra, uniqueName, testKafkaEnv } from '@stormhook/testing';
 import { ADMIN, type Answer } from '../support/api-session.js';
 import { identityTestEnv } from '../support/test-env.js';
 import { spawnService, type ServiceChild } from './children.js';
@@ -65,7 +65,7 @@ export class World {
   ) {
     const infra = testInfra();
     this.env = {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      ...testKafkaEnv(infra),
       MONGO_URL: infra.mongoUrl,
       ...infra.internalKeys,
       LOG_LEVEL: 'silent',
@@ -120,11 +120,14 @@ export class World {
     const running = await gateway.start(gateway.loadConfig({ ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger });
     this.stops.push(() => running.stop());
     this.baseUrl = `http://127.0.0.1:${running.port}`;
-    this.publisher = createPublisher(createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: `faults-${this.name}`, logger }), {
-      logger,
-      clientId: `faults-${this.name}`,
-      prefix: this.env['STORMHOOK_TOPIC_PREFIX']!,
-    });
+    this.publisher = createPublisher(
+      createKafkaClient({ brokers: testInfra().kafkaBrokers, credentials: testInfra().kafkaCredentials, clientId: `faults-${this.name}`, logger }),
+      {
+        logger,
+        clientId: `faults-${this.name}`,
+        prefix: this.env['STORMHOOK_TOPIC_PREFIX']!,
+      },
+    );
     await this.publisher.connect();
     this.stops.push(() => this.publisher.disconnect());
     this.token = await this.apiUser();

@@ -7,7 +7,7 @@ import { createClient, GrpcError, GrpcStatus, type GrpcClient, testInternalToken
 import { createLogger } from '@stormhook/logger';
 import { geoV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
-import { testInfra, uniqueName } from '@stormhook/testing';
+import { testInfra, uniqueName, testKafkaEnv } from '@stormhook/testing';
 
 interface Point {
   lng: number;
@@ -39,7 +39,7 @@ describe('administrative areas through the gateway (real geo service and databas
 
   before(async function () {
     const config = geo.loadConfig({
-      KAFKA_BROKERS: testInfra().kafkaBrokers.join(','),
+      ...testKafkaEnv(testInfra()),
       MONGO_URL: testInfra().mongoUrl,
       ...testInfra().internalKeys,
       STORMHOOK_DB_PREFIX: uniqueName('geo').replace(/-/g, '_'),

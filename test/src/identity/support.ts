@@ -109,7 +109,7 @@ export async function startIdentityStack(handlers: GatewayStartOptions['handlers
   const logger = createLogger({ service: 'test', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const started: Array<{ stop(): Promise<void> }> = [];
-  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'identity-it', logger });
+  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'identity-it', logger });
   let consumer: Consumer | undefined;
   const stopAll = async () => {
     await consumer?.disconnect();

@@ -43,7 +43,7 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
   const { env, topicPrefix, track, stopAll: stopServices } = testEnv('wx');
   const logger = createLogger({ service: 'weather-it', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const services: Record<string, RunningGrpcService> = {};
-  const kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'weather-it', logger });
+  const kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, credentials: testInfra().kafkaCredentials, clientId: 'weather-it', logger });
   const publisher = createPublisher(kafka, { logger, clientId: 'weather-it', prefix: topicPrefix });
   const stopAll = async () => {
     await stopServices();

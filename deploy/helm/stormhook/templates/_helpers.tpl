@@ -204,6 +204,7 @@ the secrets (never overridable by plain values).
 - name: QUERY_CONSUMER_GROUP
   value: "stormhook-query-$(K8S_POD_NAME)"
 {{- end }}
+{{- include "stormhook.kafkaLogin" (dict "root" $root "principal" .name) }}
 {{- $db := $root.Values.secrets.database }}
 - name: MONGO_URL
   valueFrom:
@@ -279,4 +280,55 @@ the secrets (never overridable by plain values).
       name: {{ required $msgMessage $msg.existingSecret }}
       key: {{ $msg.publicKeyKey }}
 {{- end }}
+{{- end -}}
+
+{{/*
+A process's own Kafka login: the principal is its name in the access table
+(packages/kafka/src/topic-access.ts), the password comes from that principal's own Secret and from
+no other. Not overridable by plain values.
+*/}}
+{{- define "stormhook.kafkaLogin" -}}
+{{- $kafka := .root.Values.secrets.kafka }}
+- name: KAFKA_USERNAME
+  value: {{ .principal | quote }}
+- name: KAFKA_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ printf "%s%s" (required "secrets.kafka.secretPrefix is required: each Kafka principal's password lives in a Secret named <secretPrefix><principal> (e.g. stormhook-kafka-ingest)" $kafka.secretPrefix) .principal }}
+      key: {{ $kafka.passwordKey }}
+- name: KAFKA_TLS
+  value: {{ .root.Values.kafka.tls | toString | quote }}
+{{- end -}}
+
+{{/* The ACL rules of the access table (files/kafka-acls.json). */}}
+{{- define "stormhook.kafkaAcls" -}}
+{{- $text := .Files.Get "files/kafka-acls.json" -}}
+{{- if not $text -}}
+{{- fail "files/kafka-acls.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js kafka-acls`" -}}
+{{- end -}}
+{{- $text -}}
+{{- end -}}
+
+{{/*
+The super user's client settings for the Kafka command-line tools of the chart's jobs, written to
+/tmp/admin.properties from ADMIN_USERNAME and ADMIN_PASSWORD (secrets.kafka.adminSecret).
+*/}}
+{{- define "stormhook.kafkaAdminConfigScript" -}}
+{{- if .Values.kafka.tls }}
+echo "security.protocol=SASL_SSL" > /tmp/admin.properties
+{{- else }}
+echo "security.protocol=SASL_PLAINTEXT" > /tmp/admin.properties
+{{- end }}
+echo "sasl.mechanism=SCRAM-SHA-512" >> /tmp/admin.properties
+echo "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"$ADMIN_USERNAME\" password=\"$ADMIN_PASSWORD\";" >> /tmp/admin.properties
+{{- end -}}
+
+{{- define "stormhook.kafkaAdminEnv" -}}
+{{- $secret := required "secrets.kafka.adminSecret is required while a Kafka job is enabled: name an existing Secret holding the super user's login (keys username, password)" .Values.secrets.kafka.adminSecret }}
+- name: ADMIN_USERNAME
+  valueFrom:
+    secretKeyRef: { name: {{ $secret }}, key: username }
+- name: ADMIN_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ $secret }}, key: password }
 {{- end -}}

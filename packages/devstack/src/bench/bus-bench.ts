@@ -6,6 +6,9 @@
  *   KAFKA_BROKERS=127.0.0.1:9092 node packages/devstack/dist/bench/bus-bench.js [records=100000]
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createConsumer,
   createKafkaClient,
@@ -32,7 +35,7 @@ const TOPIC = TopicNames.WeatherLightning;
 
 async function kafkajsRun(brokers: string[], prefix: string, count: number) {
   const logger = createLogger({ service: 'bus-bench', level: 'warn' });
-  const kafka = createKafkaClient({ brokers, clientId: 'bus-bench', logger });
+  const kafka = createKafkaClient({ brokers, credentials: testInfra().kafkaCredentials, clientId: 'bus-bench', logger });
   await ensureTopics(kafka, [topicSpec(TOPIC), topicSpec(TopicNames.DeadLetter)], { prefix });
   const publisher = createPublisher(kafka, { logger, clientId: 'bus-bench', prefix });
   await publisher.connect();
@@ -98,8 +101,22 @@ function consumerRate(output: string): number {
   return Number(rate);
 }
 
+/** The Java tools log in as the same principal as the kafkajs side, so both pay for SASL alike. */
+function javaClientConfig(): string {
+  const { username, password } = testInfra().kafkaCredentials;
+  const file = join(mkdtempSync(join(tmpdir(), 'bus-bench-')), 'client.properties');
+  const lines = [
+    'security.protocol=SASL_PLAINTEXT',
+    'sasl.mechanism=SCRAM-SHA-512',
+    `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${username}" password="${password}";`,
+  ];
+  writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  return file;
+}
+
 async function javaRun(libs: string, brokers: string[], topic: string, count: number) {
   const classpath = `${libs}/*`;
+  const clientConfig = javaClientConfig();
   const produced = await exec('java', [
     '-Xmx512m',
     '-cp',
@@ -113,6 +130,8 @@ async function javaRun(libs: string, brokers: string[], topic: string, count: nu
     String(RECORD_BYTES),
     '--throughput',
     '-1',
+    '--producer.config',
+    clientConfig,
     '--producer-props',
     `bootstrap.servers=${brokers.join(',')}`,
     'acks=all',
@@ -124,6 +143,8 @@ async function javaRun(libs: string, brokers: string[], topic: string, count: nu
     '-cp',
     classpath,
     'org.apache.kafka.tools.ConsumerPerformance',
+    '--consumer.config',
+    clientConfig,
     '--bootstrap-server',
     brokers.join(','),
     '--topic',

@@ -16,6 +16,9 @@ import { checkGrpcAddresses } from './grpc-address-check.js';
 import { checkOpenMeteoJob, checkOpenMeteoPolicy } from './open-meteo-check.js';
 import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check.js';
 import { checkInternalKeys } from './internal-keys-check.js';
+import { checkKafkaLogins, checkRenderedAcls } from './kafka-access-check.js';
+import { checkKafkaUsage } from './kafka-usage.js';
+import { KAFKA_ACLS_FILE, kafkaAclsFileState, renderKafkaAclsFile } from './kafka-acls-file.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/geo-data.yaml', 'deploy/dev/feed-simulator.yaml'];
 
@@ -26,6 +29,22 @@ function topicsStep(root: string): StepResult {
     ok: state === 'fresh',
     detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js topics\` and commit the result`,
   };
+}
+
+function kafkaAclsStep(root: string): StepResult {
+  const state = kafkaAclsFileState(renderKafkaAclsFile(), root);
+  return {
+    name: `${KAFKA_ACLS_FILE} matches packages/kafka/src/topic-access.ts`,
+    ok: state === 'fresh',
+    detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js kafka-acls\` and commit the result`,
+  };
+}
+
+/** Bus access: every render's workloads log in as themselves; the renders with the ACL Job grant exactly the table. */
+function kafkaAccessSteps(rendered: ReadonlyMap<string, string>): StepResult[] {
+  const steps = [...rendered].map(([variant, yaml]) => checkKafkaLogins(yaml, variant));
+  for (const variant of ['production', 'dev']) steps.push(checkRenderedAcls(rendered.get(variant) ?? '', variant));
+  return steps;
 }
 
 function grpcEdgesStep(root: string): StepResult {
@@ -114,12 +133,13 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const schemas = await ensureSchemas(log);
   const toolsReady = Date.now();
 
-  const steps: StepResult[] = [topicsStep(root), grpcEdgesStep(root), ...dockerfileSteps(root)];
+  const steps: StepResult[] = [topicsStep(root), kafkaAclsStep(root), checkKafkaUsage(root), grpcEdgesStep(root), ...dockerfileSteps(root)];
   steps.push(...(await helmLint(helm, root)));
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
   steps.push(...networkPolicySteps(root, texts), ...grpcAddressSteps(texts), trustProxyStep(texts), ...productSettingsSteps(root, texts));
   steps.push(...[...texts].map(([variant, yaml]) => checkInternalKeys(yaml, variant)));
+  steps.push(...kafkaAccessSteps(texts));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));

@@ -24,6 +24,8 @@ type Log = (message: string) => void;
 const HOST = '127.0.0.1';
 const SECRET = 'stormhook-dev';
 const PUBLIC_KEYS_CONFIG_MAP = 'stormhook-dev-internal-public-keys';
+/** values-dev.yaml's secrets.kafka.secretPrefix. */
+const KAFKA_SECRET_PREFIX = 'stormhook-dev-kafka-';
 const START_TIMEOUT_MS = 240_000;
 
 /** The values the dev render gets so that its pods can run on one host against the private infrastructure. */
@@ -37,6 +39,8 @@ function renderOverrides(ports: RunPorts, metricsBase: number, image: { tag: str
     'global.image.pullPolicy=Never',
     `kafka.brokers={${HOST}:${ports.kafka}}`,
     'kafkaTopics.job.enabled=false',
+    // The private broker has the access table's ACLs already (prepareBus, as the super user).
+    'kafkaAcls.job.enabled=false',
     `global.env.HTTP_HOST=${HOST}`,
     `global.env.GRPC_HOST=${HOST}`,
     `global.env.METRICS_HOST=${HOST}`,
@@ -91,6 +95,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
   process.on('SIGINT', interrupted);
   let played = false;
   let secretMade = false;
+  const kafkaSecrets: string[] = [];
   try {
     infra = await startRunInfra(ports, 'images-kube', log);
     const secrets = runSecrets();
@@ -117,6 +122,20 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
       rmSync(secretFile, { force: true });
     }
     secretMade = true;
+    // Each service's own Kafka login, one Secret per principal as values-dev.yaml names them
+    // (secrets.kafka.secretPrefix): the private broker's passwords, so the pods log in as themselves.
+    for (const service of allServices) {
+      const kafkaSecret = `${KAFKA_SECRET_PREFIX}${service}`;
+      const file = join(dir, `${kafkaSecret}.json`);
+      writeFileSync(file, podmanSecretData({ password: infra.kafkaCredentials[service] }), { mode: 0o600 });
+      await engine.run(['secret', 'rm', kafkaSecret]);
+      try {
+        await engine.must(['secret', 'create', kafkaSecret, file]);
+      } finally {
+        rmSync(file, { force: true });
+      }
+      kafkaSecrets.push(kafkaSecret);
+    }
     played = true;
     // The public keys every gRPC service reads, as the ConfigMap values-dev.yaml names.
     const configMapFile = join(dir, 'internal-public-keys.json');
@@ -147,6 +166,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
       log(down.code === 0 && left.length === 0 ? 'kube down: pods stopped and removed' : `pods removed (kube down: ${tail(down, 300) || 'ok'})`);
     }
     if (secretMade) await engine.run(['secret', 'rm', SECRET]);
+    for (const name of kafkaSecrets) await engine.run(['secret', 'rm', name]);
     await infra?.stop();
     geoFiles.server.close();
   }

@@ -6,7 +6,7 @@ import { loadDevstackConfig, type DevstackConfig } from '../config.js';
 import { startPrivateInfra, type PrivateInfra } from '../infra/private-infra.js';
 import { sleep } from '../infra/net.js';
 import { allServices, serviceEnv, type ServiceName } from '../services.js';
-import { createTopics } from '../stack/topics.js';
+import { prepareBus } from '../stack/topics.js';
 import type { BuiltImage } from './build.js';
 import { containerLogs, isRunning, removeRun, runContainer } from './containers.js';
 import type { Engine } from './engine.js';
@@ -49,7 +49,7 @@ export async function startRunInfra(ports: RunPorts, dataDir: string, log: Log):
   };
   const infra = await startPrivateInfra(config, log, dataDir);
   try {
-    await createTopics(infra.kafkaBrokers, log);
+    await prepareBus(infra.kafkaBrokers, infra.kafkaCredentials, log);
   } catch (error) {
     await infra.stop();
     throw error;
@@ -104,6 +104,7 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
           gatewayPort: ports.gateway,
           grpcBasePort: ports.grpcBase,
           kafkaBrokers: infra.kafkaBrokers,
+          kafkaCredentials: infra.kafkaCredentials,
           mongoUrl: infra.mongoUrl,
           internalKeys: secrets.internalKeys,
         }),

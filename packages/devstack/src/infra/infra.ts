@@ -1,4 +1,7 @@
+import { existsSync, rmSync } from 'node:fs';
+import { readCredentialSet, type KafkaCredentialSet } from '@stormhook/kafka';
 import type { DevstackConfig } from '../config.js';
+import { runningBrokerCredentialsFile } from './kafka-credentials.js';
 import { installFerretDb, mongoAnswers, startFerretDb } from './ferretdb.js';
 import { installKafka, kafkaAnswers, startKafka } from './kafka.js';
 import { isListening } from './net.js';
@@ -7,6 +10,10 @@ import type { ManagedProcess } from './process.js';
 
 export interface Infra {
   kafkaBrokers: string[];
+  /** The logins of the broker's admin and of every principal of the access table. */
+  kafkaCredentials: KafkaCredentialSet;
+  /** The file holding them (STORMHOOK_KAFKA_CREDENTIALS of test runs and second stacks). */
+  kafkaCredentialsFile: string;
   mongoUrl: string;
   /** Stops what this call started; what it found already running is left alone. */
   stop(): Promise<void>;
@@ -32,6 +39,9 @@ export async function ensureInfra(config: DevstackConfig, log: (m: string) => vo
   const started: ManagedProcess[] = [];
   const stop = async () => {
     for (const proc of started.reverse()) await proc.stop();
+    // A broker this call started and stopped publishes its logins no longer (its data folder keeps them).
+    if (started.some((proc) => proc.spec.role === 'infra' && proc.spec.name.endsWith('kafka')))
+      rmSync(runningBrokerCredentialsFile(config.kafkaPort), { force: true });
   };
   // Both are waited for even when one fails, so nothing is left starting behind our back.
   const [kafka, mongo] = await Promise.allSettled([resolveKafka(config, log, started), resolveMongo(config, log, started)]);
@@ -39,43 +49,65 @@ export async function ensureInfra(config: DevstackConfig, log: (m: string) => vo
     await stop();
     throw kafka.status === 'rejected' ? kafka.reason : (mongo as PromiseRejectedResult).reason;
   }
-  return { kafkaBrokers: kafka.value, mongoUrl: mongo.value, stop };
+  return {
+    kafkaBrokers: kafka.value.brokers,
+    kafkaCredentials: kafka.value.credentials,
+    kafkaCredentialsFile: kafka.value.credentialsFile,
+    mongoUrl: mongo.value,
+    stop,
+  };
 }
 
-async function resolveKafka(config: DevstackConfig, log: (m: string) => void, started: ManagedProcess[]): Promise<string[]> {
+interface ResolvedKafka {
+  brokers: string[];
+  credentials: KafkaCredentialSet;
+  credentialsFile: string;
+}
+
+async function resolveKafka(config: DevstackConfig, log: (m: string) => void, started: ManagedProcess[]): Promise<ResolvedKafka> {
   if (config.externalKafka) {
-    if (!(await kafkaAnswers(config.externalKafka))) {
-      throw new Error(`KAFKA_BROKERS=${config.externalKafka.join(',')} does not answer`);
+    if (!config.externalKafkaCredentials) {
+      throw new Error(
+        'KAFKA_BROKERS names an external cluster: set STORMHOOK_KAFKA_CREDENTIALS to the JSON file of its logins ({"passwords": {"admin": ..., "ingest": ..., ...}})',
+      );
+    }
+    const credentials = readCredentialSet(config.externalKafkaCredentials);
+    if (!(await kafkaAnswers(config.externalKafka, { username: 'admin', password: credentials.admin }))) {
+      throw new Error(`KAFKA_BROKERS=${config.externalKafka.join(',')} does not answer the admin login of ${config.externalKafkaCredentials}`);
     }
     log(`using the Kafka cluster at ${config.externalKafka.join(',')}`);
-    return config.externalKafka;
+    return { brokers: config.externalKafka, credentials, credentialsFile: config.externalKafkaCredentials };
   }
   const broker = `${config.host}:${config.kafkaPort}`;
-  if (await kafkaAnswers([broker])) {
-    log(`using the Kafka broker already running at ${broker}`);
-    return [broker];
+  // A broker another command started publishes its logins by port; without them it cannot be used.
+  const runningFile = runningBrokerCredentialsFile(config.kafkaPort);
+  if (existsSync(runningFile)) {
+    const credentials = readCredentialSet(runningFile);
+    if (await kafkaAnswers([broker], { username: 'admin', password: credentials.admin })) {
+      log(`using the Kafka broker already running at ${broker}`);
+      return { brokers: [broker], credentials, credentialsFile: runningFile };
+    }
   }
   for (const port of [config.kafkaPort, config.kafkaControllerPort]) {
     if (await isListening(config.host, port)) {
       throw new Error(
-        `port ${port} is taken by something that is not a Kafka broker; set STORMHOOK_KAFKA_PORT / STORMHOOK_KAFKA_CONTROLLER_PORT or KAFKA_BROKERS`,
+        `port ${port} is taken by something that is not a Kafka broker whose logins are in ${runningFile}; set STORMHOOK_KAFKA_PORT / STORMHOOK_KAFKA_CONTROLLER_PORT or KAFKA_BROKERS`,
       );
     }
   }
   const libs = await installKafka(log);
   log(`starting Kafka (KRaft) on ${broker}`);
-  started.push(
-    await startKafka(libs, {
-      host: config.host,
-      port: config.kafkaPort,
-      controllerPort: config.kafkaControllerPort,
-      heapMb: config.kafkaHeapMb,
-      log,
-      // A named second stack that starts its own broker keeps its data apart: two brokers cannot share a log directory.
-      ...(config.instance ? { dataDir: config.instance } : {}),
-    }),
-  );
-  return [broker];
+  const kafka = await startKafka(libs, {
+    host: config.host,
+    port: config.kafkaPort,
+    controllerPort: config.kafkaControllerPort,
+    heapMb: config.kafkaHeapMb,
+    log,
+    // A named second stack that starts its own broker keeps its data apart: two brokers cannot share a log directory.
+    ...(config.instance ? { dataDir: config.instance } : {}),
+  });
+  started.push(kafka.process);
+  return { brokers: [broker], credentials: kafka.credentials, credentialsFile: runningFile };
 }
 
 async function resolveMongo(config: DevstackConfig, log: (m: string) => void, started: ManagedProcess[]): Promise<string> {

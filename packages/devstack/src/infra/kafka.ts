@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import type { KafkaCredentials, KafkaCredentialSet } from '@stormhook/kafka';
 import { paths, repoRoot } from '../paths.js';
+import { BROKER_PRINCIPALS, generateCredentialSet, readCurrentSet, runningBrokerCredentialsFile, writeCredentialSet } from './kafka-credentials.js';
 import { exec } from './exec.js';
 import { newClusterId } from './kafka-cluster-id.js';
 import { waitFor } from './net.js';
@@ -58,13 +60,14 @@ async function resolveJars(pomFile: string, name: string, what: string, log: (m:
   return libs;
 }
 
-function renderConfig(options: KafkaOptions, logDir: string): string {
+function renderConfig(options: KafkaOptions, logDir: string, adminPassword: string): string {
   const template = readFileSync(join(infraDir, 'server.properties.template'), 'utf8');
   const values: Record<string, string> = {
     host: options.host,
     port: String(options.port),
     controllerPort: String(options.controllerPort),
     logDir,
+    adminPassword,
   };
   return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
     const value = values[key];
@@ -73,20 +76,43 @@ function renderConfig(options: KafkaOptions, logDir: string): string {
   });
 }
 
-/** Formats the KRaft storage on first start, then runs the broker until stopped. */
-export async function startKafka(libs: string, options: KafkaOptions): Promise<ManagedProcess> {
+export interface RunningKafka {
+  process: ManagedProcess;
+  credentials: KafkaCredentialSet;
+}
+
+/**
+ * Formats the KRaft storage on first start, then runs the broker until stopped. The SCRAM logins of
+ * the admin and of every principal of the access table are generated when the storage is formatted
+ * and seeded into it; they live beside the data (`credentials.json`, owner-only). A data folder
+ * formatted without them, or for another set of principals, is formatted again: a local broker's
+ * topics are disposable, and a login that the broker does not know would only fail later.
+ */
+export async function startKafka(libs: string, options: KafkaOptions): Promise<RunningKafka> {
   const dataDir = join(paths.data, options.dataDir ?? '', 'kafka');
   const logDir = join(dataDir, 'logs');
   mkdirSync(dataDir, { recursive: true });
-  const configFile = join(dataDir, 'server.properties');
-  writeFileSync(configFile, renderConfig(options, logDir));
+  const credentialsFile = join(dataDir, 'credentials.json');
   const classpath = `${libs}/*`;
   const jvm = [`-Xms${Math.min(256, options.heapMb)}m`, `-Xmx${options.heapMb}m`, `-Dlog4j.configuration=file:${join(infraDir, 'log4j.properties')}`];
-  if (!existsSync(join(logDir, 'meta.properties'))) {
+  let credentials = existsSync(join(logDir, 'meta.properties')) ? readCurrentSet(credentialsFile) : undefined;
+  const configFile = join(dataDir, 'server.properties');
+  if (!credentials) {
+    if (existsSync(logDir)) {
+      options.log('Kafka storage was formatted without the current principals; formatting it again (local topics are dropped)');
+      rmSync(logDir, { recursive: true, force: true });
+    }
+    credentials = generateCredentialSet();
+    writeCredentialSet(credentialsFile, credentials);
+    writeFileSync(configFile, renderConfig(options, logDir, credentials.admin), { mode: 0o600 });
     const clusterId = newClusterId();
-    options.log(`formatting Kafka storage (cluster ${clusterId})`);
-    await exec('java', [...jvm, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', configFile]);
+    options.log(`formatting Kafka storage (cluster ${clusterId}) with SCRAM-SHA-512 logins for ${BROKER_PRINCIPALS.join(', ')}`);
+    const scram = BROKER_PRINCIPALS.flatMap((principal) => ['--add-scram', `SCRAM-SHA-512=[name=${principal},password=${credentials![principal]}]`]);
+    await exec('java', [...jvm, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', configFile, ...scram]);
+  } else {
+    writeFileSync(configFile, renderConfig(options, logDir, credentials.admin), { mode: 0o600 });
   }
+  const admin: KafkaCredentials = { username: 'admin', password: credentials.admin };
   const proc = new ManagedProcess({
     name: options.dataDir ? `${options.dataDir}-kafka` : 'kafka',
     role: 'infra',
@@ -97,7 +123,7 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
   try {
     await waitFor(
       'Kafka',
-      () => kafkaAnswers([broker]),
+      () => kafkaAnswers([broker], admin),
       90_000,
       () => proc.alive,
     );
@@ -105,14 +131,19 @@ export async function startKafka(libs: string, options: KafkaOptions): Promise<M
     await proc.stop(2_000);
     throw new Error(`${(error as Error).message}; see ${proc.logFile}`, { cause: error });
   }
-  return proc;
+  writeCredentialSet(runningBrokerCredentialsFile(options.port), credentials);
+  return { process: proc, credentials };
 }
 
-/** True when a broker answers a metadata request (not merely accepts a TCP connection). */
-export async function kafkaAnswers(brokers: string[]): Promise<boolean> {
+/**
+ * True when a broker answers a metadata request (not merely accepts a TCP connection) to `login`.
+ * Anonymous (null) probes an unauthenticated cluster.
+ */
+export async function kafkaAnswers(brokers: string[], login: KafkaCredentials | null): Promise<boolean> {
   const admin = new Kafka({
     clientId: 'stormhook-devstack-probe',
     brokers,
+    ...(login ? { sasl: { mechanism: 'scram-sha-512' as const, ...login } } : {}),
     logLevel: logLevel.NOTHING,
     connectionTimeout: 1_000,
     retry: { retries: 0 },

@@ -1,9 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KafkaCredentialSet } from '@stormhook/kafka';
 import type { DevstackConfig } from '../config.js';
 import { paths } from '../paths.js';
 import { installFerretDb, startFerretDb } from './ferretdb.js';
 import { installKafka, startKafka } from './kafka.js';
+import { runningBrokerCredentialsFile } from './kafka-credentials.js';
 import { isListening } from './net.js';
 import type { ManagedProcess } from './process.js';
 
@@ -17,6 +19,8 @@ export interface InfraControl {
 
 export interface PrivateInfra {
   kafkaBrokers: string[];
+  kafkaCredentials: KafkaCredentialSet;
+  kafkaCredentialsFile: string;
   mongoUrl: string;
   control: InfraControl;
   stop(): Promise<void>;
@@ -36,6 +40,7 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
   const kafkaOptions = { host: config.host, port: config.kafkaPort, controllerPort: config.kafkaControllerPort, heapMb: config.kafkaHeapMb, log, dataDir };
   const ferretOptions = { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log, dataDir };
   let kafka: ManagedProcess | undefined;
+  let credentials: KafkaCredentialSet | undefined;
   let ferret: ManagedProcess | undefined;
   const control: InfraControl = {
     async stopKafka() {
@@ -43,7 +48,11 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
       kafka = undefined;
     },
     async startKafka() {
-      kafka ??= await startKafka(libs, kafkaOptions);
+      if (kafka) return;
+      // A restart keeps the data folder, so the broker keeps the logins it was formatted with.
+      const started = await startKafka(libs, kafkaOptions);
+      kafka = started.process;
+      credentials = started.credentials;
     },
     async stopDatabase() {
       await ferret?.stop();
@@ -56,6 +65,8 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
   const stop = async () => {
     await control.stopKafka();
     await control.stopDatabase();
+    // Its data folder is wiped by the next run: the logins it published by port are of no use to anyone.
+    rmSync(runningBrokerCredentialsFile(config.kafkaPort), { force: true });
   };
   log(`starting a private Kafka on ${config.host}:${config.kafkaPort} and FerretDB on ${config.host}:${config.ferretPort} (.stack/data/${dataDir})`);
   try {
@@ -64,5 +75,12 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
     await stop();
     throw error;
   }
-  return { kafkaBrokers: [`${config.host}:${config.kafkaPort}`], mongoUrl: `mongodb://${config.host}:${config.ferretPort}/`, control, stop };
+  return {
+    kafkaBrokers: [`${config.host}:${config.kafkaPort}`],
+    kafkaCredentials: credentials!,
+    kafkaCredentialsFile: runningBrokerCredentialsFile(config.kafkaPort),
+    mongoUrl: `mongodb://${config.host}:${config.ferretPort}/`,
+    control,
+    stop,
+  };
 }

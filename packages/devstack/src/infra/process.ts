@@ -86,9 +86,11 @@ export class ManagedProcess {
         live.delete(this);
         if (this.child.pid) watch({ op: 'unwatch', pgid: this.child.pid });
         rmSync(this.pidFile, { force: true });
-        log.end();
         resolve(code);
       });
+      // 'exit' may come before the last output is read from the pipes; ending the log there made a late
+      // line a write after end, which crashed the supervisor mid-stop. 'close' comes after the pipes.
+      this.child.on('close', () => log.end());
       this.child.on('error', (error) => {
         log.write(`spawn failed: ${error.message}\n`);
         this.exited = true;

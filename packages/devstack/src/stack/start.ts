@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { localInternalKeys, signingKeyVariables } from '@stormhook/grpc';
+import type { KafkaCredentialSet } from '@stormhook/kafka';
 import type { DevstackConfig } from '../config.js';
 import { ensureInfra } from '../infra/infra.js';
 import { sleep } from '../infra/net.js';
@@ -11,7 +12,9 @@ import { devAdmin } from './dev-admin.js';
 import { localSettings } from './local-settings.js';
 import { acquireSupervisorLock } from './lock.js';
 import { nodeFlags } from './node-flags.js';
-import { createTopics } from './topics.js';
+import { prepareBus } from './topics.js';
+import { writePublisherFile } from '../infra/kafka-credentials.js';
+import { paths } from '../paths.js';
 
 type Log = (message: string) => void;
 
@@ -60,7 +63,9 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
   const services: ManagedProcess[] = [];
   const start = async (): Promise<void> => {
     const infra = await ensureInfra(config, log, config.privateInfraDir ? { dataDir: config.privateInfraDir } : {});
-    await createTopics(infra.kafkaBrokers, log, config.topicPrefix);
+    await prepareBus(infra.kafkaBrokers, infra.kafkaCredentials, log, config.topicPrefix);
+    const publisherFile = join(paths.run, 'publisher-credentials.json');
+    writePublisherFile(publisherFile, infra.kafkaBrokers, infra.kafkaCredentials);
     if (stopping) return;
     const admin = devAdmin();
     for (const name of allServices) {
@@ -77,6 +82,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               gatewayPort: config.gatewayPort,
               grpcBasePort: config.grpcBasePort,
               kafkaBrokers: infra.kafkaBrokers,
+              kafkaCredentials: infra.kafkaCredentials,
               mongoUrl: infra.mongoUrl,
               internalKeys,
             }),
@@ -96,7 +102,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
           command: process.execPath,
           args: [...nodeFlags, join(repoRoot, 'services', 'ingest', 'dist', 'sim', 'cli.js'), ...config.feedSimulator.args],
           cwd: repoRoot,
-          env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(',') },
+          env: { ...process.env, ...publisherEnv(infra.kafkaBrokers, infra.kafkaCredentials) },
           onLine: (line) => process.stdout.write(`${consoleLine('feed-sim', line)}\n`),
         }),
       );
@@ -108,7 +114,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
           command: process.execPath,
           args: [...nodeFlags, join(repoRoot, 'services', 'ingest', 'dist', 'open-meteo', 'cli.js')],
           cwd: repoRoot,
-          env: { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers.join(',') },
+          env: { ...process.env, ...publisherEnv(infra.kafkaBrokers, infra.kafkaCredentials) },
           onLine: (line) => process.stdout.write(`${consoleLine('open-meteo', line)}\n`),
         }),
       );
@@ -135,7 +141,8 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
         ? `webhooks: callbacks may reach ${config.ssrfAllowCidrs.join(', ')} although private (NOTIFIER_SSRF_ALLOW_CIDRS; none refuses them)`
         : 'webhooks: callbacks to private and loopback addresses are refused (NOTIFIER_SSRF_ALLOW_CIDRS=none)',
     );
-    log(`Kafka ${infra.kafkaBrokers.join(',')}; logs in .stack/logs/; Ctrl-C stops everything`);
+    log(`Kafka ${infra.kafkaBrokers.join(',')} (SASL/SCRAM-SHA-512; each service its own principal); logs in .stack/logs/; Ctrl-C stops everything`);
+    log(`data publishers: the login that may write feed.* is in ${publisherFile} (README, "Weather feeds")`);
     for (const service of services) {
       void service.waitForExit().then((code) => {
         if (!stopping) {
@@ -158,6 +165,11 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
   // A start interrupted inside a step (e.g. waiting for Kafka) ends with the processes it waited on.
   await Promise.race([started, sleep(1_000)]);
   return code;
+}
+
+/** The feed simulator and the Open-Meteo adapter write feed.* as an outside publisher would: as `publisher`. */
+export function publisherEnv(brokers: readonly string[], credentials: KafkaCredentialSet): Record<string, string> {
+  return { KAFKA_BROKERS: brokers.join(','), KAFKA_USERNAME: 'publisher', KAFKA_PASSWORD: credentials.publisher };
 }
 
 async function waitUntilHealthy(gateway: string, services: ManagedProcess[], timeoutMs: number, cancelled: () => boolean): Promise<void> {

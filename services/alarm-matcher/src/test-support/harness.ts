@@ -88,7 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const testEnv = serviceTestEnv('am', infra);
   const { env, topicPrefix, dbPrefix } = testEnv;
   const logger = createLogger({ service: 'alarm-matcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
-  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: uniqueName('am-test'), logger });
+  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: uniqueName('am-test'), logger });
   await ensureTopics(kafka, allTopics(), { prefix: topicPrefix });
   const geo = await startFakeGeo(logger);
   const notifier = await startFakeNotifier(logger);

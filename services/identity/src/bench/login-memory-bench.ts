@@ -16,7 +16,7 @@ import { createClient, testInternalKeys, testInternalTokens } from '@stormhook/g
 import { createKafkaClient, deleteTopics, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { identityV1 } from '@stormhook/proto';
-import { freePort, testInfra, uniqueName } from '@stormhook/testing';
+import { freePort, testInfra, uniqueName, testKafkaEnv } from '@stormhook/testing';
 import { hashScrypt } from '../security/scrypt-legacy.js';
 import { PasswordHasher } from '../security/password-hasher.js';
 import { startHarness } from '../test-support/harness.js';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     {
       env: {
         ...process.env,
-        KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+        ...testKafkaEnv(infra),
         MONGO_URL: infra.mongoUrl,
         STORMHOOK_DB_PREFIX: dbPrefix,
         STORMHOOK_TOPIC_PREFIX: topicPrefix,
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     client.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'login-bench', logger });
+    const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'login-bench', logger });
     await deleteTopics(kafka, [TopicNames.MessageRequested, TopicNames.UserChanged], { prefix: topicPrefix }).catch(() => undefined);
     await h.close();
   }

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     INGEST_PARTITIONS_CONCURRENTLY: concurrency,
     INGEST_RECORDS_IN_FLIGHT: inFlight,
   });
-  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'ingest-bench', logger });
+  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'ingest-bench', logger });
   await ensureTopics(kafka, allTopics(), { prefix });
   const counters = newCounters();
   const tap = new TopicTap(

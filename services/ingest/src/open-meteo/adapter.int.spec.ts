@@ -20,7 +20,7 @@ describe('Open-Meteo adapter to Kafka (real broker)', function () {
   let tap: TopicTap;
 
   before(async () => {
-    kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'open-meteo-it', logger });
+    kafka = createKafkaClient({ brokers: testInfra().kafkaBrokers, credentials: testInfra().kafkaCredentials, clientId: 'open-meteo-it', logger });
     await ensureTopics(kafka, allTopics(), { prefix });
     publisher = createPublisher(kafka, { logger, clientId: 'open-meteo-it', prefix });
     server = await fakeOpenMeteo(() => ({ status: 200, body: recordedAnswer('forecast-istanbul-ankara') }));

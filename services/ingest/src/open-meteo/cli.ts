@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createKafkaClient, createPublisher, ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
+import { createKafkaClient, createPublisher, ensureTopics, kafkaConnectionOf, TopicNames, topicSpec } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
 import { runOpenMeteoAdapter } from './adapter.js';
 import { loadOpenMeteoConfig } from './config.js';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'open-meteo-adapter', level: config.LOG_LEVEL });
   const points = parseGrid(config.OPEN_METEO_GRID);
   const prefix = config.STORMHOOK_TOPIC_PREFIX;
-  const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'stormhook-open-meteo', logger });
+  const kafka = createKafkaClient({ ...kafkaConnectionOf(config), clientId: 'stormhook-open-meteo', logger });
   await ensureTopics(kafka, [topicSpec(TopicNames.FeedForecast)], { ...(prefix ? { prefix } : {}), logger });
   const publisher = createPublisher(kafka, { logger, clientId: 'stormhook-open-meteo', ...(prefix ? { prefix } : {}) });
   await publisher.connect();

@@ -1,8 +1,9 @@
 import { defineEnv, int, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
-import { platformEnv } from '@stormhook/service-kit';
+import { kafkaLoginEnv, platformEnv } from '@stormhook/service-kit';
 
 const spec = {
   KAFKA_BROKERS: platformEnv.KAFKA_BROKERS,
+  ...kafkaLoginEnv(),
   STORMHOOK_TOPIC_PREFIX: platformEnv.STORMHOOK_TOPIC_PREFIX,
   LOG_LEVEL: platformEnv.LOG_LEVEL,
   OPEN_METEO_BASE_URL: url({

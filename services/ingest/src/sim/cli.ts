@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { defineEnv } from '@stormhook/config';
-import { createKafkaClient, createPublisher, ensureTopics, topicSpec, type EventToPublish, type TopicName } from '@stormhook/kafka';
+import { createKafkaClient, createPublisher, ensureTopics, kafkaConnectionOf, topicSpec, type EventToPublish, type TopicName } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
-import { platformEnv } from '@stormhook/service-kit';
+import { kafkaLoginEnv, platformEnv } from '@stormhook/service-kit';
 import { FEED_ROUTES } from '../usecases/weather-topics.js';
 import { ANKARA, MAX_MOTION_NOISE, parseBBox, parseDuration, parseLngLat, parseMotionNoise, POLATLI, TURKEY } from './options.js';
 import { runSimulator, type FeedSink } from './run.js';
@@ -36,10 +36,12 @@ const USAGE = `Stormhook feed simulator: synthetic weather over Turkey on the ra
   --dry-run             generate and count, publish nothing
   --help
 
-Environment: KAFKA_BROKERS (default 127.0.0.1:9092), STORMHOOK_TOPIC_PREFIX, LOG_LEVEL.`;
+Environment: KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_USERNAME and KAFKA_PASSWORD (a principal that may write feed.*,
+npm run feed:sim passes the local stack's publisher), KAFKA_TLS, STORMHOOK_TOPIC_PREFIX, LOG_LEVEL.`;
 
 const env = defineEnv({
   KAFKA_BROKERS: platformEnv.KAFKA_BROKERS,
+  ...kafkaLoginEnv(),
   STORMHOOK_TOPIC_PREFIX: platformEnv.STORMHOOK_TOPIC_PREFIX,
   LOG_LEVEL: platformEnv.LOG_LEVEL,
 });
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
   if (values['dry-run']) {
     sink = { publish: async (_topic: TopicName, events: readonly EventToPublish[]) => ({ eventIds: events.map(() => '') }) };
   } else {
-    const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'stormhook-feed-sim', logger });
+    const kafka = createKafkaClient({ ...kafkaConnectionOf(config), clientId: 'stormhook-feed-sim', logger });
     await ensureTopics(
       kafka,
       Object.values(FEED_ROUTES).map((route) => topicSpec(route.feed)),

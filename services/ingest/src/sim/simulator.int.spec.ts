@@ -25,7 +25,7 @@ describe('feed simulator through ingest (real Kafka and database)', function () 
   let tap: TopicTap;
 
   before(async () => {
-    kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'sim-it', logger });
+    kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'sim-it', logger });
     await ensureTopics(kafka, allTopics(), { prefix });
     service = await start(config, { logger, counters });
     publisher = createPublisher(kafka, { logger, clientId: 'sim-it', prefix });

@@ -41,7 +41,7 @@ export async function createKafkaTestEnv(extra: Record<string, string> = {}): Pr
     ...extra,
   };
   const logger = createLogger({ service: 'notifier-kafka-test', level: 'silent' });
-  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, clientId: 'notifier-kafka-test', logger });
+  const kafka = createKafkaClient({ brokers: infra.kafkaBrokers, credentials: infra.kafkaCredentials, clientId: 'notifier-kafka-test', logger });
   const publisher = createPublisher(kafka, { logger, clientId: 'notifier-kafka-test', prefix });
   const mongo = await connectMongo({ url: infra.mongoUrl, dbName: databaseName('notifier', dbPrefix), appName: 'notifier-kafka-test' });
   return {

@@ -1,4 +1,5 @@
 import { headersAsText } from '@stormhook/kafka';
+import { testKafkaSasl } from '@stormhook/testing';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 
 export interface DeadLetter {
@@ -17,7 +18,7 @@ export class DeadLetterReader {
   private constructor(private readonly consumer: Consumer) {}
 
   static async start(brokers: string[], topic: string, groupId: string): Promise<DeadLetterReader> {
-    const kafka = new Kafka({ clientId: 'e2e-dead-letters', brokers, logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ clientId: 'e2e-dead-letters', brokers, logLevel: logLevel.NOTHING, ...testKafkaSasl() });
     const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 200 });
     const reader = new DeadLetterReader(consumer);
     await consumer.connect();

@@ -1,5 +1,6 @@
 import { createKafkaClient, createPublisher, EventTypes, TopicNames, type Publisher, type RawRecord } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
+import { testInfra } from '@stormhook/testing';
 import { feedV1 } from '@stormhook/proto';
 
 export type FeedTopic =
@@ -16,7 +17,8 @@ export class FeedPublisher {
   /** `quiet`: no kafkajs error logs (for a publisher whose sends are meant to be refused). */
   static async connect(brokers: string[], topicPrefix: string, quiet = false): Promise<FeedPublisher> {
     const logger = createLogger({ service: 'e2e-feed', level: quiet ? 'silent' : 'warn' });
-    const kafka = createKafkaClient({ brokers, clientId: 'e2e-feed-publisher', logger });
+    // An outside publisher's own principal: it may write feed.* and nothing else, as FEEDS.md promises.
+    const kafka = createKafkaClient({ brokers, credentials: testInfra().kafkaLogin('publisher'), clientId: 'e2e-feed-publisher', logger });
     const publisher = createPublisher(kafka, { logger, clientId: 'e2e-feed-publisher', prefix: topicPrefix });
     await publisher.connect();
     return new FeedPublisher(publisher);

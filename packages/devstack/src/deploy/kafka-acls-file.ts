@@ -1,0 +1,33 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { aclRules, KAFKA_PRINCIPALS } from '@stormhook/kafka';
+import { repoRoot } from '../paths.js';
+
+/**
+ * The chart cannot import TypeScript, so it reads the access table's ACL rules from a JSON file
+ * rendered from `@stormhook/kafka` (topic-access.ts), without a topic prefix (the chart adds
+ * global.topicPrefix). Committed, and the deploy checks fail when it no longer matches the table.
+ */
+export const KAFKA_ACLS_FILE = join('deploy', 'helm', 'stormhook', 'files', 'kafka-acls.json');
+
+export function renderKafkaAclsFile(): string {
+  const document = {
+    generatedFrom: 'packages/kafka/src/topic-access.ts',
+    warning: 'Generated: do not edit. Regenerate with `node packages/devstack/dist/deploy/cli.js kafka-acls`.',
+    principals: [...KAFKA_PRINCIPALS],
+    rules: aclRules().map(({ principal, resource, pattern, name, operation }) => ({ principal, resource, pattern, name, operation })),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+export function kafkaAclsFileState(expected: string, root = repoRoot): 'fresh' | 'stale' | 'missing' {
+  const file = join(root, KAFKA_ACLS_FILE);
+  if (!existsSync(file)) return 'missing';
+  return readFileSync(file, 'utf8') === expected ? 'fresh' : 'stale';
+}
+
+export function writeKafkaAclsFile(text: string, root = repoRoot): string {
+  const file = join(root, KAFKA_ACLS_FILE);
+  writeFileSync(file, text);
+  return file;
+}
