@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-import { allTopics } from '@stormhook/kafka';
 import { runDeployChecks } from './run-checks.js';
-import { renderTopicsFile, writeTopicsFile } from './topics-file.js';
-import { renderGrpcEdgesFile, writeGrpcEdgesFile } from './grpc-edges-file.js';
-import { renderKafkaAclsFile, writeKafkaAclsFile } from './kafka-acls-file.js';
+import { writeGeneratedFile } from './generated-file.js';
+import { GENERATED_FILES } from './generated-files.js';
 
 /**
  * node packages/devstack/dist/deploy/cli.js check    all deployment checks (what CI runs)
@@ -15,16 +13,9 @@ const log = (message: string) => process.stderr.write(`[deploy] ${message}\n`);
 
 async function main(): Promise<number> {
   const command = process.argv[2] ?? 'check';
-  if (command === 'topics') {
-    log(`wrote ${writeTopicsFile(renderTopicsFile(allTopics()))}`);
-    return 0;
-  }
-  if (command === 'grpc-edges') {
-    log(`wrote ${writeGrpcEdgesFile(renderGrpcEdgesFile())}`);
-    return 0;
-  }
-  if (command === 'kafka-acls') {
-    log(`wrote ${writeKafkaAclsFile(renderKafkaAclsFile())}`);
+  const generated = GENERATED_FILES.find((file) => file.command === command);
+  if (generated) {
+    log(`wrote ${writeGeneratedFile(generated)}`);
     return 0;
   }
   if (command === 'check') return (await runDeployChecks(log)) === 0 ? 0 : 1;

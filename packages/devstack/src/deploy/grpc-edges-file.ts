@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GRPC_EDGES, type GrpcCaller, type GrpcServiceName } from '@stormhook/grpc';
-import { repoRoot } from '../paths.js';
+import type { GeneratedFile } from './generated-file.js';
 
 /**
  * The chart cannot import TypeScript, so its NetworkPolicies read the gRPC edge table
@@ -30,16 +29,9 @@ export function renderGrpcEdgesFile(edges: Readonly<Record<GrpcCaller, readonly 
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-export type GrpcEdgesFileState = 'fresh' | 'stale' | 'missing';
-
-export function grpcEdgesFileState(expected: string, root = repoRoot): GrpcEdgesFileState {
-  const file = join(root, GRPC_EDGES_FILE);
-  if (!existsSync(file)) return 'missing';
-  return readFileSync(file, 'utf8') === expected ? 'fresh' : 'stale';
-}
-
-export function writeGrpcEdgesFile(text: string, root = repoRoot): string {
-  const file = join(root, GRPC_EDGES_FILE);
-  writeFileSync(file, text);
-  return file;
-}
+export const GRPC_EDGES_GENERATED: GeneratedFile = {
+  path: GRPC_EDGES_FILE,
+  source: 'packages/grpc/src/edges.ts',
+  command: 'grpc-edges',
+  render: () => renderGrpcEdgesFile(),
+};

@@ -1,2 +1,4 @@
 export { runDeployChecks } from './run-checks.js';
-export { renderTopicsFile, writeTopicsFile, topicsFileState, chartTopics, TOPICS_FILE, type ChartTopic } from './topics-file.js';
+export { renderTopicsFile, chartTopics, TOPICS_FILE, TOPICS_GENERATED, type ChartTopic } from './topics-file.js';
+export { generatedFileState, writeGeneratedFile, type GeneratedFile } from './generated-file.js';
+export { GENERATED_FILES } from './generated-files.js';

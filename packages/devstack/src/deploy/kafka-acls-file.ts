@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { aclRules, KAFKA_PRINCIPALS } from '@stormhook/kafka';
-import { repoRoot } from '../paths.js';
+import type { GeneratedFile } from './generated-file.js';
 
 /**
  * The chart cannot import TypeScript, so it reads the access table's ACL rules from a JSON file
@@ -20,14 +19,9 @@ export function renderKafkaAclsFile(): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-export function kafkaAclsFileState(expected: string, root = repoRoot): 'fresh' | 'stale' | 'missing' {
-  const file = join(root, KAFKA_ACLS_FILE);
-  if (!existsSync(file)) return 'missing';
-  return readFileSync(file, 'utf8') === expected ? 'fresh' : 'stale';
-}
-
-export function writeKafkaAclsFile(text: string, root = repoRoot): string {
-  const file = join(root, KAFKA_ACLS_FILE);
-  writeFileSync(file, text);
-  return file;
-}
+export const KAFKA_ACLS_GENERATED: GeneratedFile = {
+  path: KAFKA_ACLS_FILE,
+  source: 'packages/kafka/src/topic-access.ts',
+  command: 'kafka-acls',
+  render: renderKafkaAclsFile,
+};

@@ -8,9 +8,9 @@ import { imageRepositories, summarizeAll, workloadNames } from './manifests.js';
 import { runTool, tail } from './run-tool.js';
 import { ensureSchemas } from './schemas.js';
 import { checkTiltfile } from './tiltfile-check.js';
+import { generatedFileStep } from './generated-file.js';
+import { GENERATED_FILES } from './generated-files.js';
 import { ensureGoTool, HELM, KUBECONFORM, STARLARK } from './tools.js';
-import { renderTopicsFile, TOPICS_FILE, topicsFileState } from './topics-file.js';
-import { GRPC_EDGES_FILE, grpcEdgesFileState, renderGrpcEdgesFile } from './grpc-edges-file.js';
 import { checkGrpcEdges, checkWebhookEgress, codeGrpcEdges, grpcPorts } from './network-policy-check.js';
 import { checkGrpcAddresses } from './grpc-address-check.js';
 import { checkOpenMeteoJob, checkOpenMeteoPolicy } from './open-meteo-check.js';
@@ -18,42 +18,14 @@ import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check
 import { checkInternalKeys } from './internal-keys-check.js';
 import { checkKafkaLogins, checkRenderedAcls } from './kafka-access-check.js';
 import { checkKafkaUsage } from './kafka-usage.js';
-import { KAFKA_ACLS_FILE, kafkaAclsFileState, renderKafkaAclsFile } from './kafka-acls-file.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/geo-data.yaml', 'deploy/dev/feed-simulator.yaml'];
-
-function topicsStep(root: string): StepResult {
-  const state = topicsFileState(renderTopicsFile(allTopics()), root);
-  return {
-    name: `${TOPICS_FILE} matches packages/kafka/src/topics.ts`,
-    ok: state === 'fresh',
-    detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js topics\` and commit the result`,
-  };
-}
-
-function kafkaAclsStep(root: string): StepResult {
-  const state = kafkaAclsFileState(renderKafkaAclsFile(), root);
-  return {
-    name: `${KAFKA_ACLS_FILE} matches packages/kafka/src/topic-access.ts`,
-    ok: state === 'fresh',
-    detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js kafka-acls\` and commit the result`,
-  };
-}
 
 /** Bus access: every render's workloads log in as themselves; the renders with the ACL Job grant exactly the table. */
 function kafkaAccessSteps(rendered: ReadonlyMap<string, string>): StepResult[] {
   const steps = [...rendered].map(([variant, yaml]) => checkKafkaLogins(yaml, variant));
   for (const variant of ['production', 'dev']) steps.push(checkRenderedAcls(rendered.get(variant) ?? '', variant));
   return steps;
-}
-
-function grpcEdgesStep(root: string): StepResult {
-  const state = grpcEdgesFileState(renderGrpcEdgesFile(), root);
-  return {
-    name: `${GRPC_EDGES_FILE} matches packages/grpc/src/edges.ts`,
-    ok: state === 'fresh',
-    detail: state === 'fresh' ? 'fresh' : `${state}: run \`node packages/devstack/dist/deploy/cli.js grpc-edges\` and commit the result`,
-  };
 }
 
 /** Every render's NetworkPolicies allow exactly the gRPC edges the code dials; production's webhook egress is closed to non-public ranges. */
@@ -133,7 +105,7 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const schemas = await ensureSchemas(log);
   const toolsReady = Date.now();
 
-  const steps: StepResult[] = [topicsStep(root), kafkaAclsStep(root), checkKafkaUsage(root), grpcEdgesStep(root), ...dockerfileSteps(root)];
+  const steps: StepResult[] = [...GENERATED_FILES.map((file) => generatedFileStep(file, root)), checkKafkaUsage(root), ...dockerfileSteps(root)];
   steps.push(...(await helmLint(helm, root)));
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { allTopics, topicSpec } from '@stormhook/kafka';
-import { chartTopics, renderTopicsFile, TOPICS_FILE, topicsFileState } from './topics-file.js';
+import { generatedFileState } from './generated-file.js';
+import { chartTopics, renderTopicsFile, TOPICS_FILE } from './topics-file.js';
 
 describe('chart topic file', () => {
   it('renders every catalogue topic, sorted, with its partitions and configs as strings', () => {
@@ -31,12 +32,12 @@ describe('chart topic file', () => {
     const root = mkdtempSync(join(tmpdir(), 'stormhook-topics-'));
     try {
       const expected = renderTopicsFile(allTopics());
-      assert.equal(topicsFileState(expected, root), 'missing');
+      assert.equal(generatedFileState(TOPICS_FILE, expected, root), 'missing');
       mkdirSync(dirname(join(root, TOPICS_FILE)), { recursive: true });
       writeFileSync(join(root, TOPICS_FILE), renderTopicsFile(allTopics().slice(1)));
-      assert.equal(topicsFileState(expected, root), 'stale');
+      assert.equal(generatedFileState(TOPICS_FILE, expected, root), 'stale');
       writeFileSync(join(root, TOPICS_FILE), expected);
-      assert.equal(topicsFileState(expected, root), 'fresh');
+      assert.equal(generatedFileState(TOPICS_FILE, expected, root), 'fresh');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

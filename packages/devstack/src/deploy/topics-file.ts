@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TopicSpec } from '@stormhook/kafka';
-import { repoRoot } from '../paths.js';
+import { allTopics, type TopicSpec } from '@stormhook/kafka';
+import type { GeneratedFile } from './generated-file.js';
 
 /**
  * The Helm chart cannot import TypeScript, so it reads the topic catalogue from a JSON file rendered
@@ -48,16 +47,9 @@ export function renderTopicsFile(topics: readonly TopicSpec[]): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-export type TopicsFileState = 'fresh' | 'stale' | 'missing';
-
-export function topicsFileState(expected: string, root = repoRoot): TopicsFileState {
-  const file = join(root, TOPICS_FILE);
-  if (!existsSync(file)) return 'missing';
-  return readFileSync(file, 'utf8') === expected ? 'fresh' : 'stale';
-}
-
-export function writeTopicsFile(text: string, root = repoRoot): string {
-  const file = join(root, TOPICS_FILE);
-  writeFileSync(file, text);
-  return file;
-}
+export const TOPICS_GENERATED: GeneratedFile = {
+  path: TOPICS_FILE,
+  source: 'packages/kafka/src/topics.ts',
+  command: 'topics',
+  render: () => renderTopicsFile(allTopics()),
+};
