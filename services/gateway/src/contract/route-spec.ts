@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../schemas/json-schema.js';
 import type { OperationId } from './operation-ids.js';
+import type { RouteTag } from './route-tags.js';
 
 /*
  * What an operation is, read by the route table (routes/), the request pipeline (http/) and the
@@ -20,7 +21,7 @@ export interface RouteSpec {
   path: string;
   summary: string;
   description?: string;
-  tag: string;
+  tag: RouteTag;
   /** Who may call it, in words (interface.md 5); the role guard lives in the handler chain. */
   roles: string;
   /** False for operations open to anyone (login, health, the OpenAPI document). */

@@ -7,6 +7,8 @@ import { exampleOf } from './examples.js';
 import { operationExamples } from './operation-examples.js';
 import { alternativeContent, successHeaders } from './response-headers.js';
 import { webhooksSection } from './webhooks.js';
+import { CALLBACK_SECURITY_SCHEMES } from './callback-security.js';
+import { ROUTE_TAGS } from '../contract/route-tags.js';
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
 
@@ -127,7 +129,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: Documen
     item[spec.method] = operationObject(spec, components);
   }
   const webhooks = webhooksSection(components);
-  const tags = [...new Set(routes.map((spec) => spec.tag))].map((name) => ({ name }));
+  const used = new Set(routes.map((spec) => spec.tag));
+  const tags = Object.entries(ROUTE_TAGS)
+    .filter(([name]) => used.has(name as keyof typeof ROUTE_TAGS))
+    .map(([name, description]) => ({ name, description }));
   return {
     openapi: '3.1.0',
     info,
@@ -138,7 +143,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: Documen
     components: {
       schemas: components.schemas,
       responses: errorResponseComponents(),
-      securitySchemes: SECURITY_SCHEMES,
+      securitySchemes: { ...SECURITY_SCHEMES, ...CALLBACK_SECURITY_SCHEMES },
     },
   };
 }

@@ -9,8 +9,14 @@ import { ANKARA, ANKARA_RING, exampleField, NOW, NOW_MS } from './examples.js';
  * with payloadProblems, the check the delivery tests apply to real callbacks.
  */
 const NOW_S = NOW_MS / 1000;
-const addressed = { id: exampleField('notificationId'), registrationId: exampleField('registrationId'), recipientId: exampleField('recipientId') };
-const envelope = (type: WebhookEventType, timestamp = NOW) => ({ type, payloadVersion: WEBHOOK_PAYLOAD_VERSION, timestamp, ...addressed });
+const addressed = { registrationId: exampleField('registrationId'), recipientId: exampleField('recipientId') };
+const unaddressed = (type: WebhookEventType, timestamp = NOW) => ({
+  type,
+  payloadVersion: WEBHOOK_PAYLOAD_VERSION,
+  timestamp,
+  id: exampleField('notificationId'),
+});
+const envelope = (type: WebhookEventType, timestamp = NOW) => ({ ...unaddressed(type, timestamp), ...addressed });
 
 type Stage = 'START' | 'UPDATE' | 'END' | 'APPROACHING' | 'APPROACH_CANCELLED';
 
@@ -170,8 +176,9 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<WebhookEventType, Record<string, 
       },
     ],
   },
+  // A test delivery belongs to no registration, so it names none.
   'webhook.test': {
-    ...envelope('webhook.test'),
+    ...unaddressed('webhook.test'),
     accountId: exampleField('accountId'),
     message: 'Test delivery from Stormhook',
     timeEpochMillis: NOW_MS,

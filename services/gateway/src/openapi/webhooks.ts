@@ -1,4 +1,5 @@
 import { EVENT_TYPE_HEADER, WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_SCHEMAS } from '@stormhook/webhooks';
+import { CALLBACK_SECURITY } from './callback-security.js';
 import type { SchemaComponents } from './components.js';
 import { WEBHOOK_EXAMPLES } from './webhook-examples.js';
 
@@ -31,6 +32,7 @@ export function webhooksSection(components: SchemaComponents): Record<string, un
               '(application/x-www-form-urlencoded endpoints get the same JSON in a `payload` field). Payload version 1: fields are only ' +
               'added within a version, so ignore fields you do not know.',
             parameters: CALLBACK_HEADERS,
+            security: CALLBACK_SECURITY,
             requestBody: { required: true, content: { 'application/json': { schema: components.reference(schema), example: WEBHOOK_EXAMPLES[type] } } },
             responses: {
               '200': { description: 'received; any 2xx counts. Other answers are retried by the delivery policy (429 and 503 honour Retry-After).' },

@@ -10,6 +10,7 @@ import {
 } from '../schemas/alarms.js';
 import type { OperationId } from '../contract/operation-ids.js';
 import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
+import type { RouteTag } from '../contract/route-tags.js';
 
 const owner = 'any authenticated caller with the alarm kind in their subscription, on the registrations of their own account; ADMIN on every account';
 
@@ -53,6 +54,7 @@ const KIND_RULES: Record<AlarmKind, string> = {
 
 export interface KindNames {
   noun: string;
+  tag: RouteTag;
   register: OperationId;
   update: OperationId;
   unregister: OperationId;
@@ -65,6 +67,7 @@ export interface KindNames {
 export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
   geometries: {
     noun: 'geometry alarm',
+    tag: 'geometry alarms',
     register: 'registerGeometryAlarm',
     update: 'updateGeometryAlarm',
     unregister: 'unregisterGeometryAlarm',
@@ -74,6 +77,7 @@ export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
   },
   forecasts: {
     noun: 'forecast alarm',
+    tag: 'forecast alarms',
     register: 'registerForecastAlarm',
     update: 'updateForecastAlarm',
     unregister: 'unregisterForecastAlarm',
@@ -83,6 +87,7 @@ export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
   },
   points: {
     noun: 'point alarm',
+    tag: 'point alarms',
     register: 'registerPointAlarm',
     update: 'updatePointAlarm',
     unregister: 'unregisterPointAlarm',
@@ -97,7 +102,7 @@ function alarmRoutes(kind: AlarmKind): RouteSpec[] {
   const names = ALARM_OPERATIONS[kind];
   const schemas = alarmSchemas[kind];
   const base = `/v1/alarms/${kind}`;
-  const tag = `${names.noun}s`;
+  const tag = names.tag;
   return [
     {
       operationId: names.register,
