@@ -62,6 +62,7 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   rotateWebhookSigningSecret: { auth: 'API_USER', quota: false },
   enableWebhook: { auth: 'API_USER', quota: false },
   sendWebhookTest: { auth: 'API_USER', quota: false },
+  getWebhookHealth: { auth: 'API_USER', quota: false },
   getDeliveryPage: { auth: 'API_USER', quota: false },
   getDelivery: { auth: 'API_USER', quota: false },
   redeliverDelivery: { auth: 'API_USER', quota: false },

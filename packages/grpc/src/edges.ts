@@ -58,6 +58,7 @@ export const GRPC_RPC_CALLERS: { readonly [S in GrpcServiceName]?: RpcCallers } 
       getDelivery: GATEWAY_ONLY,
       redeliver: GATEWAY_ONLY,
       sendTestDelivery: GATEWAY_ONLY,
+      getWebhookHealth: GATEWAY_ONLY,
     } satisfies Record<NotifierRpc, readonly GrpcCaller[]>,
   },
 };

@@ -96,6 +96,23 @@ const spec = {
    * account can make Stormhook send.
    */
   NOTIFIER_MAX_MANUAL_REDELIVERIES: int({ default: 5, min: 0, max: 100, description: 'manual redeliveries per delivery; 0 refuses every one' }),
+  /**
+   * Webhook health statistics: each process keeps its share in memory and writes the accounts that
+   * changed this often, at most NOTIFIER_STATS_MAX_ACCOUNTS_PER_FLUSH at a time (one replace each).
+   * The health answer sees other processes' attempts this much later.
+   */
+  NOTIFIER_STATS_FLUSH_INTERVAL_MS: int({
+    default: 5_000,
+    min: 100,
+    max: 300_000,
+    description: 'interval between writes of the webhook health statistics, in milliseconds',
+  }),
+  NOTIFIER_STATS_MAX_ACCOUNTS_PER_FLUSH: int({
+    default: 500,
+    min: 1,
+    max: 100_000,
+    description: 'accounts whose webhook health statistics one write round stores',
+  }),
   NOTIFIER_USER_AGENT: str({ default: 'Stormhook-Webhooks/1.0', maxLength: 200, description: 'User-Agent of webhook callbacks' }),
 };
 

@@ -21,6 +21,7 @@ import { MAX_RESPONSE_BODY_BYTES } from './domain/delivery.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { EndpointCache } from './delivery/endpoint-cache.js';
 import { EndpointHealth } from './delivery/endpoint-health.js';
+import { WebhookStatsRecorder } from './delivery/webhook-stats-recorder.js';
 import { GotWebhookSender } from './http/got-sender.js';
 import { alarmTriggeredHandler } from './transport/alarm-triggered-handler.js';
 import { KafkaNotifierEventPublisher } from './transport/kafka-event-publisher.js';
@@ -34,6 +35,7 @@ import { MongoDevKeyring } from './persistence/mongo-dev-keyring.js';
 import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository.js';
 import { MongoMessageLog } from './persistence/mongo-message-log.js';
 import { MongoMessageOutbox } from './persistence/mongo-message-outbox.js';
+import { MongoWebhookStatsStore } from './persistence/mongo-webhook-stats-store.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { MessageSender } from './ports/message-sender.js';
 import { RetentionJanitor } from './retention/retention-janitor.js';
@@ -46,6 +48,7 @@ import { AcceptAlarm } from './usecases/accept-alarm.js';
 import { DeliveryLog } from './usecases/delivery-log.js';
 import { EndpointUseCases } from './usecases/endpoint-usecases.js';
 import { QueueMessage } from './usecases/queue-message.js';
+import { WebhookHealth } from './usecases/webhook-health.js';
 
 export interface NotifierStartOptions extends PlatformOptions {
   clock?: Clock;
@@ -55,6 +58,9 @@ export interface NotifierStartOptions extends PlatformOptions {
 
 /** The topics the notifier reads and writes; created at start (KRaft auto-creation is off). */
 export const NOTIFIER_TOPICS: readonly TopicName[] = [TopicNames.AlarmTriggered, TopicNames.MessageRequested, TopicNames.DeliveryFailed, DEAD_LETTER_TOPIC];
+
+/** How long the health answer reuses the list of statistics writers (it changes when a notifier process starts). */
+const WRITERS_CACHE_MS = 10_000;
 
 /** How long a stopping worker lets attempts in flight finish; the rest are retried elsewhere after their lease. */
 const STOP_GRACE_MS = 5_000;
@@ -120,8 +126,18 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       });
       const health = new EndpointHealth({ repository, cache, publisher, clock, logger, autoDisableAfterMs: config.NOTIFIER_AUTO_DISABLE_AFTER_MS });
       const instanceId = config.NOTIFIER_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+      const statsStore = new MongoWebhookStatsStore(mongo.db);
+      const stats = new WebhookStatsRecorder(
+        { store: statsStore, clock, logger },
+        {
+          // Per process start, even with a fixed instance id: a restart must not overwrite what the last run wrote.
+          writerId: `${instanceId}@${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
+          flushIntervalMs: config.NOTIFIER_STATS_FLUSH_INTERVAL_MS,
+          maxAccountsPerFlush: config.NOTIFIER_STATS_MAX_ACCOUNTS_PER_FLUSH,
+        },
+      );
       const worker = new DeliveryWorker(
-        { store, endpoints: cache, health, sender, publisher, clock, logger, metrics },
+        { store, endpoints: cache, health, sender, publisher, clock, logger, metrics, stats },
         {
           instanceId,
           concurrency: config.NOTIFIER_CONCURRENCY,
@@ -131,8 +147,16 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         },
       );
       const endpoints = new EndpointUseCases({ repository, clock, urlGuard: new UrlGuard(policy), cache });
-      const deliveries = new DeliveryLog({ store, endpoints: repository, clock, worker, maxManualRedeliveries: config.NOTIFIER_MAX_MANUAL_REDELIVERIES });
-      const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs });
+      const deliveries = new DeliveryLog({
+        store,
+        endpoints: repository,
+        clock,
+        worker,
+        maxManualRedeliveries: config.NOTIFIER_MAX_MANUAL_REDELIVERIES,
+        stats,
+      });
+      const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs, stats });
+      const webhookHealth = new WebhookHealth({ endpoints: repository, recorder: stats, store: statsStore, clock, writersCacheMs: WRITERS_CACHE_MS });
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
       const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);
@@ -161,7 +185,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         logger,
       );
 
-      server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, clock }));
+      server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, webhookHealth, clock }));
 
       // Two groups: an SMS or mail provider outage stalls messages only, never webhook acceptance.
       const groups = consumerGroups(config);
@@ -206,6 +230,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         // Drain first: attempts in flight finish and are recorded. Alarms consumed meanwhile are stored
         // and queued in the database (the stopped worker takes none), so nothing is lost.
         await worker.stop({ graceMs: STOP_GRACE_MS });
+        await stats.stop();
         await messageWorker.stop(STOP_GRACE_MS);
         await janitor.stop();
         await Promise.all(consumers.map((c) => c.stop()));
@@ -214,6 +239,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       };
       try {
         worker.start();
+        stats.start();
         messageWorker.start();
         janitor.start();
         await Promise.all(consumers.map((c) => c.start()));

@@ -4005,6 +4005,10 @@ export const root = buildRoot({
                     "SendTestDelivery": {
                       "requestType": "AccountRequest",
                       "responseType": "DeliveryResponse"
+                    },
+                    "GetWebhookHealth": {
+                      "requestType": "AccountRequest",
+                      "responseType": "WebhookHealthResponse"
                     }
                   }
                 },
@@ -4234,6 +4238,240 @@ export const root = buildRoot({
                     "WEBHOOK_ENDPOINT_STATUS_UNSPECIFIED": 0,
                     "WEBHOOK_ENDPOINT_STATUS_ENABLED": 1,
                     "WEBHOOK_ENDPOINT_STATUS_DISABLED": 2
+                  }
+                },
+                "WebhookFailureClass": {
+                  "values": {
+                    "WEBHOOK_FAILURE_CLASS_UNSPECIFIED": 0,
+                    "WEBHOOK_FAILURE_CLASS_TIMEOUT": 1,
+                    "WEBHOOK_FAILURE_CLASS_CONNECTION_REFUSED": 2,
+                    "WEBHOOK_FAILURE_CLASS_DNS": 3,
+                    "WEBHOOK_FAILURE_CLASS_TLS": 4,
+                    "WEBHOOK_FAILURE_CLASS_SSRF_BLOCKED": 5,
+                    "WEBHOOK_FAILURE_CLASS_CONNECTION_ERROR": 6,
+                    "WEBHOOK_FAILURE_CLASS_HTTP_3XX": 7,
+                    "WEBHOOK_FAILURE_CLASS_HTTP_4XX": 8,
+                    "WEBHOOK_FAILURE_CLASS_HTTP_5XX": 9,
+                    "WEBHOOK_FAILURE_CLASS_ACKNOWLEDGEMENT": 10
+                  }
+                },
+                "WebhookFailureGroup": {
+                  "fields": {
+                    "failureClass": {
+                      "type": "WebhookFailureClass",
+                      "id": 1,
+                      "protoName": "failure_class"
+                    },
+                    "status": {
+                      "type": "int32",
+                      "id": 2
+                    },
+                    "count": {
+                      "type": "int64",
+                      "id": 3
+                    },
+                    "firstEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "first_epoch_ms"
+                    },
+                    "lastEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "last_epoch_ms"
+                    },
+                    "exampleNotificationId": {
+                      "type": "string",
+                      "id": 6,
+                      "protoName": "example_notification_id"
+                    },
+                    "exampleAttemptNumber": {
+                      "type": "int32",
+                      "id": 7,
+                      "protoName": "example_attempt_number"
+                    },
+                    "exampleResponseStatus": {
+                      "type": "int32",
+                      "id": 8,
+                      "protoName": "example_response_status"
+                    },
+                    "exampleError": {
+                      "type": "string",
+                      "id": 9,
+                      "protoName": "example_error"
+                    }
+                  }
+                },
+                "WebhookHealthResponse": {
+                  "fields": {
+                    "state": {
+                      "type": "WebhookHealthState",
+                      "id": 1
+                    },
+                    "failingSinceEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "failing_since_epoch_ms"
+                    },
+                    "failuresInRow": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "failures_in_row"
+                    },
+                    "disabledReason": {
+                      "type": "string",
+                      "id": 4,
+                      "protoName": "disabled_reason"
+                    },
+                    "disabledAtEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "disabled_at_epoch_ms"
+                    },
+                    "lastHour": {
+                      "type": "WebhookHealthWindow",
+                      "id": 6,
+                      "protoName": "last_hour"
+                    },
+                    "lastDay": {
+                      "type": "WebhookHealthWindow",
+                      "id": 7,
+                      "protoName": "last_day"
+                    },
+                    "lastWeek": {
+                      "type": "WebhookHealthWindow",
+                      "id": 8,
+                      "protoName": "last_week"
+                    },
+                    "failures": {
+                      "rule": "repeated",
+                      "type": "WebhookFailureGroup",
+                      "id": 9
+                    },
+                    "lastSuccessEpochMs": {
+                      "type": "int64",
+                      "id": 10,
+                      "protoName": "last_success_epoch_ms"
+                    },
+                    "waitingDeliveries": {
+                      "type": "int64",
+                      "id": 11,
+                      "protoName": "waiting_deliveries"
+                    },
+                    "nextRetryEpochMs": {
+                      "type": "int64",
+                      "id": 12,
+                      "protoName": "next_retry_epoch_ms"
+                    },
+                    "asOfEpochMs": {
+                      "type": "int64",
+                      "id": 13,
+                      "protoName": "as_of_epoch_ms"
+                    }
+                  }
+                },
+                "WebhookHealthState": {
+                  "values": {
+                    "WEBHOOK_HEALTH_STATE_UNSPECIFIED": 0,
+                    "WEBHOOK_HEALTH_STATE_ENABLED": 1,
+                    "WEBHOOK_HEALTH_STATE_FAILING": 2,
+                    "WEBHOOK_HEALTH_STATE_DISABLED": 3
+                  }
+                },
+                "WebhookHealthWindow": {
+                  "oneofs": {
+                    "_successRate": {
+                      "oneof": [
+                        "successRate"
+                      ]
+                    },
+                    "_latencyP50Ms": {
+                      "oneof": [
+                        "latencyP50Ms"
+                      ]
+                    },
+                    "_latencyP95Ms": {
+                      "oneof": [
+                        "latencyP95Ms"
+                      ]
+                    },
+                    "_latencyP99Ms": {
+                      "oneof": [
+                        "latencyP99Ms"
+                      ]
+                    },
+                    "_weatherAgeP50Ms": {
+                      "oneof": [
+                        "weatherAgeP50Ms"
+                      ]
+                    },
+                    "_weatherAgeP99Ms": {
+                      "oneof": [
+                        "weatherAgeP99Ms"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "attempts": {
+                      "type": "int64",
+                      "id": 1
+                    },
+                    "succeeded": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "failed": {
+                      "type": "int64",
+                      "id": 3
+                    },
+                    "successRate": {
+                      "type": "double",
+                      "id": 4,
+                      "protoName": "success_rate",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "latencyP50Ms": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "latency_p50_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "latencyP95Ms": {
+                      "type": "int64",
+                      "id": 6,
+                      "protoName": "latency_p95_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "latencyP99Ms": {
+                      "type": "int64",
+                      "id": 7,
+                      "protoName": "latency_p99_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "weatherAgeP50Ms": {
+                      "type": "int64",
+                      "id": 8,
+                      "protoName": "weather_age_p50_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "weatherAgeP99Ms": {
+                      "type": "int64",
+                      "id": 9,
+                      "protoName": "weather_age_p99_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
                   }
                 }
               }

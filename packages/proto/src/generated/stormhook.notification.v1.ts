@@ -593,6 +593,233 @@ export const WebhookEndpointStatus = {
   WEBHOOK_ENDPOINT_STATUS_DISABLED: 'WEBHOOK_ENDPOINT_STATUS_DISABLED',
 } as const;
 
+/** Why an attempt failed, as the owner acts on it. */
+export type WebhookFailureClass =
+  | 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED'
+  | 'WEBHOOK_FAILURE_CLASS_TIMEOUT'
+  | 'WEBHOOK_FAILURE_CLASS_CONNECTION_REFUSED'
+  | 'WEBHOOK_FAILURE_CLASS_DNS'
+  | 'WEBHOOK_FAILURE_CLASS_TLS'
+  | 'WEBHOOK_FAILURE_CLASS_SSRF_BLOCKED'
+  | 'WEBHOOK_FAILURE_CLASS_CONNECTION_ERROR'
+  | 'WEBHOOK_FAILURE_CLASS_HTTP_3XX'
+  | 'WEBHOOK_FAILURE_CLASS_HTTP_4XX'
+  | 'WEBHOOK_FAILURE_CLASS_HTTP_5XX'
+  | 'WEBHOOK_FAILURE_CLASS_ACKNOWLEDGEMENT';
+
+/** The values of {@link WebhookFailureClass} (`stormhook.notification.v1.WebhookFailureClass`), usable like an enum. */
+export const WebhookFailureClass = {
+  /**
+   * Not set.
+   *
+   * Wire value 0.
+   */
+  WEBHOOK_FAILURE_CLASS_UNSPECIFIED: 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED',
+  /**
+   * No answer within the endpoint's timeout.
+   *
+   * Wire value 1.
+   */
+  WEBHOOK_FAILURE_CLASS_TIMEOUT: 'WEBHOOK_FAILURE_CLASS_TIMEOUT',
+  /**
+   * Nothing listens at the address.
+   *
+   * Wire value 2.
+   */
+  WEBHOOK_FAILURE_CLASS_CONNECTION_REFUSED: 'WEBHOOK_FAILURE_CLASS_CONNECTION_REFUSED',
+  /**
+   * The host name does not resolve.
+   *
+   * Wire value 3.
+   */
+  WEBHOOK_FAILURE_CLASS_DNS: 'WEBHOOK_FAILURE_CLASS_DNS',
+  /**
+   * The TLS handshake or the certificate failed.
+   *
+   * Wire value 4.
+   */
+  WEBHOOK_FAILURE_CLASS_TLS: 'WEBHOOK_FAILURE_CLASS_TLS',
+  /**
+   * The URL leads to a private or reserved address: refused before connecting.
+   *
+   * Wire value 5.
+   */
+  WEBHOOK_FAILURE_CLASS_SSRF_BLOCKED: 'WEBHOOK_FAILURE_CLASS_SSRF_BLOCKED',
+  /**
+   * Another connection failure (reset, closed early).
+   *
+   * Wire value 6.
+   */
+  WEBHOOK_FAILURE_CLASS_CONNECTION_ERROR: 'WEBHOOK_FAILURE_CLASS_CONNECTION_ERROR',
+  /**
+   * A redirect (never followed); see status.
+   *
+   * Wire value 7.
+   */
+  WEBHOOK_FAILURE_CLASS_HTTP_3XX: 'WEBHOOK_FAILURE_CLASS_HTTP_3XX',
+  /**
+   * A client error answer; see status.
+   *
+   * Wire value 8.
+   */
+  WEBHOOK_FAILURE_CLASS_HTTP_4XX: 'WEBHOOK_FAILURE_CLASS_HTTP_4XX',
+  /**
+   * A server error answer; see status.
+   *
+   * Wire value 9.
+   */
+  WEBHOOK_FAILURE_CLASS_HTTP_5XX: 'WEBHOOK_FAILURE_CLASS_HTTP_5XX',
+  /**
+   * A 2xx whose acknowledgement names another id or a status other than SUCCESS.
+   *
+   * Wire value 10.
+   */
+  WEBHOOK_FAILURE_CLASS_ACKNOWLEDGEMENT: 'WEBHOOK_FAILURE_CLASS_ACKNOWLEDGEMENT',
+} as const;
+
+/** The failures of one class (and HTTP status) over the last 7 days. */
+export interface WebhookFailureGroup {
+  /** The class (unitless enum). */
+  failureClass: WebhookFailureClass;
+  /** The HTTP status of the answer classes; 0 for the others. */
+  status: number;
+  /** Failed attempts (count). */
+  count: number;
+  /** The first and the last of them, epoch milliseconds. */
+  firstEpochMs: number;
+  /** Epoch milliseconds. */
+  lastEpochMs: number;
+  /** The last failure: its delivery (unitless notification id). */
+  exampleNotificationId: string;
+  /** Its attempt number (count). */
+  exampleAttemptNumber: number;
+  /** Its HTTP status; 0 when no answer came. */
+  exampleResponseStatus: number;
+  /** Why it failed (text, unitless). */
+  exampleError: string;
+}
+
+/** Codec of {@link WebhookFailureGroup} (`stormhook.notification.v1.WebhookFailureGroup`). */
+export const WebhookFailureGroup = messageCodec<WebhookFailureGroup>(root, 'stormhook.notification.v1.WebhookFailureGroup');
+
+/** The health of the account's webhook. */
+export interface WebhookHealthResponse {
+  /** Enabled, failing or disabled (unitless enum). */
+  state: WebhookHealthState;
+  /** Start of the current run of failures, epoch milliseconds; 0 when none. */
+  failingSinceEpochMs: number;
+  /** Failed attempts since the last success (count). */
+  failuresInRow: number;
+  /** Why it is disabled (text, unitless); empty when enabled. */
+  disabledReason: string;
+  /** When it was disabled, epoch milliseconds; 0 when enabled. */
+  disabledAtEpochMs: number;
+  /** The last hour. */
+  lastHour?: WebhookHealthWindow | null;
+  /** The last 24 hours. */
+  lastDay?: WebhookHealthWindow | null;
+  /** The last 7 days. */
+  lastWeek?: WebhookHealthWindow | null;
+  /** Failures of the last 7 days grouped by class and status, most frequent first. */
+  failures: WebhookFailureGroup[];
+  /** The last successful attempt, epoch milliseconds; 0 when none in the last 7 days. */
+  lastSuccessEpochMs: number;
+  /** Deliveries accepted and not yet finished (count). */
+  waitingDeliveries: number;
+  /** The earliest scheduled retry, epoch milliseconds; 0 when none is scheduled. */
+  nextRetryEpochMs: number;
+  /** When the figures were computed, epoch milliseconds. */
+  asOfEpochMs: number;
+}
+
+/** Codec of {@link WebhookHealthResponse} (`stormhook.notification.v1.WebhookHealthResponse`). */
+export const WebhookHealthResponse = messageCodec<WebhookHealthResponse>(root, 'stormhook.notification.v1.WebhookHealthResponse');
+
+/** How the account's webhook is doing. */
+export type WebhookHealthState =
+  | 'WEBHOOK_HEALTH_STATE_UNSPECIFIED'
+  | 'WEBHOOK_HEALTH_STATE_ENABLED'
+  | 'WEBHOOK_HEALTH_STATE_FAILING'
+  | 'WEBHOOK_HEALTH_STATE_DISABLED';
+
+/** The values of {@link WebhookHealthState} (`stormhook.notification.v1.WebhookHealthState`), usable like an enum. */
+export const WebhookHealthState = {
+  /**
+   * Not set.
+   *
+   * Wire value 0.
+   */
+  WEBHOOK_HEALTH_STATE_UNSPECIFIED: 'WEBHOOK_HEALTH_STATE_UNSPECIFIED',
+  /**
+   * Enabled, and the last attempt succeeded (or none was made).
+   *
+   * Wire value 1.
+   */
+  WEBHOOK_HEALTH_STATE_ENABLED: 'WEBHOOK_HEALTH_STATE_ENABLED',
+  /**
+   * Enabled, and every attempt since failing_since failed.
+   *
+   * Wire value 2.
+   */
+  WEBHOOK_HEALTH_STATE_FAILING: 'WEBHOOK_HEALTH_STATE_FAILING',
+  /**
+   * Disabled: deliveries are not attempted; see disabled_reason.
+   *
+   * Wire value 3.
+   */
+  WEBHOOK_HEALTH_STATE_DISABLED: 'WEBHOOK_HEALTH_STATE_DISABLED',
+} as const;
+
+/** The attempts of one time window. */
+export interface WebhookHealthWindow {
+  /** Attempts that ended in the window (count). */
+  attempts: number;
+  /** Of them, the successful ones (count). */
+  succeeded: number;
+  /** Of them, the failed ones (count). */
+  failed: number;
+  /**
+   * succeeded / attempts (ratio 0 to 1); absent without attempts.
+   *
+   * Optional: absent when not set.
+   */
+  successRate?: number;
+  /**
+   * Median round trip of the receiver's answers, milliseconds (upper bound of its histogram bucket).
+   *
+   * Optional: absent when not set.
+   */
+  latencyP50Ms?: number;
+  /**
+   * 95th percentile round trip, milliseconds.
+   *
+   * Optional: absent when not set.
+   */
+  latencyP95Ms?: number;
+  /**
+   * 99th percentile round trip, milliseconds.
+   *
+   * Optional: absent when not set.
+   */
+  latencyP99Ms?: number;
+  /**
+   * Median age of the weather on receipt (receipt minus the event's own time), milliseconds;
+   * successful non-test callbacks only.
+   *
+   * Optional: absent when not set.
+   */
+  weatherAgeP50Ms?: number;
+  /**
+   * 99th percentile age of the weather on receipt, milliseconds.
+   *
+   * Optional: absent when not set.
+   */
+  weatherAgeP99Ms?: number;
+}
+
+/** Codec of {@link WebhookHealthWindow} (`stormhook.notification.v1.WebhookHealthWindow`). */
+export const WebhookHealthWindow = messageCodec<WebhookHealthWindow>(root, 'stormhook.notification.v1.WebhookHealthWindow');
+
 /**
  * Webhook endpoints and webhook deliveries of an account.
  *
@@ -696,6 +923,18 @@ export const NotifierService = {
     requestType: messageCodec<AccountRequest>(root, 'stormhook.notification.v1.AccountRequest'),
     responseType: messageCodec<DeliveryResponse>(root, 'stormhook.notification.v1.DeliveryResponse'),
   }),
+  /**
+   * The health of the account's webhook: state, success rates, latency, failures by class, weather
+   * age on receipt, waiting deliveries; NOT_FOUND when it has none.
+   */
+  getWebhookHealth: methodDefinition<AccountRequest, WebhookHealthResponse, false, false>({
+    path: '/stormhook.notification.v1.NotifierService/GetWebhookHealth',
+    originalName: 'GetWebhookHealth',
+    requestStream: false,
+    responseStream: false,
+    requestType: messageCodec<AccountRequest>(root, 'stormhook.notification.v1.AccountRequest'),
+    responseType: messageCodec<WebhookHealthResponse>(root, 'stormhook.notification.v1.WebhookHealthResponse'),
+  }),
 };
 
 /** What a server implements for {@link NotifierService}; `Call` is the per-call context its server passes. */
@@ -727,4 +966,9 @@ export interface NotifierServiceHandlers<Call = unknown> {
   redeliver(request: DeliveryRequest, call: Call): Promise<DeliveryResponse>;
   /** Creates a test delivery to the stored endpoint and schedules it now. */
   sendTestDelivery(request: AccountRequest, call: Call): Promise<DeliveryResponse>;
+  /**
+   * The health of the account's webhook: state, success rates, latency, failures by class, weather
+   * age on receipt, waiting deliveries; NOT_FOUND when it has none.
+   */
+  getWebhookHealth(request: AccountRequest, call: Call): Promise<WebhookHealthResponse>;
 }

@@ -86,6 +86,7 @@ export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
     getDelivery: async () => unimplemented(),
     redeliver: async () => unimplemented(),
     sendTestDelivery: async () => unimplemented(),
+    getWebhookHealth: async () => unimplemented(),
   };
   server.add(notificationV1.NotifierService, handlers);
   const port = await server.listen('127.0.0.1:0');

@@ -52,7 +52,8 @@ export const OPERATION_IDS = [
   'getPointAlarmPage',
   'getPointAlarmsByRecipientId',
   ...STORED_WEBHOOK_OPERATIONS,
-  // webhook delivery log and replay
+  // webhook delivery health, log and replay
+  'getWebhookHealth',
   'getDeliveryPage',
   'getDelivery',
   'redeliverDelivery',

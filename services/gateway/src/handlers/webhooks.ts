@@ -12,6 +12,7 @@ import { toEndpointConfig } from './webhook-mapping.js';
 import { maskedFieldOf } from './webhook-masking.js';
 import { targetAccountId, type AccountLookup } from './webhooks-account.js';
 import { signingSecretsJson, storedWebhookJson } from './webhooks-json.js';
+import { webhookHealthJson } from './webhook-health-json.js';
 
 export type NotifierClient = GrpcClient<typeof notificationV1.NotifierService>;
 
@@ -85,6 +86,10 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
       const accountId = await targetAccountId(req, identity);
       const { endpoint } = await notifier.enableWebhookEndpoint({ accountId });
       noStore(res).json(storedWebhookJson(endpoint, viewerAccountId(req, accountId)));
+    },
+    getWebhookHealth: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      noStore(res).json(webhookHealthJson(await notifier.getWebhookHealth({ accountId })));
     },
     sendWebhookTest: async (req, res) => {
       const accountId = await targetAccountId(req, identity);

@@ -77,7 +77,55 @@ const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
   getPrecipitationPage: {
     request: { backwardInterval: 3600, endTimeEpoch: 1_795_788_000_000, intensityThreshold: 'MODERATE', pageNumber: 0, pageSize: 20 },
   },
+  // A receiver that has been answering 503 for ten minutes after a good day.
+  getWebhookHealth: { response: webhookHealthExample() },
 };
+
+/** The health answer of a webhook failing for ten minutes (12:00 UTC, the examples' now). */
+function webhookHealthExample(): Record<string, unknown> {
+  const now = 1_795_788_000_000;
+  const failingSince = now - 600_000;
+  const window = (attempts: number, failed: number, p50: number, p99: number) => ({
+    attempts,
+    succeeded: attempts - failed,
+    failed,
+    successRate: Math.round(((attempts - failed) / attempts) * 1000) / 1000,
+    latencyMs: { p50, p95: p99 / 2, p99 },
+    weatherAgeMs: { p50: 2_000, p99: 15_000 },
+  });
+  return {
+    state: 'FAILING',
+    failingSinceEpochMs: failingSince,
+    failuresInRow: 14,
+    disabledReason: null,
+    disabledAtEpochMs: null,
+    lastHour: window(120, 14, 100, 1_000),
+    last24Hours: window(2_410, 16, 75, 500),
+    last7Days: window(15_877, 31, 75, 500),
+    failures: [
+      {
+        failureClass: 'HTTP_5XX',
+        status: 503,
+        count: 14,
+        firstEpochMs: failingSince,
+        lastEpochMs: now - 20_000,
+        example: { notificationId: 'ntf_01JDXK9V4N8C2T6QW3ZB5R7Y1M', attemptNumber: 2, responseStatusCode: 503, error: 'HTTP 503' },
+      },
+      {
+        failureClass: 'TIMEOUT',
+        status: null,
+        count: 2,
+        firstEpochMs: now - 86_000_000,
+        lastEpochMs: now - 85_400_000,
+        example: { notificationId: 'ntf_01JDVQ2M8P6K4H1N7C3X9B5T0S', attemptNumber: 1, responseStatusCode: null, error: 'timed out after 10000 ms' },
+      },
+    ],
+    lastSuccessEpochMs: failingSince - 4_000,
+    waitingDeliveries: 9,
+    nextRetryEpochMs: now + 40_000,
+    asOfEpochMs: now,
+  };
+}
 
 /** The request and main-answer examples of one operation. */
 export function operationExamples(spec: RouteSpec): OperationExamples {

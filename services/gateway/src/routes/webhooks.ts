@@ -1,5 +1,6 @@
 import { DeliveryDetail, DeliveryPage, DeliveryPageRequest, NotificationIdParams } from '../schemas/deliveries.js';
 import { AccountQuery, RotateSecretQuery, StoredWebhook, WebhookSigningSecrets, WebhookUpdateRequest } from '../schemas/webhook.js';
+import { WebhookHealth } from '../schemas/webhook-health.js';
 import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
 import { RESOURCE_ERRORS } from './error-sets.js';
 
@@ -109,6 +110,25 @@ export const webhookRoutes: readonly RouteSpec[] = [
 
 /** The delivery log of the account's webhook and its replay (notifier issue, item 3). */
 export const deliveryRoutes: readonly RouteSpec[] = [
+  {
+    operationId: 'getWebhookHealth',
+    method: 'get',
+    path: '/v1/alarms/webhooks/health',
+    summary: 'How the stored webhook is doing',
+    description:
+      'Its state (ENABLED, FAILING with the failures in a row and since when, DISABLED with the reason); attempts, success rate and the ' +
+      "receiver's latency percentiles over the last hour, 24 hours and 7 days; failures of the last 7 days grouped by class (timeout, " +
+      'refused, DNS, TLS, SSRF policy, 3xx/4xx/5xx by status, acknowledgement) with their first and last time and an example; the age of ' +
+      'the weather when callbacks reached the receiver (receipt minus the time of the weather event); how many deliveries wait and the ' +
+      'next retry. Kept as counters while attempts end, so the answer does not grow with the delivery log. Percentiles are exact to ' +
+      `their histogram bucket; windows are whole minutes (last hour) or whole hours. ${NO_ACCOUNT}`,
+    tag: 'webhooks',
+    roles: owner,
+    authenticated: true,
+    request: { query: AccountQuery },
+    response: { status: 200, description: 'the health of the stored webhook', schema: WebhookHealth },
+    errors: ERRORS,
+  },
   {
     operationId: 'getDeliveryPage',
     method: 'post',

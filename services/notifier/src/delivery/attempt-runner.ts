@@ -1,5 +1,6 @@
 import type { Logger } from '@stormhook/logger';
 import { classifyAttempt, nextRetryDelayMs } from '../domain/attempt-outcome.js';
+import { classifyFailure } from '../domain/failure-class.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus, FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
@@ -7,6 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import { OUTBOX_DUE_AT, type DeliveryStore, type QueueEntry } from '../ports/delivery-store.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import type { HttpSender, SendOutcome } from '../ports/http-sender.js';
+import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
 import { buildRequest } from './build-request.js';
 import type { EndpointCache } from './endpoint-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
@@ -21,6 +23,8 @@ export interface AttemptRunnerDeps {
   clock: Clock;
   logger: Logger;
   metrics?: DeliveryMetrics | undefined;
+  /** The account's webhook health statistics (in memory). */
+  stats?: WebhookStatsSink | undefined;
 }
 
 /** Where the attempt's claim lives: a queue entry (claimed with a lease document) or a hold of fresh deliveries. */
@@ -170,6 +174,7 @@ export class AttemptRunner {
         endpointId: endpoint.id,
       },
     });
+    this.recordStats(delivery, attempt, outcome, decision, finishedAt);
     let result: AttemptResult = { kind: 'settled' };
     if (decision.status === 'pending' && decision.nextAttemptAt) {
       const retry: QueueEntry = {
@@ -218,10 +223,29 @@ export class AttemptRunner {
     return result;
   }
 
+  /** The attempt, and what it did to the delivery, in the account's webhook statistics. */
+  private recordStats(delivery: Delivery, attempt: DeliveryAttempt, outcome: SendOutcome, decision: Decision, finishedAt: Date): void {
+    const stats = this.deps.stats;
+    if (!stats) return;
+    const at = finishedAt.getTime();
+    stats.attempted(delivery.accountId, {
+      at,
+      durationMs: outcome.durationMs,
+      succeeded: attempt.succeeded,
+      failure: attempt.succeeded ? undefined : classifyFailure(outcome.kind === 'response' ? { kind: 'response', statusCode: outcome.statusCode } : outcome),
+      example: { notificationId: delivery.id, attemptNumber: attempt.attemptNumber, responseStatus: attempt.responseStatus, error: attempt.error ?? '' },
+      // A test delivery carries no weather.
+      weatherAgeMs: attempt.succeeded && !delivery.test ? at - delivery.occurredAt.getTime() : undefined,
+    });
+    if (decision.status !== 'pending') stats.closed(delivery.accountId);
+    else if (decision.nextAttemptAt) stats.retryScheduled(delivery.accountId, decision.nextAttemptAt.getTime());
+  }
+
   /** Marks a claimed queued delivery dead without an attempt and owes its DeliveryFailed event. */
   private async kill(entry: QueueEntry, delivery: Delivery, reason: FailureReason, error: string): Promise<AttemptResult> {
     const at = this.deps.clock.now();
     await this.deps.store.markDead(delivery.id, reason, error, at, entry.attempt);
+    this.deps.stats?.closed(delivery.accountId);
     await this.deps.store.parkForOutbox(delivery.id, entry.attempt);
     this.deps.metrics?.dead.inc({ endpoint_id: delivery.endpointId ?? 'none' });
     await this.publishFailure({ ...delivery, status: 'dead', failureReason: reason, lastError: error, finishedAt: at, failureEventPending: true });

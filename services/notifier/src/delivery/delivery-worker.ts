@@ -16,6 +16,7 @@ import { recoverHold } from './hold-recovery.js';
 import { HoldTracker } from './hold-tracker.js';
 import { WorkSchedule } from './work-schedule.js';
 import { DEFAULT_WORKER_OPTIONS, type DeliveryWorkerOptions } from './worker-options.js';
+import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
 
 /** Entries claimed per round: one insertMany of lease documents. */
 export const MAX_CLAIM_BATCH = 200;
@@ -33,6 +34,7 @@ export interface DeliveryWorkerDeps {
   clock: Clock;
   logger: Logger;
   metrics?: DeliveryMetrics;
+  stats?: WebhookStatsSink;
 }
 
 /**

@@ -130,7 +130,8 @@ export class GotWebhookSender implements HttpSender {
           : blocked
             ? `refused by SSRF policy: ${error.message.replace(/^refused by SSRF policy: /, '')}`
             : error.message;
-        finish({ kind: 'error', message, blocked, timedOut, durationMs: elapsed() });
+        const code = (error as { code?: unknown }).code;
+        finish({ kind: 'error', message, blocked, timedOut, ...(typeof code === 'string' ? { code } : {}), durationMs: elapsed() });
       });
     });
   }

@@ -23,6 +23,13 @@ export const COLLECTIONS = {
   messageOutbox: 'message_outbox',
   /** Append-only claims of message attempts (`<messageId>#<attemptNumber>`). */
   messageLeases: 'message_leases',
+  /**
+   * Webhook health statistics: one document per (account, writer), `<accountId>|<writerId>`, written
+   * by that notifier process only (delivery/webhook-stats-recorder.ts).
+   */
+  webhookStats: 'webhook_stats',
+  /** One document per notifier process that wrote statistics, with the time of its last write. */
+  webhookStatWriters: 'webhook_stat_writers',
   /** Development-only settings generated at first start (the credential key when none is configured). */
   devSettings: 'dev_settings',
 } as const;
@@ -51,6 +58,8 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
   messageOutbox: [{ name: 'due', key: { nextAttemptAt: 1 } }],
   messageLeases: [],
   devSettings: [],
+  webhookStats: [{ name: 'writer', key: { writerId: 1 } }],
+  webhookStatWriters: [],
 };
 
 export async function ensureNotifierIndexes(db: Db): Promise<void> {

@@ -23,6 +23,8 @@ export type SendOutcome =
       /** Refused by the SSRF policy before or while connecting. */
       blocked: boolean;
       timedOut: boolean;
+      /** The transport's error code (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED, ...), when it gave one. */
+      code?: string | undefined;
       durationMs: number;
     };
 

@@ -25,6 +25,7 @@ import { AcceptAlarm } from '../usecases/accept-alarm.js';
 import { DeliveryLog } from '../usecases/delivery-log.js';
 import { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import { RecordingPublisher } from './recording-publisher.js';
+import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
 
 /** Small delays are allowed in tests so that retries take a second, not minutes. */
 export const TEST_POLICY_BOUNDS: DeliveryPolicyBounds = { ...DEFAULT_POLICY_BOUNDS, timeoutMs: { min: 50, max: 30_000 } };
@@ -43,7 +44,11 @@ export interface NotifierHarness {
   /** The per-delivery cap of manual redeliveries deliveryLog applies. */
   maxManualRedeliveries: number;
   /** Starts a worker (one notifier instance) and its acceptance use case; each call is a new instance. */
-  instance(options?: Partial<DeliveryWorkerOptions>, allowList?: string[]): { worker: DeliveryWorker; accept: AcceptAlarm; cache: EndpointCache };
+  instance(
+    options?: Partial<DeliveryWorkerOptions>,
+    allowList?: string[],
+    extras?: { stats?: WebhookStatsSink },
+  ): { worker: DeliveryWorker; accept: AcceptAlarm; cache: EndpointCache };
   close(): Promise<void>;
 }
 
@@ -90,18 +95,22 @@ export async function startHarness(): Promise<NotifierHarness> {
     registry,
     endpoints,
     deliveryLog,
-    instance(options = {}, allowList = ['127.0.0.1/32']) {
+    instance(options = {}, allowList = ['127.0.0.1/32'], extras = {}) {
       const cache = new EndpointCache(endpointRepo, 200);
       const sender = new GotWebhookSender({ policy: new SsrfPolicy(allowList), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
       senders.push(sender);
       const health = new EndpointHealth({ repository: endpointRepo, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 60 * 60 * 1000 });
       const worker = new DeliveryWorker(
-        { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics },
+        { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics, ...extras },
         { instanceId: newId('ep').replace('ep_', 'w_'), pollIntervalMs: 50, outboxIntervalMs: 500, recoveryIntervalMs: 100, ...options },
       );
       workers.push(worker);
       worker.start();
-      return { worker, accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs }), cache };
+      return {
+        worker,
+        accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs, ...extras }),
+        cache,
+      };
     },
     async close() {
       await Promise.all(workers.map((w) => w.stop({ graceMs: 0 })));

@@ -4,12 +4,15 @@ import { fail, validation, type Result } from '../domain/notifier-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryLog } from '../usecases/delivery-log.js';
 import type { EndpointUseCases } from '../usecases/endpoint-usecases.js';
+import type { WebhookHealth } from '../usecases/webhook-health.js';
+import { webhookHealthMessage } from './health-mapping.js';
 import { translateFailure, unwrap } from './errors.js';
 import { configInput, deliveryMessage, endpointMessage, signingSecretMessage, statusFilter } from './mapping.js';
 
 export interface NotifierHandlerDeps {
   endpoints: EndpointUseCases;
   deliveries: DeliveryLog;
+  webhookHealth: WebhookHealth;
   clock: Clock;
 }
 
@@ -47,7 +50,7 @@ const optionalDate = (epochMs: number): Date | undefined => (epochMs > 0 ? new D
 
 /** Every rpc of NotifierService: translate, call one use case, map its failure to a status. */
 export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof notificationV1.NotifierService> {
-  const { endpoints, deliveries, clock } = deps;
+  const { endpoints, deliveries, webhookHealth, clock } = deps;
   const endpointResponse = (endpoint: Parameters<typeof endpointMessage>[0]) =>
     notificationV1.WebhookEndpointResponse.create({ endpoint: endpointMessage(endpoint, clock.now()) });
   const deliveryResponse = (delivery: Parameters<typeof deliveryMessage>[0]) => notificationV1.DeliveryResponse.create({ delivery: deliveryMessage(delivery) });
@@ -104,6 +107,9 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
     },
     async sendTestDelivery(request, call) {
       return deliveryResponse(await forAccount(call, request.accountId, (id) => deliveries.sendTest(id)));
+    },
+    async getWebhookHealth(request, call) {
+      return webhookHealthMessage(await forAccount(call, request.accountId, (id) => webhookHealth.get(id)));
     },
   };
 }

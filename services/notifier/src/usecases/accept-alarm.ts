@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { DeliveryIntake } from '../ports/delivery-intake.js';
 import { OUTBOX_DUE_AT, queueEntry, type DeliveryStore } from '../ports/delivery-store.js';
 import type { EndpointCache } from '../delivery/endpoint-cache.js';
+import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
 
 export type AcceptResult = 'accepted' | 'duplicate' | 'dead-on-arrival';
 
@@ -19,6 +20,7 @@ export interface AcceptAlarmDeps {
    * queues the next attempt this long after it, so never beside a hold that is still alive.
    */
   holdLeaseMs: number;
+  stats?: WebhookStatsSink | undefined;
 }
 
 const stripPrefix = (value: string, prefix: string): string => (value.startsWith(prefix) ? value.slice(prefix.length) : value);
@@ -86,6 +88,8 @@ export class AcceptAlarm {
       }
       return 'duplicate';
     }
+    // Counted once, by the instance whose insert stored it: the replay above is a duplicate.
+    this.deps.stats?.opened(delivery.accountId);
     // Sent from memory when this instance has a slot for it, queued otherwise: the worker's protocol.
     await this.deps.intake.offer(delivery, live);
     return 'accepted';

@@ -6,6 +6,8 @@ import type { DeliveryWorker } from '../delivery/delivery-worker.js';
 import type { Clock } from '../ports/clock.js';
 import { queueEntry, type DeliveryStore } from '../ports/delivery-store.js';
 import type { EndpointRepository } from '../ports/endpoint-repository.js';
+import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
+import { NO_ENDPOINT } from './endpoint-usecases.js';
 
 /** A delivery as its owner sees it: `in-flight` when an attempt holds a live lease right now. */
 export interface DeliveryView extends Omit<Delivery, 'status'> {
@@ -28,6 +30,7 @@ export interface DeliveryLogDeps {
   worker?: DeliveryWorker;
   /** Manual redeliveries one delivery may have (NOTIFIER_MAX_MANUAL_REDELIVERIES). */
   maxManualRedeliveries: number;
+  stats?: WebhookStatsSink | undefined;
 }
 
 const NOT_FOUND = 'Delivery not found';
@@ -79,6 +82,7 @@ export class DeliveryLog {
       await this.deps.store.expedite(delivery.id, now);
     } else {
       await this.deps.store.reopen(delivery.id, now);
+      this.deps.stats?.opened(accountId);
       // This replaces an outbox marker too: the delivery keeps its owed-event flag and the worker parks
       // it again after the manual attempt.
       await this.deps.store.replaceQueueEntry(queueEntry(delivery, endpoint.id, now, { trigger: 'manual', single: true, attempt: delivery.attemptCount + 1 }));
@@ -90,7 +94,7 @@ export class DeliveryLog {
   /** A test delivery to the stored endpoint, through the same pipeline as real ones. */
   async sendTest(accountId: string): Promise<Result<DeliveryView>> {
     const endpoint = await this.deps.endpoints.findByAccount(accountId);
-    if (!endpoint) return fail(notFound('No webhook is stored for this account'));
+    if (!endpoint) return fail(notFound(NO_ENDPOINT));
     const now = this.deps.clock.now();
     const id = newId('ntf', now.getTime());
     const payload = JSON.stringify({
@@ -118,6 +122,7 @@ export class DeliveryLog {
       ...newDeliveryState(now),
     };
     await this.deps.store.insert(delivery);
+    this.deps.stats?.opened(accountId);
     // One manual attempt: a test must not keep retrying against an endpoint being set up.
     await this.deps.store.enqueue(queueEntry(delivery, endpoint.id, now, { trigger: 'manual', single: true }));
     this.deps.worker?.wake();

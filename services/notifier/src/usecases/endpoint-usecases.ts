@@ -18,7 +18,7 @@ export interface EndpointUseCaseDeps extends EndpointValidationDeps {
   rotationWindowMs?: number;
 }
 
-const NO_ENDPOINT = 'No webhook is stored for this account';
+export const NO_ENDPOINT = 'No webhook is stored for this account';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_ROTATION_WINDOW_MS = 7 * DAY_MS;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
