@@ -158,6 +158,36 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.equal(receiver.withId(delivered).length, sent, 'a refused redelivery sent nothing');
   });
 
+  it("reports the webhook's health: the attempts the receiver answered, by outcome, and the failure by class", async () => {
+    const attempts = receiver.received.filter((c) => c.url.startsWith('/log')).length;
+    assert.equal(attempts, 7, 'a test delivery with five redeliveries, and one test delivery that died');
+    const read = await stack.call('GET', '/v1/alarms/webhooks/health', { token: owner.token });
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.equal(read.headers.get('cache-control'), 'no-store');
+    const health = read.body;
+    // The last attempt succeeded, so the webhook is not failing.
+    assert.equal(health['state'], 'ENABLED');
+    assert.equal(health['failingSinceEpochMs'], null);
+    for (const window of ['lastHour', 'last24Hours', 'last7Days']) {
+      // Seven callbacks: one answered 500 (the dead delivery of the listing test), six succeeded.
+      assert.deepEqual([health[window]['attempts'], health[window]['succeeded'], health[window]['failed']], [7, 6, 1], window);
+      assert.equal(health[window]['successRate'], 6 / 7);
+      assert.ok(health[window]['latencyMs']['p99'] > 0);
+      // Only test deliveries here: they carry no weather.
+      assert.equal(health[window]['weatherAgeMs']['p50'], null);
+    }
+    assert.deepEqual(
+      health['failures'].map((g: any) => [g['failureClass'], g['status'], g['count'], g['example']['responseStatusCode']]),
+      [['HTTP_5XX', 500, 1, 500]],
+    );
+    assert.equal(health['waitingDeliveries'], 0);
+    assert.ok(health['lastSuccessEpochMs'] > 0);
+    // Another account's webhook is its own business.
+    const others = await stack.call('GET', '/v1/alarms/webhooks/health', { token: other.token });
+    assert.equal(others.status, 200);
+    assert.equal(others.body['lastHour']['attempts'], 0);
+  });
+
   it("answers 404 for another account's notification id and an unknown one, and 403 to a caller without an account", async () => {
     const path = `/v1/deliveries/${delivered}`;
     assert.match(errorMessage(await get(other.token, delivered), 404, path), /not found/i);
