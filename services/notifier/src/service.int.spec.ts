@@ -154,6 +154,9 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
       status: 'DELIVERY_STATUS_SUCCEEDED',
       fromEpochMs: 0,
       toEpochMs: 0,
+      failureClass: 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED',
+      callbackType: '',
+      cursor: '',
       page: { pageNumber: 0, pageSize: 10 },
     });
     assert.equal(listed.page?.totalRecords, 2);
@@ -170,6 +173,9 @@ describe('notifier service: Kafka in, webhooks and messages out (real broker, Fe
         status: 'DELIVERY_STATUS_UNSPECIFIED',
         fromEpochMs: 0,
         toEpochMs: 0,
+        failureClass: 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED',
+        callbackType: '',
+        cursor: '',
         page: { pageNumber: 0, pageSize: 101 },
       }),
     );

@@ -121,6 +121,33 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.equal((await stack.call('POST', '/v1/deliveries/page', { token: other.token, body: {} })).body['totalRecords'], 0);
   });
 
+  it('filters by failure class and callback type, and pages with a cursor', async () => {
+    const page = (body: unknown) => stack.call('POST', '/v1/deliveries/page', { token: owner.token, body });
+    const failed = await page({ failureClass: 'HTTP_5XX' });
+    assert.equal(failed.status, 200, JSON.stringify(failed.body));
+    assert.equal(failed.body['totalRecords'], 1);
+    const [dead] = failed.body['deliveries'];
+    assert.equal(dead['lastFailureClass'], 'HTTP_5XX');
+    assert.equal(dead['callbackType'], 'webhook.test');
+    assert.equal((await page({ failureClass: 'TIMEOUT' })).body['totalRecords'], 0);
+    assert.equal((await page({ callbackType: 'webhook.test' })).body['totalRecords'], 2);
+    assert.equal((await page({ callbackType: 'lightning.strike' })).body['totalRecords'], 0);
+
+    const first = await page({ pageSize: 1 });
+    assert.equal(first.body['deliveries'].length, 1);
+    assert.equal(typeof first.body['nextCursor'], 'string');
+    const second = await page({ pageSize: 1, cursor: first.body['nextCursor'] });
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assert.deepEqual(
+      [...first.body['deliveries'], ...second.body['deliveries']].map((d: any) => d['notificationId']),
+      (await page({})).body['deliveries'].map((d: any) => d['notificationId']),
+    );
+    assert.equal(second.body['nextCursor'], null, 'the last page has no next cursor');
+    // The detail names each attempt's class.
+    const detail = await stack.call('GET', `/v1/deliveries/${String(dead['notificationId'])}`, { token: owner.token });
+    assert.equal(detail.body['attempts'][0]['failureClass'], 'HTTP_5XX');
+  });
+
   it('refuses bad page requests with ErrorResponse 400s naming the field', async () => {
     const path = '/v1/deliveries/page';
     const page = (body: unknown) => stack.call('POST', path, { token: owner.token, body });
@@ -129,6 +156,15 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.match(errorMessage(await page({ pageNumber: -1 }), 400, path), /pageNumber/);
     assert.match(errorMessage(await page({ status: 'LOST' }), 400, path), /status must be one of PENDING, IN_FLIGHT, SUCCEEDED, DEAD/);
     assert.match(errorMessage(await page({ fromEpochMs: 2000, toEpochMs: 1000 }), 400, path), /toEpochMs/);
+  });
+
+  it('refuses a cursor it did not issue, and a page number beside a cursor, naming the field', async () => {
+    const path = '/v1/deliveries/page';
+    const page = (body: unknown) => stack.call('POST', path, { token: owner.token, body });
+    assert.match(errorMessage(await page({ cursor: 'bm90LWEtY3Vyc29y' }), 400, path), /cursor/);
+    const first = await page({ pageSize: 1 });
+    assert.match(errorMessage(await page({ cursor: first.body['nextCursor'], pageNumber: 1 }), 400, path), /pageNumber/);
+    assert.match(errorMessage(await page({ failureClass: 'SLOW' }), 400, path), /failureClass/);
   });
 
   it('redelivers with the same webhook-id and logs the manual attempt', async () => {

@@ -3755,6 +3755,16 @@ export const root = buildRoot({
                       "type": "string",
                       "id": 15,
                       "protoName": "payload_json"
+                    },
+                    "callbackType": {
+                      "type": "string",
+                      "id": 16,
+                      "protoName": "callback_type"
+                    },
+                    "lastFailureClass": {
+                      "type": "WebhookFailureClass",
+                      "id": 17,
+                      "protoName": "last_failure_class"
                     }
                   }
                 },
@@ -3810,6 +3820,11 @@ export const root = buildRoot({
                       "type": "int64",
                       "id": 11,
                       "protoName": "next_attempt_at_epoch_ms"
+                    },
+                    "failureClass": {
+                      "type": "WebhookFailureClass",
+                      "id": 12,
+                      "protoName": "failure_class"
                     }
                   }
                 },
@@ -3873,6 +3888,20 @@ export const root = buildRoot({
                     "page": {
                       "type": "stormhook.common.v1.PageRequest",
                       "id": 6
+                    },
+                    "failureClass": {
+                      "type": "WebhookFailureClass",
+                      "id": 7,
+                      "protoName": "failure_class"
+                    },
+                    "callbackType": {
+                      "type": "string",
+                      "id": 8,
+                      "protoName": "callback_type"
+                    },
+                    "cursor": {
+                      "type": "string",
+                      "id": 9
                     }
                   }
                 },
@@ -3886,6 +3915,11 @@ export const root = buildRoot({
                     "page": {
                       "type": "stormhook.common.v1.PageInfo",
                       "id": 2
+                    },
+                    "nextCursor": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "next_cursor"
                     }
                   }
                 },

@@ -104,6 +104,13 @@ export interface Delivery {
   attempts: DeliveryAttempt[];
   /** The request body sent (UTF-8 JSON text, unitless); empty in list results. */
   payloadJson: string;
+  /**
+   * The callback type, the payload's `type` (unitless, e.g. "thunderstorm.start"); empty for
+   * deliveries stored before it was kept.
+   */
+  callbackType: string;
+  /** The class of the last attempt's failure; UNSPECIFIED when it succeeded or none was made. */
+  lastFailureClass: WebhookFailureClass;
 }
 
 /** Codec of {@link Delivery} (`stormhook.notification.v1.Delivery`). */
@@ -133,6 +140,8 @@ export interface DeliveryAttempt {
   error: string;
   /** When the next attempt was scheduled after this one, epoch milliseconds; 0 when none. */
   nextAttemptAtEpochMs: number;
+  /** Why it failed, by class; UNSPECIFIED on success (and for attempts logged before classes existed). */
+  failureClass: WebhookFailureClass;
 }
 
 /** Codec of {@link DeliveryAttempt} (`stormhook.notification.v1.DeliveryAttempt`). */
@@ -214,6 +223,12 @@ export interface ListDeliveriesRequest {
   toEpochMs: number;
   /** Which page (page size 1 to 100). */
   page?: commonV1.PageRequest | null;
+  /** Only deliveries whose last attempt failed with this class; UNSPECIFIED for all. */
+  failureClass: WebhookFailureClass;
+  /** Only deliveries of this callback type (unitless, e.g. "lightning.strike"); empty for all. */
+  callbackType: string;
+  /** The page after the one whose next_cursor this is (unitless, opaque); empty for page numbers. */
+  cursor: string;
 }
 
 /** Codec of {@link ListDeliveriesRequest} (`stormhook.notification.v1.ListDeliveriesRequest`). */
@@ -225,6 +240,8 @@ export interface ListDeliveriesResponse {
   deliveries: Delivery[];
   /** Where the page lies. */
   page?: commonV1.PageInfo | null;
+  /** The cursor of the next page (unitless, opaque); empty on the last page. */
+  nextCursor: string;
 }
 
 /** Codec of {@link ListDeliveriesResponse} (`stormhook.notification.v1.ListDeliveriesResponse`). */

@@ -6,6 +6,10 @@ const TRIGGER_PREFIX = 'ATTEMPT_TRIGGER_';
 /** 0 is the proto's "none" for times and status codes; the public answer says null. */
 const orNull = (value: number): number | null => (value > 0 ? value : null);
 const textOrNull = (value: string): string | null => (value === '' ? null : value);
+const FAILURE_CLASS_PREFIX = 'WEBHOOK_FAILURE_CLASS_';
+/** A failure class's public name; null for UNSPECIFIED (a success, or none known). */
+export const failureClassOrNull = (value: notificationV1.WebhookFailureClass): string | null =>
+  value === 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED' ? null : value.slice(FAILURE_CLASS_PREFIX.length);
 
 function attemptJson(attempt: notificationV1.DeliveryAttempt): Record<string, unknown> {
   return {
@@ -20,6 +24,7 @@ function attemptJson(attempt: notificationV1.DeliveryAttempt): Record<string, un
     succeeded: attempt.succeeded,
     error: textOrNull(attempt.error),
     nextAttemptAtEpochMs: orNull(attempt.nextAttemptAtEpochMs),
+    failureClass: failureClassOrNull(attempt.failureClass),
   };
 }
 
@@ -49,6 +54,8 @@ export function deliveryJson(delivery: notificationV1.Delivery | null | undefine
     createdAtEpochMs: delivery.createdAtEpochMs,
     finishedAtEpochMs: orNull(delivery.finishedAtEpochMs),
     lastResponseStatusCode: orNull(delivery.lastResponseStatusCode),
+    callbackType: textOrNull(delivery.callbackType),
+    lastFailureClass: failureClassOrNull(delivery.lastFailureClass),
     ...(detail ? { attempts: delivery.attempts.map(attemptJson), payload: payloadOf(delivery.payloadJson) } : {}),
   };
 }

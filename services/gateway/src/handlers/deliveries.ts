@@ -27,6 +27,11 @@ export function deliveryHandlers({ notifier, identity }: WebhookHandlerDeps): Ha
         status: (body.status ? `DELIVERY_STATUS_${body.status}` : 'DELIVERY_STATUS_UNSPECIFIED') as notificationV1.DeliveryStatus,
         fromEpochMs: body.fromEpochMs ?? 0,
         toEpochMs: body.toEpochMs ?? 0,
+        failureClass: (body.failureClass
+          ? `WEBHOOK_FAILURE_CLASS_${body.failureClass}`
+          : 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED') as notificationV1.WebhookFailureClass,
+        callbackType: body.callbackType ?? '',
+        cursor: body.cursor ?? '',
         page,
       });
       res.json({
@@ -34,6 +39,7 @@ export function deliveryHandlers({ notifier, identity }: WebhookHandlerDeps): Ha
         totalRecords: listed.page?.totalRecords ?? 0,
         pageNumber: page.pageNumber,
         pageSize: page.pageSize,
+        nextCursor: listed.nextCursor === '' ? null : listed.nextCursor,
       });
     },
     getDelivery: async (req, res) => {

@@ -1,4 +1,5 @@
 import type { notificationV1 } from '@stormhook/proto';
+import { failureClassOrNull } from './deliveries-json.js';
 
 const orNull = (value: number): number | null => (value > 0 ? value : null);
 const optionalNumber = (value: number | null | undefined): number | null => (value === undefined || value === null ? null : Number(value));
@@ -28,7 +29,7 @@ export function webhookHealthJson(health: notificationV1.WebhookHealthResponse):
     last24Hours: windowJson(health.lastDay),
     last7Days: windowJson(health.lastWeek),
     failures: health.failures.map((group) => ({
-      failureClass: stripped(group.failureClass, 'WEBHOOK_FAILURE_CLASS_'),
+      failureClass: failureClassOrNull(group.failureClass),
       status: group.status > 0 ? group.status : null,
       count: Number(group.count),
       firstEpochMs: Number(group.firstEpochMs),

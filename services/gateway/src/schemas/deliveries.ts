@@ -1,6 +1,8 @@
 import { enumNames, notificationV1 } from '@stormhook/proto';
 import { epochMillis, pageNumber, pageSize, uuid } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
+import { WEBHOOK_EVENT_TYPES } from '@stormhook/webhooks';
+import { WEBHOOK_FAILURE_CLASSES } from './webhook-health.js';
 
 /** Public delivery states (the notifier's DeliveryStatus without its prefix). */
 export const DELIVERY_STATUSES = enumNames(notificationV1.DeliveryStatus, 'DELIVERY_STATUS_');
@@ -27,6 +29,18 @@ export const DeliveryPageRequest = named(
       status: enumOf(DELIVERY_STATUSES, { description: 'only deliveries in this state' }),
       fromEpochMs: { ...epochMillis, description: 'only deliveries created at or after this time, epoch milliseconds' },
       toEpochMs: { ...epochMillis, minimum: 1, description: 'only deliveries created before this time, epoch milliseconds' },
+      failureClass: enumOf(WEBHOOK_FAILURE_CLASSES, {
+        description: "only deliveries whose last attempt failed with this class (GET /v1/alarms/webhooks/health's classes)",
+      }),
+      callbackType: enumOf(WEBHOOK_EVENT_TYPES, {
+        description: 'only deliveries of this callback type (the payload type; deliveries stored before 2026-11-28 have none)',
+      }),
+      cursor: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 400,
+        description: "the previous page's nextCursor: the page after it, stable while new deliveries arrive (pageNumber must be 0 or absent)",
+      },
       pageNumber: { ...pageNumber, description: '0-based; default 0' },
       pageSize: { ...pageSize, description: `1 to 100; default ${DEFAULT_DELIVERY_PAGE_SIZE}` },
     },
@@ -49,6 +63,7 @@ export const DeliveryAttempt = named(
       responseBodyTruncated: { type: 'boolean' },
       succeeded: { type: 'boolean' },
       error: { type: ['string', 'null'], description: 'why the attempt failed; null on success' },
+      failureClass: { type: ['string', 'null'], enum: [...WEBHOOK_FAILURE_CLASSES, null], description: 'why it failed, by class; null on success' },
       nextAttemptAtEpochMs: nullableEpochMillis('when the next attempt was scheduled after this one; null when none'),
     },
     ['attemptNumber', 'trigger', 'url', 'startedAtEpochMs', 'durationMs', 'succeeded'],
@@ -68,6 +83,15 @@ const deliveryFields: Record<string, JsonSchema> = {
   createdAtEpochMs: epochMillis,
   finishedAtEpochMs: nullableEpochMillis('when it succeeded or died; null while pending'),
   lastResponseStatusCode: { type: ['integer', 'null'], format: 'int32', description: 'HTTP status of the last attempt; null when none' },
+  callbackType: {
+    type: ['string', 'null'],
+    description: "the payload's type (lightning.strike, thunderstorm.start, ...); null for deliveries stored before it was kept",
+  },
+  lastFailureClass: {
+    type: ['string', 'null'],
+    enum: [...WEBHOOK_FAILURE_CLASSES, null],
+    description: "the class of the last attempt's failure; null when it succeeded or none was made",
+  },
 };
 const deliveryRequired = ['notificationId', 'accountId', 'eventKind', 'status', 'test', 'attemptCount', 'createdAtEpochMs'];
 
@@ -93,7 +117,8 @@ export const DeliveryPage = named(
       totalRecords: { type: 'integer', format: 'int64' },
       pageNumber: { type: 'integer', format: 'int32' },
       pageSize: { type: 'integer', format: 'int32' },
+      nextCursor: { type: ['string', 'null'], description: 'send it as cursor for the next page; null on the last page' },
     },
-    ['deliveries', 'totalRecords', 'pageNumber', 'pageSize'],
+    ['deliveries', 'totalRecords', 'pageNumber', 'pageSize', 'nextCursor'],
   ),
 );

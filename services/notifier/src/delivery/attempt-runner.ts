@@ -1,6 +1,6 @@
 import type { Logger } from '@stormhook/logger';
 import { classifyAttempt, nextRetryDelayMs } from '../domain/attempt-outcome.js';
-import { classifyFailure } from '../domain/failure-class.js';
+import { classifyFailure, type ClassifiedFailure } from '../domain/failure-class.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus, FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
@@ -151,6 +151,9 @@ export class AttemptRunner {
     const decided = this.decide(entry, endpoint, verdict, scheduledUsed, finishedAt);
     // A DeliveryFailed still owed from an earlier death (before a manual redelivery) stays owed.
     const decision = { ...decided, publishFailure: decided.publishFailure || (delivery.failureEventPending && decided.status !== 'pending') };
+    const failure = verdict.succeeded
+      ? undefined
+      : classifyFailure(outcome.kind === 'response' ? { kind: 'response', statusCode: outcome.statusCode } : outcome);
     const attempt: DeliveryAttempt = {
       attemptNumber: entry.attempt,
       trigger: entry.trigger,
@@ -163,6 +166,7 @@ export class AttemptRunner {
       succeeded: verdict.succeeded,
       error: verdict.error,
       nextAttemptAt: decision.nextAttemptAt,
+      ...(failure ? { failureClass: failure.failureClass } : {}),
     };
     await store.recordAttempt(delivery.id, delivery.accountId, {
       attempt,
@@ -174,7 +178,7 @@ export class AttemptRunner {
         endpointId: endpoint.id,
       },
     });
-    this.recordStats(delivery, attempt, outcome, decision, finishedAt);
+    this.recordStats(delivery, attempt, outcome, failure, decision, finishedAt);
     let result: AttemptResult = { kind: 'settled' };
     if (decision.status === 'pending' && decision.nextAttemptAt) {
       const retry: QueueEntry = {
@@ -224,7 +228,14 @@ export class AttemptRunner {
   }
 
   /** The attempt, and what it did to the delivery, in the account's webhook statistics. */
-  private recordStats(delivery: Delivery, attempt: DeliveryAttempt, outcome: SendOutcome, decision: Decision, finishedAt: Date): void {
+  private recordStats(
+    delivery: Delivery,
+    attempt: DeliveryAttempt,
+    outcome: SendOutcome,
+    failure: ClassifiedFailure | undefined,
+    decision: Decision,
+    finishedAt: Date,
+  ): void {
     const stats = this.deps.stats;
     if (!stats) return;
     const at = finishedAt.getTime();
@@ -232,7 +243,7 @@ export class AttemptRunner {
       at,
       durationMs: outcome.durationMs,
       succeeded: attempt.succeeded,
-      failure: attempt.succeeded ? undefined : classifyFailure(outcome.kind === 'response' ? { kind: 'response', statusCode: outcome.statusCode } : outcome),
+      failure,
       example: { notificationId: delivery.id, attemptNumber: attempt.attemptNumber, responseStatus: attempt.responseStatus, error: attempt.error ?? '' },
       // A test delivery carries no weather.
       weatherAgeMs: attempt.succeeded && !delivery.test ? at - delivery.occurredAt.getTime() : undefined,

@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@stormhook/webhooks';
+import type { FailureClass } from './failure-class.js';
 /**
  * One webhook delivery per notification id: the payload, its state and the attempt log.
  * `in-flight` is not stored on the delivery: it is "pending with a live lease" in the work queue.
@@ -24,6 +25,8 @@ export interface DeliveryAttempt {
   succeeded: boolean;
   error: string | null;
   nextAttemptAt: Date | null;
+  /** Why it failed, by class (failure-class.ts); absent on success and on attempts logged before classes existed. */
+  failureClass?: FailureClass | undefined;
 }
 
 export interface Delivery {
@@ -42,6 +45,8 @@ export interface Delivery {
   triggeredAt: Date;
   /** Exact body to send (JSON text). */
   payload: string;
+  /** The payload's `type` (lightning.strike, thunderstorm.start, ...), kept beside it so lists can filter without reading bodies; absent on deliveries stored before it was. */
+  callbackType?: WebhookEventType | undefined;
   /** The id the receiver's acknowledgement must echo. */
   ackId: string;
   test: boolean;
@@ -54,6 +59,8 @@ export interface Delivery {
   lastResponseStatus: number | null;
   lastError: string | null;
   failureReason: FailureReason | null;
+  /** The class of the last attempt's failure, in lists; null when it succeeded or none was made. */
+  lastFailureClass?: FailureClass | null | undefined;
   /** Outbox flag: DeliveryFailed must still be published (set together with status dead). */
   failureEventPending: boolean;
   attempts: DeliveryAttempt[];

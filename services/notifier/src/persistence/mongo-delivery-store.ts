@@ -2,10 +2,13 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { MicroBatcher } from '@stormhook/batch';
 import type { Delivery, FailureReason } from '../domain/delivery.js';
 import { foldDelivery, type LoggedAttempt } from '../domain/delivery-state.js';
+import type { FailureClass } from '../domain/failure-class.js';
 import {
   OUTBOX_DUE_AT,
   type ClaimRequest,
   type DeliveryListFilter,
+  type DeliveryListPage,
+  type DeliveryPosition,
   type DeliveryStore,
   type DueQuery,
   type HeldAttempt,
@@ -23,6 +26,10 @@ import { WriteGate } from './write-gate.js';
 
 /** The list view leaves out the two big fields. */
 const LIST_PROJECTION = { attempts: 0, payload: 0 } as const;
+
+/** Whether the delivery comes after `position` in the newest-first order (created earlier, or at once with a smaller id). */
+const isAfter = (delivery: Delivery, position: DeliveryPosition): boolean =>
+  delivery.createdAt < position.createdAt || (delivery.createdAt.getTime() === position.createdAt.getTime() && delivery.id < position.id);
 
 /** Attempt keys read at once when a delivery's log is read back by key (see attemptsOf). */
 const PROBE_WINDOW = 8;
@@ -259,36 +266,53 @@ export class MongoDeliveryStore implements DeliveryStore {
     await this.writeState(deliveryId, () => ({ status: 'pending', nextAttemptAt: at, finishedAt: null, updatedAt: at }));
   }
 
-  async list(filter: DeliveryListFilter): Promise<{ items: Delivery[]; total: number }> {
+  async list(filter: DeliveryListFilter): Promise<DeliveryListPage> {
     const query: Filter<DeliveryDocument> = { accountId: filter.accountId };
     if (filter.registrationId) query.registrationId = filter.registrationId;
+    if (filter.callbackType) query.callbackType = filter.callbackType as DeliveryDocument['callbackType'];
     if (filter.from || filter.to) {
       query.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lt: filter.to } : {}) };
     }
     const newestFirst = { createdAt: -1, _id: -1 } as const;
     const skip = filter.pageNumber * filter.pageSize;
-    if (!filter.status) {
+    const { after } = filter;
+    if (!filter.status && !filter.failureClass) {
+      const paged: Filter<DeliveryDocument> = after
+        ? { ...query, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after.id } }] }
+        : query;
       const [docs, total] = await Promise.all([
-        this.deliveries.find(query, { projection: LIST_PROJECTION }).sort(newestFirst).skip(skip).limit(filter.pageSize).toArray(),
+        this.deliveries
+          .find(paged, { projection: LIST_PROJECTION })
+          .sort(newestFirst)
+          .skip(skip)
+          .limit(filter.pageSize + 1)
+          .toArray(),
         this.deliveries.countDocuments(query),
       ]);
-      const logs = await this.loggedFor({ deliveryId: { $in: docs.map((d) => d._id) } });
-      return { items: docs.map((doc) => this.listItem(doc, logs)), total };
+      const page = docs.slice(0, filter.pageSize);
+      const logs = await this.loggedFor({ deliveryId: { $in: page.map((d) => d._id) } });
+      return { items: page.map((doc) => this.listItem(doc, logs)), total, more: docs.length > filter.pageSize };
     }
-    // The status lives in the attempt log as much as in the delivery document, so a status filter is
-    // applied after folding the two. Costs a read of the account's log (MongoDB: its accountId index).
+    // The status and the last failure live in the attempt log as much as in the delivery document, so
+    // these filters apply after folding the two. Costs a read of the account's log (MongoDB: its
+    // accountId index).
     const [docs, logs] = await Promise.all([
       this.deliveries.find(query, { projection: LIST_PROJECTION }).sort(newestFirst).toArray(),
       this.loggedFor({ accountId: filter.accountId }),
     ]);
     const wanted = filter.status === 'in-flight' ? 'pending' : filter.status;
-    const matching = docs.map((doc) => this.listItem(doc, logs)).filter((d) => d.status === wanted);
-    return { items: matching.slice(skip, skip + filter.pageSize), total: matching.length };
+    const matching = docs
+      .map((doc) => this.listItem(doc, logs))
+      .filter((d) => (!wanted || d.status === wanted) && (!filter.failureClass || d.lastFailureClass === filter.failureClass));
+    const start = after ? matching.findIndex((d) => isAfter(d, after)) : skip;
+    const from = start < 0 ? matching.length : start;
+    return { items: matching.slice(from, from + filter.pageSize), total: matching.length, more: matching.length > from + filter.pageSize };
   }
 
-  private listItem(doc: DeliveryDocument, logs: Map<string, LoggedAttempt[]>): Delivery {
+  private listItem(doc: DeliveryDocument, logs: Map<string, LoggedAttempt[]>): Delivery & { lastFailureClass: FailureClass | null } {
     const folded = foldDelivery(storedDelivery({ ...doc, attempts: [], payload: '' } as DeliveryDocument), logs.get(doc._id) ?? []);
-    return { ...folded, attempts: [] };
+    const last = folded.attempts.at(-1);
+    return { ...folded, attempts: [], lastFailureClass: last && !last.succeeded ? (last.failureClass ?? null) : null };
   }
 
   private async loggedFor(filter: Filter<AttemptDocument>): Promise<Map<string, LoggedAttempt[]>> {

@@ -1,5 +1,6 @@
 import type { AttemptTrigger, Delivery, DeliveryStatus, FailureReason } from '../domain/delivery.js';
 import type { LoggedAttempt } from '../domain/delivery-state.js';
+import type { FailureClass } from '../domain/failure-class.js';
 
 /**
  * The work index: one small entry per unfinished delivery, holding its schedule and lease. Finished
@@ -99,8 +100,28 @@ export interface DeliveryListFilter {
   status?: DeliveryStatus | 'in-flight' | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
+  /** Deliveries whose last attempt failed with this class. */
+  failureClass?: FailureClass | undefined;
+  /** Deliveries of this callback type (the payload's `type`). */
+  callbackType?: string | undefined;
+  /** Cursor paging: only deliveries after this one in the newest-first order (pageNumber is then 0). */
+  after?: DeliveryPosition | undefined;
   pageNumber: number;
   pageSize: number;
+}
+
+/** Where a delivery stands in the newest-first order of a list. */
+export interface DeliveryPosition {
+  createdAt: Date;
+  id: string;
+}
+
+/** A page of a list; `more` says whether deliveries follow it. */
+export interface DeliveryListPage {
+  items: Delivery[];
+  /** Deliveries matching the filters, wherever the page starts. */
+  total: number;
+  more: boolean;
 }
 
 export interface DeliveryStore {
@@ -164,5 +185,5 @@ export interface DeliveryStore {
   /** Reopens a finished delivery for one manual attempt (its status goes back to pending). */
   reopen(deliveryId: string, at: Date): Promise<void>;
 
-  list(filter: DeliveryListFilter): Promise<{ items: Delivery[]; total: number }>;
+  list(filter: DeliveryListFilter): Promise<DeliveryListPage>;
 }

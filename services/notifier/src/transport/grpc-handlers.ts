@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { DeliveryLog } from '../usecases/delivery-log.js';
 import type { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import type { WebhookHealth } from '../usecases/webhook-health.js';
+import { failureClassFilter } from './failure-class-mapping.js';
 import { webhookHealthMessage } from './health-mapping.js';
 import { translateFailure, unwrap } from './errors.js';
 import { configInput, deliveryMessage, endpointMessage, signingSecretMessage, statusFilter } from './mapping.js';
@@ -90,6 +91,9 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
           status: statusFilter(request.status),
           from: optionalDate(Number(request.fromEpochMs)),
           to: optionalDate(Number(request.toEpochMs)),
+          failureClass: failureClassFilter(request.failureClass),
+          callbackType: request.callbackType || undefined,
+          cursor: request.cursor || undefined,
           pageNumber: page.pageNumber,
           pageSize: page.pageSize,
         }),
@@ -97,6 +101,7 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
       return notificationV1.ListDeliveriesResponse.create({
         deliveries: listed.items.map(deliveryMessage),
         page: { pageNumber: page.pageNumber, pageSize: page.pageSize, totalRecords: listed.total },
+        nextCursor: listed.nextCursor ?? '',
       });
     },
     async getDelivery(request, call) {

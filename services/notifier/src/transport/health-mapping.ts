@@ -1,5 +1,5 @@
 import { notificationV1 } from '@stormhook/proto';
-import type { FailureClass } from '../domain/failure-class.js';
+import { failureClassMessage } from './failure-class-mapping.js';
 import type { WindowFigures } from '../domain/webhook-stats.js';
 import type { WebhookHealthView, WebhookState } from '../usecases/webhook-health.js';
 
@@ -7,19 +7,6 @@ const STATES: Readonly<Record<WebhookState, notificationV1.WebhookHealthState>> 
   ENABLED: 'WEBHOOK_HEALTH_STATE_ENABLED',
   FAILING: 'WEBHOOK_HEALTH_STATE_FAILING',
   DISABLED: 'WEBHOOK_HEALTH_STATE_DISABLED',
-};
-
-const FAILURE_CLASSES: Readonly<Record<FailureClass, notificationV1.WebhookFailureClass>> = {
-  TIMEOUT: 'WEBHOOK_FAILURE_CLASS_TIMEOUT',
-  CONNECTION_REFUSED: 'WEBHOOK_FAILURE_CLASS_CONNECTION_REFUSED',
-  DNS: 'WEBHOOK_FAILURE_CLASS_DNS',
-  TLS: 'WEBHOOK_FAILURE_CLASS_TLS',
-  SSRF_BLOCKED: 'WEBHOOK_FAILURE_CLASS_SSRF_BLOCKED',
-  CONNECTION_ERROR: 'WEBHOOK_FAILURE_CLASS_CONNECTION_ERROR',
-  HTTP_3XX: 'WEBHOOK_FAILURE_CLASS_HTTP_3XX',
-  HTTP_4XX: 'WEBHOOK_FAILURE_CLASS_HTTP_4XX',
-  HTTP_5XX: 'WEBHOOK_FAILURE_CLASS_HTTP_5XX',
-  ACKNOWLEDGEMENT: 'WEBHOOK_FAILURE_CLASS_ACKNOWLEDGEMENT',
 };
 
 const epoch = (value: Date | number | null): number => (value === null ? 0 : typeof value === 'number' ? value : value.getTime());
@@ -54,7 +41,7 @@ export function webhookHealthMessage(view: WebhookHealthView): notificationV1.We
     lastWeek: windowMessage(figures.last7Days),
     failures: figures.failures.map((group) =>
       notificationV1.WebhookFailureGroup.create({
-        failureClass: FAILURE_CLASSES[group.failureClass],
+        failureClass: failureClassMessage(group.failureClass),
         status: group.status ?? 0,
         count: group.count,
         firstEpochMs: group.firstEpochMs,

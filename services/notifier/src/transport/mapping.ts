@@ -1,5 +1,6 @@
 import { notificationV1 } from '@stormhook/proto';
 import type { AuthType } from '../domain/authentication.js';
+import { failureClassMessage } from './failure-class-mapping.js';
 import type { DeliveryAttempt } from '../domain/delivery.js';
 import type { EndpointConfigInput } from '../domain/endpoint-input.js';
 import type { DeliveryView } from '../usecases/delivery-log.js';
@@ -116,7 +117,14 @@ function attemptMessage(attempt: DeliveryAttempt): notificationV1.DeliveryAttemp
     succeeded: attempt.succeeded,
     error: attempt.error ?? '',
     nextAttemptAtEpochMs: ms(attempt.nextAttemptAt),
+    failureClass: failureClassMessage(attempt.failureClass),
   });
+}
+
+/** The class of the last attempt's failure, when the delivery comes with its attempts. */
+function lastFailureOf(attempts: readonly DeliveryAttempt[]): DeliveryAttempt['failureClass'] {
+  const last = attempts.at(-1);
+  return last && !last.succeeded ? last.failureClass : undefined;
 }
 
 /** A delivery; list results come without attempts and payload (the store leaves them out). */
@@ -137,5 +145,7 @@ export function deliveryMessage(delivery: DeliveryView): notificationV1.Delivery
     test: delivery.test,
     attempts: delivery.attempts.map(attemptMessage),
     payloadJson: delivery.payload,
+    callbackType: delivery.callbackType ?? '',
+    lastFailureClass: failureClassMessage(delivery.lastFailureClass ?? lastFailureOf(delivery.attempts)),
   });
 }

@@ -1,5 +1,5 @@
 import type { alarmV1 } from '@stormhook/proto';
-import { acknowledgementId, newDeliveryState, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
+import { acknowledgementId, newDeliveryState, payloadEventType, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryIntake } from '../ports/delivery-intake.js';
@@ -40,6 +40,7 @@ export function deliveryFromEvent(event: alarmV1.AlarmTriggered, endpointId: str
     occurredAt: new Date(event.occurredAtEpochMs || now.getTime()),
     triggeredAt: new Date(event.triggeredAtEpochMs || now.getTime()),
     payload: event.payloadJson,
+    callbackType: payloadEventType(event.payloadJson),
     ackId: acknowledgementId(event.acknowledgementId, event.payloadJson, event.notificationId),
     test: false,
     ...newDeliveryState(now),

@@ -1,4 +1,6 @@
-import { webhookEnvelope } from '@stormhook/webhooks';
+import { WEBHOOK_EVENT_TYPES, webhookEnvelope } from '@stormhook/webhooks';
+import { decodeCursor, encodeCursor } from '../domain/delivery-cursor.js';
+import type { FailureClass } from '../domain/failure-class.js';
 import { newDeliveryState, type Delivery, type DeliveryStatus } from '../domain/delivery.js';
 import { newId } from '../domain/ids.js';
 import { fail, limit, notFound, ok, validation, type Result, conflict } from '../domain/notifier-error.js';
@@ -19,8 +21,19 @@ export interface ListDeliveriesQuery {
   status?: DeliveryView['status'] | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
+  failureClass?: FailureClass | undefined;
+  callbackType?: string | undefined;
+  /** From a previous page's nextCursor: the page after it (pageNumber must then be 0). */
+  cursor?: string | undefined;
   pageNumber: number;
   pageSize: number;
+}
+
+export interface DeliveryListView {
+  items: DeliveryView[];
+  total: number;
+  /** The cursor of the page after this one; null on the last page. */
+  nextCursor: string | null;
 }
 
 export interface DeliveryLogDeps {
@@ -40,14 +53,26 @@ export const MAX_PAGE_SIZE = 100;
 export class DeliveryLog {
   constructor(private readonly deps: DeliveryLogDeps) {}
 
-  async list(accountId: string, query: ListDeliveriesQuery): Promise<Result<{ items: DeliveryView[]; total: number }>> {
+  async list(accountId: string, query: ListDeliveriesQuery): Promise<Result<DeliveryListView>> {
     if (!Number.isInteger(query.pageNumber) || query.pageNumber < 0) return fail(validation('pageNumber', 'must be an integer of at least 0'));
     if (!Number.isInteger(query.pageSize) || query.pageSize < 1 || query.pageSize > MAX_PAGE_SIZE) {
       return fail(validation('pageSize', `must be an integer between 1 and ${MAX_PAGE_SIZE} records`));
     }
     if (query.from && query.to && query.from >= query.to) return fail(validation('from', 'must be before to'));
-    const { items, total } = await this.deps.store.list({ accountId, ...query });
-    return ok({ items: await Promise.all(items.map((d) => this.view(d))), total });
+    if (query.callbackType !== undefined && !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(query.callbackType)) {
+      return fail(validation('callbackType', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`));
+    }
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && !after) return fail(validation('cursor', 'is not a cursor this API issued (use nextCursor of a previous page)'));
+    if (after && query.pageNumber > 0) return fail(validation('pageNumber', 'must be 0 or absent with a cursor: the cursor says where the page starts'));
+    const { cursor: _cursor, ...filters } = query;
+    const page = await this.deps.store.list({ accountId, ...filters, after });
+    const last = page.items.at(-1);
+    return ok({
+      items: await Promise.all(page.items.map((d) => this.view(d))),
+      total: page.total,
+      nextCursor: page.more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    });
   }
 
   async get(accountId: string, deliveryId: string): Promise<Result<DeliveryView>> {
@@ -117,6 +142,7 @@ export class DeliveryLog {
       occurredAt: now,
       triggeredAt: now,
       payload,
+      callbackType: 'webhook.test',
       ackId: id,
       test: true,
       ...newDeliveryState(now),
