@@ -59,6 +59,8 @@ export const GRPC_RPC_CALLERS: { readonly [S in GrpcServiceName]?: RpcCallers } 
       redeliver: GATEWAY_ONLY,
       sendTestDelivery: GATEWAY_ONLY,
       getWebhookHealth: GATEWAY_ONLY,
+      recoverDeliveries: GATEWAY_ONLY,
+      getRecoveryJob: GATEWAY_ONLY,
     } satisfies Record<NotifierRpc, readonly GrpcCaller[]>,
   },
 };

@@ -37,6 +37,24 @@ export const WEBHOOK_PAYLOAD_VERSION = 2;
 /** The header carrying the event type, so a receiver can route before parsing the body. */
 export const EVENT_TYPE_HEADER = 'webhook-event-type';
 
+/**
+ * On a callback sent again by a recovery (POST /v1/alarms/webhooks/recover): the recovery job's id.
+ * The body says the same in its `recovered` field; the webhook-id is the original one, so receivers
+ * that de-duplicate on it see a repeat.
+ */
+export const RECOVERED_HEADER = 'webhook-recovered';
+
+/** The body of a callback sent again by a recovery: the original payload with `recovered: true` added. */
+export function recoveredPayload(payload: string): string {
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return JSON.stringify({ ...parsed, recovered: true });
+  } catch {
+    // not a JSON object: sent as it was, the header alone says it is recovered
+  }
+  return payload;
+}
+
 /** The fields every payload starts with: what it is, in which shape, and when it happened. */
 export interface WebhookEnvelope {
   type: WebhookEventType;

@@ -31,8 +31,15 @@ function envelope(type: WebhookEventType, timestamp: string): Record<string, Pay
     payloadVersion: { const: WEBHOOK_PAYLOAD_VERSION, description: 'shape version: fields are only added within a version' },
     timestamp: { ...isoTime, description: `ISO 8601 UTC: ${timestamp}` },
     id: { type: 'string', description: 'the notification id (also the webhook-id header); echo it in the acknowledgement' },
+    recovered: {
+      const: true,
+      description: 'present only on a callback sent again by POST /v1/alarms/webhooks/recover (also the webhook-recovered header): same id, so de-duplicate',
+    },
   };
 }
+
+/** Envelope fields a callback carries only sometimes. */
+const OCCASIONAL = ['recovered'];
 
 const addressee = {
   registrationId: { type: 'string', description: 'the alarm registration that matched' },
@@ -53,7 +60,7 @@ function payload(
     description,
     ...object(
       properties,
-      Object.keys(properties).filter((name) => !optional.includes(name)),
+      Object.keys(properties).filter((name) => !optional.includes(name) && !OCCASIONAL.includes(name)),
     ),
   };
 }

@@ -113,6 +113,8 @@ const spec = {
     max: 100_000,
     description: 'accounts whose webhook health statistics one write round stores',
   }),
+  /** A recovery (POST /v1/alarms/webhooks/recover) choosing more is refused: narrow its window. */
+  NOTIFIER_RECOVER_MAX_CALLBACKS: int({ default: 100_000, min: 1, max: 10_000_000, description: 'callbacks one recovery may send' }),
   NOTIFIER_USER_AGENT: str({ default: 'Stormhook-Webhooks/1.0', maxLength: 200, description: 'User-Agent of webhook callbacks' }),
 };
 

@@ -49,6 +49,9 @@ import { DeliveryLog } from './usecases/delivery-log.js';
 import { EndpointUseCases } from './usecases/endpoint-usecases.js';
 import { QueueMessage } from './usecases/queue-message.js';
 import { WebhookHealth } from './usecases/webhook-health.js';
+import { RecoverDeliveries } from './usecases/recover-deliveries.js';
+import { MongoRecoveryJobStore } from './persistence/mongo-recovery-job-store.js';
+import { WebhookStatsReader } from './usecases/webhook-stats-reader.js';
 
 export interface NotifierStartOptions extends PlatformOptions {
   clock?: Clock;
@@ -156,7 +159,20 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         stats,
       });
       const accept = new AcceptAlarm({ store, endpoints: cache, clock, intake: worker, holdLeaseMs: worker.leaseMs, stats });
-      const webhookHealth = new WebhookHealth({ endpoints: repository, recorder: stats, store: statsStore, clock, writersCacheMs: WRITERS_CACHE_MS });
+      const statsReader = new WebhookStatsReader({ recorder: stats, store: statsStore, writersCacheMs: WRITERS_CACHE_MS });
+      const webhookHealth = new WebhookHealth({ endpoints: repository, stats: statsReader, clock });
+      const recoveries = new RecoverDeliveries({
+        store,
+        jobs: new MongoRecoveryJobStore(mongo.db),
+        endpoints: repository,
+        stats,
+        progress: statsReader,
+        clock,
+        logger,
+        worker,
+        maxCallbacks: config.NOTIFIER_RECOVER_MAX_CALLBACKS,
+        retentionDays: config.NOTIFIER_DELIVERY_RETENTION_DAYS,
+      });
       const messages = createMessageSender(config, logger);
       const messageLog = new MongoMessageLog(mongo.db);
       const messageOutbox = new MongoMessageOutbox(mongo.db, cipher);
@@ -185,7 +201,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         logger,
       );
 
-      server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, webhookHealth, clock }));
+      server.add(notificationV1.NotifierService, notifierHandlers({ endpoints, deliveries, webhookHealth, recoveries, clock }));
 
       // Two groups: an SMS or mail provider outage stalls messages only, never webhook acceptance.
       const groups = consumerGroups(config);

@@ -3650,6 +3650,19 @@ export const root = buildRoot({
                     "ATTEMPT_TRIGGER_MANUAL": 2
                   }
                 },
+                "CallbackTypeCount": {
+                  "fields": {
+                    "callbackType": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "callback_type"
+                    },
+                    "count": {
+                      "type": "int64",
+                      "id": 2
+                    }
+                  }
+                },
                 "CreateWebhookEndpointRequest": {
                   "fields": {
                     "accountId": {
@@ -4043,7 +4056,160 @@ export const root = buildRoot({
                     "GetWebhookHealth": {
                       "requestType": "AccountRequest",
                       "responseType": "WebhookHealthResponse"
+                    },
+                    "RecoverDeliveries": {
+                      "requestType": "RecoverDeliveriesRequest",
+                      "responseType": "RecoverDeliveriesResponse"
+                    },
+                    "GetRecoveryJob": {
+                      "requestType": "RecoveryJobRequest",
+                      "responseType": "RecoveryJob"
                     }
+                  }
+                },
+                "RecoverDeliveriesRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "sinceEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "since_epoch_ms"
+                    },
+                    "untilEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "until_epoch_ms"
+                    },
+                    "mode": {
+                      "type": "RecoveryMode",
+                      "id": 4
+                    },
+                    "dryRun": {
+                      "type": "bool",
+                      "id": 5,
+                      "protoName": "dry_run"
+                    }
+                  }
+                },
+                "RecoverDeliveriesResponse": {
+                  "fields": {
+                    "dryRun": {
+                      "type": "bool",
+                      "id": 1,
+                      "protoName": "dry_run"
+                    },
+                    "total": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "byType": {
+                      "rule": "repeated",
+                      "type": "CallbackTypeCount",
+                      "id": 3,
+                      "protoName": "by_type"
+                    },
+                    "job": {
+                      "type": "RecoveryJob",
+                      "id": 4
+                    }
+                  }
+                },
+                "RecoveryJob": {
+                  "fields": {
+                    "jobId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "job_id"
+                    },
+                    "mode": {
+                      "type": "RecoveryMode",
+                      "id": 2
+                    },
+                    "sinceEpochMs": {
+                      "type": "int64",
+                      "id": 3,
+                      "protoName": "since_epoch_ms"
+                    },
+                    "untilEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "until_epoch_ms"
+                    },
+                    "state": {
+                      "type": "RecoveryState",
+                      "id": 5
+                    },
+                    "total": {
+                      "type": "int64",
+                      "id": 6
+                    },
+                    "queued": {
+                      "type": "int64",
+                      "id": 7
+                    },
+                    "sent": {
+                      "type": "int64",
+                      "id": 8
+                    },
+                    "failed": {
+                      "type": "int64",
+                      "id": 9
+                    },
+                    "createdAtEpochMs": {
+                      "type": "int64",
+                      "id": 10,
+                      "protoName": "created_at_epoch_ms"
+                    },
+                    "finishedAtEpochMs": {
+                      "type": "int64",
+                      "id": 11,
+                      "protoName": "finished_at_epoch_ms"
+                    },
+                    "error": {
+                      "type": "string",
+                      "id": 12
+                    },
+                    "byType": {
+                      "rule": "repeated",
+                      "type": "CallbackTypeCount",
+                      "id": 13,
+                      "protoName": "by_type"
+                    }
+                  }
+                },
+                "RecoveryJobRequest": {
+                  "fields": {
+                    "accountId": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "account_id"
+                    },
+                    "jobId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "job_id"
+                    }
+                  }
+                },
+                "RecoveryMode": {
+                  "values": {
+                    "RECOVERY_MODE_UNSPECIFIED": 0,
+                    "RECOVERY_MODE_FAILED": 1,
+                    "RECOVERY_MODE_ALL": 2,
+                    "RECOVERY_MODE_LATEST_STATE": 3
+                  }
+                },
+                "RecoveryState": {
+                  "values": {
+                    "RECOVERY_STATE_UNSPECIFIED": 0,
+                    "RECOVERY_STATE_QUEUING": 1,
+                    "RECOVERY_STATE_RUNNING": 2,
+                    "RECOVERY_STATE_DONE": 3,
+                    "RECOVERY_STATE_FAILED": 4
                   }
                 },
                 "RotateSigningSecretRequest": {

@@ -45,6 +45,20 @@ export const AttemptTrigger = {
   ATTEMPT_TRIGGER_MANUAL: 'ATTEMPT_TRIGGER_MANUAL',
 } as const;
 
+/** Callbacks of one type (count). */
+export interface CallbackTypeCount {
+  /**
+   * The callback type (unitless, e.g. "thunderstorm.end"); "unknown" for deliveries stored
+   * before their type was kept.
+   */
+  callbackType: string;
+  /** Callbacks (count). */
+  count: number;
+}
+
+/** Codec of {@link CallbackTypeCount} (`stormhook.notification.v1.CallbackTypeCount`). */
+export const CallbackTypeCount = messageCodec<CallbackTypeCount>(root, 'stormhook.notification.v1.CallbackTypeCount');
+
 /** Create the account's endpoint. */
 export interface CreateWebhookEndpointRequest {
   /** The caller's account (unitless UUID). */
@@ -368,6 +382,159 @@ export const MessageTemplate = {
    * Wire value 4.
    */
   MESSAGE_TEMPLATE_ENDPOINT_DISABLED: 'MESSAGE_TEMPLATE_ENDPOINT_DISABLED',
+} as const;
+
+/** Send again what the account's webhook missed. */
+export interface RecoverDeliveriesRequest {
+  /** The caller's account (unitless UUID). */
+  accountId: string;
+  /** Deliveries created at or after this time, epoch milliseconds. */
+  sinceEpochMs: number;
+  /** Deliveries created before this time, epoch milliseconds. */
+  untilEpochMs: number;
+  /** What to send again (unitless enum). */
+  mode: RecoveryMode;
+  /** Only count what would be sent (unitless flag). */
+  dryRun: boolean;
+}
+
+/** Codec of {@link RecoverDeliveriesRequest} (`stormhook.notification.v1.RecoverDeliveriesRequest`). */
+export const RecoverDeliveriesRequest = messageCodec<RecoverDeliveriesRequest>(root, 'stormhook.notification.v1.RecoverDeliveriesRequest');
+
+/** A recovery started, or (dry run) what it would send. */
+export interface RecoverDeliveriesResponse {
+  /** Whether this was a dry run (unitless flag). */
+  dryRun: boolean;
+  /** Callbacks it sends, or would send (count). */
+  total: number;
+  /** Callbacks per type. */
+  byType: CallbackTypeCount[];
+  /** The recovery started; absent for a dry run. */
+  job?: RecoveryJob | null;
+}
+
+/** Codec of {@link RecoverDeliveriesResponse} (`stormhook.notification.v1.RecoverDeliveriesResponse`). */
+export const RecoverDeliveriesResponse = messageCodec<RecoverDeliveriesResponse>(root, 'stormhook.notification.v1.RecoverDeliveriesResponse');
+
+/** One recovery. */
+export interface RecoveryJob {
+  /** Identifier (unitless, prefix "rcv_"). */
+  jobId: string;
+  /** Its mode (unitless enum). */
+  mode: RecoveryMode;
+  /** Its window, epoch milliseconds. */
+  sinceEpochMs: number;
+  /** Epoch milliseconds. */
+  untilEpochMs: number;
+  /** Where it stands (unitless enum). */
+  state: RecoveryState;
+  /** Callbacks it sends (count). */
+  total: number;
+  /** Of them, queued so far (count). */
+  queued: number;
+  /** Of them, received with a 2xx (count). */
+  sent: number;
+  /** Of them, failed (count): each was tried once. */
+  failed: number;
+  /** When it was started, epoch milliseconds. */
+  createdAtEpochMs: number;
+  /** When its last callback ended, epoch milliseconds; 0 until DONE. */
+  finishedAtEpochMs: number;
+  /** Why it stopped (text, unitless); empty unless FAILED. */
+  error: string;
+  /** Callbacks per type. */
+  byType: CallbackTypeCount[];
+}
+
+/** Codec of {@link RecoveryJob} (`stormhook.notification.v1.RecoveryJob`). */
+export const RecoveryJob = messageCodec<RecoveryJob>(root, 'stormhook.notification.v1.RecoveryJob');
+
+/** Names one recovery of the caller's account. */
+export interface RecoveryJobRequest {
+  /** The caller's account (unitless UUID). */
+  accountId: string;
+  /** The recovery (unitless, prefix "rcv_"). */
+  jobId: string;
+}
+
+/** Codec of {@link RecoveryJobRequest} (`stormhook.notification.v1.RecoveryJobRequest`). */
+export const RecoveryJobRequest = messageCodec<RecoveryJobRequest>(root, 'stormhook.notification.v1.RecoveryJobRequest');
+
+/** What a recovery sends again. */
+export type RecoveryMode =
+  | 'RECOVERY_MODE_UNSPECIFIED'
+  | 'RECOVERY_MODE_FAILED'
+  | 'RECOVERY_MODE_ALL'
+  | 'RECOVERY_MODE_LATEST_STATE';
+
+/** The values of {@link RecoveryMode} (`stormhook.notification.v1.RecoveryMode`), usable like an enum. */
+export const RecoveryMode = {
+  /**
+   * Not set.
+   *
+   * Wire value 0.
+   */
+  RECOVERY_MODE_UNSPECIFIED: 'RECOVERY_MODE_UNSPECIFIED',
+  /**
+   * Deliveries that died: retries spent, endpoint gone or disabled, no endpoint.
+   *
+   * Wire value 1.
+   */
+  RECOVERY_MODE_FAILED: 'RECOVERY_MODE_FAILED',
+  /**
+   * Every finished delivery, successful or not.
+   *
+   * Wire value 2.
+   */
+  RECOVERY_MODE_ALL: 'RECOVERY_MODE_ALL',
+  /**
+   * For each weather event a registration was called about, its latest callback.
+   *
+   * Wire value 3.
+   */
+  RECOVERY_MODE_LATEST_STATE: 'RECOVERY_MODE_LATEST_STATE',
+} as const;
+
+/** Where a recovery stands. */
+export type RecoveryState =
+  | 'RECOVERY_STATE_UNSPECIFIED'
+  | 'RECOVERY_STATE_QUEUING'
+  | 'RECOVERY_STATE_RUNNING'
+  | 'RECOVERY_STATE_DONE'
+  | 'RECOVERY_STATE_FAILED';
+
+/** The values of {@link RecoveryState} (`stormhook.notification.v1.RecoveryState`), usable like an enum. */
+export const RecoveryState = {
+  /**
+   * Not set.
+   *
+   * Wire value 0.
+   */
+  RECOVERY_STATE_UNSPECIFIED: 'RECOVERY_STATE_UNSPECIFIED',
+  /**
+   * Its callbacks are being queued.
+   *
+   * Wire value 1.
+   */
+  RECOVERY_STATE_QUEUING: 'RECOVERY_STATE_QUEUING',
+  /**
+   * Queued; being sent.
+   *
+   * Wire value 2.
+   */
+  RECOVERY_STATE_RUNNING: 'RECOVERY_STATE_RUNNING',
+  /**
+   * Every callback was sent or failed.
+   *
+   * Wire value 3.
+   */
+  RECOVERY_STATE_DONE: 'RECOVERY_STATE_DONE',
+  /**
+   * Stopped; see error.
+   *
+   * Wire value 4.
+   */
+  RECOVERY_STATE_FAILED: 'RECOVERY_STATE_FAILED',
 } as const;
 
 /** Rotate the signing secret. */
@@ -952,6 +1119,28 @@ export const NotifierService = {
     requestType: messageCodec<AccountRequest>(root, 'stormhook.notification.v1.AccountRequest'),
     responseType: messageCodec<WebhookHealthResponse>(root, 'stormhook.notification.v1.WebhookHealthResponse'),
   }),
+  /**
+   * Sends again what the webhook missed in a window, by mode, as a background job (or counts it:
+   * dry_run). Callbacks keep their ids and are marked recovered. INVALID_ARGUMENT naming the field
+   * for a bad window, a disabled endpoint or too many callbacks; NOT_FOUND without an endpoint.
+   */
+  recoverDeliveries: methodDefinition<RecoverDeliveriesRequest, RecoverDeliveriesResponse, false, false>({
+    path: '/stormhook.notification.v1.NotifierService/RecoverDeliveries',
+    originalName: 'RecoverDeliveries',
+    requestStream: false,
+    responseStream: false,
+    requestType: messageCodec<RecoverDeliveriesRequest>(root, 'stormhook.notification.v1.RecoverDeliveriesRequest'),
+    responseType: messageCodec<RecoverDeliveriesResponse>(root, 'stormhook.notification.v1.RecoverDeliveriesResponse'),
+  }),
+  /** One recovery's progress; NOT_FOUND for another account's or an unknown one. */
+  getRecoveryJob: methodDefinition<RecoveryJobRequest, RecoveryJob, false, false>({
+    path: '/stormhook.notification.v1.NotifierService/GetRecoveryJob',
+    originalName: 'GetRecoveryJob',
+    requestStream: false,
+    responseStream: false,
+    requestType: messageCodec<RecoveryJobRequest>(root, 'stormhook.notification.v1.RecoveryJobRequest'),
+    responseType: messageCodec<RecoveryJob>(root, 'stormhook.notification.v1.RecoveryJob'),
+  }),
 };
 
 /** What a server implements for {@link NotifierService}; `Call` is the per-call context its server passes. */
@@ -988,4 +1177,12 @@ export interface NotifierServiceHandlers<Call = unknown> {
    * age on receipt, waiting deliveries; NOT_FOUND when it has none.
    */
   getWebhookHealth(request: AccountRequest, call: Call): Promise<WebhookHealthResponse>;
+  /**
+   * Sends again what the webhook missed in a window, by mode, as a background job (or counts it:
+   * dry_run). Callbacks keep their ids and are marked recovered. INVALID_ARGUMENT naming the field
+   * for a bad window, a disabled endpoint or too many callbacks; NOT_FOUND without an endpoint.
+   */
+  recoverDeliveries(request: RecoverDeliveriesRequest, call: Call): Promise<RecoverDeliveriesResponse>;
+  /** One recovery's progress; NOT_FOUND for another account's or an unknown one. */
+  getRecoveryJob(request: RecoveryJobRequest, call: Call): Promise<RecoveryJob>;
 }

@@ -87,6 +87,8 @@ export async function startFakeNotifier(logger: Logger): Promise<FakeNotifier> {
     redeliver: async () => unimplemented(),
     sendTestDelivery: async () => unimplemented(),
     getWebhookHealth: async () => unimplemented(),
+    recoverDeliveries: async () => unimplemented(),
+    getRecoveryJob: async () => unimplemented(),
   };
   server.add(notificationV1.NotifierService, handlers);
   const port = await server.listen('127.0.0.1:0');

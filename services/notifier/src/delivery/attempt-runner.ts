@@ -94,11 +94,19 @@ export class AttemptRunner {
     // instance holds that number: the copy it queued itself is current. Entries found by a read are
     // read in full.
     const delivery = known ?? (await store.get(entry.deliveryId));
-    if (!delivery || delivery.status !== 'pending') {
+    // A recovery sends a finished delivery once more; anything else finished is a stale entry.
+    if (!delivery || (delivery.status !== 'pending' && !entry.recovery)) {
       await store.dequeue([{ deliveryId: entry.deliveryId, attempt: entry.attempt }]); // finished elsewhere, or a stale entry
+      if (entry.recovery) this.recoveryDropped(entry, entry.recovery); // the delivery left the log (retention)
       return { kind: 'settled' };
     }
     const endpoint = await endpoints.get(entry.endpointId);
+    if (entry.recovery && (!endpoint || endpoint.status === 'disabled')) {
+      // Not killed: the delivery is finished already and owes nothing new; the recovery counts it failed.
+      await store.dequeue([{ deliveryId: entry.deliveryId, attempt: entry.attempt }]);
+      this.recoveryDropped(entry, entry.recovery);
+      return { kind: 'settled' };
+    }
     if (!endpoint) return this.kill(entry, delivery, 'no-endpoint', 'the account has no webhook endpoint');
     if (endpoint.status === 'disabled') return this.kill(entry, delivery, 'endpoint-disabled', `endpoint disabled: ${endpoint.disabledReason ?? ''}`);
     const scheduledUsed = entry.attempt - entry.manualAttempts;
@@ -119,7 +127,7 @@ export class AttemptRunner {
     const { clock, metrics, logger, store } = this.deps;
     const scheduledUsed = entry.attempt - entry.manualAttempts;
     const startedAt = clock.now();
-    const { request, loggedUrl } = buildRequest(endpoint, delivery, startedAt);
+    const { request, loggedUrl } = buildRequest(endpoint, delivery, startedAt, entry.recovery);
     const labels = { endpoint_id: endpoint.id };
     metrics?.attempted.inc(labels);
     metrics?.inFlight.inc(labels);
@@ -179,6 +187,7 @@ export class AttemptRunner {
       },
     });
     this.recordStats(delivery, attempt, outcome, failure, decision, finishedAt);
+    if (entry.recovery) this.deps.stats?.recovered(delivery.accountId, entry.recovery, attempt.succeeded);
     let result: AttemptResult = { kind: 'settled' };
     if (decision.status === 'pending' && decision.nextAttemptAt) {
       const retry: QueueEntry = {
@@ -225,6 +234,12 @@ export class AttemptRunner {
       }
     }
     return result;
+  }
+
+  /** A recovery's callback that could not be sent at all: a failure of the recovery, and no longer waiting. */
+  private recoveryDropped(entry: QueueEntry, jobId: string): void {
+    this.deps.stats?.recovered(entry.accountId, jobId, false);
+    this.deps.stats?.closed(entry.accountId);
   }
 
   /** The attempt, and what it did to the delivery, in the account's webhook statistics. */

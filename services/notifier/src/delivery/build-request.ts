@@ -1,4 +1,4 @@
-import { EVENT_TYPE_HEADER } from '@stormhook/webhooks';
+import { EVENT_TYPE_HEADER, RECOVERED_HEADER, recoveredPayload } from '@stormhook/webhooks';
 import { MASK } from '../domain/authentication.js';
 import { payloadEventType, type Delivery } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
@@ -20,11 +20,12 @@ export function encodeBody(payload: string, contentType: WebhookEndpoint['conten
 
 /**
  * The HTTP request of one attempt: the endpoint's method and content type, its custom headers, then
- * the headers we own (they win): Standard Webhooks id/timestamp/signature and the authentication.
+ * the headers we own (they win): Standard Webhooks id/timestamp/signature and the authentication. A
+ * recovery attempt (`recovery`: its job id) sends the payload with `recovered: true` and says so in a header.
  */
-export function buildRequest(endpoint: WebhookEndpoint, delivery: Delivery, now: Date): BuiltRequest {
+export function buildRequest(endpoint: WebhookEndpoint, delivery: Delivery, now: Date, recovery?: string): BuiltRequest {
   const url = new URL(endpoint.url);
-  const body = encodeBody(delivery.payload, endpoint.contentType);
+  const body = encodeBody(recovery ? recoveredPayload(delivery.payload) : delivery.payload, endpoint.contentType);
   const auth = endpoint.authentication;
   const headers: Record<string, string> = { ...endpoint.requestHeaders, 'content-type': endpoint.contentType };
   Object.assign(headers, standardWebhookHeaders(activeSigningSecrets(endpoint, now), delivery.id, Math.floor(now.getTime() / 1000), body));
@@ -32,6 +33,7 @@ export function buildRequest(endpoint: WebhookEndpoint, delivery: Delivery, now:
   // that body, so the two always agree (a small JSON parse per attempt, next to an HTTP call).
   const eventType = payloadEventType(delivery.payload);
   if (eventType) headers[EVENT_TYPE_HEADER] = eventType;
+  if (recovery) headers[RECOVERED_HEADER] = recovery;
 
   let loggedUrl = url.toString();
   switch (auth.type) {

@@ -1,5 +1,5 @@
 import type { Logger } from '@stormhook/logger';
-import { emptyStats, HOUR_MS, prune, recordAttempt, WEEK_MS, type AccountStats, type RecordedAttempt } from '../domain/webhook-stats.js';
+import { emptyStats, HOUR_MS, prune, recordAttempt, recordRecovery, WEEK_MS, type AccountStats, type RecordedAttempt } from '../domain/webhook-stats.js';
 import type { Clock } from '../ports/clock.js';
 import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
 import type { WebhookStatsStore } from '../ports/webhook-stats-store.js';
@@ -59,6 +59,10 @@ export class WebhookStatsRecorder implements WebhookStatsSink {
 
   attempted(accountId: string, attempt: RecordedAttempt): void {
     recordAttempt(this.stats(accountId), attempt);
+  }
+
+  recovered(accountId: string, jobId: string, succeeded: boolean): void {
+    recordRecovery(this.stats(accountId), jobId, succeeded, this.deps.clock.now().getTime());
   }
 
   retryScheduled(accountId: string, dueAt: number): void {

@@ -54,6 +54,15 @@ export interface AccountStats {
   failureRun: { since: number; count: number } | null;
   /** The earliest retry this instance scheduled that was still due in the future when it last wrote. */
   nextRetryAt: number | null;
+  /** Attempts of recovery jobs this instance made, by job id (a job's progress sums every instance's). */
+  recoveries: Record<string, RecoveryProgress>;
+}
+
+export interface RecoveryProgress {
+  sent: number;
+  failed: number;
+  /** The last attempt, epoch milliseconds: a job's counts go a week after it. */
+  lastAt: number;
 }
 
 /** One attempt as the statistics need it. */
@@ -78,7 +87,15 @@ export const emptyStats = (accountId: string): AccountStats => ({
   lastSuccessAt: null,
   failureRun: null,
   nextRetryAt: null,
+  recoveries: {},
 });
+
+export function recordRecovery(stats: AccountStats, jobId: string, succeeded: boolean, at: number): void {
+  const progress = (stats.recoveries[jobId] ??= { sent: 0, failed: 0, lastAt: at });
+  if (succeeded) progress.sent += 1;
+  else progress.failed += 1;
+  progress.lastAt = Math.max(progress.lastAt, at);
+}
 
 const emptyBucket = (start: number): StatsBucket => ({ start, attempts: 0, succeeded: 0, latency: emptyHistogram(), age: emptyHistogram(), failures: {} });
 
@@ -137,7 +154,13 @@ export function prune(stats: AccountStats, now: number): boolean {
   const before = stats.minutes.length + stats.hours.length;
   stats.minutes = stats.minutes.filter((b) => b.start + MINUTE_MS > now - HOUR_MS);
   stats.hours = stats.hours.filter((b) => b.start + HOUR_MS > now - WEEK_MS);
-  return stats.minutes.length + stats.hours.length !== before;
+  let dropped = false;
+  for (const [jobId, progress] of Object.entries(stats.recoveries ?? {})) {
+    if (progress.lastAt > now - WEEK_MS) continue;
+    delete stats.recoveries[jobId];
+    dropped = true;
+  }
+  return dropped || stats.minutes.length + stats.hours.length !== before;
 }
 
 function mergeBuckets(lists: StatsBucket[][]): StatsBucket[] {
@@ -178,7 +201,20 @@ export function mergeStats(accountId: string, all: readonly AccountStats[], now:
     lastSuccessAt,
     failureRun,
     nextRetryAt: retries.length === 0 ? null : Math.min(...retries),
+    recoveries: mergeRecoveries(all),
   };
+}
+
+function mergeRecoveries(all: readonly AccountStats[]): Record<string, RecoveryProgress> {
+  const merged: Record<string, RecoveryProgress> = {};
+  // Documents written before recoveries were counted have none.
+  for (const [jobId, progress] of all.flatMap((s) => Object.entries(s.recoveries ?? {}))) {
+    const target = (merged[jobId] ??= { sent: 0, failed: 0, lastAt: progress.lastAt });
+    target.sent += progress.sent;
+    target.failed += progress.failed;
+    target.lastAt = Math.max(target.lastAt, progress.lastAt);
+  }
+  return merged;
 }
 
 export interface WindowFigures {

@@ -30,6 +30,8 @@ export const COLLECTIONS = {
   webhookStats: 'webhook_stats',
   /** One document per notifier process that wrote statistics, with the time of its last write. */
   webhookStatWriters: 'webhook_stat_writers',
+  /** Recovery jobs (POST /v1/alarms/webhooks/recover), by job id. */
+  recoveryJobs: 'recovery_jobs',
   /** Development-only settings generated at first start (the credential key when none is configured). */
   devSettings: 'dev_settings',
 } as const;
@@ -60,6 +62,7 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
   devSettings: [],
   webhookStats: [{ name: 'writer', key: { writerId: 1 } }],
   webhookStatWriters: [],
+  recoveryJobs: [],
 };
 
 export async function ensureNotifierIndexes(db: Db): Promise<void> {

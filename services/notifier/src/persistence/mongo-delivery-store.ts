@@ -10,6 +10,8 @@ import {
   type DeliveryListPage,
   type DeliveryPosition,
   type DeliveryStore,
+  type EventKey,
+  type RecoveryCandidate,
   type DueQuery,
   type HeldAttempt,
   type HeldDelivery,
@@ -26,6 +28,25 @@ import { WriteGate } from './write-gate.js';
 
 /** The list view leaves out the two big fields. */
 const LIST_PROJECTION = { attempts: 0, payload: 0 } as const;
+/** What a recovery chooses by. */
+const CANDIDATE_PROJECTION = {
+  _id: 1,
+  accountId: 1,
+  endpointId: 1,
+  registrationId: 1,
+  eventId: 1,
+  callbackType: 1,
+  status: 1,
+  test: 1,
+  attemptCount: 1,
+  stateAttempt: 1,
+  createdAt: 1,
+  occurredAt: 1,
+} as const;
+/** Queue entries a recovery writes per bulk write. */
+const RECOVERY_WRITE_BATCH = 500;
+
+const eventKeyOf = (event: EventKey): string => `${event.registrationId}|${event.eventId}`;
 
 /** Whether the delivery comes after `position` in the newest-first order (created earlier, or at once with a smaller id). */
 const isAfter = (delivery: Delivery, position: DeliveryPosition): boolean =>
@@ -307,6 +328,73 @@ export class MongoDeliveryStore implements DeliveryStore {
     const start = after ? matching.findIndex((d) => isAfter(d, after)) : skip;
     const from = start < 0 ? matching.length : start;
     return { items: matching.slice(from, from + filter.pageSize), total: matching.length, more: matching.length > from + filter.pageSize };
+  }
+
+  async recoveryCandidates(accountId: string, since: Date, until: Date): Promise<RecoveryCandidate[]> {
+    return this.candidates({ accountId, createdAt: { $gte: since, $lt: until } });
+  }
+
+  async latestOfEvents(accountId: string, events: readonly EventKey[]): Promise<RecoveryCandidate[]> {
+    if (events.length === 0) return [];
+    const wanted = new Set(events.map(eventKeyOf));
+    const latest = new Map<string, RecoveryCandidate>();
+    for (const candidate of await this.candidates({ accountId }, wanted)) {
+      const key = eventKeyOf(candidate);
+      const known = latest.get(key);
+      if (!known || candidate.createdAt > known.createdAt || (candidate.createdAt.getTime() === known.createdAt.getTime() && candidate.id > known.id)) {
+        latest.set(key, candidate);
+      }
+    }
+    return [...latest.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  /**
+   * Deliveries in the light form, oldest first, with the status their attempt log gives them. Reads
+   * the account's deliveries and the outcome of its attempts (no bodies): a scan on FerretDB, which a
+   * recovery (a background job, a few per hour) can afford and a hot path could not.
+   */
+  private async candidates(query: Filter<DeliveryDocument>, events?: ReadonlySet<string>): Promise<RecoveryCandidate[]> {
+    const accountId = query.accountId as string;
+    const [docs, attempts] = await Promise.all([
+      this.deliveries.find(query, { projection: CANDIDATE_PROJECTION }).sort({ createdAt: 1, _id: 1 }).toArray(),
+      this.attempts.find({ accountId }, { projection: { deliveryId: 1, attemptNumber: 1, 'outcome.status': 1 } }).toArray(),
+    ]);
+    const lastOutcome = new Map<string, { attemptNumber: number; status: Delivery['status'] }>();
+    for (const a of attempts) {
+      const known = lastOutcome.get(a.deliveryId);
+      if (!known || a.attemptNumber > known.attemptNumber) lastOutcome.set(a.deliveryId, { attemptNumber: a.attemptNumber, status: a.outcome.status });
+    }
+    return docs.flatMap((doc) => {
+      const candidate: RecoveryCandidate = {
+        id: doc._id,
+        accountId: doc.accountId,
+        endpointId: doc.endpointId ?? null,
+        registrationId: doc.registrationId,
+        eventId: doc.eventId,
+        // Unknown for deliveries stored before callbackType was kept.
+        callbackType: doc.callbackType ?? null,
+        status: doc.status,
+        test: doc.test,
+        attemptCount: doc.attemptCount,
+        createdAt: doc.createdAt,
+        occurredAt: doc.occurredAt,
+      };
+      if (events && !events.has(eventKeyOf(candidate))) return [];
+      const last = lastOutcome.get(doc._id);
+      if (last && last.attemptNumber > (doc.stateAttempt ?? doc.attemptCount)) candidate.status = last.status;
+      candidate.attemptCount = Math.max(doc.attemptCount, last?.attemptNumber ?? 0);
+      return [candidate];
+    });
+  }
+
+  async queueRecovery(entries: readonly QueueEntry[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += RECOVERY_WRITE_BATCH) {
+      const batch = entries.slice(i, i + RECOVERY_WRITE_BATCH).map((entry) => {
+        const { _id, ...rest } = toQueueDocument(entry);
+        return { replaceOne: { filter: { _id }, replacement: rest, upsert: true } };
+      });
+      await this.gate.run(() => this.queue.bulkWrite(batch, { ordered: false }));
+    }
   }
 
   private listItem(doc: DeliveryDocument, logs: Map<string, LoggedAttempt[]>): Delivery & { lastFailureClass: FailureClass | null } {

@@ -29,6 +29,8 @@ export interface QueueEntry {
    */
   leaseOwner: string | null;
   leaseUntil: Date | null;
+  /** A recovery's one attempt of a finished delivery (`single`): the recovery job's id. */
+  recovery?: string | undefined;
 }
 
 /** The queue entry of `delivery`'s next attempt at `endpointId`, due at `dueAt`: attempt 1, scheduled, unleased, unless overridden. */
@@ -110,6 +112,27 @@ export interface DeliveryListFilter {
   pageSize: number;
 }
 
+/** A delivery as a recovery chooses it. */
+export interface RecoveryCandidate {
+  id: string;
+  accountId: string;
+  endpointId: string | null;
+  registrationId: string;
+  eventId: string;
+  callbackType: string | null;
+  status: DeliveryStatus;
+  test: boolean;
+  attemptCount: number;
+  createdAt: Date;
+  occurredAt: Date;
+}
+
+/** One weather event as one registration saw it. */
+export interface EventKey {
+  registrationId: string;
+  eventId: string;
+}
+
 /** Where a delivery stands in the newest-first order of a list. */
 export interface DeliveryPosition {
   createdAt: Date;
@@ -186,4 +209,13 @@ export interface DeliveryStore {
   reopen(deliveryId: string, at: Date): Promise<void>;
 
   list(filter: DeliveryListFilter): Promise<DeliveryListPage>;
+  /**
+   * The account's deliveries created in [since, until), oldest first, in the light form a recovery
+   * chooses from (no payload, no attempt log), with their status as the attempt log leaves it.
+   */
+  recoveryCandidates(accountId: string, since: Date, until: Date): Promise<RecoveryCandidate[]>;
+  /** The latest delivery of each (registration, event) pair, over the account's whole log: what `latest-state` sends. */
+  latestOfEvents(accountId: string, events: readonly EventKey[]): Promise<RecoveryCandidate[]>;
+  /** Writes the queue entries of a recovery (batched upserts); a delivery's existing entry is replaced. */
+  queueRecovery(entries: readonly QueueEntry[]): Promise<void>;
 }

@@ -8,4 +8,6 @@ export interface WebhookStatsSink {
   closed(accountId: string): void;
   attempted(accountId: string, attempt: RecordedAttempt): void;
   retryScheduled(accountId: string, dueAt: number): void;
+  /** A recovery job's attempt ended. */
+  recovered(accountId: string, jobId: string, succeeded: boolean): void;
 }

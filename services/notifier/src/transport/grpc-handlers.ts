@@ -7,6 +7,8 @@ import type { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import type { WebhookHealth } from '../usecases/webhook-health.js';
 import { failureClassFilter } from './failure-class-mapping.js';
 import { webhookHealthMessage } from './health-mapping.js';
+import { dryRunMessage, recoveryJobMessage, recoveryModeOf, startedMessage } from './recovery-mapping.js';
+import type { RecoverDeliveries, RecoveryRequest } from '../usecases/recover-deliveries.js';
 import { translateFailure, unwrap } from './errors.js';
 import { configInput, deliveryMessage, endpointMessage, signingSecretMessage, statusFilter } from './mapping.js';
 
@@ -14,6 +16,7 @@ export interface NotifierHandlerDeps {
   endpoints: EndpointUseCases;
   deliveries: DeliveryLog;
   webhookHealth: WebhookHealth;
+  recoveries: RecoverDeliveries;
   clock: Clock;
 }
 
@@ -49,9 +52,19 @@ async function forAccount<T>(call: ServerCall, accountId: string, run: (accountI
 
 const optionalDate = (epochMs: number): Date | undefined => (epochMs > 0 ? new Date(epochMs) : undefined);
 
+/** The recovery a request asks for; `until` defaults to now. */
+function recoveryInput(request: notificationV1.RecoverDeliveriesRequest, now: Date): Result<RecoveryRequest> {
+  const mode = recoveryModeOf(request.mode);
+  if (!mode) return fail(validation('mode', 'must be failed, all or latest-state'));
+  const since = Number(request.sinceEpochMs);
+  if (since <= 0) return fail(validation('since', 'is required, in epoch milliseconds'));
+  const until = Number(request.untilEpochMs);
+  return { ok: true, value: { mode, since: new Date(since), until: until > 0 ? new Date(until) : now } };
+}
+
 /** Every rpc of NotifierService: translate, call one use case, map its failure to a status. */
 export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof notificationV1.NotifierService> {
-  const { endpoints, deliveries, webhookHealth, clock } = deps;
+  const { endpoints, deliveries, webhookHealth, recoveries, clock } = deps;
   const endpointResponse = (endpoint: Parameters<typeof endpointMessage>[0]) =>
     notificationV1.WebhookEndpointResponse.create({ endpoint: endpointMessage(endpoint, clock.now()) });
   const deliveryResponse = (delivery: Parameters<typeof deliveryMessage>[0]) => notificationV1.DeliveryResponse.create({ delivery: deliveryMessage(delivery) });
@@ -115,6 +128,15 @@ export function notifierHandlers(deps: NotifierHandlerDeps): HandlersOf<typeof n
     },
     async getWebhookHealth(request, call) {
       return webhookHealthMessage(await forAccount(call, request.accountId, (id) => webhookHealth.get(id)));
+    },
+    async recoverDeliveries(request, call) {
+      const input = recoveryInput(request, clock.now());
+      if (request.dryRun)
+        return dryRunMessage(await forAccount(call, request.accountId, async (id) => (input.ok ? recoveries.dryRun(id, input.value) : input)));
+      return startedMessage(await forAccount(call, request.accountId, async (id) => (input.ok ? recoveries.start(id, input.value) : input)));
+    },
+    async getRecoveryJob(request, call) {
+      return recoveryJobMessage(await forAccount(call, request.accountId, (id) => recoveries.get(id, request.jobId)));
     },
   };
 }

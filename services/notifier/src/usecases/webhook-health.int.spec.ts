@@ -8,6 +8,7 @@ import { alarmEvent, endpointConfig, startHarness, type NotifierHarness } from '
 import { json, TestReceiver } from '../test-support/receiver.js';
 import { until } from '../test-support/until.js';
 import { WebhookHealth, type WebhookHealthView } from './webhook-health.js';
+import { WebhookStatsReader } from './webhook-stats-reader.js';
 
 /**
  * The health answer against a real receiver: two notifier instances (two statistics writers, each
@@ -32,10 +33,8 @@ describe('webhook health (FerretDB + local receiver, two instances)', function (
     // The answer is computed by instance A: its own share from memory, B's from what B wrote.
     health = new WebhookHealth({
       endpoints: h.endpointRepo,
-      recorder: recorders[0] as WebhookStatsRecorder,
-      store: statsStore,
+      stats: new WebhookStatsReader({ recorder: recorders[0] as WebhookStatsRecorder, store: statsStore, writersCacheMs: 0 }),
       clock: systemClock,
-      writersCacheMs: 0,
     });
   });
   after(async () => {
