@@ -27,6 +27,13 @@ export interface FerretOptions {
    * 1,950/s, updateOne 720 -> 1,580/s, 8 clients); `full` fsyncs every commit.
    */
   synchronous: 'normal' | 'full';
+  /**
+   * Require a SCRAM login for every command but the handshake and ping (FerretDB's experimental
+   * --test-enable-new-auth), with this first user, created in `database` when that database does not
+   * exist yet. FerretDB 1.24 checks only that a client logged in: it accepts no roles and lets any
+   * user read and write every database (ferretdb-auth.int.spec.ts), so logins alone isolate nothing.
+   */
+  auth?: { database: string; username: string; password: string } | undefined;
 }
 
 function goEnv(): NodeJS.ProcessEnv {
@@ -97,6 +104,14 @@ export async function startFerretDb(binary: string, options: FerretOptions): Pro
       '--debug-addr=-',
       '--telemetry=disable',
       '--log-level=warn',
+      ...(options.auth
+        ? [
+            '--test-enable-new-auth',
+            `--setup-database=${options.auth.database}`,
+            `--setup-username=${options.auth.username}`,
+            `--setup-password=${options.auth.password}`,
+          ]
+        : []),
     ],
   });
   const url = `mongodb://${options.host}:${options.port}/`;
