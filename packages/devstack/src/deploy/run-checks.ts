@@ -19,6 +19,7 @@ import { checkInternalKeys } from './internal-keys-check.js';
 import { checkKafkaLogins, checkRenderedAcls } from './kafka-access-check.js';
 import { checkMongoLogins, checkRenderedMongoUsers } from './mongo-access-check.js';
 import { checkKafkaUsage } from './kafka-usage.js';
+import { checkMongoUsage } from './mongo-usage.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/geo-data.yaml', 'deploy/dev/feed-simulator.yaml'];
 
@@ -113,7 +114,12 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const schemas = await ensureSchemas(log);
   const toolsReady = Date.now();
 
-  const steps: StepResult[] = [...GENERATED_FILES.map((file) => generatedFileStep(file, root)), checkKafkaUsage(root), ...dockerfileSteps(root)];
+  const steps: StepResult[] = [
+    ...GENERATED_FILES.map((file) => generatedFileStep(file, root)),
+    checkKafkaUsage(root),
+    checkMongoUsage(root),
+    ...dockerfileSteps(root),
+  ];
   steps.push(...(await helmLint(helm, root)));
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
