@@ -137,13 +137,11 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
       }
       serviceSecrets.push(kafkaSecret);
     }
-    // Each service's own database URL (secrets.database.secretPrefix). The private FerretDB takes no
-    // logins (FerretDB 1.24 enforces no roles; packages/devstack/src/infra/ferretdb-auth.int.spec.ts), so every
-    // Secret names it without credentials; the chart's wiring is what this exercises.
+    // Each service's own database URL (secrets.database.secretPrefix): its own login on the private FerretDB.
     for (const service of allServices) {
       const mongoSecret = `${MONGO_SECRET_PREFIX}${service}`;
       const file = join(dir, `${mongoSecret}.json`);
-      writeFileSync(file, podmanSecretData({ 'mongo-url': infra.mongoUrl }), { mode: 0o600 });
+      writeFileSync(file, podmanSecretData({ 'mongo-url': infra.mongoUrls[service] }), { mode: 0o600 });
       await engine.run(['secret', 'rm', mongoSecret]);
       try {
         await engine.must(['secret', 'create', mongoSecret, file]);

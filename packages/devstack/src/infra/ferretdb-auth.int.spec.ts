@@ -13,10 +13,10 @@ import type { ManagedProcess } from './process.js';
  * What the embedded database enforces when asked to authenticate (issue 23 item 2), measured on the
  * real binary rather than read from its source: FerretDB 1.24 with --test-enable-new-auth requires a
  * SCRAM login and checks the password, but grants no roles (createUser accepts only `roles: []`) and
- * lets any logged-in user write any database. So a per-service login on the local stack would not
- * stop ingest writing identity's users; only a real MongoDB with the chart's users does. When this
- * spec fails because a write below is refused, the engine has started enforcing roles: give the local
- * stack one user per service (packages/mongo/src/database-access.ts) then.
+ * lets any logged-in user write any database. So the local stack's per-service logins
+ * (ferretdb-logins.ts) do not stop ingest writing identity's users; only a real MongoDB with the
+ * chart's users does. When this spec fails because a write below is refused, the engine has started
+ * enforcing roles: grant the table's roles (packages/mongo/src/database-access.ts) locally too.
  */
 const HOST = '127.0.0.1';
 

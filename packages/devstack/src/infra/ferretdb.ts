@@ -89,8 +89,13 @@ function makeWritable(dir: string): void {
   }
 }
 
+/** The folder holding a FerretDB's SQLite files (`dataDir` as in FerretOptions). */
+export function ferretDataDir(dataDir?: string): string {
+  return join(paths.data, dataDir ?? '', 'ferretdb');
+}
+
 export async function startFerretDb(binary: string, options: FerretOptions): Promise<ManagedProcess> {
-  const dataDir = join(paths.data, options.dataDir ?? '', 'ferretdb');
+  const dataDir = ferretDataDir(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const proc = new ManagedProcess({
     name: options.dataDir ? `${options.dataDir}-ferretdb` : 'ferretdb',
