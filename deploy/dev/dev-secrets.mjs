@@ -19,6 +19,10 @@ const signingKeyKey = (service) => `${service}-internal-signing-key.pem`;
 // Every Kafka principal of the access table (rendered from packages/kafka/src/topic-access.ts) and the super user.
 const kafkaPrincipals = [...JSON.parse(readFileSync(join(root, 'deploy', 'helm', 'stormhook', 'files', 'kafka-acls.json'), 'utf8')).principals, 'admin'];
 const kafkaKey = (principal) => `kafka-${principal}-password`;
+// Every database user of the access table (rendered from packages/mongo/src/database-access.ts), in its own database.
+const mongoUsers = JSON.parse(readFileSync(join(root, 'deploy', 'helm', 'stormhook', 'files', 'mongo-users.json'), 'utf8')).users;
+const mongoKey = (user) => `mongo-${user}-password`;
+const mongoUrl = (user, password) => `mongodb://${user.user}:${password}@mongodb:27017/stormhook_${user.database}?replicaSet=rs0`;
 
 function generate() {
   const { privateKey } = generateKeyPairSync('ed25519');
@@ -26,12 +30,12 @@ function generate() {
     callers.map((service) => [signingKeyKey(service), generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()]),
   );
   return {
-    'mongo-url': 'mongodb://mongodb:27017/?replicaSet=rs0',
     'jwt-signing-key.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     'credential-encryption-key': randomBytes(32).toString('base64'),
     'notifier-message-key.pem': generateKeyPairSync('x25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     ...signingKeys,
     ...Object.fromEntries(kafkaPrincipals.map((principal) => [kafkaKey(principal), randomBytes(24).toString('hex')])),
+    ...Object.fromEntries(mongoUsers.map((user) => [mongoKey(user.user), randomBytes(24).toString('hex')])),
   };
 }
 
@@ -86,4 +90,17 @@ const kafkaSecrets = kafkaPrincipals.map((principal) => ({
   type: 'Opaque',
   stringData: { ...(principal === 'admin' ? { username: 'admin' } : {}), password: data[kafkaKey(principal)] },
 }));
-process.stdout.write([secret, configMap, ...kafkaSecrets].map((doc) => `${JSON.stringify(doc, null, 2)}\n`).join('---\n'));
+// One Secret per database user (values-dev.yaml: secrets.database.secretPrefix stormhook-dev-mongo-), its
+// URL naming its own database as the authentication database; the chart's users Job creates the users.
+// The administrator's URL has no credentials: the development mongod runs without --auth.
+const mongoSecrets = [
+  ...mongoUsers.map((user) => ({ name: `stormhook-dev-mongo-${user.user}`, url: mongoUrl(user, data[mongoKey(user.user)]) })),
+  { name: 'stormhook-dev-mongo-admin', url: 'mongodb://mongodb:27017/?replicaSet=rs0' },
+].map(({ name, url }) => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name, labels: secret.metadata.labels },
+  type: 'Opaque',
+  stringData: { 'mongo-url': url },
+}));
+process.stdout.write([secret, configMap, ...kafkaSecrets, ...mongoSecrets].map((doc) => `${JSON.stringify(doc, null, 2)}\n`).join('---\n'));

@@ -15,6 +15,7 @@ import { runTests } from './stack/test.js';
 import { prepareBus } from './stack/topics.js';
 import { publisherEnv } from './stack/start.js';
 import { runningBrokerCredentialsFile } from './infra/kafka-credentials.js';
+import { runningDatabaseLoginsFile } from './infra/ferretdb-logins.js';
 import { readCredentialSet } from '@stormhook/kafka';
 
 const log = (message: string) => process.stderr.write(`[stormhook] ${message}\n`);
@@ -26,10 +27,12 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 
 /** Runs Kafka and the database alone in the foreground, for running services from an editor. */
 async function infraOnly(): Promise<number> {
-  const infra = await ensureInfra(loadDevstackConfig(), log);
+  const config = loadDevstackConfig();
+  const infra = await ensureInfra(config, log);
   await prepareBus(infra.kafkaBrokers, infra.kafkaCredentials, log);
   log(
-    `KAFKA_BROKERS=${infra.kafkaBrokers.join(',')} MONGO_URL=${infra.mongoUrl}; Kafka logins (KAFKA_USERNAME = the service's name) in ${infra.kafkaCredentialsFile}; Ctrl-C stops them`,
+    `KAFKA_BROKERS=${infra.kafkaBrokers.join(',')}; Kafka logins (KAFKA_USERNAME = the service's name) in ${infra.kafkaCredentialsFile}; ` +
+      `${config.externalMongo ? 'MONGO_URL as given' : `each service's MONGO_URL (serviceUrls) and the administrator's (adminUrl) in ${runningDatabaseLoginsFile(config.ferretPort)}`}; Ctrl-C stops them`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

@@ -11,7 +11,10 @@ describe('service environment of the local stack', () => {
     grpcBasePort: 50051,
     kafkaBrokers: ['127.0.0.1:9092'],
     kafkaCredentials: generateCredentialSet(),
-    mongoUrl: 'mongodb://127.0.0.1/',
+    mongoUrls: Object.fromEntries(allServices.map((s) => [s, `mongodb://${s}:pw@127.0.0.1/?authSource=stormhook_${s.replace(/-/g, '_')}`])) as Record<
+      (typeof allServices)[number],
+      string
+    >,
     internalKeys,
   };
   const signingKeysIn = (env: Record<string, string>) => Object.keys(env).filter((name) => name.endsWith('_INTERNAL_SIGNING_KEY'));
@@ -32,6 +35,14 @@ describe('service environment of the local stack', () => {
     // Every gRPC service finds each of its callers' keys in the map.
     const publicKeys = parsePublicKeys(internalKeys.INTERNAL_PUBLIC_KEYS);
     for (const service of GRPC_SERVICES) for (const caller of callersOf(service)) assert.equal(publicKeys[caller]?.length, 1, `${caller} -> ${service}`);
+  });
+
+  it('gives each service its own database login and no other', () => {
+    for (const service of allServices) {
+      const url = serviceEnv(service, input)['MONGO_URL'] ?? '';
+      assert.equal(url, input.mongoUrls[service], service);
+      assert.match(url, new RegExp(`^mongodb://${service}:`), service);
+    }
   });
 
   it('tells each service the addresses of its callees only, as the chart does', () => {

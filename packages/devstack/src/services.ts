@@ -21,7 +21,8 @@ export interface ServiceEnvInput {
   kafkaBrokers: string[];
   /** The broker's logins: each service gets its own alone. */
   kafkaCredentials: KafkaCredentialSet;
-  mongoUrl: string;
+  /** Each service's own database URL: its own login. */
+  mongoUrls: Readonly<Record<ServiceName, string>>;
   /** The internal-token keys of the run (localInternalKeys): each service gets its own private key and the public keys. */
   internalKeys: InternalKeyEnv;
 }
@@ -32,7 +33,8 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): Record
     // Each service is its own principal (the name in the access table) and knows only its own password.
     KAFKA_USERNAME: service,
     KAFKA_PASSWORD: input.kafkaCredentials[service],
-    MONGO_URL: input.mongoUrl,
+    // Each service connects as its own database user, as in a cluster (the chart's mongo-users Job).
+    MONGO_URL: input.mongoUrls[service],
     ...internalKeysOf(input.internalKeys, service),
   };
   // A service learns only its callees' addresses, from the table the chart renders its addresses and

@@ -3,3 +3,16 @@ export { ensureIndexes, IndexConflictError, type IndexSpec, type EnsureIndexesRe
 export { isDuplicateKeyError } from './duplicate-key.js';
 export { databaseName } from './names.js';
 export { bulkWriteInChunks, MAX_STATEMENTS_PER_COMMAND } from './bulk-write.js';
+export {
+  DATABASE_ACCESS,
+  DATABASE_USERS,
+  databaseSuffix,
+  isDatabaseUser,
+  mongoUsers,
+  mongoUserText,
+  serviceDatabase,
+  type DatabaseAccess,
+  type DatabaseUser,
+  type MongoRole,
+  type MongoUserSpec,
+} from './database-access.js';

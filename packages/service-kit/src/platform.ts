@@ -10,7 +10,7 @@ import {
   type Publisher,
 } from '@stormhook/kafka';
 import { createLogger, type Logger } from '@stormhook/logger';
-import { connectMongo, databaseName, type MongoHandle } from '@stormhook/mongo';
+import { connectMongo, serviceDatabase, type MongoHandle } from '@stormhook/mongo';
 import { initTelemetry, type Telemetry } from '@stormhook/telemetry';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { DependencyCheck } from './dependency-monitor.js';
@@ -56,7 +56,8 @@ export interface PlatformOptions {
 /**
  * Connects a service to its infrastructure and fails fast (with the reason in the log) when Kafka
  * or the database cannot be reached at start. Each service has its own database,
- * `<prefix>_<service>`, so none can read another's collections.
+ * `<prefix>_<service>` (packages/mongo/src/database-access.ts), and in a deployment its own login
+ * with rights on that database only, so none can read another's collections.
  */
 export async function startPlatform(service: string, config: PlatformConfig, opts: PlatformOptions = {}): Promise<Platform> {
   const logger = opts.logger ?? createLogger({ service, level: config.LOG_LEVEL });
@@ -73,7 +74,7 @@ export async function startPlatform(service: string, config: PlatformConfig, opt
   try {
     const mongo = await connectMongo({
       url: config.MONGO_URL,
-      dbName: databaseName(service.replace(/-/g, '_'), config.STORMHOOK_DB_PREFIX),
+      dbName: serviceDatabase(service, config.STORMHOOK_DB_PREFIX),
       appName: `stormhook-${service}`,
       logger,
     });

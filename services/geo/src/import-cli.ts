@@ -5,7 +5,7 @@
 // picks the new areas up at its next start.
 import { findRepoRoot } from '@stormhook/config';
 import { createLogger } from '@stormhook/logger';
-import { connectMongo, databaseName } from '@stormhook/mongo';
+import { connectMongo, serviceDatabase } from '@stormhook/mongo';
 import { logImportReport } from './boundaries.js';
 import { loadConfig } from './config.js';
 import { resolveGeoSource } from './import/geo-source.js';
@@ -17,7 +17,12 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger({ service: 'geo-import', level: config.LOG_LEVEL });
   const { source } = resolveGeoSource(process.argv[2] ?? config.STORMHOOK_GEO_SOURCE, findRepoRoot(fileURLToPath(import.meta.url)));
-  const mongo = await connectMongo({ url: config.MONGO_URL, dbName: databaseName('geo', config.STORMHOOK_DB_PREFIX), appName: 'stormhook-geo-import', logger });
+  const mongo = await connectMongo({
+    url: config.MONGO_URL,
+    dbName: serviceDatabase('geo', config.STORMHOOK_DB_PREFIX),
+    appName: 'stormhook-geo-import',
+    logger,
+  });
   try {
     const repo = await AreaRepository.open(mongo.db, logger);
     const report = await importBoundaries(source, repo, logger);

@@ -205,12 +205,7 @@ the secrets (never overridable by plain values).
   value: "stormhook-query-$(K8S_POD_NAME)"
 {{- end }}
 {{- include "stormhook.kafkaLogin" (dict "root" $root "principal" .name) }}
-{{- $db := $root.Values.secrets.database }}
-- name: MONGO_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ required "secrets.database.existingSecret is required: name an existing Secret holding the MongoDB URL (key secrets.database.key, default mongo-url)" $db.existingSecret }}
-      key: {{ $db.key }}
+{{- include "stormhook.mongoUrl" (dict "root" $root "user" .name) }}
 {{- /* Internal gRPC tokens: a service that calls others (files/grpc-edges.json) signs its tokens with
      its own Ed25519 private key, read from its own key of the Secret and under a variable named for
      it: no pod gets another service's key. Every gRPC service gets the public keys (a ConfigMap) and
@@ -298,6 +293,38 @@ no other. Not overridable by plain values.
       key: {{ $kafka.passwordKey }}
 - name: KAFKA_TLS
   value: {{ .root.Values.kafka.tls | toString | quote }}
+{{- end -}}
+
+{{/*
+A process's own MongoDB login: the URL of the table's user named for it
+(packages/mongo/src/database-access.ts, files/mongo-users.json), from that user's own Secret, so a
+pod never holds another service's database credential.
+*/}}
+{{- define "stormhook.mongoUrl" -}}
+{{- $db := .root.Values.secrets.database }}
+- name: {{ .variable | default "MONGO_URL" }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "stormhook.mongoSecret" (dict "root" .root "user" .user) }}
+      key: {{ $db.key }}
+{{- end -}}
+
+{{- define "stormhook.mongoSecret" -}}
+{{- printf "%s%s" (required "secrets.database.secretPrefix is required: each service's MongoDB URL (its own user) lives in a Secret named <secretPrefix><service> (e.g. stormhook-mongo-ingest)" .root.Values.secrets.database.secretPrefix) .user -}}
+{{- end -}}
+
+{{/* The database access table's users and roles (files/mongo-users.json). */}}
+{{- define "stormhook.mongoUsers" -}}
+{{- $text := .Files.Get "files/mongo-users.json" -}}
+{{- if not $text -}}
+{{- fail "files/mongo-users.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js mongo-users`" -}}
+{{- end -}}
+{{- $text -}}
+{{- end -}}
+
+{{/* A database's name with global.dbPrefix (packages/mongo/src/names.ts: `stormhook` when empty). */}}
+{{- define "stormhook.databaseName" -}}
+{{- printf "%s_%s" (.root.Values.global.dbPrefix | default "stormhook") .database -}}
 {{- end -}}
 
 {{/* The ACL rules of the access table (files/kafka-acls.json). */}}

@@ -48,10 +48,16 @@ export interface NegativeCase {
 
 export const NEGATIVE_CASES: readonly NegativeCase[] = [
   {
-    name: 'missing database Secret',
+    name: 'missing per-service database Secrets',
     valuesFile: 'values-production.yaml',
-    set: ['secrets.database.existingSecret='],
-    message: 'secrets.database.existingSecret is required',
+    set: ['secrets.database.secretPrefix='],
+    message: 'secrets.database.secretPrefix is required',
+  },
+  {
+    name: 'missing database user administrator Secret',
+    valuesFile: 'values-production.yaml',
+    set: ['secrets.database.adminSecret='],
+    message: 'secrets.database.adminSecret is required while mongoUsers.job is enabled',
   },
   { name: 'missing Kafka brokers', valuesFile: 'values-production.yaml', set: ['kafka.brokers=null'], message: 'kafka.brokers is required' },
   {

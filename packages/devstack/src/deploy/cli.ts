@@ -8,6 +8,7 @@ import { GENERATED_FILES } from './generated-files.js';
  * node packages/devstack/dist/deploy/cli.js topics   regenerate the chart's files/topics.json
  * node packages/devstack/dist/deploy/cli.js grpc-edges   regenerate the chart's files/grpc-edges.json
  * node packages/devstack/dist/deploy/cli.js kafka-acls   regenerate the chart's files/kafka-acls.json
+ * node packages/devstack/dist/deploy/cli.js mongo-users  regenerate the chart's files/mongo-users.json
  */
 const log = (message: string) => process.stderr.write(`[deploy] ${message}\n`);
 
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (command === 'check') return (await runDeployChecks(log)) === 0 ? 0 : 1;
-  log(`unknown command ${command}; expected check, topics, grpc-edges or kafka-acls`);
+  log(`unknown command ${command}; expected check, ${GENERATED_FILES.map((file) => file.command).join(', ')}`);
   return 2;
 }
 

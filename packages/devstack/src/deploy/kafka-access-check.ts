@@ -1,50 +1,19 @@
 import { parseAllDocuments } from 'yaml';
 import { aclRules, aclRuleText, KAFKA_PRINCIPALS } from '@stormhook/kafka';
 import type { StepResult } from './chart-checks.js';
+import { COMPONENT, containersOf, jobScript, type Workload } from './workloads.js';
 
-const COMPONENT = 'app.kubernetes.io/component';
 const ACL_LINE = /kafka-acls\.sh .*--allow-principal "User:([^"]+)" --operation (\w+) --(topic|group) "([^"]+)" --resource-pattern-type (\w+)/;
-
-interface EnvVar {
-  name?: string;
-  value?: string;
-  valueFrom?: { secretKeyRef?: { name?: string; key?: string } };
-}
-
-interface Container {
-  env?: EnvVar[];
-  args?: string[];
-}
-
-interface PodSpec {
-  containers?: Container[];
-}
-
-interface Workload {
-  kind?: string;
-  metadata?: { labels?: Record<string, string> };
-  spec?: { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } };
-}
-
-function containersOf(workload: Workload): Container[] {
-  return [...(workload.spec?.template?.spec?.containers ?? []), ...(workload.spec?.jobTemplate?.spec?.template?.spec?.containers ?? [])];
-}
 
 /** The rules the rendered ACL Job grants, in the table's text form. */
 export function renderedAclRules(yaml: string): string[] | undefined {
-  for (const doc of parseAllDocuments(yaml)) {
-    const workload = doc.toJS() as Workload | null;
-    if (workload?.kind !== 'Job' || workload.metadata?.labels?.[COMPONENT] !== 'kafka-acls') continue;
-    const script = containersOf(workload)
-      .flatMap((c) => c.args ?? [])
-      .join('\n');
-    return script
-      .split('\n')
-      .map((line) => ACL_LINE.exec(line))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map(([, principal, operation, resource, name, pattern]) => `User:${principal} ${resource} ${pattern} ${name} ${operation}`);
-  }
-  return undefined;
+  const script = jobScript(yaml, 'kafka-acls');
+  if (script === undefined) return undefined;
+  return script
+    .split('\n')
+    .map((line) => ACL_LINE.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map(([, principal, operation, resource, name, pattern]) => `User:${principal} ${resource} ${pattern} ${name} ${operation}`);
 }
 
 /** The rendered ACL Job grants exactly the access table's rules (under the render's topic prefix), no more and no fewer. */

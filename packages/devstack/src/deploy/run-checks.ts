@@ -17,7 +17,9 @@ import { checkOpenMeteoJob, checkOpenMeteoPolicy } from './open-meteo-check.js';
 import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check.js';
 import { checkInternalKeys } from './internal-keys-check.js';
 import { checkKafkaLogins, checkRenderedAcls } from './kafka-access-check.js';
+import { checkMongoLogins, checkRenderedMongoUsers } from './mongo-access-check.js';
 import { checkKafkaUsage } from './kafka-usage.js';
+import { checkMongoUsage } from './mongo-usage.js';
 
 const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'deploy/dev/geo-data.yaml', 'deploy/dev/feed-simulator.yaml'];
 
@@ -25,6 +27,13 @@ const DEV_MANIFESTS = ['deploy/dev/kafka.yaml', 'deploy/dev/mongodb.yaml', 'depl
 function kafkaAccessSteps(rendered: ReadonlyMap<string, string>): StepResult[] {
   const steps = [...rendered].map(([variant, yaml]) => checkKafkaLogins(yaml, variant));
   for (const variant of ['production', 'dev']) steps.push(checkRenderedAcls(rendered.get(variant) ?? '', variant));
+  return steps;
+}
+
+/** Database access: every render's services connect as themselves; the renders with the users Job create exactly the table. */
+function mongoAccessSteps(rendered: ReadonlyMap<string, string>): StepResult[] {
+  const steps = [...rendered].map(([variant, yaml]) => checkMongoLogins(yaml, variant));
+  for (const variant of ['production', 'dev']) steps.push(checkRenderedMongoUsers(rendered.get(variant) ?? '', variant));
   return steps;
 }
 
@@ -105,13 +114,18 @@ export async function runDeployChecks(log: (message: string) => void, root = rep
   const schemas = await ensureSchemas(log);
   const toolsReady = Date.now();
 
-  const steps: StepResult[] = [...GENERATED_FILES.map((file) => generatedFileStep(file, root)), checkKafkaUsage(root), ...dockerfileSteps(root)];
+  const steps: StepResult[] = [
+    ...GENERATED_FILES.map((file) => generatedFileStep(file, root)),
+    checkKafkaUsage(root),
+    checkMongoUsage(root),
+    ...dockerfileSteps(root),
+  ];
   steps.push(...(await helmLint(helm, root)));
   const { results, renders, texts } = await templateAndValidate(helm, kubeconform, root, schemas);
   steps.push(...results);
   steps.push(...networkPolicySteps(root, texts), ...grpcAddressSteps(texts), trustProxyStep(texts), ...productSettingsSteps(root, texts));
   steps.push(...[...texts].map(([variant, yaml]) => checkInternalKeys(yaml, variant)));
-  steps.push(...kafkaAccessSteps(texts));
+  steps.push(...kafkaAccessSteps(texts), ...mongoAccessSteps(texts));
   const production = renders.get('production');
   if (production) steps.push(checkRenderedTopics(production, allTopics()));
   steps.push(...(await negativeCases(helm, root)));

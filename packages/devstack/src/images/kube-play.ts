@@ -26,6 +26,8 @@ const SECRET = 'stormhook-dev';
 const PUBLIC_KEYS_CONFIG_MAP = 'stormhook-dev-internal-public-keys';
 /** values-dev.yaml's secrets.kafka.secretPrefix. */
 const KAFKA_SECRET_PREFIX = 'stormhook-dev-kafka-';
+/** values-dev.yaml's secrets.database.secretPrefix: one Secret per service holding its MONGO_URL. */
+const MONGO_SECRET_PREFIX = 'stormhook-dev-mongo-';
 const START_TIMEOUT_MS = 240_000;
 
 /** The values the dev render gets so that its pods can run on one host against the private infrastructure. */
@@ -95,16 +97,15 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
   process.on('SIGINT', interrupted);
   let played = false;
   let secretMade = false;
-  const kafkaSecrets: string[] = [];
+  const serviceSecrets: string[] = [];
   try {
     infra = await startRunInfra(ports, 'images-kube', log);
     const secrets = runSecrets();
-    // The Secret values-dev.yaml names (deploy/dev/dev-secrets.mjs makes it for a cluster), pointing at the private database.
+    // The Secret values-dev.yaml names (deploy/dev/dev-secrets.mjs makes it for a cluster).
     const secretFile = join(dir, 'secret.json');
     writeFileSync(
       secretFile,
       podmanSecretData({
-        'mongo-url': infra.mongoUrl,
         'jwt-signing-key.pem': secrets.jwtKeyPem,
         'credential-encryption-key': secrets.credentialKey,
         // The notifier's message key pair (secrets.messageKey): the private key for the notifier, the public one for identity.
@@ -134,7 +135,20 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
       } finally {
         rmSync(file, { force: true });
       }
-      kafkaSecrets.push(kafkaSecret);
+      serviceSecrets.push(kafkaSecret);
+    }
+    // Each service's own database URL (secrets.database.secretPrefix): its own login on the private FerretDB.
+    for (const service of allServices) {
+      const mongoSecret = `${MONGO_SECRET_PREFIX}${service}`;
+      const file = join(dir, `${mongoSecret}.json`);
+      writeFileSync(file, podmanSecretData({ 'mongo-url': infra.mongoUrls[service] }), { mode: 0o600 });
+      await engine.run(['secret', 'rm', mongoSecret]);
+      try {
+        await engine.must(['secret', 'create', mongoSecret, file]);
+      } finally {
+        rmSync(file, { force: true });
+      }
+      serviceSecrets.push(mongoSecret);
     }
     played = true;
     // The public keys every gRPC service reads, as the ConfigMap values-dev.yaml names.
@@ -166,7 +180,7 @@ export async function kubePlayCheck(engine: Engine, images: readonly BuiltImage[
       log(down.code === 0 && left.length === 0 ? 'kube down: pods stopped and removed' : `pods removed (kube down: ${tail(down, 300) || 'ok'})`);
     }
     if (secretMade) await engine.run(['secret', 'rm', SECRET]);
-    for (const name of kafkaSecrets) await engine.run(['secret', 'rm', name]);
+    for (const name of serviceSecrets) await engine.run(['secret', 'rm', name]);
     await infra?.stop();
     geoFiles.server.close();
   }

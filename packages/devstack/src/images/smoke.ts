@@ -105,7 +105,7 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
           grpcBasePort: ports.grpcBase,
           kafkaBrokers: infra.kafkaBrokers,
           kafkaCredentials: infra.kafkaCredentials,
-          mongoUrl: infra.mongoUrl,
+          mongoUrls: infra.mongoUrls,
           internalKeys: secrets.internalKeys,
         }),
         LOG_LEVEL: 'info',

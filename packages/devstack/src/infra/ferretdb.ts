@@ -27,6 +27,13 @@ export interface FerretOptions {
    * 1,950/s, updateOne 720 -> 1,580/s, 8 clients); `full` fsyncs every commit.
    */
   synchronous: 'normal' | 'full';
+  /**
+   * Require a SCRAM login for every command but the handshake and ping (FerretDB's experimental
+   * --test-enable-new-auth), with this first user, created in `database` when that database does not
+   * exist yet. FerretDB 1.24 checks only that a client logged in: it accepts no roles and lets any
+   * user read and write every database (ferretdb-auth.int.spec.ts), so logins alone isolate nothing.
+   */
+  auth?: { database: string; username: string; password: string } | undefined;
 }
 
 function goEnv(): NodeJS.ProcessEnv {
@@ -82,8 +89,13 @@ function makeWritable(dir: string): void {
   }
 }
 
+/** The folder holding a FerretDB's SQLite files (`dataDir` as in FerretOptions). */
+export function ferretDataDir(dataDir?: string): string {
+  return join(paths.data, dataDir ?? '', 'ferretdb');
+}
+
 export async function startFerretDb(binary: string, options: FerretOptions): Promise<ManagedProcess> {
-  const dataDir = join(paths.data, options.dataDir ?? '', 'ferretdb');
+  const dataDir = ferretDataDir(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const proc = new ManagedProcess({
     name: options.dataDir ? `${options.dataDir}-ferretdb` : 'ferretdb',
@@ -97,6 +109,14 @@ export async function startFerretDb(binary: string, options: FerretOptions): Pro
       '--debug-addr=-',
       '--telemetry=disable',
       '--log-level=warn',
+      ...(options.auth
+        ? [
+            '--test-enable-new-auth',
+            `--setup-database=${options.auth.database}`,
+            `--setup-username=${options.auth.username}`,
+            `--setup-password=${options.auth.password}`,
+          ]
+        : []),
     ],
   });
   const url = `mongodb://${options.host}:${options.port}/`;

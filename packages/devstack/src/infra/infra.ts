@@ -2,7 +2,19 @@ import { existsSync, rmSync } from 'node:fs';
 import { readCredentialSet, type KafkaCredentialSet } from '@stormhook/kafka';
 import type { DevstackConfig } from '../config.js';
 import { runningBrokerCredentialsFile } from './kafka-credentials.js';
-import { installFerretDb, mongoAnswers, startFerretDb } from './ferretdb.js';
+import { MongoClient } from 'mongodb';
+import { ferretDataDir, installFerretDb, mongoAnswers, startFerretDb } from './ferretdb.js';
+import {
+  adminPassword,
+  FERRET_ADMIN,
+  FERRET_ADMIN_DATABASE,
+  provisionServiceLogins,
+  readLogins,
+  runningDatabaseLoginsFile,
+  sharedLogins,
+  writeLogins,
+  type FerretLogins,
+} from './ferretdb-logins.js';
 import { installKafka, kafkaAnswers, startKafka } from './kafka.js';
 import { isListening } from './net.js';
 import { startPrivateInfra, type InfraControl } from './private-infra.js';
@@ -14,7 +26,10 @@ export interface Infra {
   kafkaCredentials: KafkaCredentialSet;
   /** The file holding them (STORMHOOK_KAFKA_CREDENTIALS of test runs and second stacks). */
   kafkaCredentialsFile: string;
+  /** The database's administrator URL (tests, tools, a stack's set-up). */
   mongoUrl: string;
+  /** Each service's own URL (its own login on the embedded database; the one URL of an external one). */
+  mongoUrls: FerretLogins['serviceUrls'];
   /** Stops what this call started; what it found already running is left alone. */
   stop(): Promise<void>;
   /** Present for a private infrastructure only (options.dataDir): stop/start its broker and database. */
@@ -42,6 +57,8 @@ export async function ensureInfra(config: DevstackConfig, log: (m: string) => vo
     // A broker this call started and stopped publishes its logins no longer (its data folder keeps them).
     if (started.some((proc) => proc.spec.role === 'infra' && proc.spec.name.endsWith('kafka')))
       rmSync(runningBrokerCredentialsFile(config.kafkaPort), { force: true });
+    if (started.some((proc) => proc.spec.role === 'infra' && proc.spec.name.endsWith('ferretdb')))
+      rmSync(runningDatabaseLoginsFile(config.ferretPort), { force: true });
   };
   // Both are waited for even when one fails, so nothing is left starting behind our back.
   const [kafka, mongo] = await Promise.allSettled([resolveKafka(config, log, started), resolveMongo(config, log, started)]);
@@ -53,7 +70,8 @@ export async function ensureInfra(config: DevstackConfig, log: (m: string) => vo
     kafkaBrokers: kafka.value.brokers,
     kafkaCredentials: kafka.value.credentials,
     kafkaCredentialsFile: kafka.value.credentialsFile,
-    mongoUrl: mongo.value,
+    mongoUrl: mongo.value.adminUrl,
+    mongoUrls: mongo.value.serviceUrls,
     stop,
   };
 }
@@ -110,30 +128,59 @@ async function resolveKafka(config: DevstackConfig, log: (m: string) => void, st
   return { brokers: [broker], credentials: kafka.credentials, credentialsFile: runningFile };
 }
 
-async function resolveMongo(config: DevstackConfig, log: (m: string) => void, started: ManagedProcess[]): Promise<string> {
+async function resolveMongo(config: DevstackConfig, log: (m: string) => void, started: ManagedProcess[]): Promise<FerretLogins> {
   if (config.externalMongo) {
     if (!(await mongoAnswers(config.externalMongo))) throw new Error('MONGO_URL does not answer a ping');
     log('using the MongoDB named by MONGO_URL');
-    return config.externalMongo;
+    return sharedLogins(config.externalMongo);
   }
   const url = `mongodb://${config.host}:${config.ferretPort}/`;
+  // A database another command started publishes its logins by port.
+  const runningFile = runningDatabaseLoginsFile(config.ferretPort);
   if (await mongoAnswers(url)) {
-    log(`using the database already running at ${url}`);
-    return url;
+    const published = readLogins(runningFile);
+    if (published && (await mongoAnswers(published.adminUrl))) {
+      log(`using the database already running at ${url}`);
+      return published;
+    }
+    if (await runsCommandsWithoutLogin(url)) {
+      log(`using the database already running at ${url} (started without logins: every service shares one URL)`);
+      return sharedLogins(url);
+    }
+    throw new Error(`the database at ${url} asks for logins that are not in ${runningFile}; stop it, or set STORMHOOK_FERRETDB_PORT or MONGO_URL`);
   }
   if (await isListening(config.host, config.ferretPort)) {
     throw new Error(`port ${config.ferretPort} is taken by something that does not speak the MongoDB protocol; set STORMHOOK_FERRETDB_PORT or MONGO_URL`);
   }
   const binary = await installFerretDb(log);
-  log(`starting FerretDB (SQLite backend) on ${url}`);
+  const dataDir = config.instance ? { dataDir: config.instance } : {};
+  const password = adminPassword(ferretDataDir(config.instance));
+  log(`starting FerretDB (SQLite backend, a login per service) on ${url}`);
   started.push(
     await startFerretDb(binary, {
       host: config.host,
       port: config.ferretPort,
       synchronous: config.ferretSynchronous,
       log,
-      ...(config.instance ? { dataDir: config.instance } : {}),
+      auth: { database: FERRET_ADMIN_DATABASE, username: FERRET_ADMIN, password },
+      ...dataDir,
     }),
   );
-  return url;
+  const logins = await provisionServiceLogins(config.host, config.ferretPort, password);
+  writeLogins(runningFile, logins);
+  return logins;
+}
+
+/** True when the server runs commands without a login (a FerretDB started without authentication). */
+async function runsCommandsWithoutLogin(url: string): Promise<boolean> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 2_000 });
+  try {
+    await client.connect();
+    await client.db('admin').command({ listDatabases: 1, nameOnly: true });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { KafkaCredentialSet } from '@stormhook/kafka';
 import type { DevstackConfig } from '../config.js';
 import { paths } from '../paths.js';
-import { installFerretDb, startFerretDb } from './ferretdb.js';
+import { ferretDataDir, installFerretDb, startFerretDb } from './ferretdb.js';
+import { adminPassword, FERRET_ADMIN, FERRET_ADMIN_DATABASE, provisionServiceLogins, type FerretLogins } from './ferretdb-logins.js';
 import { installKafka, startKafka } from './kafka.js';
 import { runningBrokerCredentialsFile } from './kafka-credentials.js';
 import { isListening } from './net.js';
@@ -21,7 +22,10 @@ export interface PrivateInfra {
   kafkaBrokers: string[];
   kafkaCredentials: KafkaCredentialSet;
   kafkaCredentialsFile: string;
+  /** The database's administrator URL. */
   mongoUrl: string;
+  /** Each service's own login. */
+  mongoUrls: FerretLogins['serviceUrls'];
   control: InfraControl;
   stop(): Promise<void>;
 }
@@ -38,7 +42,10 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
   rmSync(join(paths.data, dataDir), { recursive: true, force: true });
   const [libs, binary] = await Promise.all([installKafka(log), installFerretDb(log)]);
   const kafkaOptions = { host: config.host, port: config.kafkaPort, controllerPort: config.kafkaControllerPort, heapMb: config.kafkaHeapMb, log, dataDir };
-  const ferretOptions = { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log, dataDir };
+  // Logins as on the shared database; a restart keeps the data folder, so the administrator keeps its password.
+  const password = adminPassword(ferretDataDir(dataDir));
+  const auth = { database: FERRET_ADMIN_DATABASE, username: FERRET_ADMIN, password };
+  const ferretOptions = { host: config.host, port: config.ferretPort, synchronous: config.ferretSynchronous, log, dataDir, auth };
   let kafka: ManagedProcess | undefined;
   let credentials: KafkaCredentialSet | undefined;
   let ferret: ManagedProcess | undefined;
@@ -69,8 +76,10 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
     rmSync(runningBrokerCredentialsFile(config.kafkaPort), { force: true });
   };
   log(`starting a private Kafka on ${config.host}:${config.kafkaPort} and FerretDB on ${config.host}:${config.ferretPort} (.stack/data/${dataDir})`);
+  let logins: FerretLogins;
   try {
     await Promise.all([control.startKafka(), control.startDatabase()]);
+    logins = await provisionServiceLogins(config.host, config.ferretPort, password);
   } catch (error) {
     await stop();
     throw error;
@@ -79,7 +88,8 @@ export async function startPrivateInfra(config: DevstackConfig, log: (m: string)
     kafkaBrokers: [`${config.host}:${config.kafkaPort}`],
     kafkaCredentials: credentials!,
     kafkaCredentialsFile: runningBrokerCredentialsFile(config.kafkaPort),
-    mongoUrl: `mongodb://${config.host}:${config.ferretPort}/`,
+    mongoUrl: logins.adminUrl,
+    mongoUrls: logins.serviceUrls,
     control,
     stop,
   };

@@ -83,7 +83,7 @@ export async function startStack(config: DevstackConfig, log: Log): Promise<numb
               grpcBasePort: config.grpcBasePort,
               kafkaBrokers: infra.kafkaBrokers,
               kafkaCredentials: infra.kafkaCredentials,
-              mongoUrl: infra.mongoUrl,
+              mongoUrls: infra.mongoUrls,
               internalKeys,
             }),
             ...localSettings(name, config, admin),
