@@ -42,6 +42,7 @@ export {
   type QueriedArea,
 } from './decide-access.js';
 export { currentPrincipal, type AccessSnapshot, type ClaimedCaller } from './snapshot.js';
+export { tokensValidFrom, issuedAtSeconds, issuedBeforeValidFrom } from './token-validity.js';
 export {
   snapshotMessage,
   snapshotFromMessage,

@@ -17,6 +17,7 @@ export function snapshotMessage(snapshot: AccessSnapshot | undefined): identityV
     username: snapshot.username,
     role: snapshot.role,
     status: snapshot.status,
+    ...(snapshot.accessTokensValidFrom ? { accessTokensValidFromEpochMs: snapshot.accessTokensValidFrom.getTime() } : {}),
     account: account
       ? {
           accountId: account.id,
@@ -51,7 +52,15 @@ export function snapshotFromMessage(message: identityV1.AccessSnapshot): AccessS
   if (!message.found) return undefined;
   if (!isRole(message.role)) throw new SnapshotFormatError('role', `is not a known role: ${message.role}`);
   if (!isUserStatus(message.status)) throw new SnapshotFormatError('status', `is not a known status: ${message.status}`);
-  const snapshot: AccessSnapshot = { userId: message.userId, username: message.username, role: message.role, status: message.status };
+  const snapshot: AccessSnapshot = {
+    userId: message.userId,
+    username: message.username,
+    role: message.role,
+    status: message.status,
+    ...(message.accessTokensValidFromEpochMs !== undefined && message.accessTokensValidFromEpochMs !== null
+      ? { accessTokensValidFrom: new Date(Number(message.accessTokensValidFromEpochMs)) }
+      : {}),
+  };
   const a = message.account;
   if (!a) return snapshot;
   if (!isSubscriptionPlan(a.subscriptionPlan)) throw new SnapshotFormatError('account.subscriptionPlan', `is not a known plan: ${a.subscriptionPlan}`);

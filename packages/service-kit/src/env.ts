@@ -1,5 +1,6 @@
 import { bool, list, oneOf, port, str, url, type VarSpec } from '@stormhook/config';
 import { signingKeyVariable, type GrpcCaller, type SigningKeyVariable } from '@stormhook/grpc';
+import { devFallbacksEnv } from './dev-fallbacks.js';
 
 /**
  * Environment every service reads. A service's own `loadConfig` spreads these into its spec
@@ -18,6 +19,7 @@ export const platformEnv = {
   /** Prometheus metrics on http://<METRICS_HOST>:<METRICS_PORT>/metrics; unset: not served. */
   METRICS_PORT: port({ optional: true, description: 'port of the Prometheus /metrics endpoint; unset: no endpoint' }),
   METRICS_HOST: str({ default: '0.0.0.0', description: 'address the metrics endpoint binds to' }),
+  ...devFallbacksEnv,
 };
 
 /**

@@ -1,3 +1,4 @@
+export { devFallbacksEnv, missingWithoutDevFallbacks } from './dev-fallbacks.js';
 export { platformEnv, grpcEnv, internalSigningEnv, internalPublicKeysEnv, kafkaLoginEnv } from './env.js';
 export { internalTokensOf, internalVerifierOf, signingKeyOf } from './internal-keys.js';
 export { startPlatform, type Platform, type PlatformConfig, type PlatformOptions } from './platform.js';

@@ -110,6 +110,9 @@ export function serviceTestEnv(label: string, infra: TestInfra = testInfra()): S
       STORMHOOK_DB_PREFIX: dbPrefix,
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
+      // A test stack is a development stack: a service may make up a key the test does not supply
+      // (@stormhook/service-kit's devFallbacksEnv; tests of the refusal leave it out).
+      STORMHOOK_DEV_FALLBACKS: '1',
     },
   };
 }

@@ -1,5 +1,5 @@
-import { defineEnv, int, list, str, type ConfigOf } from '@stormhook/config';
-import { grpcEnv, internalSigningEnv, platformEnv } from '@stormhook/service-kit';
+import { ConfigError, defineEnv, int, list, str, type ConfigOf, type EnvSource } from '@stormhook/config';
+import { grpcEnv, internalSigningEnv, missingWithoutDevFallbacks, platformEnv } from '@stormhook/service-kit';
 
 /** Everything the identity service reads from its environment, validated once at start. */
 const spec = {
@@ -11,7 +11,8 @@ const spec = {
   STORMHOOK_ADMIN_PASSWORD: str({ optional: true, secret: true, minLength: 8, maxLength: 256, description: 'initial password of the first ADMIN' }),
   /**
    * PKCS#8 PEM of the Ed25519 key that signs access tokens (`openssl genpkey -algorithm ed25519`).
-   * Unset: a development key is generated once and kept in identity's database, with a warning.
+   * Required unless STORMHOOK_DEV_FALLBACKS is set; then, when unset, a development key is generated
+   * once and kept in identity's database, with a warning.
    */
   IDENTITY_JWT_PRIVATE_KEY: str({ optional: true, secret: true, pattern: '-----BEGIN PRIVATE KEY-----', description: 'Ed25519 signing key, PKCS#8 PEM' }),
   /** SPKI PEM of the key signing before a rotation: its tokens keep verifying until they expire. */
@@ -53,5 +54,14 @@ const spec = {
   GRPC_DEADLINE_MS: int({ default: 5_000, min: 100, max: 60_000, description: 'deadline of calls to other services' }),
   IDENTITY_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000, description: 'how often expired tokens and counters are purged' }),
 };
-export const loadConfig = defineEnv(spec);
 export type Config = ConfigOf<typeof spec>;
+
+const load = defineEnv(spec);
+
+/** Loads and validates the config; throws ConfigError naming the bad variables (the signing key without the development switch too). */
+export function loadConfig(env: EnvSource = process.env): Config {
+  const config = load(env);
+  const issues = missingWithoutDevFallbacks(config.STORMHOOK_DEV_FALLBACKS, { IDENTITY_JWT_PRIVATE_KEY: config.IDENTITY_JWT_PRIVATE_KEY });
+  if (issues.length > 0) throw new ConfigError(issues);
+  return config;
+}

@@ -11,7 +11,9 @@ const base = {
   KAFKA_PASSWORD: 'identity-password',
   MONGO_URL: 'mongodb://127.0.0.1:27017/',
   ...localInternalKeys({}),
+  IDENTITY_JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
 };
+const { IDENTITY_JWT_PRIVATE_KEY: _key, ...keyless } = base;
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
     parseSettings(loadConfig({ ...base, ...env }));
@@ -23,8 +25,23 @@ const problemsOf = (env: Record<string, string>): string[] => {
 };
 
 describe('identity settings', () => {
-  it('starts with nothing set: development key, built-in plans, no link origin, no admin', () => {
-    const settings = parseSettings(loadConfig(base));
+  it('refuses to start without a signing key, naming it and the development switch', () => {
+    for (const env of [keyless, { ...keyless, STORMHOOK_DEV_FALLBACKS: '0' }, { ...keyless, IDENTITY_JWT_PRIVATE_KEY: '' }]) {
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.issues.length === 1 &&
+          e.issues[0]?.variable === 'IDENTITY_JWT_PRIVATE_KEY' &&
+          /required.*STORMHOOK_DEV_FALLBACKS=1/.test(e.message),
+      );
+    }
+  });
+
+  it('starts with the development switch and nothing else: development key, built-in plans, no link origin, no admin', () => {
+    const config = loadConfig({ ...keyless, STORMHOOK_DEV_FALLBACKS: '1' });
+    assert.equal(config.STORMHOOK_DEV_FALLBACKS, true);
+    const settings = parseSettings(config);
     assert.equal(settings.signingKey, undefined);
     assert.deepEqual(settings.allowedLinkOrigins, []);
     assert.equal(settings.admin, undefined);
@@ -34,6 +51,7 @@ describe('identity settings', () => {
   it('reads a PEM signing key, also with its line breaks written as \\n', () => {
     const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const settings = parseSettings(loadConfig({ ...base, IDENTITY_JWT_PRIVATE_KEY: pem.replace(/\n/g, '\\n') }));
+    assert.equal(loadConfig(base).STORMHOOK_DEV_FALLBACKS, false, 'off unless set');
     assert.equal(settings.signingKey?.privateKey.asymmetricKeyType, 'ed25519');
   });
 

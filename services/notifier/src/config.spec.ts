@@ -26,8 +26,22 @@ const problems = (env: Record<string, string>): string[] => {
 };
 
 describe('notifier config', () => {
-  it('starts with no variable set: no key, no providers, empty SSRF allow-list, no metrics port', () => {
-    const config = loadConfig(INTERNAL);
+  it('refuses to start without a credential key, naming it and the development switch', () => {
+    const envs: Record<string, string>[] = [{}, { STORMHOOK_DEV_FALLBACKS: 'false' }, { CREDENTIAL_ENCRYPTION_KEY: '' }];
+    for (const env of envs) {
+      assert.deepEqual(
+        problems(env).filter((p) => p.startsWith('CREDENTIAL_ENCRYPTION_KEY')),
+        [
+          'CREDENTIAL_ENCRYPTION_KEY is required; only a development stack may leave it unset, with STORMHOOK_DEV_FALLBACKS=1 (a key is then generated and kept in the database)',
+        ],
+      );
+    }
+    assert.deepEqual(problems({ CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64') }), []);
+  });
+
+  it('starts with only the development switch set: no key, no providers, empty SSRF allow-list, no metrics port', () => {
+    const config = loadConfig({ ...INTERNAL, STORMHOOK_DEV_FALLBACKS: '1' });
+    assert.equal(config.STORMHOOK_DEV_FALLBACKS, true);
     assert.equal(config.CREDENTIAL_ENCRYPTION_KEY, undefined);
     assert.equal(config.NOTIFIER_SSRF_ALLOW_CIDRS, undefined);
     assert.equal(config.SMTP_URL, undefined);

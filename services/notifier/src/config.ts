@@ -1,5 +1,5 @@
 import { ConfigError, defineEnv, int, list, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
-import { grpcEnv, platformEnv } from '@stormhook/service-kit';
+import { grpcEnv, missingWithoutDevFallbacks, platformEnv } from '@stormhook/service-kit';
 import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
 import { messageEnv } from './messaging/message-env.js';
 import { retentionEnv } from './retention/retention-env.js';
@@ -10,9 +10,9 @@ import { parseCidr } from './security/ip.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Everything the notifier reads from its environment, validated once at start. Every variable has a
- * development default so that the dev stack runs with none set; the README's table says which ones
- * production must set (CREDENTIAL_ENCRYPTION_KEY, SMTP_URL, the SMS gateway).
+ * Everything the notifier reads from its environment, validated once at start. The credential key
+ * has a development fallback only behind STORMHOOK_DEV_FALLBACKS; the README's table says what else
+ * production must set (SMTP_URL, the SMS gateway).
  */
 const spec = {
   ...platformEnv,
@@ -20,8 +20,9 @@ const spec = {
   /**
    * AES-256-GCM key(s) for webhook passwords, API keys, HMAC keys and signing secrets at rest: the
    * base64 of 32 random bytes (`openssl rand -base64 32`), or a keyring `kid:base64[,kid:base64...]`
-   * whose first entry encrypts and all decrypt (rotation). Unset: a development key generated once
-   * and kept in the notifier's database, with a warning at every start.
+   * whose first entry encrypts and all decrypt (rotation). Required unless STORMHOOK_DEV_FALLBACKS is
+   * set; then, when unset, a development key generated once and kept in the notifier's database,
+   * with a warning at every start.
    */
   CREDENTIAL_ENCRYPTION_KEY: str({ optional: true, secret: true, description: 'base64 32-byte key, or kid:base64[,kid:base64...]' }),
   /**
@@ -125,7 +126,7 @@ const load = defineEnv(spec);
 /** Loads and validates the config, keyring and CIDRs included; throws ConfigError naming the bad variables. */
 export function loadConfig(env: EnvSource = process.env): Config {
   const config = load(env);
-  const issues: { variable: string; problem: string }[] = [];
+  const issues = missingWithoutDevFallbacks(config.STORMHOOK_DEV_FALLBACKS, { CREDENTIAL_ENCRYPTION_KEY: config.CREDENTIAL_ENCRYPTION_KEY });
   if (config.CREDENTIAL_ENCRYPTION_KEY) {
     try {
       parseKeyring(config.CREDENTIAL_ENCRYPTION_KEY);

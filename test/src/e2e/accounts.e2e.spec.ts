@@ -74,10 +74,23 @@ describe('e2e: accounts, users, subscriptions and access', function () {
     assertError(await stack.api.call('POST', '/v1/auth/refresh', { body: { refreshToken: session.refreshToken } }), 401, '/v1/auth/refresh');
     // Reuse of a rotated token ends the whole session, so the newest one is dead too.
     assertError(await stack.api.call('POST', '/v1/auth/refresh', { body: { refreshToken: refreshed.body.refreshToken } }), 401);
-    const other = await stack.api.login(customer.username, customer.password);
+    // A customer of its own: logout ends every access token of the user, and the later tests use `customer`'s.
+    const leaving = await createCustomer(stack.api, admin);
+    const other = await stack.api.login(leaving.username, leaving.password);
+    await stack.api.expect(200, 'GET', '/v1/users/me', { token: other.accessToken });
     const loggedOut = await stack.api.call('POST', '/v1/auth/logout', { body: { refreshToken: other.refreshToken } });
     assert.ok(loggedOut.status >= 200 && loggedOut.status < 300, `logout answered ${loggedOut.status}`);
     assertError(await stack.api.call('POST', '/v1/auth/refresh', { body: { refreshToken: other.refreshToken } }), 401);
+    // The access token dies with the session, as soon as the gateway hears of it, not 15 minutes later.
+    const deadline = Date.now() + 5_000;
+    let me = await stack.api.call('GET', '/v1/users/me', { token: other.accessToken });
+    while (me.status === 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      me = await stack.api.call('GET', '/v1/users/me', { token: other.accessToken });
+    }
+    assertError(me, 401, '/v1/users/me');
+    const again = await stack.api.login(leaving.username, leaving.password);
+    await stack.api.expect(200, 'GET', '/v1/users/me', { token: again.accessToken });
   });
 
   it('answers 401 without credentials and with a forged token, as ErrorResponses', async () => {

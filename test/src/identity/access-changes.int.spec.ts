@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { CommandStartedEvent } from 'mongodb';
 import { principalOf } from '@stormhook/gateway';
 import { testInfra } from '@stormhook/testing';
-import { errorBody, PLACES, startIdentityStack, type Answer, type IdentityStack } from './support.js';
+import { errorBody, LINK_ORIGIN, PLACES, startIdentityStack, type Answer, type IdentityStack } from './support.js';
 
 /** The documented bound: a change made through identity is in force at every gateway within this. */
 const BOUND_MS = 5_000;
@@ -72,6 +72,68 @@ describe('access changes reach the gateway within the documented bound (issue 13
     );
     assert.equal(errorBody(answer, 401, '/v1/forecasts/current').message, 'The session has ended; sign in again');
     console.log(`      blocked user refused after ${ms} ms`);
+  });
+
+  it('refuses an access token within the bound once its user logs out, and takes a new login at once (issue 23)', async () => {
+    const u = await stack.user('API_USER', 'PREMIUM_MONTHLY');
+    const session = await stack.login(u.username, u.password);
+    assert.equal((await forecast({ token: session.accessToken })).status, 200);
+    const out = await stack.call('POST', '/v1/auth/logout', { body: { refreshToken: session.refreshToken } });
+    assert.ok(out.status < 300, JSON.stringify(out.body));
+    // Straight after the logout, very likely in its second: the JWT iat cannot tell this login from the old one.
+    const fresh = await stack.login(u.username, u.password);
+    const { ms, answer } = await within(
+      BOUND_MS,
+      () => forecast({ token: session.accessToken }),
+      (a) => a.status !== 200,
+    );
+    assert.equal(errorBody(answer, 401, '/v1/forecasts/current').message, 'The session has ended; sign in again');
+    assert.equal((await forecast({ token: u.token })).status, 401, "the user's other access tokens end with it");
+    console.log(`      logged-out access token refused after ${ms} ms`);
+    assert.equal((await forecast({ token: fresh.accessToken })).status, 200, 'a login in the same second as the logout is not refused');
+    assert.equal((await forecast({ token: (await stack.login(u.username, u.password)).accessToken })).status, 200);
+  });
+
+  it('refuses an access token within the bound once its user resets the password; the new password signs in', async () => {
+    const u = await stack.user('API_USER', 'PREMIUM_MONTHLY');
+    assert.equal((await forecast({ token: u.token })).status, 200);
+    await stack.call('POST', '/v1/users/password-reset-request', { body: { username: u.username, resetPageLink: `${LINK_ORIGIN}/reset` } });
+    const link = new URL((await stack.mailbox.next(u.username, 'MESSAGE_TEMPLATE_PASSWORD_RESET')).params['link'] ?? '');
+    const done = await stack.call('POST', '/v1/users/password-reset', {
+      body: { userId: link.searchParams.get('userId'), token: link.searchParams.get('token'), newPassword: 'a-new-password-after-reset' },
+    });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const { ms, answer } = await within(
+      BOUND_MS,
+      () => forecast({ token: u.token }),
+      (a) => a.status !== 200,
+    );
+    assert.equal(errorBody(answer, 401, '/v1/forecasts/current').message, 'The session has ended; sign in again');
+    console.log(`      access token refused ${ms} ms after a password reset`);
+    const fresh = await stack.login(u.username, 'a-new-password-after-reset');
+    assert.equal((await forecast({ token: fresh.accessToken })).status, 200);
+  });
+
+  it('keeps the access tokens of a blocked user dead after an unblock', async () => {
+    const u = await stack.user('API_USER', 'PREMIUM_MONTHLY');
+    assert.equal((await forecast({ token: u.token })).status, 200);
+    for (const status of ['BLOCKED', 'ACTIVE']) {
+      const changed = await stack.call('PATCH', '/v1/users/update-role-status', { token: admin, body: { userId: u.userId, status } });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    }
+    await within(
+      BOUND_MS,
+      () => forecast({ token: u.token }),
+      (a) => a.status !== 200,
+    );
+    // A fresh login works at the replica once it holds the state after the unblock; the old token stays refused there.
+    const fresh = await stack.login(u.username, u.password);
+    await within(
+      BOUND_MS,
+      () => forecast({ token: fresh.accessToken }),
+      (a) => a.status === 200,
+    );
+    errorBody(await forecast({ token: u.token }), 401, '/v1/forecasts/current');
   });
 
   it('refuses a revoked API key within the bound, though the key cache would trust it for 10 minutes', async () => {

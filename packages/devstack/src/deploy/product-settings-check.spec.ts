@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check.js';
+import { checkLinkOrigins, checkNoDevFallbacks, checkNoFeedSimulator } from './product-settings-check.js';
 
 const identity = (env: string) =>
   `---\nkind: Deployment\nmetadata:\n  name: stormhook-identity\n  labels: { app.kubernetes.io/component: identity }\nspec:\n  template:\n    spec:\n      containers:\n        - name: identity\n          env:\n            - { name: LOG_LEVEL, value: info }\n${env}`;
@@ -25,5 +25,14 @@ describe('issue 14 settings checks', () => {
     assert.match(checkNoFeedSimulator(cron, 'test').detail, /runs it: CronJob om \(open-meteo\)/);
     const shell = `---\nkind: Pod\nmetadata: { name: p }\nspec:\n  initContainers:\n    - { name: init, command: [sh, -c, "node dist/sim/cli.js --backfill 2h"] }\n`;
     assert.match(checkNoFeedSimulator(shell, 'test').detail, /runs it: Pod p \(init\)/);
+  });
+
+  it('fails a render that sets the development key switch, wherever it is, and passes one that never names it', () => {
+    assert.equal(checkNoDevFallbacks(identity(''), 'test').ok, true);
+    const set = checkNoDevFallbacks(identity('            - { name: STORMHOOK_DEV_FALLBACKS, value: "1" }\n'), 'test');
+    assert.equal(set.ok, false);
+    assert.match(set.detail, /line 13: - \{ name: STORMHOOK_DEV_FALLBACKS/);
+    const configMap = `---\nkind: ConfigMap\nmetadata: { name: env }\ndata:\n  STORMHOOK_DEV_FALLBACKS: "true"\n`;
+    assert.equal(checkNoDevFallbacks(configMap, 'test').ok, false);
   });
 });

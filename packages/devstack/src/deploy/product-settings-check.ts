@@ -74,3 +74,22 @@ export function checkLinkOrigins(renderedYaml: string, variant: string): StepRes
   });
   return { name, ok: bad.length === 0, detail: bad.length === 0 ? origins.join(', ') : `not an http(s) origin: ${bad.join(', ')}` };
 }
+
+const DEV_FALLBACKS = 'STORMHOOK_DEV_FALLBACKS';
+
+/**
+ * No render mentions the development switch anywhere (an env entry, a ConfigMap, a shell line): with
+ * it, a deployment missing its token or credential key would make one up and keep it in the database
+ * beside what it protects, instead of refusing to start. The chart supplies both keys from Secrets.
+ */
+export function checkNoDevFallbacks(renderedYaml: string, variant: string): StepResult {
+  const lines = renderedYaml
+    .split('\n')
+    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
+    .filter(({ line }) => line.includes(DEV_FALLBACKS));
+  return {
+    name: `the ${variant} render never sets ${DEV_FALLBACKS}`,
+    ok: lines.length === 0,
+    detail: lines.length === 0 ? 'not mentioned' : `mentioned at ${lines.map(({ n, line }) => `line ${n}: ${line}`).join('; ')}`,
+  };
+}

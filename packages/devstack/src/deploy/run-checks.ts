@@ -14,7 +14,7 @@ import { ensureGoTool, HELM, KUBECONFORM, STARLARK } from './tools.js';
 import { checkGrpcEdges, checkWebhookEgress, codeGrpcEdges, grpcPorts } from './network-policy-check.js';
 import { checkGrpcAddresses } from './grpc-address-check.js';
 import { checkOpenMeteoJob, checkOpenMeteoPolicy } from './open-meteo-check.js';
-import { checkLinkOrigins, checkNoFeedSimulator } from './product-settings-check.js';
+import { checkLinkOrigins, checkNoDevFallbacks, checkNoFeedSimulator } from './product-settings-check.js';
 import { checkInternalKeys } from './internal-keys-check.js';
 import { checkKafkaLogins, checkRenderedAcls } from './kafka-access-check.js';
 import { checkMongoLogins, checkRenderedMongoUsers } from './mongo-access-check.js';
@@ -53,7 +53,7 @@ function grpcAddressSteps(rendered: ReadonlyMap<string, string>): StepResult[] {
 
 /**
  * Issue 14's settings: the Open-Meteo job runs the adapter, isolated, wherever it is rendered; no
- * chart render runs the feed simulator; production lets identity link to the operator's pages.
+ * chart render runs the feed simulator or lets a service make up its keys; production lets identity link to the operator's pages.
  * A variant that failed to render counts as failed here too, so a check never passes by absence.
  */
 function productSettingsSteps(root: string, rendered: ReadonlyMap<string, string>): StepResult[] {
@@ -62,7 +62,7 @@ function productSettingsSteps(root: string, rendered: ReadonlyMap<string, string
     const yaml = rendered.get(variant) ?? '';
     steps.push(checkOpenMeteoJob(yaml, variant, root), checkOpenMeteoPolicy(yaml, variant));
   }
-  for (const [variant, yaml] of rendered) steps.push(checkNoFeedSimulator(yaml, variant));
+  for (const [variant, yaml] of rendered) steps.push(checkNoFeedSimulator(yaml, variant), checkNoDevFallbacks(yaml, variant));
   steps.push(checkLinkOrigins(rendered.get('production') ?? '', 'production'));
   return steps;
 }

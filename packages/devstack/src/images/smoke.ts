@@ -109,10 +109,10 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
           internalKeys: secrets.internalKeys,
         }),
         LOG_LEVEL: 'info',
+        // Real keys and no STORMHOOK_DEV_FALLBACKS, as the chart runs the images: a missing key must stop
+        // the container here rather than in a cluster. The env file carries the PEM's line breaks as \n.
         ...(service === 'identity'
-          ? // No IDENTITY_JWT_PRIVATE_KEY: an env file cannot carry a PEM's line breaks, and identity
-            // then makes a key of its own (kube play passes one through the Secret instead).
-            { STORMHOOK_ADMIN_EMAIL: secrets.adminEmail, STORMHOOK_ADMIN_PASSWORD: secrets.adminPassword }
+          ? { STORMHOOK_ADMIN_EMAIL: secrets.adminEmail, STORMHOOK_ADMIN_PASSWORD: secrets.adminPassword, IDENTITY_JWT_PRIVATE_KEY: secrets.jwtKeyPem }
           : {}),
         // The receiver listens on 127.0.0.1, which the SSRF filter refuses unless exempted.
         ...(service === 'notifier' ? { CREDENTIAL_ENCRYPTION_KEY: secrets.credentialKey, NOTIFIER_SSRF_ALLOW_CIDRS: '127.0.0.1/32' } : {}),

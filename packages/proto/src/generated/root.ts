@@ -2014,6 +2014,13 @@ export const root = buildRoot({
                   }
                 },
                 "AccessSnapshot": {
+                  "oneofs": {
+                    "_accessTokensValidFromEpochMs": {
+                      "oneof": [
+                        "accessTokensValidFromEpochMs"
+                      ]
+                    }
+                  },
                   "fields": {
                     "found": {
                       "type": "bool",
@@ -2039,6 +2046,14 @@ export const root = buildRoot({
                     "account": {
                       "type": "AccessAccount",
                       "id": 6
+                    },
+                    "accessTokensValidFromEpochMs": {
+                      "type": "int64",
+                      "id": 7,
+                      "protoName": "access_tokens_valid_from_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
                     }
                   }
                 },

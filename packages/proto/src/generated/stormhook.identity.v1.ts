@@ -54,6 +54,13 @@ export interface AccessSnapshot {
   status: string;
   /** The user's account; absent while the user has none (unitless). */
   account?: AccessAccount | null;
+  /**
+   * Access tokens whose iat is before this instant are refused (logout, password reset, block);
+   * always a whole second, epoch milliseconds; absent: none ended yet.
+   *
+   * Optional: absent when not set.
+   */
+  accessTokensValidFromEpochMs?: number;
 }
 
 /** Codec of {@link AccessSnapshot} (`stormhook.identity.v1.AccessSnapshot`). */
@@ -1081,13 +1088,16 @@ export const User = messageCodec<User>(root, 'stormhook.identity.v1.User');
 
 /**
  * Published on identity.user-changed.v1 after a change that may alter what a user may do: role or
- * status, account or subscription, API keys, password reset. Readers drop what they hold about the
+ * status, account or subscription, API keys, password reset, logout. Readers drop what they hold about the
  * user and read it again; the event carries no state, so an old event can never restore old rights.
  */
 export interface UserChanged {
   /** Identifier of the user, a UUID (unitless). */
   userId: string;
-  /** What changed: ROLE_OR_STATUS, ACCOUNT, SUBSCRIPTION, API_KEY_CREATED, API_KEY_REVOKED or PASSWORD_RESET (unitless). */
+  /**
+   * What changed: ROLE_OR_STATUS, ACCOUNT, SUBSCRIPTION, API_KEY_CREATED, API_KEY_REVOKED, PASSWORD_RESET or
+   * SIGNED_OUT (unitless).
+   */
   change: string;
   /** The API key concerned, for API_KEY_* changes; empty otherwise (unitless). */
   apiKeyId: string;

@@ -19,10 +19,11 @@ function token(
 }
 
 describe('AccessTokenVerifier', () => {
-  it('accepts a good token and returns its principal', async () => {
+  it('accepts a good token and returns its principal and issued-at (checked against logouts later)', async () => {
     assert.deepEqual(await verifier.verify(token({ acc: 'a1' }), now), {
       ok: true,
       principal: { userId: 'u1', role: 'API_USER', username: 'a@b.c', accountId: 'a1' },
+      issuedAtSeconds: t,
     });
   });
 

@@ -15,7 +15,8 @@ export interface AccessTokenPrincipal {
   username: string;
 }
 
-export type TokenCheck = { ok: true; principal: AccessTokenPrincipal } | { ok: false; reason: TokenRejection };
+/** `issuedAtSeconds`: the token's iat, which the access check compares with the user's valid-from instant. */
+export type TokenCheck = { ok: true; principal: AccessTokenPrincipal; issuedAtSeconds: number } | { ok: false; reason: TokenRejection };
 
 export interface TokenKeys {
   issuer: string;
@@ -95,6 +96,6 @@ export class AccessTokenVerifier {
     const nowSeconds = now.getTime() / 1000;
     if (token.exp <= nowSeconds - this.toleranceSeconds) return { ok: false, reason: 'expired' };
     if (token.nbf > nowSeconds + this.toleranceSeconds || token.iat > nowSeconds + this.toleranceSeconds) return { ok: false, reason: 'not-yet-valid' };
-    return { ok: true, principal: token.principal };
+    return { ok: true, principal: token.principal, issuedAtSeconds: token.iat };
   }
 }

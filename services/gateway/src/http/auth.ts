@@ -98,7 +98,12 @@ export function accessGuards(deps: AccessGuardDeps): (operation: RouteSpec) => R
       const checked = await verifier.verify(token, now());
       if (!checked.ok) throw unauthorized(res, checked.reason === 'expired' ? 'The access token has expired' : 'Invalid access token', 'invalid_token');
       principal = { ...checked.principal, accountId: checked.principal.accountId ?? '', via: 'access-token' };
-      claimed = { userId: principal.userId, via: 'access-token', ...(principal.accountId ? { accountId: principal.accountId } : {}) };
+      claimed = {
+        userId: principal.userId,
+        via: 'access-token',
+        issuedAtSeconds: checked.issuedAtSeconds,
+        ...(principal.accountId ? { accountId: principal.accountId } : {}),
+      };
     } else if (apiKey !== undefined) {
       const key = await deps.apiKeys.verify(apiKey.trim());
       if (!key) throw unauthorized(res, 'Invalid API key');

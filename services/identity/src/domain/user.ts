@@ -18,6 +18,8 @@ export interface User {
   status: UserStatus;
   /** Set once the user proved they read the mailbox (invitation accepted, password reset). */
   emailVerified: boolean;
+  /** Access tokens issued before this whole second are refused: set by logout, password reset and blocking. */
+  accessTokensValidFrom?: Date;
   createdAt: Date;
   updatedAt: Date;
 }

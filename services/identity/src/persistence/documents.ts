@@ -21,6 +21,7 @@ export interface UserDoc {
   role: Role;
   status: UserStatus;
   emailVerified: boolean;
+  accessTokensValidFrom?: Date;
   createdAt: Date;
   updatedAt: Date;
 }

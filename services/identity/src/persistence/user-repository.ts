@@ -42,6 +42,11 @@ export class MongoUserRepository implements UserRepository {
     return doc ? toUser(doc) : undefined;
   }
 
+  async endAccessTokens(userId: string, validFrom: Date): Promise<void> {
+    // $max, not $set: a slower request ending tokens a second earlier must not revive the ones in between.
+    await this.users.updateOne({ _id: userId }, { $max: { accessTokensValidFrom: validFrom } });
+  }
+
   async page(query: UserPageQuery): Promise<{ users: User[]; total: number }> {
     const filter: Filter<UserDoc> = {};
     if (query.roles.length > 0) filter.role = { $in: [...query.roles] };

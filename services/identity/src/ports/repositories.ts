@@ -30,6 +30,11 @@ export interface UserRepository {
   findById(userId: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
   update(userId: string, patch: UserPatch, now: Date): Promise<User | undefined>;
+  /**
+   * Refuses the user's access tokens issued before `validFrom` (see @stormhook/access tokensValidFrom).
+   * Never moves the instant back: two endings racing keep the later one.
+   */
+  endAccessTokens(userId: string, validFrom: Date): Promise<void>;
   page(query: UserPageQuery): Promise<{ users: User[]; total: number }>;
 }
 

@@ -34,6 +34,17 @@ describe('JWT (Ed25519, through @stormhook/tokens on jose)', () => {
     assert.deepEqual(JSON.parse(Buffer.from(parts(token)[0], 'base64url').toString()), { alg: 'EdDSA', typ: 'JWT', kid: key.kid });
   });
 
+  it("never stamps a token before the user's valid-from second, so a login right after a logout works", async () => {
+    const validFrom = new Date(now.getTime() + 1_000);
+    const sameSecond = (await signer.sign(claims, new Date(now.getTime() + 300), 900, validFrom)).claims;
+    assert.equal(sameSecond.iat, validFrom.getTime() / 1000);
+    assert.equal(sameSecond.exp - sameSecond.iat, 900);
+    const verified = await verifier.verify((await signer.sign(claims, new Date(now.getTime() + 300), 900, validFrom)).token, now);
+    assert.equal(verified.ok, true, 'a second ahead is within every verifier tolerance');
+    const later = (await signer.sign(claims, new Date(now.getTime() + 5_500), 900, validFrom)).claims;
+    assert.equal(later.iat, now.getTime() / 1000 + 5);
+  });
+
   it('rejects a tampered signature and a tampered payload', async () => {
     const [h, p, s] = parts(token);
     const flipped = (s[0] === 'A' ? 'B' : 'A') + s.slice(1);

@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { issuedAtSeconds } from '@stormhook/access';
 import { ACCESS_TOKEN_ALG, signAccessToken, verifyAccessToken, type AccessTokenClaims, type TokenAudience, type TokenVerification } from '@stormhook/tokens';
 
 /**
@@ -69,8 +70,9 @@ export class JwtSigner {
     return this.key.kid;
   }
 
-  async sign(input: TokenClaimsInput, now: Date, ttlSeconds: number): Promise<{ token: string; claims: AccessTokenClaims }> {
-    const iat = Math.floor(now.getTime() / 1000);
+  /** `validFrom`: the user's tokens count from there (logout, reset), so `iat` is never before it. */
+  async sign(input: TokenClaimsInput, now: Date, ttlSeconds: number, validFrom?: Date): Promise<{ token: string; claims: AccessTokenClaims }> {
+    const iat = issuedAtSeconds(now, validFrom);
     const claims: AccessTokenClaims = {
       ...input,
       iss: this.audience.issuer,

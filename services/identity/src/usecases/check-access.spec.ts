@@ -4,7 +4,7 @@ import { type Principal, type ResolvedLocation } from '@stormhook/access';
 import { defaultSubscription } from '../domain/plan-defaults.js';
 import type { Subscription } from '../domain/subscription.js';
 import type { GeoResolver } from '../ports/geo-resolver.js';
-import { CheckAccess } from './check-access.js';
+import { AccessSnapshots, CheckAccess } from './check-access.js';
 
 const now = new Date('2025-06-01T12:00:00Z');
 const userId = '11111111-1111-4111-8111-111111111111';
@@ -167,5 +167,29 @@ describe('CheckAccess', () => {
     const unknown = await check.checkAccess(apiUser, 'dropDatabase');
     assert.ok(unknown.decision === 'deny' && unknown.reason === 'unknown-operation');
     assert.equal((await check.checkAccess(apiUser, 'toString')).decision, 'deny');
+  });
+});
+
+describe('AccessSnapshots', () => {
+  const user = {
+    userId,
+    username: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'L',
+    locale: 'tr_TR',
+    timezone: 'Europe/Istanbul',
+    role: 'STANDARD_USER' as const,
+    status: 'ACTIVE' as const,
+    emailVerified: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const snapshots = (stored: typeof user & { accessTokensValidFrom?: Date }) =>
+    new AccessSnapshots({ users: { findById: async () => stored }, accounts: { findByUserId: async () => undefined } });
+
+  it('hands the gateway the instant access tokens count from, so a logout reaches it', async () => {
+    const validFrom = new Date(now.getTime() + 1_000);
+    assert.deepEqual((await snapshots({ ...user, accessTokensValidFrom: validFrom }).snapshotOf(userId))?.accessTokensValidFrom, validFrom);
+    assert.equal((await snapshots(user).snapshotOf(userId))?.accessTokensValidFrom, undefined);
   });
 });

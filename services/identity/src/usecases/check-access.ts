@@ -48,6 +48,7 @@ export class AccessSnapshots {
       username: user.username,
       role: user.role,
       status: user.status,
+      ...(user.accessTokensValidFrom ? { accessTokensValidFrom: user.accessTokensValidFrom } : {}),
       ...(account ? { account: { id: account.id, userId: account.userId, subscription: account.subscription } } : {}),
     };
   }

@@ -79,7 +79,7 @@ export function createIdentityUseCases(deps: IdentityDependencies): IdentityUseC
   const signer = new JwtSigner(deps.signingKey, deps.tokenAudience);
   const verifier = new JwtVerifier(deps.verificationKeys ?? [deps.signingKey], deps.tokenAudience);
   const sessions = new SessionTokens(
-    { users: repos.users, accounts: repos.accounts, refreshTokens: repos.refreshTokens, signer, verifier, clock },
+    { users: repos.users, accounts: repos.accounts, refreshTokens: repos.refreshTokens, signer, verifier, accessChanges: deps.accessChanges, clock },
     deps.sessions,
   );
   const base = { users: repos.users, accounts: repos.accounts, clock };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { invalidCredentials } from '../../errors.js';
-import { isRole, type Principal } from '@stormhook/access';
+import { isRole, tokensValidFrom, type Principal } from '@stormhook/access';
 import { canSignIn, type User } from '../../domain/user.js';
+import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AccountRepository, RefreshTokenRepository, UserRepository } from '../../ports/repositories.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -31,6 +32,7 @@ export interface SessionTokenPorts {
   refreshTokens: RefreshTokenRepository;
   signer: JwtSigner;
   verifier: JwtVerifier;
+  accessChanges: AccessChangePublisher;
   clock: Clock;
 }
 
@@ -69,6 +71,7 @@ export class SessionTokens {
       { sub: user.userId, role: user.role, usr: user.username, jti: randomUUID(), ...(account ? { acc: account.id } : {}) },
       now,
       this.accessTtl,
+      user.accessTokensValidFrom,
     );
     const tokenId = randomId(12);
     const secret = randomToken(32);
@@ -112,14 +115,25 @@ export class SessionTokens {
     return ok(pair);
   }
 
-  /** Ends the session of the token. Unknown or already ended tokens are fine: logging out twice is not an error. */
+  /**
+   * Ends the session of the token. Unknown or already ended tokens are fine: logging out twice is not an error.
+   *
+   * Logout names a refresh token, not an access token, and access tokens carry no session, so the
+   * user's access tokens all end here (the one the client holds among them), not 15 minutes later.
+   * Only this session's refresh token dies: the user's other sessions refresh once and go on.
+   */
   async logout(refreshToken: unknown): Promise<Result<{ revoked: boolean }>> {
     const parsed = parseRefreshToken(refreshToken);
     if (!parsed) return ok({ revoked: false });
     const record = await this.ports.refreshTokens.findById(parsed.tokenId);
     if (!record || !constantTimeEqual(sha256(parsed.secret), record.secretHash)) return ok({ revoked: false });
-    await this.ports.refreshTokens.revokeFamily(record.familyId, this.ports.clock.now());
-    return ok({ revoked: record.revokedAt === undefined });
+    const now = this.ports.clock.now();
+    await this.ports.refreshTokens.revokeFamily(record.familyId, now);
+    // A session already ended ended its tokens then; a replayed logout must not end the new ones.
+    if (record.revokedAt !== undefined) return ok({ revoked: false });
+    await this.ports.users.endAccessTokens(record.userId, tokensValidFrom(now));
+    await this.ports.accessChanges.changed(record.userId, 'SIGNED_OUT');
+    return ok({ revoked: true });
   }
 
   /** The principal of a valid access token; no database read, so the gateway can do the same locally. */

@@ -1,6 +1,6 @@
 import { forbidden, notFound, validation } from '../../errors.js';
 import { uuid } from '../../domain/fields.js';
-import { isRole, type Principal, type Role, ROLES } from '@stormhook/access';
+import { isRole, tokensValidFrom, type Principal, type Role, ROLES } from '@stormhook/access';
 import { canSignIn, isUserStatus, USER_STATUSES, type UserStatus } from '../../domain/user.js';
 import type { AccessChangePublisher } from '../../ports/access-changes.js';
 import type { Clock } from '../../ports/clock.js';
@@ -25,7 +25,7 @@ export interface ChangeRoleAndStatusPorts {
 
 /**
  * ADMIN sets a user's role and/or status. A user who may no longer sign in loses every session at
- * once; their access tokens die within the access token lifetime. An administrator cannot change
+ * once, and their access tokens for good (refused while blocked, and still refused after an unblock). An administrator cannot change
  * their own role or status, so the last ADMIN cannot lock everybody out by mistake.
  */
 export class ChangeRoleAndStatus {
@@ -51,7 +51,11 @@ export class ChangeRoleAndStatus {
     const now = ports.clock.now();
     const updated = await ports.users.update(userId.value, patch, now);
     if (!updated) return fail(notFound('user'));
-    if (!canSignIn(updated.status)) await ports.refreshTokens.revokeAllOfUser(updated.userId, now);
+    if (!canSignIn(updated.status)) {
+      await ports.refreshTokens.revokeAllOfUser(updated.userId, now);
+      // The status alone refuses the tokens while the block lasts; this keeps them dead after an unblock.
+      await ports.users.endAccessTokens(updated.userId, tokensValidFrom(ports.clock.now()));
+    }
     // After the write: the gateways re-read the user, so a block or a demotion is refused within their bound.
     await ports.accessChanges.changed(updated.userId, 'ROLE_OR_STATUS');
     return ok(userView(updated, await ports.accounts.findByUserId(updated.userId)));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tokensValidFrom } from '@stormhook/access';
 import { expired, validation } from '../../errors.js';
 import { email, uuid } from '../../domain/fields.js';
 import type { MessageRequest } from '../../domain/message-request.js';
@@ -67,7 +68,7 @@ export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. You can
 
 /**
  * Password reset by e-mail: a single-use token with an expiry, stored as a hash. A successful reset
- * ends every session of the user, and proves the mailbox is theirs (emailVerified). An invitation
+ * ends every session and access token of the user, and proves the mailbox is theirs (emailVerified). An invitation
  * token (CreateUser) is redeemed the same way and also activates the invited user.
  */
 export class PasswordReset {
@@ -156,6 +157,8 @@ export class PasswordReset {
       now,
     );
     await ports.refreshTokens.revokeAllOfUser(user.userId, now);
+    // The clock read again: `now` predates the hash, and a token issued meanwhile must end too.
+    await ports.users.endAccessTokens(user.userId, tokensValidFrom(ports.clock.now()));
     await ports.oneTimeTokens.invalidateAll(user.userId, now);
     // An invitation accepted here makes the user ACTIVE.
     await ports.accessChanges.changed(user.userId, 'PASSWORD_RESET');
