@@ -63,6 +63,8 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   enableWebhook: { auth: 'API_USER', quota: false },
   sendWebhookTest: { auth: 'API_USER', quota: false },
   getWebhookHealth: { auth: 'API_USER', quota: false },
+  recoverWebhookDeliveries: { auth: 'API_USER', quota: false },
+  getWebhookRecovery: { auth: 'API_USER', quota: false },
   getDeliveryPage: { auth: 'API_USER', quota: false },
   getDelivery: { auth: 'API_USER', quota: false },
   redeliverDelivery: { auth: 'API_USER', quota: false },

@@ -224,6 +224,31 @@ describe('webhook delivery log through the gateway (/v1/deliveries)', function (
     assert.equal(others.body['lastHour']['attempts'], 0);
   });
 
+  it('recovers through the gateway: a dry run (200), a job (202) followed to DONE, 400s naming the field, 404 for a foreign job', async () => {
+    const path = '/v1/alarms/webhooks/recover';
+    const since = Date.now() - 3_600_000;
+    const dry = await stack.call('POST', path, { token: owner.token, body: { since, mode: 'all', dryRun: true } });
+    assert.equal(dry.status, 200, JSON.stringify(dry.body));
+    // Only test deliveries so far, and a recovery never sends those again.
+    assert.deepEqual(dry.body, { dryRun: true, total: 0, byType: {}, job: null });
+    const started = await stack.call('POST', path, { token: owner.token, body: { since, mode: 'failed' } });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const jobId = String(started.body['job']['jobId']);
+    assert.match(jobId, /^rcv_/);
+    const done = await eventually(
+      async () => {
+        const read = await stack.call('GET', `${path}/${jobId}`, { token: owner.token });
+        return read.body['state'] === 'DONE' ? read.body : undefined;
+      },
+      10_000,
+      'the recovery DONE',
+    );
+    assert.deepEqual([done['mode'], done['total'], done['sent'], done['failed']], ['failed', 0, 0, 0]);
+    assert.match(errorMessage(await stack.call('POST', path, { token: owner.token, body: { since, mode: 'newest' } }), 400, path), /mode/);
+    assert.match(errorMessage(await stack.call('POST', path, { token: owner.token, body: { mode: 'all' } }), 400, path), /since/);
+    errorMessage(await stack.call('GET', `${path}/${jobId}`, { token: other.token }), 404, `${path}/${jobId}`);
+  });
+
   it("answers 404 for another account's notification id and an unknown one, and 403 to a caller without an account", async () => {
     const path = `/v1/deliveries/${delivered}`;
     assert.match(errorMessage(await get(other.token, delivered), 404, path), /not found/i);

@@ -54,6 +54,8 @@ export const OPERATION_IDS = [
   ...STORED_WEBHOOK_OPERATIONS,
   // webhook delivery health, log and replay
   'getWebhookHealth',
+  'recoverWebhookDeliveries',
+  'getWebhookRecovery',
   'getDeliveryPage',
   'getDelivery',
   'redeliverDelivery',

@@ -4,9 +4,11 @@ import type { GrpcClient } from '@stormhook/grpc';
 import type { notificationV1 } from '@stormhook/proto';
 import { principalOf } from '../http/auth-state.js';
 import { validatedInput } from '../http/request-state.js';
-import { validatedBody, validatedQuery } from '../http/validated-input.js';
+import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
 import { RotateSecretQuery, WebhookUpdateRequest } from '../schemas/webhook.js';
+import { RecoverRequest, RecoveryJobParams } from '../schemas/webhook-recovery.js';
+import { RECOVERY_MODE_VALUES, recoverAnswerJson, recoveryJobJson } from './webhook-recovery-json.js';
 import { deliveryJson } from './deliveries-json.js';
 import { toEndpointConfig } from './webhook-mapping.js';
 import { maskedFieldOf } from './webhook-masking.js';
@@ -86,6 +88,26 @@ export function webhookHandlers({ notifier, identity }: WebhookHandlerDeps): Han
       const accountId = await targetAccountId(req, identity);
       const { endpoint } = await notifier.enableWebhookEndpoint({ accountId });
       noStore(res).json(storedWebhookJson(endpoint, viewerAccountId(req, accountId)));
+    },
+    recoverWebhookDeliveries: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const body = validatedBody(req, RecoverRequest);
+      if (body.until !== undefined && body.since >= body.until) throw new ApiError(400, 'until must be after since');
+      const answer = await notifier.recoverDeliveries({
+        accountId,
+        sinceEpochMs: body.since,
+        untilEpochMs: body.until ?? 0,
+        mode: RECOVERY_MODE_VALUES[body.mode] as notificationV1.RecoveryMode,
+        dryRun: body.dryRun ?? false,
+      });
+      noStore(res)
+        .status(answer.dryRun ? 200 : 202)
+        .json(recoverAnswerJson(answer));
+    },
+    getWebhookRecovery: async (req, res) => {
+      const accountId = await targetAccountId(req, identity);
+      const { jobId } = validatedParams(req, RecoveryJobParams);
+      noStore(res).json(recoveryJobJson(await notifier.getRecoveryJob({ accountId, jobId })));
     },
     getWebhookHealth: async (req, res) => {
       const accountId = await targetAccountId(req, identity);

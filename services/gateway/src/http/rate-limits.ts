@@ -22,7 +22,7 @@ export const TEST_DELIVERY_COUNTER = 'webhook-test-deliveries';
  * count per account covers them all, so a test delivery plus a loop of redeliveries cannot make
  * Stormhook a reflector (issue 23 item 4). The notifier caps redeliveries per delivery as well.
  */
-const MANUAL_DELIVERY_OPERATIONS: ReadonlySet<string> = new Set(['sendWebhookTest', 'redeliverDelivery']);
+const MANUAL_DELIVERY_OPERATIONS: ReadonlySet<string> = new Set(['sendWebhookTest', 'redeliverDelivery', 'recoverWebhookDeliveries']);
 const HOUR_MS = 3_600_000;
 
 /** The abuse limits; 0 turns one off. Defaults and meaning: rate-limit-env.ts. */

@@ -48,6 +48,7 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   eventId: 'prc-20261128-1200-ank-0001',
   eventIds: ['prc-20261128-1200-ank-0001', 'prc-20261128-1200-ank-0002'],
   notificationId: 'ntf-20261128-1200-ank-0001',
+  jobId: 'rcv_01JDXM4T7Q2W9E5R8Y3U6I0P1A',
   createdAt: NOW,
   updatedAt: NOW,
   expiresAt: '2026-12-28T12:00:00Z',

@@ -1,6 +1,7 @@
 import { DeliveryDetail, DeliveryPage, DeliveryPageRequest, NotificationIdParams } from '../schemas/deliveries.js';
 import { AccountQuery, RotateSecretQuery, StoredWebhook, WebhookSigningSecrets, WebhookUpdateRequest } from '../schemas/webhook.js';
 import { WebhookHealth } from '../schemas/webhook-health.js';
+import { RecoverAnswer, RecoverRequest, RecoveryJob, RecoveryJobParams } from '../schemas/webhook-recovery.js';
 import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
 import { RESOURCE_ERRORS } from './error-sets.js';
 
@@ -127,6 +128,40 @@ export const deliveryRoutes: readonly RouteSpec[] = [
     authenticated: true,
     request: { query: AccountQuery },
     response: { status: 200, description: 'the health of the stored webhook', schema: WebhookHealth },
+    errors: ERRORS,
+  },
+  {
+    operationId: 'recoverWebhookDeliveries',
+    method: 'post',
+    path: '/v1/alarms/webhooks/recover',
+    summary: 'Send again what the webhook missed',
+    description:
+      'Chooses the deliveries created in [since, until) by mode and sends each once more as a background job (202; follow it with ' +
+      'GET /v1/alarms/webhooks/recover/{jobId}), or with dryRun only counts them per callback type (200). Recovered callbacks keep ' +
+      'their original webhook-id and carry `recovered: true` in the body and the job id in the webhook-recovered header, so receivers ' +
+      'that de-duplicate on the id see a repeat. They go out through the same queue and per-endpoint concurrency as live traffic. ' +
+      "Each call, dry runs included, counts against the account's hourly cap of manual sends (with test deliveries and redeliveries; " +
+      '429 beyond it); one recovery sends at most 100,000 callbacks (400 naming since beyond it). A disabled webhook is enabled first ' +
+      `(400 naming webhook). ${NO_ACCOUNT}`,
+    tag: 'webhooks',
+    roles: owner,
+    authenticated: true,
+    request: { query: AccountQuery, body: RecoverRequest },
+    response: { status: 202, description: 'the recovery started', schema: RecoverAnswer },
+    otherResponses: { 200: { description: 'dryRun: what a recovery would send', schema: RecoverAnswer } },
+    errors: MANUAL_DELIVERY_ERRORS,
+  },
+  {
+    operationId: 'getWebhookRecovery',
+    method: 'get',
+    path: '/v1/alarms/webhooks/recover/{jobId}',
+    summary: 'Progress of a recovery',
+    description: `Queued, sent and failed so far; DONE once every callback was sent or failed. Another account's job id answers 404. ${NO_ACCOUNT}`,
+    tag: 'webhooks',
+    roles: owner,
+    authenticated: true,
+    request: { params: RecoveryJobParams, query: AccountQuery },
+    response: { status: 200, description: 'the recovery', schema: RecoveryJob },
     errors: ERRORS,
   },
   {
