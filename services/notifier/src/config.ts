@@ -83,7 +83,8 @@ const spec = {
    */
   NOTIFIER_POLL_INTERVAL_MS: int({ default: 1_000, min: 10, max: 60_000, description: 'interval between two reads of the delivery queue, in milliseconds' }),
   NOTIFIER_AUTO_DISABLE_AFTER_MS: int({
-    default: 5 * DAY_MS,
+    // Three days (issue 30): long enough for a weekend outage to be fixed, short enough that a dead receiver stops costing retries.
+    default: 3 * DAY_MS,
     min: 60_000,
     max: 90 * DAY_MS,
     description: 'an endpoint whose every attempt failed for this long is disabled, in milliseconds',

@@ -100,7 +100,10 @@ export class AttemptRunner {
       if (entry.recovery) this.recoveryDropped(entry, entry.recovery); // the delivery left the log (retention)
       return { kind: 'settled' };
     }
-    const endpoint = await endpoints.get(entry.endpointId);
+    let endpoint = await endpoints.get(entry.endpointId);
+    // A recovery starts only on an enabled endpoint, so a disabled copy is likely this instance's cache
+    // not having seen the enable yet (made on another instance a moment ago): ask the database.
+    if (entry.recovery && endpoint?.status === 'disabled') endpoint = await endpoints.fresh(entry.endpointId);
     if (entry.recovery && (!endpoint || endpoint.status === 'disabled')) {
       // Not killed: the delivery is finished already and owes nothing new; the recovery counts it failed.
       await store.dequeue([{ deliveryId: entry.deliveryId, attempt: entry.attempt }]);

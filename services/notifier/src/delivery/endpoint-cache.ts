@@ -36,6 +36,12 @@ export class EndpointCache {
     return this.read(this.accountSlots, `account:${accountId}`, accountId, () => this.repository.findByAccount(accountId));
   }
 
+  /** The endpoint as the database has it now, bypassing (and refreshing) the cached copy. */
+  fresh(endpointId: string): Promise<WebhookEndpoint | null> {
+    this.invalidate(endpointId);
+    return this.get(endpointId);
+  }
+
   /** Updates the cached copy after a write made here. */
   put(endpoint: WebhookEndpoint): void {
     this.remember(endpoint.id, endpoint.accountId, endpoint);

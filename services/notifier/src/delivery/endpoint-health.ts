@@ -13,7 +13,7 @@ export interface EndpointHealthDeps {
   publisher: NotifierEventPublisher;
   clock: Clock;
   logger: Logger;
-  /** An endpoint failing without a single success for this long is disabled (Svix: 5 days). */
+  /** An endpoint failing without a single success for this long is disabled (default 3 days; Svix waits 5). */
   autoDisableAfterMs: number;
 }
 

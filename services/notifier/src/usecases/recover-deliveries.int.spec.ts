@@ -21,6 +21,7 @@ describe('webhook recovery (FerretDB + local receiver)', function () {
   const receiver = new TestReceiver();
   let recoveries: RecoverDeliveries;
   let accept: ReturnType<NotifierHarness['instance']>['accept'];
+  let cache: ReturnType<NotifierHarness['instance']>['cache'];
   const account = 'acc-recover';
   let up = true;
   const registrationId = '5a1f38f4-6a0e-4c5e-9a39-5f0c2f9c8d11';
@@ -37,6 +38,7 @@ describe('webhook recovery (FerretDB + local receiver)', function () {
     );
     const instance = h.instance({}, undefined, { stats: recorder });
     accept = instance.accept;
+    cache = instance.cache;
     recoveries = new RecoverDeliveries({
       store: h.store,
       jobs: new MongoRecoveryJobStore(h.mongo.db),
@@ -152,5 +154,29 @@ describe('webhook recovery (FerretDB + local receiver)', function () {
     await h.endpointRepo.disable((await h.endpointRepo.findByAccount(account))?.id as string, 'test', new Date());
     const disabled = await recoveries.start(account, request('failed'));
     assert.equal(!disabled.ok && disabled.error.kind === 'validation' && disabled.error.field, 'webhook');
+  });
+
+  it('sends, after enable, what arrived while the webhook was disabled', async () => {
+    // The webhook is disabled (previous test, behind the instance's back): its endpoint cache learns it
+    // as it does from a disable on another instance, by a fresh read.
+    cache.invalidate((await h.endpointRepo.findByAccount(account))?.id as string);
+    const since = new Date(Date.now() - 1);
+    const event = alarmEvent(account, { registrationId, eventId: 'storm-3', payloadJson: JSON.stringify({ type: 'thunderstorm.start', n: 'while-disabled' }) });
+    await accept.execute(event);
+    assert.equal((await finished(event.notificationId)).failureReason, 'endpoint-disabled');
+    assert.equal(receiver.requests.filter((r) => r.headers['webhook-id'] === event.notificationId).length, 0);
+    assert.ok((await h.endpoints.enable(account)).ok);
+    const before = receiver.requests.length;
+    const started = await recoveries.start(account, { mode: 'failed', since, until: new Date() });
+    assert.ok(started.ok);
+    assert.equal(started.value.total, 1);
+    await until(async () => {
+      const read = await recoveries.get(account, started.value.id);
+      return read.ok && read.value.state === 'DONE' ? true : undefined;
+    }, 'recovery of the disabled stretch done');
+    assert.deepEqual(
+      receiver.requests.slice(before).map((r) => r.headers['webhook-id']),
+      [event.notificationId],
+    );
   });
 });
