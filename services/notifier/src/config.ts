@@ -117,6 +117,12 @@ const spec = {
   }),
   /** A recovery (POST /v1/alarms/webhooks/recover) choosing more is refused: narrow its window. */
   NOTIFIER_RECOVER_MAX_CALLBACKS: int({ default: 100_000, min: 1, max: 10_000_000, description: 'callbacks one recovery may send' }),
+  /**
+   * A recovery's callbacks fall due this many per second, over all instances together: it shares the
+   * database's single writer (embedded FerretDB) and the receiver with live traffic. Unpaced (about
+   * 180/s), live p99 grew 27-fold (webhook-health-bench); the default keeps it near its figure (README).
+   */
+  NOTIFIER_RECOVER_RATE_PER_SECOND: int({ default: 50, min: 1, max: 10_000, description: 'callbacks per second a recovery sends' }),
   NOTIFIER_USER_AGENT: str({ default: 'Stormhook-Webhooks/1.0', maxLength: 200, description: 'User-Agent of webhook callbacks' }),
 };
 

@@ -171,6 +171,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         logger,
         worker,
         maxCallbacks: config.NOTIFIER_RECOVER_MAX_CALLBACKS,
+        ratePerSecond: config.NOTIFIER_RECOVER_RATE_PER_SECOND,
         retentionDays: config.NOTIFIER_DELIVERY_RETENTION_DAYS,
       });
       const messages = createMessageSender(config, logger);
@@ -245,6 +246,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const stopParts = async (): Promise<void> => {
         // Drain first: attempts in flight finish and are recorded. Alarms consumed meanwhile are stored
         // and queued in the database (the stopped worker takes none), so nothing is lost.
+        await recoveries.stop();
         await worker.stop({ graceMs: STOP_GRACE_MS });
         await stats.stop();
         await messageWorker.stop(STOP_GRACE_MS);

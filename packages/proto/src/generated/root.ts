@@ -4221,10 +4221,9 @@ export const root = buildRoot({
                 "RecoveryState": {
                   "values": {
                     "RECOVERY_STATE_UNSPECIFIED": 0,
-                    "RECOVERY_STATE_QUEUING": 1,
-                    "RECOVERY_STATE_RUNNING": 2,
-                    "RECOVERY_STATE_DONE": 3,
-                    "RECOVERY_STATE_FAILED": 4
+                    "RECOVERY_STATE_RUNNING": 1,
+                    "RECOVERY_STATE_DONE": 2,
+                    "RECOVERY_STATE_FAILED": 3
                   }
                 },
                 "RotateSigningSecretRequest": {

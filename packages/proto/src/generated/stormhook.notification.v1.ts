@@ -498,7 +498,6 @@ export const RecoveryMode = {
 /** Where a recovery stands. */
 export type RecoveryState =
   | 'RECOVERY_STATE_UNSPECIFIED'
-  | 'RECOVERY_STATE_QUEUING'
   | 'RECOVERY_STATE_RUNNING'
   | 'RECOVERY_STATE_DONE'
   | 'RECOVERY_STATE_FAILED';
@@ -512,27 +511,21 @@ export const RecoveryState = {
    */
   RECOVERY_STATE_UNSPECIFIED: 'RECOVERY_STATE_UNSPECIFIED',
   /**
-   * Its callbacks are being queued.
+   * Its callbacks are being queued at the recovery rate and sent.
    *
    * Wire value 1.
-   */
-  RECOVERY_STATE_QUEUING: 'RECOVERY_STATE_QUEUING',
-  /**
-   * Queued; being sent.
-   *
-   * Wire value 2.
    */
   RECOVERY_STATE_RUNNING: 'RECOVERY_STATE_RUNNING',
   /**
    * Every callback was sent or failed.
    *
-   * Wire value 3.
+   * Wire value 2.
    */
   RECOVERY_STATE_DONE: 'RECOVERY_STATE_DONE',
   /**
    * Stopped; see error.
    *
-   * Wire value 4.
+   * Wire value 3.
    */
   RECOVERY_STATE_FAILED: 'RECOVERY_STATE_FAILED',
 } as const;

@@ -42,9 +42,11 @@ export const RecoveryJob = named(
       mode: enumOf(RECOVERY_MODES),
       since: epochMillis,
       until: epochMillis,
-      state: enumOf(RECOVERY_STATES, { description: 'QUEUING, RUNNING (queued, being sent), DONE (every callback sent or failed), FAILED (see error)' }),
+      state: enumOf(RECOVERY_STATES, {
+        description: 'RUNNING (being queued at the recovery rate and sent), DONE (every callback sent or failed), FAILED (see error)',
+      }),
       total: { type: 'integer', format: 'int64', description: 'callbacks it sends' },
-      queued: { type: 'integer', format: 'int64', description: 'of them, queued so far' },
+      queued: { type: 'integer', format: 'int64', description: 'of them, queued so far (a recovery sends 50 a second by default)' },
       sent: { type: 'integer', format: 'int64', description: 'of them, answered with a 2xx' },
       failed: { type: 'integer', format: 'int64', description: 'of them, failed: each is tried once (GET /v1/deliveries/page shows them)' },
       byType,

@@ -24,7 +24,6 @@
  *
  *   MONGO_URL=mongodb://127.0.0.1:27017 node services/notifier/dist/bench/delivery-bench.js [count] [parallel]
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
@@ -48,7 +47,8 @@ import { UrlGuard } from '../security/url-guard.js';
 import { AcceptAlarm } from '../usecases/accept-alarm.js';
 import { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import { alarmEvent } from '../test-support/harness.js';
-import { epochMs, type ReceiverAnswer, type ReceiverCommand } from './bench-receivers.js';
+import { epochMs } from './bench-receivers.js';
+import { Receivers } from './receivers-process.js';
 
 const ENDPOINTS = 8;
 /** Every endpoint has the default policy: a dead one times out after 5 s and is retried 10 s later. */
@@ -149,49 +149,6 @@ async function receiversCeiling(ports: readonly number[], count: number, paralle
   const used = process.cpuUsage(cpu);
   agent.destroy();
   return { requestsPerSecond: Math.round(count / seconds), cpuUsPerRequest: Math.round((used.user + used.system) / count) };
-}
-
-/** The receivers' process (bench-receivers.ts): one question at a time over its IPC channel. */
-class Receivers {
-  private asking: Promise<unknown> = Promise.resolve();
-
-  private constructor(private readonly child: ChildProcess) {}
-
-  static async start(endpoints: number, deadIndex: number): Promise<{ receivers: Receivers; ports: number[] }> {
-    const child = fork(new URL('./bench-receivers.js', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const receivers = new Receivers(child);
-    const answer = await receivers.ask({ cmd: 'listen', endpoints, deadIndex });
-    return { receivers, ports: (answer as { ports: number[] }).ports };
-  }
-
-  ask(command: ReceiverCommand): Promise<ReceiverAnswer> {
-    const asked = this.asking.then(
-      () =>
-        new Promise<ReceiverAnswer>((resolve, reject) => {
-          const onExit = (code: number | null): void => reject(new Error(`receivers exited (${code})`));
-          this.child.once('exit', onExit);
-          this.child.once('message', (reply: unknown) => {
-            this.child.off('exit', onExit);
-            resolve(reply as ReceiverAnswer);
-          });
-          this.child.send(command);
-        }),
-    );
-    this.asking = asked.catch(() => undefined);
-    return asked;
-  }
-
-  async count(): Promise<number> {
-    return ((await this.ask({ cmd: 'count' })) as { count: number }).count;
-  }
-
-  async dump(): Promise<Map<string, number>> {
-    return new Map(((await this.ask({ cmd: 'dump' })) as { received: [string, number][] }).received);
-  }
-
-  async close(): Promise<void> {
-    await this.ask({ cmd: 'close' });
-  }
 }
 
 async function run(mongoUrl: string, count: number, parallel: number, deadEndpoint: boolean, logger: Logger): Promise<RunResult> {

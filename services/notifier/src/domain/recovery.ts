@@ -13,7 +13,7 @@ import type { RecoveryCandidate } from '../ports/delivery-store.js';
 export const RECOVERY_MODES = ['failed', 'all', 'latest-state'] as const;
 export type RecoveryMode = (typeof RECOVERY_MODES)[number];
 
-export const RECOVERY_STATES = ['QUEUING', 'RUNNING', 'DONE', 'FAILED'] as const;
+export const RECOVERY_STATES = ['RUNNING', 'DONE', 'FAILED'] as const;
 export type RecoveryState = (typeof RECOVERY_STATES)[number];
 
 const recoverable = (c: RecoveryCandidate): boolean => !c.test && c.status !== 'pending';

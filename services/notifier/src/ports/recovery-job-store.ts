@@ -7,7 +7,7 @@ export interface RecoveryJob {
   mode: RecoveryMode;
   since: Date;
   until: Date;
-  /** QUEUING, then RUNNING once every callback is queued (DONE is read from the progress), or FAILED. */
+  /** RUNNING (DONE is read from the progress), or FAILED. */
   state: Exclude<RecoveryState, 'DONE'>;
   /** Callbacks the recovery sends. */
   total: number;
@@ -15,7 +15,7 @@ export interface RecoveryJob {
   queued: number;
   byType: Record<string, number>;
   createdAt: Date;
-  /** The queuing instance's last sign of life: a QUEUING job whose heartbeat stopped was interrupted. */
+  /** The queuing instance's last sign of life: a job still queuing whose heartbeat stopped was interrupted. */
   heartbeatAt: Date;
   error: string | null;
 }

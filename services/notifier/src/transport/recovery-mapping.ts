@@ -9,7 +9,6 @@ const MODES_OUT: Readonly<Record<RecoveryMode, notificationV1.RecoveryMode>> = {
 };
 const MODES_IN = new Map<string, RecoveryMode>(Object.entries(MODES_OUT).map(([mode, wire]) => [wire, mode as RecoveryMode]));
 const STATES_OUT: Readonly<Record<RecoveryState, notificationV1.RecoveryState>> = {
-  QUEUING: 'RECOVERY_STATE_QUEUING',
   RUNNING: 'RECOVERY_STATE_RUNNING',
   DONE: 'RECOVERY_STATE_DONE',
   FAILED: 'RECOVERY_STATE_FAILED',

@@ -49,6 +49,7 @@ describe('webhook recovery (FerretDB + local receiver)', function () {
       logger: h.logger,
       worker: instance.worker,
       maxCallbacks: 1_000,
+      ratePerSecond: 1_000,
       retentionDays: 30,
     });
     receiver.on('/rcv', (_r, res) => {

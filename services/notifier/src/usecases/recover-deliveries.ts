@@ -48,24 +48,36 @@ export interface RecoverDeliveriesDeps {
   worker?: { wake(): void } | undefined;
   /** Callbacks one recovery may send (NOTIFIER_RECOVER_MAX_CALLBACKS). */
   maxCallbacks: number;
+  /**
+   * Callbacks per second a recovery sends (NOTIFIER_RECOVER_RATE_PER_SECOND): its queue entries fall
+   * due this far apart, over every instance together, so live traffic keeps its latency beside it.
+   */
+  ratePerSecond: number;
   /** How far back a recovery may reach: the delivery log's retention, in days. */
   retentionDays: number;
 }
 
 const DAY_MS = 86_400_000;
-/** A QUEUING job whose heartbeat is older than this was interrupted (its instance stopped). */
+/** How often a running recovery puts its next callbacks in the queue. */
+const FEED_INTERVAL_MS = 200;
+/** How often it writes its count and heartbeat. */
+const HEARTBEAT_MS = 2_000;
+/** A recovery still queuing whose heartbeat is older than this was interrupted (its instance stopped). */
 const HEARTBEAT_STALE_MS = 60_000;
-/** Queue entries written between two heartbeats. */
-const QUEUE_CHUNK = 2_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Recovery of what a receiver missed (POST /v1/alarms/webhooks/recover): choose the deliveries by mode
  * over the window, then queue one attempt of each (the original id; the body marked recovered) in the
- * background. The normal delivery worker sends them, under the endpoint's concurrency limit like live
+ * background, at the recovery rate. The normal delivery worker sends them, under the endpoint's concurrency limit like live
  * traffic, and they survive restarts like any queued attempt. Progress is counted where attempts end,
  * in the webhook statistics, so reading it never scans the log.
  */
 export class RecoverDeliveries {
+  private readonly feeding = new Map<string, Promise<void>>();
+  private stopping = false;
+
   constructor(private readonly deps: RecoverDeliveriesDeps) {}
 
   private validate(request: RecoveryRequest, now: Date): Result<RecoveryRequest> {
@@ -115,7 +127,7 @@ export class RecoverDeliveries {
       id: newId('rcv', now.getTime()),
       accountId,
       ...request,
-      state: 'QUEUING',
+      state: 'RUNNING',
       total: chosen.length,
       queued: 0,
       byType: countByType(chosen),
@@ -124,32 +136,57 @@ export class RecoverDeliveries {
       error: null,
     };
     await this.deps.jobs.create(job);
-    void this.queue(job, chosen, endpoint.id);
+    this.feeding.set(job.id, this.feed(job, chosen, endpoint.id));
     return ok(this.view(job, undefined, now));
   }
 
-  /** Queues the chosen callbacks a chunk at a time, beating the job's heartbeat between chunks. */
-  private async queue(job: RecoveryJob, chosen: readonly RecoveryCandidate[], endpointId: string): Promise<void> {
+  /**
+   * Puts the chosen callbacks in the delivery queue as they fall due, `ratePerSecond` of them a
+   * second, beating the job's heartbeat every few seconds. Fed just in time, the queue stays as small
+   * as live traffic keeps it: the worker's look for due work scans the queue on the embedded database,
+   * and 100,000 entries waiting there made every look (and every live write behind it) slow.
+   */
+  private async feed(job: RecoveryJob, chosen: readonly RecoveryCandidate[], endpointId: string): Promise<void> {
     const { store, jobs, stats, clock, logger } = this.deps;
+    const start = clock.now().getTime();
+    let queued = 0;
+    let beat = start;
     try {
-      for (let i = 0; i < chosen.length; i += QUEUE_CHUNK) {
-        const now = clock.now();
-        const chunk = chosen.slice(i, i + QUEUE_CHUNK);
-        await store.queueRecovery(
-          chunk.map((c) => queueEntry(c, c.endpointId ?? endpointId, now, { trigger: 'manual', single: true, attempt: c.attemptCount + 1, recovery: job.id })),
-        );
-        for (const c of chunk) stats.opened(c.accountId);
-        await jobs.update(job.id, { queued: i + chunk.length, heartbeatAt: now });
-        this.deps.worker?.wake();
+      while (queued < chosen.length && !this.stopping) {
+        const now = clock.now().getTime();
+        const due = Math.min(chosen.length, Math.floor(((now - start) / 1_000) * this.deps.ratePerSecond) + 1);
+        if (due > queued) {
+          const batch = chosen.slice(queued, due);
+          await store.queueRecovery(
+            batch.map((c) =>
+              queueEntry(c, c.endpointId ?? endpointId, new Date(now), { trigger: 'manual', single: true, attempt: c.attemptCount + 1, recovery: job.id }),
+            ),
+          );
+          for (const c of batch) stats.opened(c.accountId);
+          queued = due;
+          this.deps.worker?.wake();
+        }
+        if (now - beat >= HEARTBEAT_MS || queued === chosen.length) {
+          await jobs.update(job.id, { queued, heartbeatAt: new Date(now) });
+          beat = now;
+        }
+        if (queued < chosen.length) await sleep(FEED_INTERVAL_MS);
       }
-      await jobs.update(job.id, { state: 'RUNNING', queued: chosen.length, heartbeatAt: clock.now() });
-      logger.info({ jobId: job.id, accountId: job.accountId, mode: job.mode, callbacks: chosen.length }, 'recovery queued');
+      if (queued === chosen.length) logger.info({ jobId: job.id, accountId: job.accountId, mode: job.mode, callbacks: queued }, 'recovery queued');
     } catch (error) {
-      logger.error({ err: error, jobId: job.id }, 'recovery stopped while queuing');
+      logger.error({ err: error, jobId: job.id, queued }, 'recovery stopped while queuing');
       await jobs
-        .update(job.id, { state: 'FAILED', error: 'stopped while queuing; start it again (recovered callbacks keep their ids)' })
+        .update(job.id, { state: 'FAILED', queued, error: `stopped after queuing ${queued} of ${chosen.length}; start it again` })
         .catch(() => undefined);
+    } finally {
+      this.feeding.delete(job.id);
     }
+  }
+
+  /** Stops feeding (the instance is stopping): an unfinished recovery shows as interrupted once its heartbeat is stale. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.feeding.values());
   }
 
   async get(accountId: string, jobId: string): Promise<Result<RecoveryJobView>> {
@@ -163,7 +200,7 @@ export class RecoverDeliveries {
   private view(job: RecoveryJob, progress: { sent: number; failed: number; lastAt: number } | undefined, now: Date): RecoveryJobView {
     const sent = progress?.sent ?? 0;
     const failed = progress?.failed ?? 0;
-    const interrupted = job.state === 'QUEUING' && now.getTime() - job.heartbeatAt.getTime() > HEARTBEAT_STALE_MS;
+    const interrupted = job.state === 'RUNNING' && job.queued < job.total && now.getTime() - job.heartbeatAt.getTime() > HEARTBEAT_STALE_MS;
     const done = job.state === 'RUNNING' && sent + failed >= job.total;
     const state: RecoveryState = interrupted ? 'FAILED' : done ? 'DONE' : job.state;
     return {
@@ -179,7 +216,9 @@ export class RecoverDeliveries {
       failed,
       createdAt: job.createdAt,
       finishedAt: done ? new Date(progress?.lastAt ?? now.getTime()) : null,
-      error: interrupted ? 'interrupted while queuing (its notifier instance stopped); start it again: recovered callbacks keep their ids' : job.error,
+      error: interrupted
+        ? `interrupted after queuing ${job.queued} of ${job.total} (its notifier instance stopped); start it again: a failed-mode recovery sends only what is still failed, and recovered callbacks keep their ids`
+        : job.error,
     };
   }
 }
