@@ -44,7 +44,7 @@ import { UrlGuard } from '../security/url-guard.js';
 import { alarmEvent } from '../test-support/harness.js';
 import { AcceptAlarm } from '../usecases/accept-alarm.js';
 import { EndpointUseCases } from '../usecases/endpoint-usecases.js';
-import { RecoverDeliveries } from '../usecases/recover-deliveries.js';
+import { RecoverDeliveries, type RecoveryJobView } from '../usecases/recover-deliveries.js';
 import { WebhookHealth } from '../usecases/webhook-health.js';
 import { WebhookStatsReader } from '../usecases/webhook-stats-reader.js';
 import { epochMs } from './bench-receivers.js';
@@ -313,14 +313,14 @@ async function recoverRun(mongoUrl: string, dead: number, liveRate: number, reco
   if (!job.ok) throw new Error(job.error.message);
   const queuedAt = epochMs();
   run.phase = 'sending';
-  let state = job.value;
-  for (;;) {
+  const progress = async (): Promise<RecoveryJobView> => {
     await sleep(1_000);
     const read = await recoveries.get('acc-recover', job.value.id);
     if (!read.ok) throw new Error(read.error.message);
-    state = read.value;
-    if (state.state === 'DONE' || state.state === 'FAILED' || epochMs() - recoveryStarted > 60 * 60_000) break;
-  }
+    return read.value;
+  };
+  let state = await progress();
+  while (state.state === 'RUNNING' && epochMs() - recoveryStarted < 60 * 60_000) state = await progress();
   await recoveries.stop();
   const recoveryEnded = epochMs();
   run.phase = 'stop';
