@@ -2640,6 +2640,11 @@ export const root = buildRoot({
                       "type": "string",
                       "id": 1,
                       "protoName": "user_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
                     }
                   }
                 },
