@@ -88,7 +88,11 @@ export class EntitlementBook {
     const held = this.decided.get(registration.registrationId);
     if (held && held.owner === owner && held.place === place && nowMs < held.untilMs) return held.suspension;
 
-    const decision = decideEntitlement(owner.snapshot, { service: SERVICE_OF[registration.kind], ...(place?.location ? { location: place.location } : {}) }, new Date(nowMs));
+    const decision = decideEntitlement(
+      owner.snapshot,
+      { service: SERVICE_OF[registration.kind], ...(place?.location ? { location: place.location } : {}) },
+      new Date(nowMs),
+    );
     let suspension: Suspension | undefined;
     if (!decision.entitled) {
       // The same reason as before keeps its start: a refresh that changes nothing must not move it.
