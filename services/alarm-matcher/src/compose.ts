@@ -131,8 +131,9 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const forecastAlarms = new ForecastRegistrations();
   const forecastCells = new LatestForecastCells();
   const indexer = new RegistrationIndexer(index, forecastAlarms, shapes, repo, logger);
+  const owners = opts.entitlements ?? new GrpcEntitlementSource(identityClient!);
   const entitlements = new EntitlementBook({
-    source: opts.entitlements ?? new GrpcEntitlementSource(identityClient!),
+    source: owners,
     registrations: {
       get: (id) => index.get(id) ?? forecastAlarms.get(id),
       ids: function* () {
@@ -158,7 +159,17 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     entitlements,
   );
 
-  const registrationDeps = { repo, geo, webhooks, forecasts, changes, clock, newId: randomUUID, maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M };
+  const registrationDeps = {
+    repo,
+    geo,
+    webhooks,
+    owners,
+    forecasts,
+    changes,
+    clock,
+    newId: randomUUID,
+    maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
+  };
   const quietMs = config.ALARM_LIGHTNING_QUIET_PERIOD_MS;
   const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const ringEpisodes = new LightningEpisodes(new MongoLightningActivityStore(db, COLLECTIONS.lightningApproach), quietMs, config.ALARM_LIGHTNING_PERSIST_MS);

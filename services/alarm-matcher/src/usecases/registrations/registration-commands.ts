@@ -5,6 +5,7 @@ import { areaKeyOf, KIND_NOUN, KIND_PATH, type Registration, type RegistrationKi
 import { isUuid, validateDraft } from '../../domain/validate-draft.js';
 import type { CallBudget } from '../../ports/call-budget.js';
 import { checkBoundary } from './boundary-check.js';
+import { checkCircleInPlan } from './circle-in-plan.js';
 import { buildRegistration } from './build-registration.js';
 import type { RegistrationDeps, RegistrationView } from './registration-deps.js';
 import { resolveWebhook } from './webhook-resolution.js';
@@ -39,6 +40,10 @@ export class RegistrationCommands {
     if (!input.ok) return input;
     const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
+    if (input.value.kind === 'POINT') {
+      const inside = await checkCircleInPlan(input.value.circle, accountId, this.deps, budget);
+      if (!inside.ok) return inside;
+    }
     const webhook = await resolveWebhook(input.value.webhook, accountId, this.deps.webhooks, budget);
     if (!webhook.ok) return webhook;
     const now = this.deps.clock.now();
@@ -61,6 +66,10 @@ export class RegistrationCommands {
       return fail(registrationNotFound(draft.kind, input.value.registrationId));
     const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
+    if (input.value.kind === 'POINT') {
+      const inside = await checkCircleInPlan(input.value.circle, existing.accountId, this.deps, budget);
+      if (!inside.ok) return inside;
+    }
     const webhook = await resolveWebhook(input.value.webhook, existing.accountId, this.deps.webhooks, budget);
     if (!webhook.ok) return webhook;
     const now = this.deps.clock.now();

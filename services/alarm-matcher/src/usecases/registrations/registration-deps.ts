@@ -1,4 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
+import type { EntitlementSource } from '../../ports/entitlement-source.js';
 import type { ForecastStore } from '../../ports/forecast-store.js';
 import type { GeoPort } from '../../ports/geo-port.js';
 import type { RegistrationChange } from '../../ports/registration-events.js';
@@ -16,6 +17,8 @@ export interface RegistrationDeps {
   repo: RegistrationRepository;
   geo: GeoPort;
   webhooks: WebhookStore;
+  /** The account owner's plan: a point alarm's circle must lie in its regions. */
+  owners: EntitlementSource;
   forecasts: ForecastStore;
   changes: RegistrationChangeSink;
   clock: Clock;
