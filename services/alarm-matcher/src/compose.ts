@@ -164,6 +164,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     geo,
     webhooks,
     owners,
+    entitlements,
     forecasts,
     changes,
     clock,

@@ -95,10 +95,13 @@ describe('registrations of accounts no longer entitled (Kafka)', function () {
     const before = countA();
     await strike();
     assert.equal(countA(), before, 'no callback for a suspended registration');
+    const view = () => h.client.getAlarm({ principal: principal(ACCOUNT_A), kind: 'REGISTRATION_KIND_POINT', registrationId: ids['point']! });
+    assert.equal((await view()).suspended?.reason, 'OUTSIDE_GEOGRAPHIC_BOUNDARIES', 'the view says why');
     await ownerChanges(
       ownerA(() => undefined),
       undefined,
     );
+    assert.equal((await view()).suspended ?? undefined, undefined, 'resumed: no suspended member');
     await strike();
     assert.equal(countA(), before + 2);
   });

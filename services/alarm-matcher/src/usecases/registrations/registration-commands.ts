@@ -7,7 +7,7 @@ import type { CallBudget } from '../../ports/call-budget.js';
 import { checkBoundary } from './boundary-check.js';
 import { checkCircleInPlan } from './circle-in-plan.js';
 import { buildRegistration } from './build-registration.js';
-import type { RegistrationDeps, RegistrationView } from './registration-deps.js';
+import { suspendedOf, type RegistrationDeps, type RegistrationView } from './registration-deps.js';
 import { resolveWebhook } from './webhook-resolution.js';
 
 /** The not-found answer; the same whether the id is unknown, foreign or of another kind (OWASP API1). */
@@ -55,7 +55,7 @@ export class RegistrationCommands {
     );
     if ((await this.deps.repo.insert(registration)) === 'duplicate') return fail(await this.duplicateError(registration));
     await this.deps.changes.changed({ change: 'REGISTERED', registration, changedAtMs: now });
-    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings });
+    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings, ...suspendedOf(this.deps, registration) });
   }
 
   async update(caller: Caller, draft: RegistrationDraft, budget?: CallBudget): Promise<Result<RegistrationView>> {
@@ -89,7 +89,7 @@ export class RegistrationCommands {
     if (outcome === 'missing') return fail(registrationNotFound(draft.kind, registration.registrationId));
     if (outcome === 'duplicate') return fail(await this.duplicateError(registration));
     await this.deps.changes.changed({ change: 'UPDATED', registration, changedAtMs: now });
-    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings });
+    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings, ...suspendedOf(this.deps, registration) });
   }
 
   async unregister(caller: Caller, kind: RegistrationKind, registrationId: string): Promise<Result<{ registrationId: string }>> {

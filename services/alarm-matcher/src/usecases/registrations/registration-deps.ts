@@ -6,6 +6,7 @@ import type { RegistrationChange } from '../../ports/registration-events.js';
 import type { RegistrationRepository } from '../../ports/registration-repository.js';
 import type { WebhookStore } from '../../ports/webhook-store.js';
 import type { Registration } from '../../domain/registration.js';
+import type { EntitlementBook, Suspension } from '../entitlement/entitlement-book.js';
 import type { WebhookView } from './webhook-resolution.js';
 
 /** Told about every change: updates this instance's index at once and broadcasts to the others. */
@@ -20,6 +21,8 @@ export interface RegistrationDeps {
   /** The account owner's plan: a point alarm's circle must lie in its regions. */
   owners: EntitlementSource;
   forecasts: ForecastStore;
+  /** Whether the account is still entitled, for the view's `suspended`. */
+  entitlements: Pick<EntitlementBook, 'suspension'>;
   changes: RegistrationChangeSink;
   clock: Clock;
   newId: () => string;
@@ -33,4 +36,12 @@ export interface RegistrationView {
   webhook: WebhookView;
   /** Warnings of this call, shown after the stored ones. */
   warnings: string[];
+  /** Present while the account is not entitled: no callback leaves for the registration. */
+  suspended?: Suspension;
+}
+
+/** The `suspended` member of a view, as the entitlement book holds it now. */
+export function suspendedOf(deps: Pick<RegistrationDeps, 'entitlements'>, registration: Registration): { suspended?: Suspension } {
+  const suspended = deps.entitlements.suspension(registration);
+  return suspended ? { suspended } : {};
 }
