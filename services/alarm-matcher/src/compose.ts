@@ -29,7 +29,7 @@ import type { ForecastStore } from './ports/forecast-store.js';
 import type { GeoPort } from './ports/geo-port.js';
 import type { WebhookStore } from './ports/webhook-store.js';
 import { EntitlementBook } from './usecases/entitlement/entitlement-book.js';
-import { placeOf } from './usecases/entitlement/registration-place.js';
+import { placeResolver } from './usecases/entitlement/registration-place.js';
 import { ForecastScheduler } from './usecases/forecast/scheduler.js';
 import { ForecastSlotRunner } from './usecases/forecast/slot-runner.js';
 import { StoreForecast } from './usecases/forecast/store-forecast.js';
@@ -141,7 +141,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
         yield* forecastAlarms.ids();
       },
     },
-    placeOf: (registration) => placeOf(registration, geo),
+    placeOf: placeResolver(geo),
     clock,
     logger,
   });

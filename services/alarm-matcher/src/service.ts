@@ -152,6 +152,9 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         // The owners' entitlements before the first weather record, so nothing leaves for an account
         // suspended while this instance was down. Identity unreachable: logged, retried by the refresh.
         const owners = await matcher.entitlements.refresh();
+        void matcher.entitlements
+          .locateAll()
+          .catch((error: unknown) => logger.warn({ err: error }, 'registration places not resolved; retried by the refresh'));
         logger.info(
           {
             registrations: matcher.index.size,
@@ -178,7 +181,17 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       if (opts.backgroundJobs ?? true) {
         matcher.scheduler.start();
         jobs.push(repeat('lifecycle-sweep', config.ALARM_SWEEP_INTERVAL_MS, () => matcher.sweeper.sweep(), logger));
-        jobs.push(repeat('entitlement-refresh', config.ALARM_ENTITLEMENT_REFRESH_MS, () => matcher.entitlements.refresh(), logger));
+        jobs.push(
+          repeat(
+            'entitlement-refresh',
+            config.ALARM_ENTITLEMENT_REFRESH_MS,
+            async () => {
+              await matcher.entitlements.refresh();
+              await matcher.entitlements.locateAll();
+            },
+            logger,
+          ),
+        );
         jobs.push(repeat('index-reconcile', config.ALARM_RECONCILE_INTERVAL_MS, () => matcher.indexer.reconcile(), logger));
         jobs.push(repeat('housekeeping', config.ALARM_HOUSEKEEPING_INTERVAL_MS, () => matcher.housekeeping.run(), logger));
       }

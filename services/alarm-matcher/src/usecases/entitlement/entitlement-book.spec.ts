@@ -3,11 +3,12 @@ import type { AccessSnapshot, ResolvedLocation } from '@stormhook/access';
 import { createLogger } from '@stormhook/logger';
 import type { Registration } from '../../domain/registration.js';
 import { entitledOwner, FakeIdentity } from '../../test-support/fake-identity.js';
-import { pointRegistration } from '../../test-support/fixtures.js';
+import { geometryRegistration, pointRegistration } from '../../test-support/fixtures.js';
 import { ManualClock } from '../../test-support/manual-clock.js';
 import { MemoryLedger, RecordingPublisher } from '../../test-support/memory-ports.js';
 import { NotificationDispatcher } from '../matching/dispatcher.js';
 import { EntitlementBook, type RegistrationRef } from './entitlement-book.js';
+import { placeResolver } from './registration-place.js';
 
 const ACCOUNT = '0a0a0a0a-1111-4111-8111-0a0a0a0a0a0a';
 const T0 = Date.parse('2026-11-28T04:00:00Z');
@@ -99,6 +100,8 @@ describe('EntitlementBook', () => {
       owner((s) => (s.account!.subscription.geographicBoundaries = [{ country: 'TUR', region: 'Ankara' }])),
     );
     await book.refresh();
+    assert.equal(book.suspension(ref), undefined, 'the place is not known yet: geography not judged');
+    await book.locateAll();
     assert.deepEqual(book.suspension(ref), { reason: 'OUTSIDE_GEOGRAPHIC_BOUNDARIES', sinceMs: T0 });
     clock.advance(5 * 60_000);
     await book.refresh();
@@ -156,5 +159,21 @@ describe('EntitlementBook', () => {
       publisher.sent.map((n) => n.notificationId),
       ['n2'],
     );
+  });
+
+  it('resolves each city once for all the registrations that name it', async () => {
+    const calls: number[] = [];
+    const geo = {
+      city: async (id: number) => (calls.push(id), { id, name: 'Ankara', countryCode: 'TUR' }),
+      resolvePoint: async () => ({ countryCode: '' }),
+    };
+    const place = placeResolver(geo);
+    const a = geometryRegistration(1231, { lightning: {} }, { area: { cityId: 6, districtId: 1231 } });
+    const b = geometryRegistration(1232, { lightning: {} }, { area: { cityId: 6, districtId: 1232 } });
+    assert.deepEqual(await Promise.all([place(a), place(b)]), [
+      { country: 'TUR', region: 'Ankara' },
+      { country: 'TUR', region: 'Ankara' },
+    ]);
+    assert.deepEqual(calls, [6]);
   });
 });

@@ -112,9 +112,8 @@ export class EntitlementBook {
   }
 
   /**
-   * Reads every owner and every missing or outdated place again: at start (before matching) and
-   * periodically, which repairs what a lost change event left behind. Failures are logged and leave
-   * what was held.
+   * Reads every owner again: at start (before matching) and periodically, which repairs what a lost
+   * change event left behind. Failures are logged and leave what was held.
    */
   async refresh(): Promise<{ accounts: number; failed: number }> {
     const accounts = new Set<string>();
@@ -131,9 +130,21 @@ export class EntitlementBook {
       }
     };
     await Promise.all(Array.from({ length: this.deps.concurrency ?? 8 }, worker));
-    for (const id of ids) await this.locate(id);
     for (const id of this.decided.keys()) if (!this.deps.registrations.get(id)) this.forget(id);
     return { accounts: accounts.size, failed };
+  }
+
+  /**
+   * Resolves the place of every registration that has none or an outdated one (geo calls, a few at
+   * a time). Not awaited at start: until a place is known its geography is not judged, which is how
+   * every registration behaved before, and a start with 100,000 point alarms must not wait for it.
+   */
+  async locateAll(): Promise<void> {
+    const queue = [...this.deps.registrations.ids()];
+    const worker = async () => {
+      for (let id = queue.pop(); id !== undefined; id = queue.pop()) await this.locate(id);
+    };
+    await Promise.all(Array.from({ length: this.deps.concurrency ?? 8 }, worker));
   }
 
   private forget(registrationId: string): void {
