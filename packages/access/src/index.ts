@@ -41,6 +41,7 @@ export {
   type GeoPoint,
   type QueriedArea,
 } from './decide-access.js';
+export { decideEntitlement, SUSPENSION_REASONS, type Entitlement, type EntitlementQuestion, type SuspensionReason } from './entitlement.js';
 export { currentPrincipal, type AccessSnapshot, type ClaimedCaller } from './snapshot.js';
 export { tokensValidFrom, issuedAtSeconds, issuedBeforeValidFrom } from './token-validity.js';
 export {

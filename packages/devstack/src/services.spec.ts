@@ -51,7 +51,11 @@ describe('service environment of the local stack', () => {
         .filter(([name]) => name.endsWith('_GRPC_ADDRESS'))
         .map(([name, value]) => `${name}=${value}`)
         .sort();
-    assert.deepEqual(addresses('alarm-matcher'), ['GEO_GRPC_ADDRESS=127.0.0.1:50052', 'NOTIFIER_GRPC_ADDRESS=127.0.0.1:50056']);
+    assert.deepEqual(addresses('alarm-matcher'), [
+      'GEO_GRPC_ADDRESS=127.0.0.1:50052',
+      'IDENTITY_GRPC_ADDRESS=127.0.0.1:50051',
+      'NOTIFIER_GRPC_ADDRESS=127.0.0.1:50056',
+    ]);
     assert.deepEqual(addresses('identity'), ['GEO_GRPC_ADDRESS=127.0.0.1:50052']);
     assert.deepEqual(addresses('notifier'), []);
     assert.equal(addresses('gateway').length, 6);

@@ -1,4 +1,4 @@
-import { notificationV1, serviceNameOf } from '@stormhook/proto';
+import { identityV1, notificationV1, serviceNameOf } from '@stormhook/proto';
 
 /**
  * Which service calls which over gRPC: the one table the deployment derives its network rules from.
@@ -22,8 +22,8 @@ export const GRPC_EDGES: Readonly<Record<GrpcCaller, readonly GrpcServiceName[]>
   ingest: [],
   // The provinces that subscription geographies name.
   query: ['geo'],
-  // Boundary checks and area polygons; the account's stored webhook.
-  'alarm-matcher': ['geo', 'notifier'],
+  // Boundary checks and area polygons; the account's stored webhook; the owner's entitlement.
+  'alarm-matcher': ['identity', 'geo', 'notifier'],
   notifier: [],
 };
 
@@ -35,6 +35,7 @@ export const GRPC_EDGES: Readonly<Record<GrpcCaller, readonly GrpcServiceName[]>
  * absent here let every caller of their edges call every rpc. packages/grpc's server applies it.
  */
 type NotifierRpc = keyof typeof notificationV1.NotifierService;
+type IdentityRpc = keyof typeof identityV1.IdentityService;
 export interface RpcCallers {
   /** Full proto name of the service the table is for (`stormhook.notification.v1.NotifierService`). */
   readonly protoService: string;
@@ -62,6 +63,37 @@ export const GRPC_RPC_CALLERS: { readonly [S in GrpcServiceName]?: RpcCallers } 
       recoverDeliveries: GATEWAY_ONLY,
       getRecoveryJob: GATEWAY_ONLY,
     } satisfies Record<NotifierRpc, readonly GrpcCaller[]>,
+  },
+  identity: {
+    protoService: serviceNameOf(identityV1.IdentityService),
+    rpcs: {
+      // The alarm-matcher reads registration owners' entitlement (issue 23 item 3), nothing else:
+      // a pod holding its key must not sign in, mint keys or change subscriptions.
+      getAccessSnapshot: ['gateway', 'alarm-matcher'],
+      login: GATEWAY_ONLY,
+      refreshToken: GATEWAY_ONLY,
+      logout: GATEWAY_ONLY,
+      getTokenKeys: GATEWAY_ONLY,
+      verifyApiKey: GATEWAY_ONLY,
+      checkAccess: GATEWAY_ONLY,
+      createUser: GATEWAY_ONLY,
+      changeUserRoleAndStatus: GATEWAY_ONLY,
+      getCurrentUser: GATEWAY_ONLY,
+      getUser: GATEWAY_ONLY,
+      listUsers: GATEWAY_ONLY,
+      requestPasswordReset: GATEWAY_ONLY,
+      resetPassword: GATEWAY_ONLY,
+      createAccount: GATEWAY_ONLY,
+      updateAccount: GATEWAY_ONLY,
+      getAccount: GATEWAY_ONLY,
+      requestPhoneActivation: GATEWAY_ONLY,
+      activatePhoneNumber: GATEWAY_ONLY,
+      updateSubscription: GATEWAY_ONLY,
+      getSubscription: GATEWAY_ONLY,
+      createApiKey: GATEWAY_ONLY,
+      listApiKeys: GATEWAY_ONLY,
+      revokeApiKey: GATEWAY_ONLY,
+    } satisfies Record<IdentityRpc, readonly GrpcCaller[]>,
   },
 };
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { notificationV1, serviceNameOf } from '@stormhook/proto';
+import { identityV1, notificationV1, serviceNameOf } from '@stormhook/proto';
 import { callersOf, GRPC_RPC_CALLERS, rpcCallersOf, type GrpcServiceName } from './edges.js';
 
 describe('the per-rpc caller table', () => {
@@ -27,5 +27,16 @@ describe('the per-rpc caller table', () => {
     assert.deepEqual(Object.keys(rpcs).sort(), Object.keys(notificationV1.NotifierService).sort());
     assert.equal(rpcCallersOf('notifier', 'grpc.health.v1.Health'), undefined, 'health stays open to probes');
     assert.equal(rpcCallersOf('geo', 'stormhook.geo.v1.GeoService'), undefined);
+  });
+
+  it("lets the alarm-matcher read identity's access snapshots and nothing else (registration entitlement)", () => {
+    const rpcs = rpcCallersOf('identity', serviceNameOf(identityV1.IdentityService)) ?? {};
+    const matcher = Object.keys(rpcs).filter((rpc) => rpcs[rpc]?.includes('alarm-matcher'));
+    assert.deepEqual(matcher, ['getAccessSnapshot']);
+    assert.deepEqual(Object.keys(rpcs).sort(), Object.keys(identityV1.IdentityService).sort());
+    assert.ok(
+      Object.values(rpcs).every((callers) => callers.includes('gateway')),
+      'the gateway keeps every identity rpc',
+    );
   });
 });

@@ -40,7 +40,8 @@ export const TOPIC_ACCESS = {
   [TopicNames.RegistrationChanged]: { producers: ['alarm-matcher'], consumers: ['alarm-matcher'] },
   [TopicNames.AlarmTriggered]: { producers: ['alarm-matcher'], consumers: ['notifier'] },
   [TopicNames.DeliveryFailed]: { producers: ['notifier'], consumers: [] },
-  [TopicNames.UserChanged]: { producers: ['identity'], consumers: ['gateway'] },
+  // The alarm-matcher suspends registrations of accounts no longer entitled (issue 23 item 3).
+  [TopicNames.UserChanged]: { producers: ['identity'], consumers: ['gateway', 'alarm-matcher'] },
   [TopicNames.MessageRequested]: { producers: ['identity', 'notifier'], consumers: ['notifier'] },
   [TopicNames.DeadLetter]: { producers: DEAD_LETTER_WRITERS, consumers: [] },
 } as const satisfies Record<TopicName, TopicAccess>;

@@ -2,8 +2,9 @@ import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
-import { geoV1, notificationV1 } from '@stormhook/proto';
+import { geoV1, identityV1, notificationV1 } from '@stormhook/proto';
 import { internalTokensOf, type Platform } from '@stormhook/service-kit';
+import { GrpcEntitlementSource } from './adapters/grpc-entitlement-source.js';
 import { GrpcGeoPort } from './adapters/grpc-geo.js';
 import { GrpcWebhookStore } from './adapters/grpc-webhook-store.js';
 import { KafkaAlarmPublisher } from './adapters/kafka-alarm-publisher.js';
@@ -23,9 +24,12 @@ import { MongoRegistrationRepository } from './persistence/registration-reposito
 import { MongoSlotLedger } from './persistence/slot-ledger.js';
 import { MongoTrackedStateStore } from './persistence/tracked-state-store.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import type { EntitlementSource } from './ports/entitlement-source.js';
 import type { ForecastStore } from './ports/forecast-store.js';
 import type { GeoPort } from './ports/geo-port.js';
 import type { WebhookStore } from './ports/webhook-store.js';
+import { EntitlementBook } from './usecases/entitlement/entitlement-book.js';
+import { placeResolver } from './usecases/entitlement/registration-place.js';
 import { ForecastScheduler } from './usecases/forecast/scheduler.js';
 import { ForecastSlotRunner } from './usecases/forecast/slot-runner.js';
 import { StoreForecast } from './usecases/forecast/store-forecast.js';
@@ -49,6 +53,8 @@ export interface CompositionOptions {
   geo?: GeoPort;
   /** Replaces the notifier gRPC client. */
   webhooks?: WebhookStore;
+  /** Replaces the identity gRPC client (registration owners' entitlement). */
+  entitlements?: EntitlementSource;
 }
 
 /** The object graph of the alarm matcher, built by hand on top of a started platform. */
@@ -62,6 +68,8 @@ export interface AlarmMatcherParts {
   /** The latest forecast of every grid cell, held in memory for the slots. */
   forecastCells: LatestForecastCells;
   indexer: RegistrationIndexer;
+  /** Whether each registration's account is still entitled; the dispatcher holds back the others. */
+  entitlements: EntitlementBook;
   /**
    * Loads what matching and the slots decide from (registrations, forecast alarms, forecast cells)
    * from the database into memory, as a start does; the service calls it after joining the change
@@ -101,6 +109,12 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
         deadlineMs: config.GRPC_DEADLINE_MS,
         internalToken: tokens.serviceTokenFor('notifier'),
       });
+  const identityClient = opts.entitlements
+    ? undefined
+    : createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, {
+        deadlineMs: config.GRPC_DEADLINE_MS,
+        internalToken: tokens.serviceTokenFor('identity'),
+      });
   const geo = opts.geo ?? new GrpcGeoPort(geoClient!, config.ALARM_GEO_SIMPLIFY_TOLERANCE_M);
   const webhooks = opts.webhooks ?? new GrpcWebhookStore(notifierClient!);
 
@@ -117,14 +131,46 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const forecastAlarms = new ForecastRegistrations();
   const forecastCells = new LatestForecastCells();
   const indexer = new RegistrationIndexer(index, forecastAlarms, shapes, repo, logger);
-  const changes = new PropagatingChangeSink(indexer, new KafkaRegistrationEvents(platform.publisher), logger);
-  const dispatcher = new NotificationDispatcher(ledger, new KafkaAlarmPublisher(platform.publisher), clock, logger, {
-    maxItems: config.ALARM_DISPATCH_BATCH_MAX,
-    maxDelayMs: config.ALARM_DISPATCH_BATCH_DELAY_MS,
-    maxConcurrentFlushes: DEFAULT_DISPATCH_BATCHING.maxConcurrentFlushes,
+  const owners = opts.entitlements ?? new GrpcEntitlementSource(identityClient!);
+  const entitlements = new EntitlementBook({
+    source: owners,
+    registrations: {
+      get: (id) => index.get(id) ?? forecastAlarms.get(id),
+      ids: function* () {
+        yield* index.ids();
+        yield* forecastAlarms.ids();
+      },
+    },
+    placeOf: placeResolver(geo),
+    clock,
+    logger,
   });
+  const changes = new PropagatingChangeSink(indexer, new KafkaRegistrationEvents(platform.publisher), logger);
+  const dispatcher = new NotificationDispatcher(
+    ledger,
+    new KafkaAlarmPublisher(platform.publisher),
+    clock,
+    logger,
+    {
+      maxItems: config.ALARM_DISPATCH_BATCH_MAX,
+      maxDelayMs: config.ALARM_DISPATCH_BATCH_DELAY_MS,
+      maxConcurrentFlushes: DEFAULT_DISPATCH_BATCHING.maxConcurrentFlushes,
+    },
+    entitlements,
+  );
 
-  const registrationDeps = { repo, geo, webhooks, forecasts, changes, clock, newId: randomUUID, maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M };
+  const registrationDeps = {
+    repo,
+    geo,
+    webhooks,
+    owners,
+    entitlements,
+    forecasts,
+    changes,
+    clock,
+    newId: randomUUID,
+    maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
+  };
   const quietMs = config.ALARM_LIGHTNING_QUIET_PERIOD_MS;
   const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const ringEpisodes = new LightningEpisodes(new MongoLightningActivityStore(db, COLLECTIONS.lightningApproach), quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
@@ -149,6 +195,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     forecastAlarms,
     forecastCells,
     indexer,
+    entitlements,
     async loadMemory() {
       const [loaded, cells] = await Promise.all([indexer.reconcile(), forecasts.all()]);
       forecastCells.apply(cells);
@@ -204,6 +251,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     }),
     close() {
       geoClient?.close();
+      identityClient?.close();
       notifierClient?.close();
     },
   };

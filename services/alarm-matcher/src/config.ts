@@ -13,6 +13,10 @@ const spec = {
   ...internalSigningEnv('alarm-matcher'),
   GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052', description: 'geo service: boundary checks and area polygons' }),
   NOTIFIER_GRPC_ADDRESS: str({ default: '127.0.0.1:50056', description: "notifier service: the account's stored webhook" }),
+  IDENTITY_GRPC_ADDRESS: str({
+    default: '127.0.0.1:50051',
+    description: "identity service: the account owner's status and subscription (entitlement of registrations)",
+  }),
   GRPC_DEADLINE_MS: int({ default: 5_000, min: 100, max: 60_000, description: 'deadline of calls to other services, in milliseconds' }),
   ALARM_CONSUMER_GROUP: str({
     default: 'stormhook-alarm-matcher',
@@ -75,6 +79,13 @@ const spec = {
     description: 'a precipitation area not updated this long after its scan is over (END, EXPIRED), in milliseconds',
   }),
   ALARM_SWEEP_INTERVAL_MS: int({ default: 30 * SECOND, min: 50, max: HOUR, description: 'how often expiries and all-clears are looked for, in milliseconds' }),
+  ALARM_ENTITLEMENT_REFRESH_MS: int({
+    default: 5 * MINUTE,
+    min: SECOND,
+    max: DAY,
+    description:
+      'how often every registration owner is read again from identity, in milliseconds; bounds how long a lost identity.user-changed.v1 event leaves a suspension undone or missed',
+  }),
   ALARM_RECONCILE_INTERVAL_MS: int({
     default: 5 * MINUTE,
     min: SECOND,

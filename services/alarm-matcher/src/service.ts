@@ -20,6 +20,7 @@ import { repeat, type Repeating } from './repeat.js';
 import { alarmMatcherHandlers } from './transport/grpc-handlers.js';
 import { forecastCellsHandlers } from './transport/forecast-cells-consumer.js';
 import { registrationChangeHandlers } from './transport/registration-consumer.js';
+import { userChangeHandlers } from './transport/user-change-consumer.js';
 import { WEATHER_CHANNELS, weatherHandlers } from './transport/weather-consumer.js';
 
 export interface AlarmMatcherOptions extends PlatformOptions, CompositionOptions {
@@ -36,7 +37,13 @@ export interface RunningAlarmMatcher extends RunningGrpcService {
 }
 
 /** Every topic the matcher reads or writes, created at start when missing. */
-const OWN_TOPICS: readonly TopicName[] = [...WEATHER_CHANNELS, TopicNames.RegistrationChanged, TopicNames.AlarmTriggered, DEAD_LETTER_TOPIC];
+const OWN_TOPICS: readonly TopicName[] = [
+  ...WEATHER_CHANNELS,
+  TopicNames.RegistrationChanged,
+  TopicNames.AlarmTriggered,
+  TopicNames.UserChanged,
+  DEAD_LETTER_TOPIC,
+];
 
 /** The weather consumer group id on the broker (tools and tests look it up). */
 export function weatherConsumerGroup(config: Config): string {
@@ -74,7 +81,7 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       const matcher = await composeAlarmMatcher(platform, config, opts);
       parts = matcher;
 
-      const alive = { registrations: true, forecastCells: true, weather: true };
+      const alive = { registrations: true, forecastCells: true, userChanges: true, weather: true };
       // Everything of a consumer but its channels and what all three share.
       type Own = Omit<ChannelConsumerOptions<ChannelName>, 'handlers' | 'kafka' | 'publisher' | 'logger' | 'prefix' | 'onFatal' | 'onRecovered'>;
       const consumer = <N extends ChannelName>(name: keyof typeof alive, handlers: ChannelHandlers<N>, own: Own): EventConsumer =>
@@ -106,6 +113,13 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         fromBeginning: false,
         onMismatch: 'skip',
       });
+      // Likewise every user change: each instance holds the entitlements of every registration.
+      const userChanges = consumer('userChanges', userChangeHandlers(matcher.entitlements), {
+        group: `${group}.user-changes.${matcher.instanceId}`,
+        fromBeginning: false,
+        // A suspension must take effect within about a second: fetch often (the topic is tiny).
+        tuning: { maxWaitTimeInMs: 100 },
+      });
       const weather = consumer('weather', weatherHandlers(matcher), {
         group,
         partitionsConsumedConcurrently: config.ALARM_PARTITIONS_CONCURRENTLY,
@@ -117,6 +131,7 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       platform.checks['registration-consumer'] = async () => alive.registrations;
       platform.checks['forecast-cells-consumer'] = async () => alive.forecastCells;
       platform.checks['weather-consumer'] = async () => alive.weather;
+      platform.checks['user-change-consumer'] = async () => alive.userChanges;
 
       const jobs: Repeating[] = [];
       const stop = async () => {
@@ -124,16 +139,22 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         await matcher.scheduler.stop();
         await weather.stop();
         await matcher.dispatcher.drain();
-        await Promise.all([registrations.stop(), forecastCells.stop()]);
-        for (const { groupId } of [registrations, forecastCells]) {
+        await Promise.all([registrations.stop(), forecastCells.stop(), userChanges.stop()]);
+        for (const { groupId } of [registrations, forecastCells, userChanges]) {
           await deleteGroup(kafka, groupId).catch((error: unknown) => logger.debug({ err: error, group: groupId }, 'broadcast group not deleted'));
         }
         matcher.close();
       };
       try {
         // Join the broadcasts first, then load: a change made while loading is then consumed, not lost.
-        await Promise.all([registrations.start(), forecastCells.start()]);
+        await Promise.all([registrations.start(), forecastCells.start(), userChanges.start()]);
         const loaded = await matcher.loadMemory();
+        // The owners' entitlements before the first weather record, so nothing leaves for an account
+        // suspended while this instance was down. Identity unreachable: logged, retried by the refresh.
+        const owners = await matcher.entitlements.refresh();
+        void matcher.entitlements
+          .locateAll()
+          .catch((error: unknown) => logger.warn({ err: error }, 'registration places not resolved; retried by the refresh'));
         logger.info(
           {
             registrations: matcher.index.size,
@@ -141,6 +162,8 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
             forecastAlarms: matcher.forecastAlarms.size,
             forecastCells: matcher.forecastCells.size,
             loaded: loaded.loaded,
+            owners: owners.accounts,
+            ownersNotRead: owners.failed,
           },
           'registration index loaded',
         );
@@ -158,6 +181,17 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       if (opts.backgroundJobs ?? true) {
         matcher.scheduler.start();
         jobs.push(repeat('lifecycle-sweep', config.ALARM_SWEEP_INTERVAL_MS, () => matcher.sweeper.sweep(), logger));
+        jobs.push(
+          repeat(
+            'entitlement-refresh',
+            config.ALARM_ENTITLEMENT_REFRESH_MS,
+            async () => {
+              await matcher.entitlements.refresh();
+              await matcher.entitlements.locateAll();
+            },
+            logger,
+          ),
+        );
         jobs.push(repeat('index-reconcile', config.ALARM_RECONCILE_INTERVAL_MS, () => matcher.indexer.reconcile(), logger));
         jobs.push(repeat('housekeeping', config.ALARM_HOUSEKEEPING_INTERVAL_MS, () => matcher.housekeeping.run(), logger));
       }

@@ -90,9 +90,9 @@ describe('identity service (real Kafka and database)', function () {
         { allowed: false, httpStatus: 401, reason: 'UNAUTHENTICATED' },
       );
       // The gateway's access snapshot: a bad id names the field; an unknown user is "not found", not an error.
-      const bad = await client.getAccessSnapshot({ userId: 'nope' }).catch((e: unknown) => e);
+      const bad = await client.getAccessSnapshot({ userId: 'nope', accountId: '' }).catch((e: unknown) => e);
       assert.ok(bad instanceof GrpcError && bad.code === GrpcStatus.INVALID_ARGUMENT && /userId/.test(bad.message), String(bad));
-      assert.equal((await client.getAccessSnapshot({ userId: '99999999-9999-4999-8999-999999999999' })).found, false);
+      assert.equal((await client.getAccessSnapshot({ userId: '99999999-9999-4999-8999-999999999999', accountId: '' })).found, false);
     });
   });
 

@@ -48,6 +48,7 @@ export async function processStack(): Promise<BenchTarget> {
         GATEWAY_ERROR_LIMIT_PER_MIN: '0',
         GATEWAY_AUTH_LIMIT_PER_ADDRESS_PER_MIN: '0',
         // Peer addresses for a stack on other than the default ports (see e2e-stack.ts).
+        IDENTITY_GRPC_ADDRESS: `127.0.0.1:${grpcBasePort}`,
         GEO_GRPC_ADDRESS: `127.0.0.1:${grpcBasePort + 1}`,
         NOTIFIER_GRPC_ADDRESS: `127.0.0.1:${grpcBasePort + 5}`,
         // For example "--cpu-prof --cpu-prof-dir=/tmp/profiles": every process writes a profile when it stops.

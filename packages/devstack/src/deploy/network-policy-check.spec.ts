@@ -20,11 +20,11 @@ const ALL = ['identity', 'geo', 'ingest', 'query', 'alarm-matcher', 'notifier'];
 const GATEWAY_ONLY = [policy('gateway', [], ALL), ...ALL.map((s) => policy(s, ['gateway'], []))].join('\n');
 const FROM_TABLE = [
   policy('gateway', [], ALL),
-  policy('identity', ['gateway'], ['geo']),
+  policy('identity', ['gateway', 'alarm-matcher'], ['geo']),
   policy('geo', ['gateway', 'identity', 'query', 'alarm-matcher'], []),
   policy('ingest', ['gateway'], []),
   policy('query', ['gateway'], ['geo']),
-  policy('alarm-matcher', ['gateway'], ['geo', 'notifier']),
+  policy('alarm-matcher', ['gateway'], ['identity', 'geo', 'notifier']),
   policy('notifier', ['gateway', 'alarm-matcher'], []),
 ].join('\n');
 
@@ -71,7 +71,7 @@ describe('NetworkPolicy edge check', () => {
   it('renders the chart file from the table, callers and callees sorted', () => {
     const file = JSON.parse(renderGrpcEdgesFile()) as { services: Record<string, { calls: string[]; calledBy: string[] }> };
     assert.deepEqual(file.services['geo'], { calls: [], calledBy: ['alarm-matcher', 'gateway', 'identity', 'query'] });
-    assert.deepEqual(file.services['alarm-matcher'], { calls: ['geo', 'notifier'], calledBy: ['gateway'] });
+    assert.deepEqual(file.services['alarm-matcher'], { calls: ['geo', 'identity', 'notifier'], calledBy: ['gateway'] });
   });
 });
 

@@ -269,6 +269,10 @@ export const root = buildRoot({
                     "version": {
                       "type": "int64",
                       "id": 18
+                    },
+                    "suspended": {
+                      "type": "RegistrationSuspension",
+                      "id": 19
                     }
                   }
                 },
@@ -828,6 +832,19 @@ export const root = buildRoot({
                     "REGISTRATION_KIND_GEOMETRY": 1,
                     "REGISTRATION_KIND_FORECAST": 2,
                     "REGISTRATION_KIND_POINT": 3
+                  }
+                },
+                "RegistrationSuspension": {
+                  "fields": {
+                    "reason": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "sinceEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "since_epoch_ms"
+                    }
                   }
                 },
                 "RegistrationWebhook": {
@@ -2655,6 +2672,11 @@ export const root = buildRoot({
                       "type": "string",
                       "id": 1,
                       "protoName": "user_id"
+                    },
+                    "accountId": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "account_id"
                     }
                   }
                 },

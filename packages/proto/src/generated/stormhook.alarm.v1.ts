@@ -196,6 +196,8 @@ export interface AlarmRegistration {
   warnings: string[];
   /** Change counter (unitless), 1 when registered and +1 on every update. */
   version: number;
+  /** Present while the account is no longer entitled to its deliveries: none is sent (unitless). */
+  suspended?: RegistrationSuspension | null;
 }
 
 /** Codec of {@link AlarmRegistration} (`stormhook.alarm.v1.AlarmRegistration`). */
@@ -738,6 +740,20 @@ export const RegistrationKind = {
    */
   REGISTRATION_KIND_POINT: 'REGISTRATION_KIND_POINT',
 } as const;
+
+/** Why a registration delivers nothing now; it resumes by itself when the account is entitled again. */
+export interface RegistrationSuspension {
+  /**
+   * USER_BLOCKED, USER_DELETED, USER_INACTIVE, USER_EXPIRED, OWNER_NOT_FOUND, SUBSCRIPTION_REQUIRED,
+   * SUBSCRIPTION_EXPIRED, NO_SUBSCRIPTION_FOR_SERVICE or OUTSIDE_GEOGRAPHIC_BOUNDARIES (unitless).
+   */
+  reason: string;
+  /** Since when, epoch milliseconds UTC: the expiry, or when the matcher learnt of the change. */
+  sinceEpochMs: number;
+}
+
+/** Codec of {@link RegistrationSuspension} (`stormhook.alarm.v1.RegistrationSuspension`). */
+export const RegistrationSuspension = messageCodec<RegistrationSuspension>(root, 'stormhook.alarm.v1.RegistrationSuspension');
 
 /** The webhook part of a registration request (contract 2.2 with the rules of section 3). */
 export interface RegistrationWebhook {

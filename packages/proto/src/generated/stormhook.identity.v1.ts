@@ -425,10 +425,16 @@ export interface GeoBoundary {
 /** Codec of {@link GeoBoundary} (`stormhook.identity.v1.GeoBoundary`). */
 export const GeoBoundary = messageCodec<GeoBoundary>(root, 'stormhook.identity.v1.GeoBoundary');
 
-/** Asks for what the gateway needs to decide a user's access by itself, without asking again per request. */
+/**
+ * Asks for what the gateway needs to decide a user's access by itself, without asking again per request.
+ * The alarm-matcher asks by account instead: its registrations name the account, and the snapshot of
+ * the account's owning user decides whether they may still deliver.
+ */
 export interface GetAccessSnapshotRequest {
-  /** Identifier of the user, a UUID (unitless). */
+  /** Identifier of the user, a UUID; empty when account_id is given (unitless). */
   userId: string;
+  /** Identifier of an account, a UUID: the snapshot of its owning user; empty when user_id is given (unitless). */
+  accountId: string;
 }
 
 /** Codec of {@link GetAccessSnapshotRequest} (`stormhook.identity.v1.GetAccessSnapshotRequest`). */

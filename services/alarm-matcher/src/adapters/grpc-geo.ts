@@ -56,7 +56,7 @@ export class GrpcGeoPort implements GeoPort {
 
   async city(id: number, budget?: CallBudget): Promise<NamedArea | undefined> {
     const city = await this.call('GetCity', () => this.client.getCity({ id, simplifyToleranceM: LOOKUP_SIMPLIFY_M }, withinBudget(budget)));
-    return city ? { id: city.id, name: city.name } : undefined;
+    return city ? { id: city.id, name: city.name, ...(city.countryCode ? { countryCode: city.countryCode } : {}) } : undefined;
   }
 
   async district(id: number, budget?: CallBudget): Promise<DistrictInfo | undefined> {

@@ -14,7 +14,7 @@ export type AlarmError =
   /** Authenticated but not allowed (another account's list, operator operations): 403. */
   | { kind: 'forbidden'; message: string }
   /** A service this one needs (geo, notifier) does not answer: 503. */
-  | { kind: 'unavailable'; dependency: 'geo' | 'notifier'; message: string };
+  | { kind: 'unavailable'; dependency: 'geo' | 'notifier' | 'identity'; message: string };
 
 export type PreconditionReason = 'ACCOUNT_REQUIRED' | 'WEBHOOK_NOT_FOUND' | 'WEBHOOK_ACCOUNT_MISMATCH';
 export type ConflictReason = 'REGISTRATION_EXISTS' | 'WEBHOOK_DIFFERS';
@@ -52,7 +52,7 @@ export function forbidden(message: string): AlarmError {
   return { kind: 'forbidden', message };
 }
 
-export function unavailable(dependency: 'geo' | 'notifier', message: string): AlarmError {
+export function unavailable(dependency: 'geo' | 'notifier' | 'identity', message: string): AlarmError {
   return { kind: 'unavailable', dependency, message };
 }
 

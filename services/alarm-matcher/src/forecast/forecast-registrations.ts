@@ -25,6 +25,10 @@ export class ForecastRegistrations {
     return this.byId.delete(registrationId);
   }
 
+  ids(): IterableIterator<string> {
+    return this.byId.keys();
+  }
+
   /** The alarms delivered in slots of `delivery`, as held now (a copy: the slot runs while changes arrive). */
   forDelivery(delivery: Delivery): ForecastRegistration[] {
     const out: ForecastRegistration[] = [];

@@ -6,7 +6,7 @@ export class DependencyUnavailableError extends Error {
   override readonly name = 'DependencyUnavailableError';
 
   constructor(
-    readonly dependency: 'geo' | 'notifier',
+    readonly dependency: 'geo' | 'notifier' | 'identity',
     message: string,
     options?: ErrorOptions,
   ) {

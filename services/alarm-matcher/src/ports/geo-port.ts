@@ -16,6 +16,8 @@ export function areaRefKey(ref: AreaRef): string {
 export interface NamedArea {
   id: number;
   name: string;
+  /** ISO alpha-3 code of a city, when geo names it (the plan geography judges cities by it). */
+  countryCode?: string;
 }
 
 export interface DistrictInfo extends NamedArea {

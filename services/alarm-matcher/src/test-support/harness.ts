@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import type { Clock } from '../ports/clock.js';
 import { start, type RunningAlarmMatcher } from '../service.js';
 import { AlarmTap } from './alarm-tap.js';
+import { FakeIdentity } from './fake-identity.js';
 import { startFakeGeo, type FakeGeo } from './fake-geo-server.js';
 import { startFakeNotifier, type FakeNotifier } from './fake-notifier-server.js';
 
@@ -54,6 +55,8 @@ export interface Harness {
   alarms: AlarmTap;
   geo: FakeGeo;
   notifier: FakeNotifier;
+  /** What identity answers about registration owners (entitled unless a test changes it). */
+  identity: FakeIdentity;
   topicPrefix: string;
   /** STORMHOOK_DB_PREFIX of the matchers (a benchmark seeds their database under it). */
   dbPrefix: string;
@@ -81,7 +84,8 @@ export const FULL_WEBHOOK: DeepPartial<notificationV1.WebhookEndpointConfig> = {
 
 /**
  * One or more matchers on the real Kafka and database, isolated by a fresh topic prefix and database
- * prefix, with in-process fake geo and notifier gRPC servers and a tap on alarm.triggered.v1.
+ * prefix, with in-process fake geo and notifier gRPC servers, identity's answers set by the test, and a
+ * tap on alarm.triggered.v1.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const infra = testInfra();
@@ -99,11 +103,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     NOTIFIER_GRPC_ADDRESS: notifier.address,
     ...options.env,
   });
+  const identity = new FakeIdentity();
   const matchers: RunningAlarmMatcher[] = [];
   const startMatcher = async () => {
     const matcher = await start(config, {
       logger: logger.child({ instance: matchers.length }),
       backgroundJobs: options.backgroundJobs ?? false,
+      entitlements: identity,
       ...(options.clock ? { clock: options.clock } : {}),
     });
     matchers.push(matcher);
@@ -131,6 +137,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     alarms,
     geo,
     notifier,
+    identity,
     topicPrefix,
     dbPrefix,
     logger,

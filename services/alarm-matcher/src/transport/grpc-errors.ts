@@ -27,7 +27,7 @@ function reasonOf(error: AlarmError): string {
     case 'forbidden':
       return 'FORBIDDEN';
     case 'unavailable':
-      return error.dependency === 'geo' ? 'GEO_UNAVAILABLE' : 'NOTIFIER_UNAVAILABLE';
+      return `${error.dependency.toUpperCase()}_UNAVAILABLE`;
   }
 }
 

@@ -43,7 +43,9 @@ function kindOf(kind: string): RegistrationKind {
 }
 
 function viewToProto(view: RegistrationView): alarmV1.AlarmRegistration {
-  return registrationToProto(view.registration, view.webhook, view.warnings);
+  const registration = registrationToProto(view.registration, view.webhook, view.warnings);
+  if (view.suspended) registration.suspended = { reason: view.suspended.reason, sinceEpochMs: view.suspended.sinceMs };
+  return registration;
 }
 
 function pageToProto(page: RegistrationPage): alarmV1.ListAlarmsResponse {

@@ -87,7 +87,7 @@ export class AccessSnapshotCache {
   }
 
   private fetch(userId: string): Promise<AccessSnapshot | undefined> {
-    const promise: Promise<AccessSnapshot | undefined> = this.identity.getAccessSnapshot({ userId }).then(
+    const promise: Promise<AccessSnapshot | undefined> = this.identity.getAccessSnapshot({ userId, accountId: '' }).then(
       (message) => {
         const snapshot = snapshotFromMessage(message);
         // Overtaken by a change event (evicted meanwhile): answer the requests that waited, but do not

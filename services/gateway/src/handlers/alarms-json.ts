@@ -136,6 +136,8 @@ export interface RegistrationJsonView {
   createdAt: string;
   updatedAt: string;
   warnings: string[];
+  /** Present while the account is no longer entitled: no callback leaves (issue 23). */
+  suspended?: { reason: string; since: number };
   [forecastField: string]: unknown;
 }
 
@@ -156,6 +158,8 @@ export function registrationJson(kind: AlarmKind, r: alarmV1.AlarmRegistration, 
     createdAt: iso(r.createdAtEpochMs),
     updatedAt: iso(r.updatedAtEpochMs),
     warnings: [...r.warnings],
+    // An addition to the contract's shape, present only while suspended.
+    ...(r.suspended ? { suspended: { reason: r.suspended.reason, since: Number(r.suspended.sinceEpochMs) } } : {}),
   };
 }
 

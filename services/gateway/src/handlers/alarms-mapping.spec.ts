@@ -148,6 +148,9 @@ describe('alarm registration mapping (public JSON <-> alarm-matcher messages)', 
     assert.deepEqual(json.webhook.authentication, { username: 'ops', password: '******' });
     assert.deepEqual(json.warnings, ['w']);
     assert.equal(json['forecastDays'], undefined, 'forecast fields only on forecast alarms');
+    assert.equal('suspended' in json, false, 'no suspended member while entitled: the contract shape unchanged');
+    const suspended = registrationJson('points', { ...stored, suspended: { reason: 'USER_BLOCKED', sinceEpochMs: 1_764_302_400_000 } }, stored.accountId);
+    assert.deepEqual(suspended.suspended, { reason: 'USER_BLOCKED', since: 1_764_302_400_000 });
     const page = pageJson(
       'points',
       alarmV1.ListAlarmsResponse.create({ registrations: [stored], page: { pageNumber: 2, pageSize: 1, totalRecords: 3 } }),

@@ -1,4 +1,5 @@
 import { alarmV1, enumNames } from '@stormhook/proto';
+import { SUSPENSION_REASONS } from '@stormhook/access';
 import { GeoPoint, dateTime, forecastDays, nonEmptyString, pageNumber, pageSize, uuid } from './common.js';
 import { ForecastAlarmFilter, WeatherAlarmFilter } from './alarm-filters.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, tupleOf, type JsonSchema } from './json-schema.js';
@@ -127,6 +128,22 @@ function buildAlarmSchemas<
             description:
               'non-critical warnings produced while processing, e.g. a filter that can never match, a peak current below any ' +
               'detected discharge, a registrationId sent on register (ignored)',
+          },
+        ),
+        suspended: closedObject(
+          {
+            reason: enumOf(SUSPENSION_REASONS, {
+              description:
+                'USER_* and OWNER_NOT_FOUND: the account owner may no longer act; SUBSCRIPTION_*: no live plan; ' +
+                'NO_SUBSCRIPTION_FOR_SERVICE: the plan no longer has this alarm kind; OUTSIDE_GEOGRAPHIC_BOUNDARIES: the area is outside the plan',
+            }),
+            since: { type: 'integer', description: 'epoch milliseconds UTC: the expiry, or when the matcher learnt of the change' },
+          },
+          ['reason', 'since'],
+          {
+            description:
+              'Present only while the account is no longer entitled to this registration: no callback is sent until it is ' +
+              'again, and it resumes by itself. An addition to interface.md 2.3-2.5.',
           },
         ),
       },

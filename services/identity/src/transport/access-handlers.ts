@@ -21,6 +21,10 @@ export function accessHandlers({ uc, users }: IdentityHandlerDeps): IdentityHand
       return decisionResponse(await uc.checkAccess.checkAccess(principal, req.operationId, location));
     },
     getAccessSnapshot: async (req) => {
+      if (req.accountId && !req.userId) {
+        const accountId = unwrap(uuid('accountId', req.accountId));
+        return snapshotMessage(await uc.accessSnapshots.snapshotOfAccount(accountId));
+      }
       const userId = unwrap(uuid('userId', req.userId));
       return snapshotMessage(await uc.accessSnapshots.snapshotOf(userId));
     },

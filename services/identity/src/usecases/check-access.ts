@@ -33,7 +33,7 @@ export class CheckAccess {
 
 export interface AccessSnapshotPorts {
   users: Pick<UserRepository, 'findById'>;
-  accounts: { findByUserId(userId: string): Promise<Account | undefined> };
+  accounts: { findByUserId(userId: string): Promise<Account | undefined>; findById(accountId: string): Promise<Account | undefined> };
 }
 
 /** What the gateway keeps in memory about one user: read here once, then refreshed on change events. */
@@ -51,5 +51,11 @@ export class AccessSnapshots {
       ...(user.accessTokensValidFrom ? { accessTokensValidFrom: user.accessTokensValidFrom } : {}),
       ...(account ? { account: { id: account.id, userId: account.userId, subscription: account.subscription } } : {}),
     };
+  }
+
+  /** The snapshot of the account's owning user (the alarm-matcher's question); undefined for an unknown account. */
+  async snapshotOfAccount(accountId: string): Promise<AccessSnapshot | undefined> {
+    const account = await this.ports.accounts.findById(accountId);
+    return account ? this.snapshotOf(account.userId) : undefined;
   }
 }

@@ -44,8 +44,9 @@ function serviceSettings(grpcBasePort: number, outboxDir: string): Record<string
     // As the README's example: phone activation and reset links must point at an allowed origin.
     STORMHOOK_ALLOWED_LINK_ORIGINS: 'http://localhost:3000',
     // Workaround: devstack gives peer addresses to the gateway only, so with another gRPC base port
-    // identity, query and alarm-matcher would call geo and the notifier of a stack on the default
+    // identity, query and alarm-matcher would call identity, geo and the notifier of a stack on the default
     // ports (reported to the devstack owner). The gateway's own values are set by devstack anyway.
+    IDENTITY_GRPC_ADDRESS: grpc('identity'),
     GEO_GRPC_ADDRESS: grpc('geo'),
     NOTIFIER_GRPC_ADDRESS: grpc('notifier'),
     // The story cannot wait 30 minutes for a lightning all-clear: a quiet period of 4 s, swept often.

@@ -9,7 +9,7 @@ import { ForecastRegistrations } from '../../forecast/forecast-registrations.js'
 import { LatestForecastCells } from '../../forecast/latest-cells.js';
 import { MemoryLedger, MemorySlotLedger, PolygonGeo, RecordingPublisher } from '../../test-support/memory-ports.js';
 import { AreaShapes } from '../index/area-shapes.js';
-import { NotificationDispatcher } from '../matching/dispatcher.js';
+import { NotificationDispatcher, type DeliveryGate } from '../matching/dispatcher.js';
 import { ForecastSlotRunner } from './slot-runner.js';
 
 const DAY = Date.UTC(2030, 0, 15);
@@ -36,7 +36,7 @@ function forecastRegistration(id: string, overrides: Partial<ForecastRegistratio
 }
 
 describe('ForecastSlotRunner', () => {
-  function setup() {
+  function setup(gate?: DeliveryGate) {
     const clock = new ManualClock(DAY + 4 * HOUR);
     const alarms = new ForecastRegistrations();
     const forecasts = new LatestForecastCells();
@@ -53,7 +53,7 @@ describe('ForecastSlotRunner', () => {
         cells: forecasts,
         slots,
         shapes: new AreaShapes(geo, new Grid()),
-        dispatcher: new NotificationDispatcher(new MemoryLedger(), publisher, clock),
+        dispatcher: new NotificationDispatcher(new MemoryLedger(), publisher, clock, undefined, undefined, gate),
         clock,
         logger: createLogger({ service: 'spec', level: 'silent' }),
         instanceId,
@@ -79,6 +79,18 @@ describe('ForecastSlotRunner', () => {
       ['district', 'in'],
       ['point', 'near'],
     ]);
+  });
+
+  it('sends nothing at 04:00 to a registration whose account is suspended, and still to the others', async () => {
+    const gate: DeliveryGate = { suspension: (r) => (r.accountId === 'blocked' ? { reason: 'USER_BLOCKED', sinceMs: 0 } : undefined) };
+    const { alarms, publisher, runner } = setup(gate);
+    alarms.upsert(forecastRegistration('kept'));
+    alarms.upsert(forecastRegistration('held', { accountId: 'blocked', recipientId: 'rcp-held' }));
+    await runner('a').run(slotOn('MORNING', DAY));
+    assert.deepEqual(
+      publisher.sent.map((n) => n.addressee.registrationId),
+      ['kept'],
+    );
   });
 
   it('leaves a slot alone while its claim is held, and takes it over once the lease ran out', async () => {

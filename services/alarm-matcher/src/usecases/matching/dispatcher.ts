@@ -5,6 +5,12 @@ import type { AlarmPublisher } from '../../ports/alarm-publisher.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ClaimResult, NotificationLedger } from '../../ports/notification-ledger.js';
 import type { Notification } from '../../payloads/notification.js';
+import type { RegistrationRef, Suspension } from '../entitlement/entitlement-book.js';
+
+/** Whether a registration may deliver now (the EntitlementBook); absent: every registration may. */
+export interface DeliveryGate {
+  suspension(registration: RegistrationRef): Suspension | undefined;
+}
 
 /** Bounds of the batches the dispatcher forms out of concurrent callers. */
 export interface DispatchBatching {
@@ -54,6 +60,7 @@ export class NotificationDispatcher {
     private readonly clock: Clock,
     private readonly logger?: Logger,
     batching: DispatchBatching = DEFAULT_DISPATCH_BATCHING,
+    private readonly gate?: DeliveryGate,
   ) {
     this.claims = new MicroBatcher({ ...batching, flush: (items) => this.claimAndPublish(items) });
     this.marks = new MicroBatcher({ ...MARK_BATCH, flush: (ids) => this.markPublished(ids) });
@@ -64,9 +71,13 @@ export class NotificationDispatcher {
    * the claim or the publish failed (the caller's record is then retried and claims again).
    */
   async dispatch(notifications: readonly Notification[]): Promise<Notification[]> {
-    if (notifications.length === 0) return [];
+    // Every kind of notification passes here (strikes, storms, rain, all-clears, forecast slots), so
+    // this is the one place a suspended registration is held back. Not claimed either: the ledger
+    // keeps no trace, and nothing of it is sent later when the registration resumes.
+    const entitled = this.gate ? notifications.filter((n) => this.gate!.suspension(n.addressee) === undefined) : notifications;
+    if (entitled.length === 0) return [];
     // One notification per id even when a call repeats one (a registration matched twice).
-    const unique = [...new Map(notifications.map((n) => [n.notificationId, n])).values()];
+    const unique = [...new Map(entitled.map((n) => [n.notificationId, n])).values()];
     const sent = await Promise.all(unique.map((n) => this.claims.add(n)));
     return unique.filter((_, i) => sent[i]);
   }

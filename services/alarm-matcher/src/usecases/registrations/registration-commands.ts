@@ -5,8 +5,9 @@ import { areaKeyOf, KIND_NOUN, KIND_PATH, type Registration, type RegistrationKi
 import { isUuid, validateDraft } from '../../domain/validate-draft.js';
 import type { CallBudget } from '../../ports/call-budget.js';
 import { checkBoundary } from './boundary-check.js';
+import { checkCircleInPlan } from './circle-in-plan.js';
 import { buildRegistration } from './build-registration.js';
-import type { RegistrationDeps, RegistrationView } from './registration-deps.js';
+import { suspendedOf, type RegistrationDeps, type RegistrationView } from './registration-deps.js';
 import { resolveWebhook } from './webhook-resolution.js';
 
 /** The not-found answer; the same whether the id is unknown, foreign or of another kind (OWASP API1). */
@@ -39,6 +40,10 @@ export class RegistrationCommands {
     if (!input.ok) return input;
     const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
+    if (input.value.kind === 'POINT') {
+      const inside = await checkCircleInPlan(input.value.circle, accountId, this.deps, budget);
+      if (!inside.ok) return inside;
+    }
     const webhook = await resolveWebhook(input.value.webhook, accountId, this.deps.webhooks, budget);
     if (!webhook.ok) return webhook;
     const now = this.deps.clock.now();
@@ -50,7 +55,7 @@ export class RegistrationCommands {
     );
     if ((await this.deps.repo.insert(registration)) === 'duplicate') return fail(await this.duplicateError(registration));
     await this.deps.changes.changed({ change: 'REGISTERED', registration, changedAtMs: now });
-    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings });
+    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings, ...suspendedOf(this.deps, registration) });
   }
 
   async update(caller: Caller, draft: RegistrationDraft, budget?: CallBudget): Promise<Result<RegistrationView>> {
@@ -61,6 +66,10 @@ export class RegistrationCommands {
       return fail(registrationNotFound(draft.kind, input.value.registrationId));
     const facts = await checkBoundary(input.value, this.deps, budget);
     if (!facts.ok) return facts;
+    if (input.value.kind === 'POINT') {
+      const inside = await checkCircleInPlan(input.value.circle, existing.accountId, this.deps, budget);
+      if (!inside.ok) return inside;
+    }
     const webhook = await resolveWebhook(input.value.webhook, existing.accountId, this.deps.webhooks, budget);
     if (!webhook.ok) return webhook;
     const now = this.deps.clock.now();
@@ -80,7 +89,7 @@ export class RegistrationCommands {
     if (outcome === 'missing') return fail(registrationNotFound(draft.kind, registration.registrationId));
     if (outcome === 'duplicate') return fail(await this.duplicateError(registration));
     await this.deps.changes.changed({ change: 'UPDATED', registration, changedAtMs: now });
-    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings });
+    return ok({ registration, webhook: webhook.value.view, warnings: webhook.value.warnings, ...suspendedOf(this.deps, registration) });
   }
 
   async unregister(caller: Caller, kind: RegistrationKind, registrationId: string): Promise<Result<{ registrationId: string }>> {

@@ -6,7 +6,7 @@ import { isUuid, MAX_RECIPIENT_ID_LENGTH } from '../../domain/validate-draft.js'
 import { PreparedCircle } from '../../geometry/prepared-circle.js';
 import type { RegistrationQuery } from '../../ports/registration-repository.js';
 import { registrationNotFound } from './registration-commands.js';
-import type { RegistrationDeps, RegistrationView } from './registration-deps.js';
+import { suspendedOf, type RegistrationDeps, type RegistrationView } from './registration-deps.js';
 import { webhookViews } from './webhook-resolution.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -42,7 +42,7 @@ function checkPage(pageNumber: number, pageSize: number): Result<void> {
 
 /** Get, list and list-by-recipient. */
 export class RegistrationQueries {
-  constructor(private readonly deps: Pick<RegistrationDeps, 'repo' | 'webhooks'>) {}
+  constructor(private readonly deps: Pick<RegistrationDeps, 'repo' | 'webhooks' | 'entitlements'>) {}
 
   private async views(registrations: Registration[]): Promise<RegistrationView[]> {
     const webhooks = await webhookViews(
@@ -52,7 +52,7 @@ export class RegistrationQueries {
     return registrations.map((registration) => {
       const view = webhooks.get(registration.accountId) ?? { accountId: registration.accountId };
       const { warning, ...webhook } = view as typeof view & { warning?: string };
-      return { registration, webhook, warnings: warning ? [warning] : [] };
+      return { registration, webhook, warnings: warning ? [warning] : [], ...suspendedOf(this.deps, registration) };
     });
   }
 

@@ -245,6 +245,9 @@ describe('subscriptions and access decisions (real database)', () => {
       { role: u.role, status: 'ACTIVE', accountId: account.id, plan: 'CUSTOM', limits: { FORECAST: { limit: 2, recurrence: 'DAILY', interval: 1 } } },
     );
     assert.equal(await h.uc.accessSnapshots.snapshotOf('99999999-9999-4999-8999-999999999999'), undefined);
+    // The alarm-matcher asks by account: the same snapshot, of the account's owner.
+    assert.deepEqual(await h.uc.accessSnapshots.snapshotOfAccount(account.id), snapshot);
+    assert.equal(await h.uc.accessSnapshots.snapshotOfAccount('99999999-9999-4999-8999-999999999999'), undefined);
 
     const wrongOwner = await h.uc.subscriptions.updateSubscription(admin, { accountId: account.id, userId: admin.userId, subscriptionPlan: 'TRIAL' });
     assert.ok(!wrongOwner.ok && wrongOwner.error.kind === 'not-found');
