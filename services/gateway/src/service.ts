@@ -114,6 +114,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
     clockSkewMs: config.QUOTA_CLOCK_SKEW_MS,
     learnFromReads: { lookbackMs: LONGEST_ABUSE_WINDOW_MS },
+    announcePresence: true,
     logger: platform.logger,
   });
   abuseMeter.start();

@@ -88,7 +88,9 @@ function principalOrUndefined(req: Request): identityV1.Principal | undefined {
  * GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT of the limit (at least 1): a replica refuses (Retry-After
  * of about two sync intervals) once it let that many calls through that the other replicas may not
  * have read yet. The bound assumes a sync round takes less than one sync interval; slower rounds add
- * what a replica lets through meanwhile. A 4xx block starts on each replica when it learns of the
+ * what a replica lets through meanwhile. The allowance binds only while a replica sees another one
+ * running (their presence shares): a lone replica lets bursts through up to the limit, and for the
+ * first sync lag after a replica starts the others do not know of it yet. A 4xx block starts on each replica when it learns of the
  * excess, at most about two sync intervals after the answer that caused it. Counts of a crashed
  * replica since its last write (one interval) are lost; identity's failed-login lockout is separate.
  */

@@ -184,6 +184,27 @@ describe('QuotaMeter', () => {
     assert.ok(served <= 100 + 2 * 10, `${served} served: over limit + (R - 1) × allowance`);
   });
 
+  it('announcing presence: a lone replica lets a burst through up to the limit; the allowance binds once another one is seen running', async () => {
+    const announcing = (instance: string) =>
+      new QuotaMeter(table.port(instance), { syncIntervalMs: 1_000, clockSkewMs: 0, announcePresence: true, logger, now: () => clock });
+    const a = announcing('a');
+    await a.sync();
+    const alone = [];
+    for (let i = 0; i < 5; i++) alone.push((await a.consume(window(100), 2)).allowed);
+    assert.deepEqual(alone, [true, true, true, true, true]);
+    const b = announcing('b');
+    await b.sync(); // b's presence
+    await a.sync(); // read by a
+    assert.equal((await a.consume(window(100), 2)).allowed, false, "a's 5 are not yet seen by b: over the allowance");
+    clock += 2_000;
+    await a.sync(); // a's own presence and count seen by b by now; b's presence is 2 s old
+    assert.equal((await a.consume(window(100), 2)).allowed, true);
+    clock += 10_000; // b stopped writing: gone after two horizons
+    assert.equal((await a.consume(window(100), 2)).allowed, true);
+    assert.equal((await a.consume(window(100), 2)).allowed, true);
+    assert.equal((await a.consume(window(100), 2)).allowed, true, 'alone again: no allowance');
+  });
+
   it('learning from reads: makes no load per counter, learns the counters other instances started, and reads back over the longest window at start', async () => {
     const learning = (instance: string) =>
       new QuotaMeter(table.port(instance), { syncIntervalMs: 1_000, clockSkewMs: 0, learnFromReads: { lookbackMs: 3_600_000 }, logger, now: () => clock });

@@ -1,6 +1,6 @@
 import type { Logger } from '@stormhook/logger';
 import { QuotaCounter } from './quota-counter.js';
-import type { QuotaShares, ShareRead } from './quota-shares.js';
+import type { QuotaShares, ShareRead, ShareWrite } from './quota-shares.js';
 
 /** One counting window of one account and service, as identity's CheckAccess hands it over. */
 export interface MeteredWindow {
@@ -51,6 +51,12 @@ export interface QuotaMeterOptions {
    */
   learnFromReads?: { lookbackMs: number };
   /**
+   * Write a presence share every round and read the others', so a replica knows whether other
+   * replicas run: local allowances (see `consume`) only bind while one does, and a lone replica
+   * lets bursts through up to the limit itself. One more document in each round's bulk write.
+   */
+  announcePresence?: boolean;
+  /**
    * How long after a write of this instance every other instance has surely read it: one sync
    * interval plus the longest sync round expected (ms; default two intervals). Local allowances
    * (see `consume`) count what this instance let through since its last write that old.
@@ -61,6 +67,9 @@ export interface QuotaMeterOptions {
 }
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
+/** The presence share's counter key (no counter key starts with `~`); its count is the writer's clock. */
+const PRESENCE_KEY = '~presence';
+const DAY_MS = 86_400_000;
 
 /**
  * Counts metered calls against the subscription's limits in memory, and shares the counts with the
@@ -91,6 +100,8 @@ export class QuotaMeter {
   private readonly seenAfterMs: number;
   private lastReadStartMs: number;
   private firstRead: Promise<void> | undefined;
+  /** Other replicas' presence, by instance id: the writer's clock at its latest round seen. */
+  private readonly presence = new Map<string, number>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -132,7 +143,7 @@ export class QuotaMeter {
     const now = this.now();
     counter.lastUsedMs = now;
     if (counter.total() >= window.limit) return this.state(window, false, window.limit);
-    if (counter.unseen(now, this.seenAfterMs) >= localAllowance) {
+    if (localAllowance < window.limit && this.othersRunning(now) && counter.unseen(now, this.seenAfterMs) >= localAllowance) {
       // The total is below the limit as far as this instance knows: ask again once its calls are seen.
       return { ...this.state(window, false, counter.total()), resetSeconds: seconds(this.seenAfterMs) };
     }
@@ -223,9 +234,28 @@ export class QuotaMeter {
     return done;
   }
 
+  /**
+   * Whether another replica wrote its presence recently enough to be running (its clock may lag by
+   * the skew allowance). Without presence announced, others are assumed to run.
+   */
+  private othersRunning(nowMs: number): boolean {
+    if (!this.options.announcePresence) return true;
+    const since = nowMs - 2 * this.seenAfterMs - this.options.clockSkewMs;
+    for (const [instance, atMs] of this.presence) {
+      if (atMs >= since) return true;
+      this.presence.delete(instance);
+    }
+    return false;
+  }
+
   private async flush(): Promise<void> {
     const pending: Array<[QuotaCounter, number]> = [];
-    const writes = [];
+    const writes: ShareWrite[] = [];
+    if (this.options.announcePresence) {
+      const now = this.now();
+      // Kept a day past its last write, then purged with ended windows.
+      writes.push({ key: PRESENCE_KEY, count: now, seq: now, windowEndsAt: new Date(now + DAY_MS) });
+    }
     for (const counter of this.counters.values()) {
       const write = counter.pendingWrite();
       if (!write) continue;
@@ -243,6 +273,10 @@ export class QuotaMeter {
     const since = new Date(this.lastReadStartMs - this.options.clockSkewMs);
     const changed = await this.shares.changedSince(since);
     for (const share of changed) {
+      if (share.key === PRESENCE_KEY) {
+        if (share.instance !== this.shares.instanceId) this.presence.set(share.instance, Math.max(share.count, this.presence.get(share.instance) ?? 0));
+        continue;
+      }
       // Counters loading now are covered too: their load and this read merge by write sequence.
       const counter = this.counters.get(share.key) ?? this.loading.get(share.key)?.counter ?? this.learn(share, startedMs);
       counter?.apply(share, this.shares.instanceId);
