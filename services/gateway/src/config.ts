@@ -36,9 +36,9 @@ const spec = {
   /** How long a verified X-API-Key is trusted before identity is asked again (a revoked key works this long). */
   API_KEY_CACHE_TTL_MS: int({ default: 30_000, min: 0, max: 600_000 }),
   /**
-   * How often each instance writes its quota counts and reads the other instances'. Several
-   * instances can together exceed a limit by at most instances × calls/s per instance × 2 × this;
-   * a crash loses at most this long's counts.
+   * How often each instance writes its quota and abuse-limit counts and reads the other instances'.
+   * Several instances can together exceed a quota by at most instances × calls/s per instance × 2 ×
+   * this (abuse limits: see GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT); a crash loses at most this long's counts.
    */
   QUOTA_SYNC_INTERVAL_MS: int({ default: 1_000, min: 100, max: 60_000 }),
   /** How far behind this instance's clock another instance's clock may run without its counts being missed. */

@@ -16,13 +16,13 @@ import { GeoResolutionCache } from './access/geo-resolution-cache.js';
 import { AccessSnapshotCache } from './access/snapshot-cache.js';
 import { userChangeConsumer } from './access/user-changes.js';
 import { accessGuards } from './http/auth.js';
-import { AbuseLimits, abuseLimitSettings } from './http/rate-limits.js';
+import { AbuseLimits, abuseLimitSettings, LONGEST_ABUSE_WINDOW_MS } from './http/rate-limits.js';
 import { internalTokenFor } from './http/internal-caller.js';
 import { ApiKeyCache } from './http/auth-api-keys.js';
 import { TokenKeySource } from './http/auth-token-keys.js';
 import { startQuotaHousekeeping } from './quota/quota-housekeeping.js';
 import { QuotaMeter } from './quota/quota-meter.js';
-import { ensureQuotaIndexes, QuotaStore } from './quota/quota-store.js';
+import { ABUSE_COLLECTION, ensureQuotaIndexes, QuotaStore } from './quota/quota-store.js';
 import type { Config } from './config.js';
 import { withDataSource } from './health/data-source.js';
 import { CachedHealth } from './health/cached-health.js';
@@ -60,6 +60,8 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const clients = [geo, identity, query, notifier, alarms];
   // Quota counters live in the gateway's own database, shared by every gateway instance.
   const quotaStore = QuotaStore.over(platform.mongo.db);
+  // So are the abuse limits' counters, kept apart: their meter learns every counter from its reads.
+  const abuseStore = QuotaStore.over(platform.mongo.db, undefined, ABUSE_COLLECTION);
   // Access decisions come from memory: snapshots per user and verified keys, dropped on identity's change events.
   const snapshots = new AccessSnapshotCache(identity, { ttlMs: config.ACCESS_SNAPSHOT_TTL_MS });
   const apiKeys = new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS });
@@ -83,6 +85,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   });
   try {
     await ensureQuotaIndexes(platform.mongo.db);
+    await ensureQuotaIndexes(platform.mongo.db, ABUSE_COLLECTION);
     await ensureTopics(platform.kafka, [topicSpec(TopicNames.UserChanged), topicSpec(DEAD_LETTER_TOPIC)], {
       ...(prefix ? { prefix } : {}),
       logger: platform.logger,
@@ -100,17 +103,28 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const tokenKeys = new TokenKeySource(identity, platform.logger);
   void tokenKeys.start();
   const quotaHousekeeping = startQuotaHousekeeping(quotaStore, platform.logger, config.QUOTA_HOUSEKEEPING_INTERVAL_MS);
+  const abuseHousekeeping = startQuotaHousekeeping(abuseStore, platform.logger, config.QUOTA_HOUSEKEEPING_INTERVAL_MS);
   const meter = new QuotaMeter(quotaStore, {
     syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
     clockSkewMs: config.QUOTA_CLOCK_SKEW_MS,
     logger: platform.logger,
   });
   meter.start();
+  const abuseMeter = new QuotaMeter(abuseStore, {
+    syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
+    clockSkewMs: config.QUOTA_CLOCK_SKEW_MS,
+    learnFromReads: { lookbackMs: LONGEST_ABUSE_WINDOW_MS },
+    announcePresence: true,
+    logger: platform.logger,
+  });
+  abuseMeter.start();
   const stopIdentityParts = async () => {
     tokenKeys.stop();
     quotaHousekeeping.stop();
+    abuseHousekeeping.stop();
     // After the last request: the counts of this process must reach the database before it closes.
     await meter.stop();
+    await abuseMeter.stop();
     await changes.stop().catch((error: unknown) => platform.logger.warn({ err: error }, 'user-change consumer did not stop cleanly'));
   };
   const access = accessGuards({
@@ -122,7 +136,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     logger: platform.logger,
   });
-  const limits = new AbuseLimits(abuseLimitSettings(config), meter);
+  const limits = new AbuseLimits(abuseLimitSettings(config), abuseMeter);
   const health = stackHealth({
     services: {
       identity: config.IDENTITY_GRPC_ADDRESS,

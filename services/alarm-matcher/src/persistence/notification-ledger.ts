@@ -9,7 +9,7 @@ import { isDuplicateKeyError } from '@stormhook/mongo';
  * the claim, naming the batch it was claimed in; `<batch id>#published` records that a whole batch
  * went out (one document per batch rather than per notification halves the documents written);
  * `<notification id>#published` that a notification sent outside its claim's batch went out; and
- * `<notification id>#retake@<period>` is the takeover of a claim abandoned by a crash.
+ * `<notification id>#take<n>` is the n-th takeover of a claim abandoned by a crash (its generation n).
  */
 interface ClaimDocument {
   _id: string;
@@ -22,7 +22,14 @@ interface ClaimDocument {
 }
 
 const PUBLISHED = '#published';
-const RETAKE = '#retake@';
+/**
+ * Takeovers are keyed by generation, not by time: `#take1` can be inserted once, ever, so two
+ * claimers that find a claim abandoned can never both win, whatever their clocks say. (Keys by stale
+ * period, `#retake@<period>`, let one claimer win per period: two claimers either side of a period
+ * boundary both published, and so did a replay one period after a takeover whose publish was still
+ * in flight.) WARNING: renaming needs a migration; matchers of both key schemes must not run together.
+ */
+const TAKE = '#take';
 
 /**
  * A claim not published after this long is taken for abandoned (its claimer died between claim and
@@ -87,20 +94,41 @@ export class MongoNotificationLedger implements NotificationLedger {
     const duplicates = await this.insertNew(docs);
     const fresh = docs.filter((_, i) => !duplicates.has(i)).map((doc) => doc._id);
     const seen = docs.filter((_, i) => duplicates.has(i)).map((doc) => doc._id);
-    const stale = await Promise.all(
-      seen.map(async (id) => {
-        const claim = await this.collection.findOne({ _id: id }, { projection: { claimedAtMs: 1, batch: 1 } });
-        if (await this.anyPublished(claim?.batch ? [id, claim.batch] : [id])) return undefined;
-        return !claim || claim.claimedAtMs <= nowMs - this.staleMs ? id : undefined;
-      }),
-    );
+    const takes = (await Promise.all(seen.map((id) => this.takeoverOf(id, nowMs)))).filter((take) => take !== undefined);
+    const retakeDocs = takes.map(({ id, generation }) => ({
+      _id: `${id}${TAKE}${generation}`,
+      registrationId: '',
+      eventId: '',
+      stage: 'retake',
+      claimedAtMs: nowMs,
+    }));
     // Several claimers may find the same claim abandoned at once (a replay on two instances during a
-    // rebalance): the takeover is itself a unique insert, one per stale period, so one of them wins.
-    const retakes = stale.filter((id): id is string => id !== undefined);
-    const period = Math.floor(nowMs / this.staleMs);
-    const retakeDocs = retakes.map((id) => ({ _id: `${id}${RETAKE}${period}`, registrationId: '', eventId: '', stage: 'retake', claimedAtMs: nowMs }));
+    // rebalance): they all insert the same next generation, and the unique insert lets one win.
     const lost = await this.insertNew(retakeDocs);
-    return { fresh, retaken: retakes.filter((_, i) => !lost.has(i)) };
+    return { fresh, retaken: takes.filter((_, i) => !lost.has(i)).map((take) => take.id) };
+  }
+
+  /**
+   * The generation to insert to take `id` over, when it was never published and neither its claim
+   * nor its latest takeover is younger than the stale time (a takeover's publish may be in flight
+   * too). Reads by _id only; takeovers are rare (a crash), so the walk over generations is short.
+   */
+  private async takeoverOf(id: string, nowMs: number): Promise<{ id: string; generation: number } | undefined> {
+    const claim = await this.collection.findOne({ _id: id }, { projection: { claimedAtMs: 1, batch: 1 } });
+    if (await this.anyPublished(claim?.batch ? [id, claim.batch] : [id])) return undefined;
+    // Takeovers come after their claim: a young claim (the common case, a race of live claimers) is
+    // in flight whatever follows, and costs no more reads than before generations.
+    if (claim && claim.claimedAtMs > nowMs - this.staleMs) return undefined;
+    // A claim released after a failed publish and claimed afresh is younger than its old takeovers.
+    let latestMs = claim?.claimedAtMs ?? 0;
+    let generation = 1;
+    for (;;) {
+      const take = await this.collection.findOne({ _id: `${id}${TAKE}${generation}` }, { projection: { claimedAtMs: 1 } });
+      if (!take) break;
+      latestMs = Math.max(latestMs, take.claimedAtMs);
+      generation += 1;
+    }
+    return latestMs <= nowMs - this.staleMs ? { id, generation } : undefined;
   }
 
   async markPublished(ids: readonly string[], nowMs: number): Promise<void> {

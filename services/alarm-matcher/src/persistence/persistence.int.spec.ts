@@ -118,10 +118,30 @@ describe('alarm-matcher persistence (real database)', function () {
       [],
     );
     assert.deepEqual(results.flatMap((r) => r.retaken).sort(), ['ntf_x', 'ntf_y'], 'one takeover of each');
-    assert.deepEqual(await ledger.claim([claim('ntf_x')], 17_000, 'bat_t_r8'), { fresh: [], retaken: [] }, 'taken over in this period already');
+    assert.deepEqual(await ledger.claim([claim('ntf_x')], 17_000, 'bat_t_r8'), { fresh: [], retaken: [] }, 'taken over a moment ago');
     // The taker published them and marked them one by one (their claim names the dead batch).
     await ledger.markPublished(['ntf_x', 'ntf_y'], 17_000);
     assert.deepEqual(await ledger.claim([claim('ntf_x'), claim('ntf_y')], 60_000, 'bat_t_r9'), { fresh: [], retaken: [] }, 'published by the taker: not again');
+  });
+
+  it('hands an abandoned claim to one taker at a time: not twice across a stale-period boundary, not again while the taker publishes', async () => {
+    const ledger = new MongoNotificationLedger(db, 5_000);
+    const claim = (id: string) => ({ notificationId: id, registrationId: 'r', eventId: 'e', stage: 'start' });
+    const retaken = (results: Array<{ retaken: string[] }>) => results.flatMap((r) => r.retaken);
+    // Claimed at 10 s; the claimer died before publishing.
+    await ledger.claim([claim('ntf_edge'), claim('ntf_slow')], 10_000, 'bat_t_dead');
+    // Two replays find ntf_edge abandoned 1 ms either side of a multiple of the stale period (clocks
+    // a little apart): a takeover keyed by the period would let both win.
+    const edge = await Promise.all([ledger.claim([claim('ntf_edge')], 19_999, 'bat_t_e1'), ledger.claim([claim('ntf_edge')], 20_001, 'bat_t_e2')]);
+    assert.deepEqual(retaken(edge), ['ntf_edge'], 'one takeover');
+    // ntf_slow is taken over at 16 s; its taker is still publishing 4.5 s later, in the next period.
+    assert.deepEqual(retaken([await ledger.claim([claim('ntf_slow')], 16_000, 'bat_t_s1')]), ['ntf_slow']);
+    assert.deepEqual(retaken([await ledger.claim([claim('ntf_slow')], 20_500, 'bat_t_s2')]), [], 'the takeover is recent: its taker may be publishing');
+    // The taker died too: its takeover goes stale like a claim, and one of several replays takes it over again.
+    const again = await Promise.all(Array.from({ length: 4 }, (_, i) => ledger.claim([claim('ntf_slow')], 21_000 + i, `bat_t_s3${i}`)));
+    assert.deepEqual(retaken(again), ['ntf_slow']);
+    await ledger.markPublished(['ntf_slow'], 21_100);
+    assert.deepEqual(retaken([await ledger.claim([claim('ntf_slow')], 40_000, 'bat_t_s4')]), [], 'published: never again');
   });
 
   it('lets one instance take a job window and a slot claim', async () => {

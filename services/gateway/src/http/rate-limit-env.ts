@@ -1,9 +1,9 @@
 import { int } from '@stormhook/config';
 
 /**
- * The gateway's abuse limits (issue 17 item 6); part of its config spec. Counters live in each
- * replica's memory, so with R replicas behind a load balancer a caller gets up to R times each limit.
- * 0 turns a limit off.
+ * The gateway's abuse limits (issue 17 item 6); part of its config spec. Every replica counts into
+ * the same counters (rate-limits.ts: synced every QUOTA_SYNC_INTERVAL_MS), so with R replicas a
+ * window lets through at most limit + (R - 1) × the local allowance. 0 turns a limit off.
  */
 export const rateLimitEnv = {
   /** login, refresh and logout per client address (IPv6 by /64). identity also locks out failed logins. */
@@ -31,5 +31,16 @@ export const rateLimitEnv = {
     min: 0,
     max: 1_000_000,
     description: 'manual webhook deliveries (test deliveries and redeliveries together) per account and hour',
+  }),
+  /**
+   * What one replica may let through of one limit before the other replicas can have read it, in
+   * percent of the limit (at least 1 call): the overshoot across R replicas is at most (R - 1) × this.
+   * Lower holds limits tighter; a burst from one client then waits a sync round or two for more.
+   */
+  GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT: int({
+    default: 10,
+    min: 1,
+    max: 100,
+    description: 'percent of each abuse limit one gateway replica may let through before the others have seen it',
   }),
 };

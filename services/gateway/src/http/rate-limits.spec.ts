@@ -4,9 +4,8 @@ import { ErrorMessages } from '@stormhook/errors';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { setAuthState } from './auth-state.js';
-import { createLogger } from '@stormhook/logger';
-import { QuotaMeter } from '../quota/quota-meter.js';
 import { FakeShareTable } from '../test-support/fake-quota-shares.js';
+import { soloAbuseCounter } from '../test-support/abuse-counter.js';
 import { AbuseLimits, TEST_DELIVERY_COUNTER, type AbuseLimitSettings, type SharedCounter } from './rate-limits.js';
 
 const OFF: AbuseLimitSettings = {
@@ -16,6 +15,8 @@ const OFF: AbuseLimitSettings = {
   errorsPerMin: 0,
   errorBlockS: 60,
   testDeliveriesPerAccountPerHour: 0,
+  // Whole limits per replica, as one replica alone has them; the cross-replica specs set their own.
+  localAllowancePercent: 100,
 };
 
 /** Stands in for the access guards: the caller from `x-test-user` (`<userId>:<role>:<accountId>`), metered when `x-test-metered`. */
@@ -37,7 +38,7 @@ const ok: RequestHandler = (_req, res) => {
   res.status(200).json({ ok: true });
 };
 
-async function appWith(settings: Partial<AbuseLimitSettings>, shared?: SharedCounter): Promise<RunningApp> {
+async function appWith(settings: Partial<AbuseLimitSettings>, shared: SharedCounter = soloAbuseCounter()): Promise<RunningApp> {
   const limits = new AbuseLimits({ ...OFF, ...settings }, shared);
   return serve({
     screen: limits.screen,
@@ -140,10 +141,9 @@ describe('abuse limits (issue 17 item 6)', () => {
     assert.equal((await request(app.baseUrl, 'POST', redeliver, undefined, { 'x-test-user': 'u3:STANDARD_USER:acc-2' })).status, 200);
   });
 
-  it('holds the test-delivery cap across replicas and restarts, through the shared quota counters', async () => {
+  it('holds the test-delivery cap across replicas and restarts, through the shared counters', async () => {
     const table = new FakeShareTable();
-    const logger = createLogger({ service: 'rate-limits-spec', level: 'silent' });
-    const meterOf = (instance: string) => new QuotaMeter(table.port(instance), { syncIntervalMs: 60_000, clockSkewMs: 0, logger });
+    const meterOf = (instance: string) => soloAbuseCounter(table, instance);
     const [meterA, meterB] = [meterOf('a'), meterOf('b')];
     const replicaA = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterA);
     const replicaB = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterB);
@@ -159,17 +159,45 @@ describe('abuse limits (issue 17 item 6)', () => {
       assert429(third, '/v1/alarms/webhooks/test');
       assert.ok(Number(third.headers.get('retry-after')) <= 3600, 'until the clock hour ends');
       assert.equal((await request(replicaB.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 429);
-      // A replica started after both (a restart) loads the stored counts.
-      const restarted = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterOf('c'));
+      // A replica started after both (a restart) reads the stored counts of the last hour first.
+      const meterC = meterOf('c');
+      meterC.start();
+      const restarted = await appWith({ testDeliveriesPerAccountPerHour: 2 }, meterC);
       try {
         assert.equal((await request(restarted.baseUrl, 'POST', '/v1/alarms/webhooks/test', undefined, owner)).status, 429);
       } finally {
         await restarted.close();
+        await meterC.stop();
       }
       assert.ok(
         [...table.docs.values()].every((d) => d.key.includes(`|${TEST_DELIVERY_COUNTER}|`)),
         'counted under its own service name',
       );
+    } finally {
+      await replicaA.close();
+      await replicaB.close();
+    }
+  });
+
+  it('counts sign-ins per address and unmetered calls across replicas through the shared counters', async () => {
+    const table = new FakeShareTable();
+    const [meterA, meterB] = [soloAbuseCounter(table, 'a'), soloAbuseCounter(table, 'b')];
+    const settings = { authPerAddressPerMin: 3, unmeteredPerPrincipalPerMin: 2 };
+    const replicaA = await appWith(settings, meterA);
+    const replicaB = await appWith(settings, meterB);
+    const as = { 'x-test-user': 'u1' };
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await request(replicaA.baseUrl, 'POST', '/v1/auth/login', login)).status, 200);
+      assert.equal((await request(replicaA.baseUrl, 'GET', '/v1/users/me', undefined, as)).status, 200);
+      // Before any sync B knows nothing of A's calls (the overshoot the local allowance bounds).
+      assert.equal((await request(replicaB.baseUrl, 'POST', '/v1/auth/login', login)).status, 200);
+      assert.equal((await request(replicaB.baseUrl, 'GET', '/v1/users/me', undefined, as)).status, 200);
+      await meterA.sync();
+      await meterB.sync();
+      await meterA.sync();
+      assert429(await request(replicaA.baseUrl, 'POST', '/v1/auth/login', login), '/v1/auth/login');
+      assert429(await request(replicaA.baseUrl, 'GET', '/v1/users/me', undefined, as), '/v1/users/me');
+      assert429(await request(replicaB.baseUrl, 'POST', '/v1/auth/login', login), '/v1/auth/login');
     } finally {
       await replicaA.close();
       await replicaB.close();

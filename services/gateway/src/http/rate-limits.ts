@@ -1,20 +1,16 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError, ErrorMessages } from '@stormhook/errors';
 import type { identityV1 } from '@stormhook/proto';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { addressLimitKey } from '@stormhook/access';
-import type { MeteredWindow, QuotaState } from '../quota/quota-meter.js';
+import { ErrorBlock, WindowedLimit, type SharedCounter } from './abuse-windows.js';
 import { accessOf, principalOf } from './auth-state.js';
 
-/** Counts shared by every gateway replica: the quota meter (in memory, synced through the database). */
-export interface SharedCounter {
-  consume(window: MeteredWindow): Promise<QuotaState>;
-}
+export type { SharedCounter } from './abuse-windows.js';
 
 /**
- * The meter's service name for manual webhook deliveries (test deliveries and redeliveries), beside
- * the metered services' names. Named before redeliveries joined it; renaming it resets every count.
+ * The counter family of manual webhook deliveries (test deliveries and redeliveries). Named before
+ * redeliveries joined it. WARNING: the family names are counter keys; renaming one resets its counts.
  */
 export const TEST_DELIVERY_COUNTER = 'webhook-test-deliveries';
 /**
@@ -23,6 +19,7 @@ export const TEST_DELIVERY_COUNTER = 'webhook-test-deliveries';
  * Stormhook a reflector (issue 23 item 4). The notifier caps redeliveries per delivery as well.
  */
 const MANUAL_DELIVERY_OPERATIONS: ReadonlySet<string> = new Set(['sendWebhookTest', 'redeliverDelivery', 'recoverWebhookDeliveries']);
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
 /** The abuse limits; 0 turns one off. Defaults and meaning: rate-limit-env.ts. */
@@ -33,6 +30,8 @@ export interface AbuseLimitSettings {
   errorsPerMin: number;
   errorBlockS: number;
   testDeliveriesPerAccountPerHour: number;
+  /** Percent of each limit one replica may let through before the others can have seen it. */
+  localAllowancePercent: number;
 }
 
 export function abuseLimitSettings(config: {
@@ -42,6 +41,7 @@ export function abuseLimitSettings(config: {
   GATEWAY_ERROR_LIMIT_PER_MIN: number;
   GATEWAY_ERROR_BLOCK_S: number;
   GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR: number;
+  GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT: number;
 }): AbuseLimitSettings {
   return {
     authPerAddressPerMin: config.GATEWAY_AUTH_LIMIT_PER_ADDRESS_PER_MIN,
@@ -50,36 +50,12 @@ export function abuseLimitSettings(config: {
     errorsPerMin: config.GATEWAY_ERROR_LIMIT_PER_MIN,
     errorBlockS: config.GATEWAY_ERROR_BLOCK_S,
     testDeliveriesPerAccountPerHour: config.GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR,
+    localAllowancePercent: config.GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT,
   };
 }
 
-/** One counter family; `take` answers the seconds to wait when over, undefined when allowed. */
-class Limit {
-  private readonly limiter: RateLimiterMemory | undefined;
-
-  constructor(points: number, durationS: number, blockS?: number) {
-    this.limiter = points > 0 ? new RateLimiterMemory({ points, duration: durationS, ...(blockS ? { blockDuration: blockS } : {}) }) : undefined;
-  }
-
-  async take(key: string): Promise<number | undefined> {
-    if (!this.limiter) return undefined;
-    try {
-      await this.limiter.consume(key);
-      return undefined;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw rejection;
-    }
-  }
-
-  /** Seconds a key still has to wait when it is over its limit (without counting a request). */
-  async waiting(key: string): Promise<number | undefined> {
-    if (!this.limiter) return undefined;
-    const state = await this.limiter.get(key);
-    if (!state || state.remainingPoints > 0 || state.consumedPoints <= this.limiter.points) return undefined;
-    return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-  }
-}
+/** The longest window an abuse limit counts in: how far back a starting replica reads the counters. */
+export const LONGEST_ABUSE_WINDOW_MS = HOUR_MS;
 
 const AUTH_OPERATIONS: ReadonlySet<string> = new Set(['login', 'refreshToken', 'logout']);
 const RESET_OPERATIONS: ReadonlySet<string> = new Set(['requestPasswordReset', 'resetPassword']);
@@ -102,33 +78,37 @@ function principalOrUndefined(req: Request): identityV1.Principal | undefined {
 /**
  * Request-rate limits for what no quota meters (issue 17 item 6): sign-in and password reset per
  * address, unmetered calls per user, callers that collect many 4xx answers (metered calls that fail
- * are refunded, so errors cost a caller nothing otherwise), and webhook test deliveries per account.
- * The request-rate counters live in this replica's memory (rate-limiter-flexible), so no request
- * gains a database round trip; with R replicas a caller can get R times each of them (identity's
- * failed-login lockout, per username and address, is shared). The manual-delivery cap (test deliveries and redeliveries) is per clock
- * hour and, given a shared counter, counted by the quota meter, so it holds across replicas and
- * restarts within the meter's bound: each one reaches a customer's receiver, and an account has few
- * counters an hour. Every refusal is a 429 ErrorResponse with Retry-After.
+ * are refunded, so errors cost a caller nothing otherwise), and manual webhook deliveries per account.
+ * Every refusal is a 429 ErrorResponse with Retry-After.
+ *
+ * The counts are shared by every gateway replica (issue 23 item 4): they are the quota meter's
+ * shares, in memory and exchanged through the database every sync interval, so no request waits on
+ * the database. Windows are aligned to the clock (a minute, an hour). Bound: with R replicas a
+ * window lets through at most limit + (R - 1) × local allowance, where the local allowance is
+ * GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT of the limit (at least 1): a replica refuses (Retry-After
+ * of about two sync intervals) once it let that many calls through that the other replicas may not
+ * have read yet. The bound assumes a sync round takes less than one sync interval; slower rounds add
+ * what a replica lets through meanwhile. The allowance binds only while a replica sees another one
+ * running (their presence shares): a lone replica lets bursts through up to the limit, and for the
+ * first sync lag after a replica starts the others do not know of it yet. A 4xx block starts on each replica when it learns of the
+ * excess, at most about two sync intervals after the answer that caused it. Counts of a crashed
+ * replica since its last write (one interval) are lost; identity's failed-login lockout is separate.
  */
 export class AbuseLimits {
-  private readonly auth: Limit;
-  private readonly reset: Limit;
-  private readonly unmetered: Limit;
-  private readonly errors: Limit;
-  private readonly testDeliveries: Limit;
-  private readonly testDeliveriesPerHour: number;
+  private readonly auth: WindowedLimit;
+  private readonly reset: WindowedLimit;
+  private readonly unmetered: WindowedLimit;
+  private readonly errors: ErrorBlock;
+  private readonly testDeliveries: WindowedLimit;
 
-  constructor(
-    settings: AbuseLimitSettings,
-    private readonly shared?: SharedCounter,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.testDeliveriesPerHour = settings.testDeliveriesPerAccountPerHour;
-    this.auth = new Limit(settings.authPerAddressPerMin, 60);
-    this.reset = new Limit(settings.passwordResetPerAddressPerHour, 3600);
-    this.unmetered = new Limit(settings.unmeteredPerPrincipalPerMin, 60);
-    this.errors = new Limit(settings.errorsPerMin, 60, settings.errorBlockS);
-    this.testDeliveries = new Limit(settings.testDeliveriesPerAccountPerHour, 3600);
+  constructor(settings: AbuseLimitSettings, counter: SharedCounter, now: () => number = Date.now) {
+    const limit = (family: string, points: number, windowMs: number) =>
+      new WindowedLimit(family, points, windowMs, counter, settings.localAllowancePercent, now);
+    this.auth = limit('abuse-auth', settings.authPerAddressPerMin, MINUTE_MS);
+    this.reset = limit('abuse-password-reset', settings.passwordResetPerAddressPerHour, HOUR_MS);
+    this.unmetered = limit('abuse-unmetered', settings.unmeteredPerPrincipalPerMin, MINUTE_MS);
+    this.errors = new ErrorBlock(limit('abuse-errors', settings.errorsPerMin, MINUTE_MS), counter, settings.errorBlockS * 1000, now);
+    this.testDeliveries = limit(TEST_DELIVERY_COUNTER, settings.testDeliveriesPerAccountPerHour, HOUR_MS);
   }
 
   /**
@@ -143,9 +123,9 @@ export class AbuseLimits {
     if (wait !== undefined) throw tooMany(res, wait);
     res.on('finish', () => {
       if (res.statusCode < 400 || res.statusCode >= 500 || res.statusCode === 429) return;
-      void this.errors.take(address);
+      void this.errors.note(address);
       const principal = principalOrUndefined(req);
-      if (principal?.userId) void this.errors.take(`user:${principal.userId}`);
+      if (principal?.userId) void this.errors.note(`user:${principal.userId}`);
     });
     next();
   };
@@ -179,25 +159,11 @@ export class AbuseLimits {
           // An ADMIN names the account; anyone else can only reach their own (another answers 404).
           const named = typeof req.query['accountId'] === 'string' ? req.query['accountId'] : '';
           const account = principal.role === 'ADMIN' && named ? named : principal.accountId || `user:${principal.userId}`;
-          const wait = await this.takeTestDelivery(account);
+          const wait = await this.testDeliveries.take(account);
           if (wait !== undefined) throw tooMany(res, wait);
         }
         next();
       },
     ];
-  }
-
-  private async takeTestDelivery(account: string): Promise<number | undefined> {
-    if (!this.shared || this.testDeliveriesPerHour <= 0) return this.testDeliveries.take(account);
-    const startMs = Math.floor(this.now() / HOUR_MS) * HOUR_MS;
-    const window = {
-      accountId: account,
-      service: TEST_DELIVERY_COUNTER,
-      limit: this.testDeliveriesPerHour,
-      start: new Date(startMs),
-      end: new Date(startMs + HOUR_MS),
-    };
-    const state = await this.shared.consume(window);
-    return state.allowed ? undefined : state.resetSeconds;
   }
 }

@@ -7,6 +7,7 @@ import { requireRepoRoot } from '@stormhook/config';
 import { Ajv } from 'ajv';
 import { EVENT_HEADERS, TOPICS, type TopicName } from '@stormhook/kafka';
 import { root } from '@stormhook/proto';
+import { soloAbuseCounter } from '../test-support/abuse-counter.js';
 import { AbuseLimits } from '../http/rate-limits.js';
 import { request, serve, type RunningApp } from '../test-support/serve.js';
 import { buildAsyncApiDocument } from './asyncapi.js';
@@ -152,14 +153,18 @@ describe('AsyncAPI document of the feed topics', () => {
     let app: RunningApp;
     before(async () => {
       // Abuse limits on, tight: the document must be answered even to an address they block.
-      const limits = new AbuseLimits({
-        authPerAddressPerMin: 0,
-        passwordResetPerAddressPerHour: 0,
-        unmeteredPerPrincipalPerMin: 0,
-        errorsPerMin: 1,
-        errorBlockS: 60,
-        testDeliveriesPerAccountPerHour: 0,
-      });
+      const limits = new AbuseLimits(
+        {
+          authPerAddressPerMin: 0,
+          passwordResetPerAddressPerHour: 0,
+          unmeteredPerPrincipalPerMin: 0,
+          errorsPerMin: 1,
+          errorBlockS: 60,
+          testDeliveriesPerAccountPerHour: 0,
+          localAllowancePercent: 100,
+        },
+        soloAbuseCounter(),
+      );
       app = await serve({ screen: limits.screen });
     });
     after(() => app.close());

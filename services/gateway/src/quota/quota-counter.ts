@@ -15,6 +15,10 @@ export class QuotaCounter {
   private othersTotal = 0;
   /** Epoch ms of the last call, so idle counters can be forgotten. */
   lastUsedMs: number;
+  /** This instance's writes not yet old enough to be sure every other instance has read them. */
+  private readonly recentWrites: Array<{ count: number; doneMs: number }> = [];
+  /** Of `mine`, the part every other instance has read by now (written at least a horizon ago). */
+  private seenCount = 0;
 
   constructor(
     readonly key: string,
@@ -48,6 +52,7 @@ export class QuotaCounter {
   adoptOwn(share: ShareRead): void {
     this.mine = share.count;
     this.persisted = share.count;
+    this.seenCount = share.count;
     this.seq = Math.max(this.seq, share.seq);
   }
 
@@ -62,8 +67,19 @@ export class QuotaCounter {
     return { key: this.key, count: this.mine, seq: this.seq, windowEndsAt: this.windowEnd };
   }
 
-  /** The database now holds `count` (the write of `pendingWrite` succeeded). */
-  persistedAs(count: number): void {
+  /** The database now holds `count` (the write of `pendingWrite` succeeded at `doneMs`). */
+  persistedAs(count: number, doneMs: number): void {
     this.persisted = count;
+    this.recentWrites.push({ count, doneMs });
+  }
+
+  /**
+   * Calls of this instance that another instance may not have seen yet: those counted after the
+   * last write that finished at least `horizonMs` ago (by then every instance has read it, as each
+   * reads once per sync interval).
+   */
+  unseen(nowMs: number, horizonMs: number): number {
+    while (this.recentWrites.length > 0 && this.recentWrites[0]!.doneMs <= nowMs - horizonMs) this.seenCount = this.recentWrites.shift()!.count;
+    return Math.max(0, this.mine - this.seenCount);
   }
 }

@@ -154,6 +154,78 @@ describe('QuotaMeter', () => {
     assert.equal((await m.consume(window(10))).remaining, 9);
   });
 
+  it('with a local allowance, lets through no more than the allowance until the other instances can have read it', async () => {
+    const m = meter('a'); // sync every 1 s: seen by all 2 s after a write
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await m.consume(window(100), 3));
+    assert.deepEqual(
+      answers.map((s) => s.allowed),
+      [true, true, true, false, false],
+    );
+    assert.equal(answers[3]!.resetSeconds, 2, 'ask again once the calls are seen');
+    assert.equal(answers[3]!.remaining, 97, 'the limit itself is not spent');
+    await m.sync(); // written, but another instance may not have read it yet
+    clock += 1_999;
+    assert.equal((await m.consume(window(100), 3)).allowed, false);
+    clock += 1;
+    assert.equal((await m.consume(window(100), 3)).allowed, true, 'two intervals after the write every instance has read it');
+  });
+
+  it('bounds the overshoot of R instances by (R - 1) × the local allowance, however fast the calls come', async () => {
+    const meters = ['a', 'b', 'c'].map((id) => meter(id));
+    let served = 0;
+    // Each instance takes calls as fast as they come; syncs run every 1 s of the clock, in turn.
+    for (let tick = 0; tick < 200; tick++) {
+      for (const m of meters) for (let k = 0; k < 20; k++) if ((await m.consume(window(100), 10)).allowed) served++;
+      clock += 250;
+      if (tick % 4 === 3) for (const m of meters) await m.sync();
+    }
+    assert.ok(served >= 100, `${served}: the limit is usable`);
+    assert.ok(served <= 100 + 2 * 10, `${served} served: over limit + (R - 1) × allowance`);
+  });
+
+  it('announcing presence: a lone replica lets a burst through up to the limit; the allowance binds once another one is seen running', async () => {
+    const announcing = (instance: string) =>
+      new QuotaMeter(table.port(instance), { syncIntervalMs: 1_000, clockSkewMs: 0, announcePresence: true, logger, now: () => clock });
+    const a = announcing('a');
+    await a.sync();
+    const alone = [];
+    for (let i = 0; i < 5; i++) alone.push((await a.consume(window(100), 2)).allowed);
+    assert.deepEqual(alone, [true, true, true, true, true]);
+    const b = announcing('b');
+    await b.sync(); // b's presence
+    await a.sync(); // read by a
+    assert.equal((await a.consume(window(100), 2)).allowed, false, "a's 5 are not yet seen by b: over the allowance");
+    clock += 2_000;
+    await a.sync(); // a's own presence and count seen by b by now; b's presence is 2 s old
+    assert.equal((await a.consume(window(100), 2)).allowed, true);
+    clock += 10_000; // b stopped writing: gone after two horizons
+    assert.equal((await a.consume(window(100), 2)).allowed, true);
+    assert.equal((await a.consume(window(100), 2)).allowed, true);
+    assert.equal((await a.consume(window(100), 2)).allowed, true, 'alone again: no allowance');
+  });
+
+  it('learning from reads: makes no load per counter, learns the counters other instances started, and reads back over the longest window at start', async () => {
+    const learning = (instance: string) =>
+      new QuotaMeter(table.port(instance), { syncIntervalMs: 1_000, clockSkewMs: 0, learnFromReads: { lookbackMs: 3_600_000 }, logger, now: () => clock });
+    const earlier = learning('earlier');
+    for (let i = 0; i < 4; i++) await earlier.consume(window(10));
+    await earlier.stop();
+    const calls = table.calls;
+    const a = learning('a');
+    a.start();
+    assert.equal((await a.consume(window(10))).remaining, 5, "the earlier process's 4 count");
+    assert.equal(table.calls, calls + 1, 'one read at start, no load');
+    for (let i = 0; i < 50; i++) await a.total({ ...window(10), accountId: `other-${i}` });
+    assert.equal(table.calls, calls + 1, 'unknown counters cost nothing');
+    const b = learning('b');
+    for (let i = 0; i < 3; i++) await b.consume({ ...window(10), accountId: 'acc-2' });
+    await b.sync();
+    await a.sync();
+    assert.equal(await a.total({ ...window(10), accountId: 'acc-2' }), 3, "learned from b's share");
+    await a.stop();
+  });
+
   it('writes only changed counters', async () => {
     const m = meter('a');
     await m.consume(window(10));

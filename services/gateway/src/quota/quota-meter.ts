@@ -1,6 +1,6 @@
 import type { Logger } from '@stormhook/logger';
 import { QuotaCounter } from './quota-counter.js';
-import type { QuotaShares } from './quota-shares.js';
+import type { QuotaShares, ShareRead, ShareWrite } from './quota-shares.js';
 
 /** One counting window of one account and service, as identity's CheckAccess hands it over. */
 export interface MeteredWindow {
@@ -42,11 +42,34 @@ export interface QuotaMeterOptions {
   clockSkewMs: number;
   /** A counter unused this long, and fully written, is forgotten; its next call loads it again (ms). */
   idleMs?: number;
+  /**
+   * Learn every counter from the periodic read instead of loading each one on its first call, for
+   * many short counters (the abuse limits: one per address and minute), where a load would be a
+   * database round trip on most requests. The first read after `start()` reaches `lookbackMs` back
+   * (the longest window counted), so counts of earlier processes still count; calls wait for it once.
+   * Counters are then forgotten only when their window ends (a forgotten one could not be reloaded).
+   */
+  learnFromReads?: { lookbackMs: number };
+  /**
+   * Write a presence share every round and read the others', so a replica knows whether other
+   * replicas run: local allowances (see `consume`) only bind while one does, and a lone replica
+   * lets bursts through up to the limit itself. One more document in each round's bulk write.
+   */
+  announcePresence?: boolean;
+  /**
+   * How long after a write of this instance every other instance has surely read it: one sync
+   * interval plus the longest sync round expected (ms; default two intervals). Local allowances
+   * (see `consume`) count what this instance let through since its last write that old.
+   */
+  seenAfterMs?: number;
   logger: Logger;
   now?: () => number;
 }
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
+/** The presence share's counter key (no counter key starts with `~`); its count is the writer's clock. */
+const PRESENCE_KEY = '~presence';
+const DAY_MS = 86_400_000;
 
 /**
  * Counts metered calls against the subscription's limits in memory, and shares the counts with the
@@ -74,7 +97,11 @@ export class QuotaMeter {
   private readonly loading = new Map<string, { counter: QuotaCounter; done: Promise<QuotaCounter> }>();
   private readonly now: () => number;
   private readonly idleMs: number;
+  private readonly seenAfterMs: number;
   private lastReadStartMs: number;
+  private firstRead: Promise<void> | undefined;
+  /** Other replicas' presence, by instance id: the writer's clock at its latest round seen. */
+  private readonly presence = new Map<string, number>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -84,12 +111,14 @@ export class QuotaMeter {
   ) {
     this.now = options.now ?? Date.now;
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-    this.lastReadStartMs = this.now();
+    this.seenAfterMs = options.seenAfterMs ?? 2 * options.syncIntervalMs;
+    this.lastReadStartMs = this.now() - (options.learnFromReads?.lookbackMs ?? 0);
   }
 
-  /** Starts the periodic sync. */
+  /** Starts the periodic sync (learning meters read at once). */
   start(): void {
     if (this.timer) return;
+    if (this.options.learnFromReads) this.firstRead = this.sync();
     this.timer = setInterval(() => void this.sync(), this.options.syncIntervalMs);
     this.timer.unref();
   }
@@ -102,12 +131,53 @@ export class QuotaMeter {
     await this.flush();
   }
 
-  async consume(window: MeteredWindow): Promise<QuotaState> {
-    const counter = this.counters.get(counterKey(window)) ?? (await this.load(window));
+  /**
+   * Lets a call through while the counter's total is below the limit, and counts it. With a
+   * `localAllowance`, this instance also refuses once it let that many calls through that other
+   * instances may not have seen yet (`seenAfterMs`): each instance then exceeds what the others
+   * know by at most the allowance, so R instances together let through at most
+   * limit + (R - 1) × allowance, however fast the calls come (without it, up to R × limit).
+   */
+  async consume(window: MeteredWindow, localAllowance = Number.POSITIVE_INFINITY): Promise<QuotaState> {
+    const counter = await this.counterOf(window);
+    const now = this.now();
+    counter.lastUsedMs = now;
+    if (counter.total() >= window.limit) return this.state(window, false, window.limit);
+    if (localAllowance < window.limit && this.othersRunning(now) && counter.unseen(now, this.seenAfterMs) >= localAllowance) {
+      // The total is below the limit as far as this instance knows: ask again once its calls are seen.
+      return { ...this.state(window, false, counter.total()), resetSeconds: seconds(this.seenAfterMs) };
+    }
+    counter.mine += 1;
+    return this.state(window, true, counter.total());
+  }
+
+  /** Counts one event whatever the total (an answer already given, such as a 4xx); answers the new total. */
+  async count(window: MeteredWindow): Promise<number> {
+    const counter = await this.counterOf(window);
     counter.lastUsedMs = this.now();
-    const allowed = counter.total() < window.limit;
-    if (allowed) counter.mine += 1;
-    return this.state(window, allowed, allowed ? counter.total() : window.limit);
+    counter.mine += 1;
+    return counter.total();
+  }
+
+  /** The counter's total as this instance knows it, without counting. */
+  async total(window: MeteredWindow): Promise<number> {
+    if (this.options.learnFromReads) {
+      await this.firstRead;
+      return this.counters.get(counterKey(window))?.total() ?? 0;
+    }
+    return (await this.counterOf(window)).total();
+  }
+
+  private async counterOf(window: MeteredWindow): Promise<QuotaCounter> {
+    const key = counterKey(window);
+    if (!this.options.learnFromReads) return this.counters.get(key) ?? (await this.load(window));
+    await this.firstRead;
+    let counter = this.counters.get(key);
+    if (!counter) {
+      counter = new QuotaCounter(key, window.end, this.now());
+      this.counters.set(key, counter);
+    }
+    return counter;
   }
 
   /** Gives a counted call back (it did not succeed, so it does not count). */
@@ -164,9 +234,28 @@ export class QuotaMeter {
     return done;
   }
 
+  /**
+   * Whether another replica wrote its presence recently enough to be running (its clock may lag by
+   * the skew allowance). Without presence announced, others are assumed to run.
+   */
+  private othersRunning(nowMs: number): boolean {
+    if (!this.options.announcePresence) return true;
+    const since = nowMs - 2 * this.seenAfterMs - this.options.clockSkewMs;
+    for (const [instance, atMs] of this.presence) {
+      if (atMs >= since) return true;
+      this.presence.delete(instance);
+    }
+    return false;
+  }
+
   private async flush(): Promise<void> {
     const pending: Array<[QuotaCounter, number]> = [];
-    const writes = [];
+    const writes: ShareWrite[] = [];
+    if (this.options.announcePresence) {
+      const now = this.now();
+      // Kept a day past its last write, then purged with ended windows.
+      writes.push({ key: PRESENCE_KEY, count: now, seq: now, windowEndsAt: new Date(now + DAY_MS) });
+    }
     for (const counter of this.counters.values()) {
       const write = counter.pendingWrite();
       if (!write) continue;
@@ -175,7 +264,8 @@ export class QuotaMeter {
     }
     if (writes.length === 0) return;
     await this.shares.write(writes, new Date(this.now()));
-    for (const [counter, count] of pending) counter.persistedAs(count);
+    const doneMs = this.now();
+    for (const [counter, count] of pending) counter.persistedAs(count, doneMs);
   }
 
   private async readOthers(): Promise<void> {
@@ -183,19 +273,33 @@ export class QuotaMeter {
     const since = new Date(this.lastReadStartMs - this.options.clockSkewMs);
     const changed = await this.shares.changedSince(since);
     for (const share of changed) {
+      if (share.key === PRESENCE_KEY) {
+        if (share.instance !== this.shares.instanceId) this.presence.set(share.instance, Math.max(share.count, this.presence.get(share.instance) ?? 0));
+        continue;
+      }
       // Counters loading now are covered too: their load and this read merge by write sequence.
-      const counter = this.counters.get(share.key) ?? this.loading.get(share.key)?.counter;
+      const counter = this.counters.get(share.key) ?? this.loading.get(share.key)?.counter ?? this.learn(share, startedMs);
       counter?.apply(share, this.shares.instanceId);
     }
     this.lastReadStartMs = startedMs;
   }
 
+  /** A counter another instance started, held from now on when this meter learns counters from reads. */
+  private learn(share: ShareRead, nowMs: number): QuotaCounter | undefined {
+    if (!this.options.learnFromReads || share.instance === this.shares.instanceId) return undefined;
+    if (!share.windowEndsAt || share.windowEndsAt.getTime() <= nowMs) return undefined;
+    const counter = new QuotaCounter(share.key, share.windowEndsAt, nowMs);
+    this.counters.set(share.key, counter);
+    return counter;
+  }
+
   /** Forgets counters whose window ended or that sat unused, once their count is written. */
   private forgetIdle(): void {
     const now = this.now();
+    const idleMs = this.options.learnFromReads ? Number.POSITIVE_INFINITY : this.idleMs;
     for (const [key, counter] of this.counters) {
       if (counter.dirty) continue;
-      if (counter.windowEnd.getTime() <= now || now - counter.lastUsedMs > this.idleMs) this.counters.delete(key);
+      if (counter.windowEnd.getTime() <= now || now - counter.lastUsedMs > idleMs) this.counters.delete(key);
     }
   }
 

@@ -19,6 +19,8 @@ export interface ShareRead {
   instance: string;
   count: number;
   seq: number;
+  /** When the counter's window ends (a meter that learns counters from reads creates them from it). */
+  windowEndsAt?: Date;
 }
 
 export interface QuotaShares {

@@ -29,23 +29,26 @@ export interface QuotaShareDoc {
 }
 
 export const QUOTA_COLLECTION = 'quota_counters';
+/** The abuse limits' counters (rate-limits.ts): same shares, kept apart so each meter reads only its own. */
+export const ABUSE_COLLECTION = 'abuse_counters';
 
-export async function ensureQuotaIndexes(db: Db): Promise<void> {
-  await ensureIndexes(db.collection(QUOTA_COLLECTION), [
+export async function ensureQuotaIndexes(db: Db, collection: string = QUOTA_COLLECTION): Promise<void> {
+  await ensureIndexes(db.collection(collection), [
     { name: 'key', key: { key: 1 } },
     { name: 'windowEndsAt', key: { windowEndsAt: 1 } },
     { name: 'updatedAt', key: { updatedAt: 1 } },
   ]);
 }
 
-const PROJECTION = { key: 1, instance: 1, count: 1, seq: 1 } as const;
+const PROJECTION = { key: 1, instance: 1, count: 1, seq: 1, windowEndsAt: 1 } as const;
 
-function toRead(doc: Pick<QuotaShareDoc, 'key' | 'instance' | 'count' | 'seq'>): ShareRead {
+function toRead(doc: Pick<QuotaShareDoc, 'key' | 'instance' | 'count' | 'seq' | 'windowEndsAt'>): ShareRead {
   return {
     key: doc.key,
     instance: doc.instance,
     count: typeof doc.count === 'number' ? doc.count : 0,
     seq: typeof doc.seq === 'number' ? doc.seq : 0,
+    ...(doc.windowEndsAt instanceof Date ? { windowEndsAt: doc.windowEndsAt } : {}),
   };
 }
 
@@ -60,8 +63,8 @@ export class QuotaStore implements QuotaShares {
     readonly instanceId: string = randomUUID(),
   ) {}
 
-  static over(db: Db, instanceId?: string): QuotaStore {
-    return new QuotaStore(db.collection<QuotaShareDoc>(QUOTA_COLLECTION), instanceId);
+  static over(db: Db, instanceId?: string, collection: string = QUOTA_COLLECTION): QuotaStore {
+    return new QuotaStore(db.collection<QuotaShareDoc>(collection), instanceId);
   }
 
   async write(writes: readonly ShareWrite[], at: Date): Promise<void> {

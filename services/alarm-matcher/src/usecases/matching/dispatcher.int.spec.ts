@@ -5,7 +5,8 @@ import { testInfra, uniqueName } from '@stormhook/testing';
 import type { Notification } from '../../payloads/notification.js';
 import { ensureAlarmIndexes } from '../../persistence/collections.js';
 import { MongoNotificationLedger } from '../../persistence/notification-ledger.js';
-import { systemClock } from '../../ports/clock.js';
+import { systemClock, type Clock } from '../../ports/clock.js';
+import type { AlarmPublisher } from '../../ports/alarm-publisher.js';
 import { RecordingPublisher } from '../../test-support/memory-ports.js';
 import { NotificationDispatcher } from './dispatcher.js';
 
@@ -76,5 +77,45 @@ describe('NotificationDispatcher on the real database', function () {
     // A replay after the race: everything is published and marked, nothing goes out again.
     const replay = new NotificationDispatcher(new MongoNotificationLedger(db), new RecordingPublisher(), systemClock);
     assert.equal((await replay.dispatch(ids.slice(0, 100).map(notification))).length, 0);
+  });
+  it('publishes a notification taken over from a dead claimer once, though its taker is still publishing when the next replay comes', async () => {
+    const at = (ms: number): Clock => ({ now: () => ms });
+    const ledger = new MongoNotificationLedger(db, 5_000);
+    const ids = ['ntf_takeover_1', 'ntf_takeover_2'];
+    // The first claimer claimed at 10 s and died before publishing.
+    await ledger.claim(
+      ids.map((id) => ({ notificationId: id, registrationId: `r-${id}`, eventId: 'e', stage: 'strike' })),
+      10_000,
+      'bat_dead_1',
+    );
+    // A replay at 16 s takes them over; its broker is slow, the publish hangs.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let publishing!: () => void;
+    const started = new Promise<void>((resolve) => (publishing = resolve));
+    const slowSent: Notification[] = [];
+    const slow: AlarmPublisher = {
+      publish: async (notifications) => {
+        publishing();
+        await gate;
+        slowSent.push(...notifications);
+      },
+    };
+    const taker = new NotificationDispatcher(ledger, slow, at(16_000), undefined, { maxItems: 10, maxDelayMs: 1, maxConcurrentFlushes: 1 });
+    const taking = taker.dispatch(ids.map(notification));
+    await started;
+    // Another replay (a rebalance) 4.5 s after the takeover, in the next stale period, while the publish hangs.
+    const other = new RecordingPublisher();
+    const replay = new NotificationDispatcher(ledger, other, at(20_500), undefined, { maxItems: 10, maxDelayMs: 1, maxConcurrentFlushes: 1 });
+    await replay.dispatch(ids.map(notification));
+    release();
+    await taking;
+    await Promise.all([taker.drain(), replay.drain()]);
+    assert.deepEqual(slowSent.map((n) => n.notificationId).sort(), ids);
+    assert.deepEqual(
+      other.sent.map((n) => n.notificationId),
+      [],
+      'published twice',
+    );
   });
 });
