@@ -46,8 +46,8 @@ describe('service environment', () => {
     const verifier = internalVerifierOf(loadGrpc(required), 'notifier');
     const token = new InternalTokenSigner({ key: matcher.signingKey, issuer: 'alarm-matcher' }).sign('notifier').token;
     assert.equal(verifier.verify(token).ok, true);
-    // Identity is called by the gateway alone: the alarm-matcher's entry is not needed there.
-    assert.doesNotThrow(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'identity'));
+    // Ingest is called by the gateway alone: the alarm-matcher's entry is not needed there.
+    assert.doesNotThrow(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'ingest'));
     const [problem] = problemsOf(() => internalVerifierOf(loadGrpc(publicKeys({ gateway: gateway.publicKey })), 'notifier'));
     assert.match(problem!, /^INTERNAL_PUBLIC_KEYS must be .*caller of notifier \(gateway, alarm-matcher\).*no public key of alarm-matcher/);
   });

@@ -185,7 +185,7 @@ describe('AccessSnapshots', () => {
     updatedAt: now,
   };
   const snapshots = (stored: typeof user & { accessTokensValidFrom?: Date }) =>
-    new AccessSnapshots({ users: { findById: async () => stored }, accounts: { findByUserId: async () => undefined } });
+    new AccessSnapshots({ users: { findById: async () => stored }, accounts: { findByUserId: async () => undefined, findById: async () => undefined } });
 
   it('hands the gateway the instant access tokens count from, so a logout reaches it', async () => {
     const validFrom = new Date(now.getTime() + 1_000);
