@@ -33,12 +33,14 @@ import { Registry } from 'prom-client';
 import { DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
+import { WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
 import { DEFAULT_WORKER_OPTIONS } from '../delivery/worker-options.js';
 import { GotWebhookSender } from '../http/got-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { COLLECTIONS, ensureNotifierIndexes } from '../persistence/collections.js';
 import { MongoDeliveryStore } from '../persistence/mongo-delivery-store.js';
 import { MongoEndpointRepository } from '../persistence/mongo-endpoint-repository.js';
+import { MongoWebhookStatsStore } from '../persistence/mongo-webhook-stats-store.js';
 import { systemClock } from '../ports/clock.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import { CredentialCipher, parseKeyring } from '../security/credential-cipher.js';
@@ -177,12 +179,18 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     maxSocketsPerHost: DEFAULT_WORKER_OPTIONS.perEndpointConcurrency,
   });
   const health = new EndpointHealth({ repository, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 86_400_000 });
+  // The webhook health statistics as the service wires them: counted per attempt, written every 5 s.
+  const stats = new WebhookStatsRecorder(
+    { store: new MongoWebhookStatsStore(mongo.db), clock: systemClock, logger },
+    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 500 },
+  );
   const worker = new DeliveryWorker(
-    { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()) },
+    { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()), stats },
     { instanceId: 'bench' },
   );
   worker.start();
-  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs });
+  stats.start();
+  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs, stats });
 
   const events = Array.from({ length: count }, (_, i) => alarmEvent(`bench-${i % ENDPOINTS}`));
   // Endpoints 1-7 in both runs: the ones that stay alive beside endpoint 0.
@@ -216,6 +224,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const queued = await mongo.db.collection(COLLECTIONS.leases).estimatedDocumentCount();
 
   await worker.stop({ graceMs: 0 });
+  await stats.stop();
   const ceiling = await receiversCeiling(
     ports.slice(1),
     Math.ceil(count / 2),
