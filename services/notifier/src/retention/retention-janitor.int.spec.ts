@@ -35,6 +35,7 @@ describe('retention janitor (real database)', function () {
     await seed(COLLECTIONS.deliveries, 'createdAt', [...Array<number>(7).fill(45), 10, 29]);
     await seed(COLLECTIONS.attempts, 'startedAt', [45, 45, 45, 1]);
     await seed(COLLECTIONS.leases, 'claimedAt', [31, 2]);
+    await seed(COLLECTIONS.recoveryJobs, 'createdAt', [40, 3]);
     // The message log keeps 7 days in this test.
     await seed(COLLECTIONS.messages, 'updatedAt', [8, 8, 6]);
     await seed(COLLECTIONS.messageLeases, 'claimedAt', [8, 1]);
@@ -52,12 +53,14 @@ describe('retention janitor (real database)', function () {
       [COLLECTIONS.deliveries]: 7,
       [COLLECTIONS.attempts]: 3,
       [COLLECTIONS.leases]: 1,
+      [COLLECTIONS.recoveryJobs]: 1,
       [COLLECTIONS.messages]: 2,
       [COLLECTIONS.messageLeases]: 1,
     });
     const left = async (collection: string) => (await mongo.db.collection(collection).find({}).toArray()).map((d) => String(d['_id'])).sort();
     assert.deepEqual(await left(COLLECTIONS.deliveries), ['createdAt-10-7', 'createdAt-29-8']);
     assert.deepEqual(await left(COLLECTIONS.attempts), ['startedAt-1-3']);
+    assert.deepEqual(await left(COLLECTIONS.recoveryJobs), ['createdAt-3-1']);
     assert.deepEqual(await left(COLLECTIONS.leases), ['claimedAt-2-1']);
     assert.deepEqual(await left(COLLECTIONS.messages), ['updatedAt-6-2']);
     assert.deepEqual(await left(COLLECTIONS.messageOutbox), ['nextAttemptAt-400-0']);
@@ -65,6 +68,7 @@ describe('retention janitor (real database)', function () {
       [COLLECTIONS.deliveries]: 0,
       [COLLECTIONS.attempts]: 0,
       [COLLECTIONS.leases]: 0,
+      [COLLECTIONS.recoveryJobs]: 0,
       [COLLECTIONS.messages]: 0,
       [COLLECTIONS.messageLeases]: 0,
     });
