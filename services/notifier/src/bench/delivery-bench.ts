@@ -53,6 +53,8 @@ import { epochMs } from './bench-receivers.js';
 import { Receivers } from './receivers-process.js';
 
 const ENDPOINTS = 8;
+/** BENCH_NO_STATS=1 leaves the webhook health statistics out, to see what they cost beside the same run. */
+const NO_STATS = process.env['BENCH_NO_STATS'] === '1';
 /** Every endpoint has the default policy: a dead one times out after 5 s and is retried 10 s later. */
 const POLICY = { timeoutMs: 5_000, maxRetries: 3, retryDelaySeconds: 10 };
 
@@ -185,12 +187,22 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 500 },
   );
   const worker = new DeliveryWorker(
-    { store, endpoints: cache, health, sender, publisher, clock: systemClock, logger, metrics: new DeliveryMetrics(new Registry()), stats },
+    {
+      store,
+      endpoints: cache,
+      health,
+      sender,
+      publisher,
+      clock: systemClock,
+      logger,
+      metrics: new DeliveryMetrics(new Registry()),
+      ...(NO_STATS ? {} : { stats }),
+    },
     { instanceId: 'bench' },
   );
   worker.start();
   stats.start();
-  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs, stats });
+  const accept = new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs, ...(NO_STATS ? {} : { stats }) });
 
   const events = Array.from({ length: count }, (_, i) => alarmEvent(`bench-${i % ENDPOINTS}`));
   // Endpoints 1-7 in both runs: the ones that stay alive beside endpoint 0.
