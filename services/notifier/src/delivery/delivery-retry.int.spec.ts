@@ -20,15 +20,7 @@ describe('webhook delivery: policy, retries and acknowledgements (FerretDB + loc
     await receiver.stop();
   });
 
-  const finished = (id: string): Promise<Delivery> =>
-    until(
-      async () => {
-        const d = await h.store.get(id);
-        return d && d.status !== 'pending' ? d : undefined;
-      },
-      `delivery ${id} finished`,
-      15_000,
-    );
+  const finished = (id: string): Promise<Delivery> => h.finished(id, 15_000);
 
   it('times out each attempt, retries maxRetries times retryDelay apart, then dies and publishes DeliveryFailed', async () => {
     receiver.on('/slow', async (_r, res) => {

@@ -26,6 +26,8 @@ import { DeliveryLog } from '../usecases/delivery-log.js';
 import { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import { RecordingPublisher } from './recording-publisher.js';
 import type { WebhookStatsSink } from '../ports/webhook-stats-sink.js';
+import type { Delivery } from '../domain/delivery.js';
+import { until } from './until.js';
 
 /** Small delays are allowed in tests so that retries take a second, not minutes. */
 export const TEST_POLICY_BOUNDS: DeliveryPolicyBounds = { ...DEFAULT_POLICY_BOUNDS, timeoutMs: { min: 50, max: 30_000 } };
@@ -49,6 +51,8 @@ export interface NotifierHarness {
     allowList?: string[],
     extras?: { stats?: WebhookStatsSink },
   ): { worker: DeliveryWorker; accept: AcceptAlarm; cache: EndpointCache };
+  /** The delivery once it has finished (succeeded or dead), read back from the store; fails after `timeoutMs`. */
+  finished(deliveryId: string, timeoutMs?: number): Promise<Delivery>;
   close(): Promise<void>;
 }
 
@@ -111,6 +115,16 @@ export async function startHarness(): Promise<NotifierHarness> {
         accept: new AcceptAlarm({ store, endpoints: cache, clock: systemClock, intake: worker, holdLeaseMs: worker.leaseMs, ...extras }),
         cache,
       };
+    },
+    finished(deliveryId, timeoutMs = 20_000) {
+      return until(
+        async () => {
+          const d = await store.get(deliveryId);
+          return d && d.status !== 'pending' ? d : undefined;
+        },
+        `delivery ${deliveryId} finished`,
+        timeoutMs,
+      );
     },
     async close() {
       await Promise.all(workers.map((w) => w.stop({ graceMs: 0 })));

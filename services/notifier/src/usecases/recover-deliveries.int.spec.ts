@@ -85,11 +85,7 @@ describe('webhook recovery (FerretDB + local receiver)', function () {
     await receiver.stop();
   });
 
-  const finished = (id: string): Promise<Delivery> =>
-    until(async () => {
-      const d = await h.store.get(id);
-      return d && d.status !== 'pending' ? d : undefined;
-    }, `delivery ${id} finished`);
+  const finished = (id: string): Promise<Delivery> => h.finished(id, 10_000);
   const ids = (...names: string[]): string[] => names.map((n) => sent.get(n) as string).sort();
   const request = (mode: RecoveryRequest['mode']): RecoveryRequest => ({ mode, ...window });
 

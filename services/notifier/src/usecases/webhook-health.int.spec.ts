@@ -42,15 +42,7 @@ describe('webhook health (FerretDB + local receiver, two instances)', function (
     await receiver.stop();
   });
 
-  const finished = (id: string): Promise<Delivery> =>
-    until(
-      async () => {
-        const d = await h.store.get(id);
-        return d && d.status !== 'pending' ? d : undefined;
-      },
-      `delivery ${id} finished`,
-      20_000,
-    );
+  const finished = (id: string): Promise<Delivery> => h.finished(id);
   const healthOf = async (accountId: string): Promise<WebhookHealthView> => {
     await Promise.all(recorders.map((r) => r.flush()));
     const answer = await health.get(accountId);
