@@ -157,6 +157,10 @@ export const root = buildRoot({
                     "RunForecastSlot": {
                       "requestType": "RunForecastSlotRequest",
                       "responseType": "RunForecastSlotResponse"
+                    },
+                    "BacktestAlarm": {
+                      "requestType": "BacktestAlarmRequest",
+                      "responseType": "BacktestAlarmResponse"
                     }
                   }
                 },
@@ -408,6 +412,232 @@ export const root = buildRoot({
                       "type": "uint32",
                       "id": 1,
                       "protoName": "lead_minutes"
+                    }
+                  }
+                },
+                "BacktestAlarmRequest": {
+                  "fields": {
+                    "principal": {
+                      "type": "stormhook.identity.v1.Principal",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "RegistrationKind",
+                      "id": 2
+                    },
+                    "registration": {
+                      "type": "AlarmRegistrationInput",
+                      "id": 3
+                    },
+                    "fromEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "from_epoch_ms"
+                    },
+                    "toEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "to_epoch_ms"
+                    }
+                  }
+                },
+                "BacktestAlarmResponse": {
+                  "oneofs": {
+                    "_firstCallbackEpochMs": {
+                      "oneof": [
+                        "firstCallbackEpochMs"
+                      ]
+                    },
+                    "_lastCallbackEpochMs": {
+                      "oneof": [
+                        "lastCallbackEpochMs"
+                      ]
+                    },
+                    "_sweep": {
+                      "oneof": [
+                        "sweep"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "fromEpochMs": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "from_epoch_ms"
+                    },
+                    "toEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "to_epoch_ms"
+                    },
+                    "callbacks": {
+                      "type": "uint32",
+                      "id": 3
+                    },
+                    "firstCallbackEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "first_callback_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "lastCallbackEpochMs": {
+                      "type": "int64",
+                      "id": 5,
+                      "protoName": "last_callback_epoch_ms",
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "days": {
+                      "rule": "repeated",
+                      "type": "BacktestDay",
+                      "id": 6
+                    },
+                    "byType": {
+                      "rule": "repeated",
+                      "type": "BacktestTypeCount",
+                      "id": 7,
+                      "protoName": "by_type"
+                    },
+                    "samples": {
+                      "rule": "repeated",
+                      "type": "BacktestSample",
+                      "id": 8
+                    },
+                    "coverage": {
+                      "rule": "repeated",
+                      "type": "BacktestCoverage",
+                      "id": 9
+                    },
+                    "sweep": {
+                      "type": "BacktestSweep",
+                      "id": 10,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "warnings": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 11
+                    }
+                  }
+                },
+                "BacktestCoverage": {
+                  "fields": {
+                    "dataKind": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "data_kind"
+                    },
+                    "covered": {
+                      "rule": "repeated",
+                      "type": "BacktestSpan",
+                      "id": 2
+                    },
+                    "gaps": {
+                      "rule": "repeated",
+                      "type": "BacktestSpan",
+                      "id": 3
+                    }
+                  }
+                },
+                "BacktestDay": {
+                  "fields": {
+                    "day": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "callbacks": {
+                      "type": "uint32",
+                      "id": 2
+                    },
+                    "byType": {
+                      "rule": "repeated",
+                      "type": "BacktestTypeCount",
+                      "id": 3,
+                      "protoName": "by_type"
+                    }
+                  }
+                },
+                "BacktestSample": {
+                  "fields": {
+                    "callbackType": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "callback_type"
+                    },
+                    "atEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "at_epoch_ms"
+                    },
+                    "payloadJson": {
+                      "type": "string",
+                      "id": 3,
+                      "protoName": "payload_json"
+                    }
+                  }
+                },
+                "BacktestSpan": {
+                  "fields": {
+                    "fromEpochMs": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "from_epoch_ms"
+                    },
+                    "toEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "to_epoch_ms"
+                    }
+                  }
+                },
+                "BacktestSweep": {
+                  "fields": {
+                    "field": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "current": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "points": {
+                      "rule": "repeated",
+                      "type": "BacktestSweepPoint",
+                      "id": 3
+                    }
+                  }
+                },
+                "BacktestSweepPoint": {
+                  "fields": {
+                    "value": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "callbacks": {
+                      "type": "uint32",
+                      "id": 2
+                    }
+                  }
+                },
+                "BacktestTypeCount": {
+                  "fields": {
+                    "callbackType": {
+                      "type": "string",
+                      "id": 1,
+                      "protoName": "callback_type"
+                    },
+                    "stage": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "callbacks": {
+                      "type": "uint32",
+                      "id": 3
                     }
                   }
                 },
@@ -5158,6 +5388,45 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "HistoryCoverage": {
+                  "fields": {
+                    "kind": {
+                      "type": "HistoryKind",
+                      "id": 1
+                    },
+                    "covered": {
+                      "rule": "repeated",
+                      "type": "TimeSpan",
+                      "id": 2
+                    }
+                  }
+                },
+                "HistoryKind": {
+                  "values": {
+                    "HISTORY_KIND_UNSPECIFIED": 0,
+                    "HISTORY_KIND_LIGHTNING": 1,
+                    "HISTORY_KIND_THUNDERSTORM": 2,
+                    "HISTORY_KIND_PRECIPITATION": 3,
+                    "HISTORY_KIND_FORECAST": 4
+                  }
+                },
+                "HistoryRecord": {
+                  "fields": {
+                    "kind": {
+                      "type": "HistoryKind",
+                      "id": 1
+                    },
+                    "ingestedEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "ingested_epoch_ms"
+                    },
+                    "value": {
+                      "type": "bytes",
+                      "id": 3
+                    }
+                  }
+                },
                 "LineStringShape": {
                   "fields": {
                     "coordinates": {
@@ -5398,12 +5667,91 @@ export const root = buildRoot({
                     }
                   }
                 },
+                "ReadHistoryRequest": {
+                  "fields": {
+                    "fromEpochMs": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "from_epoch_ms"
+                    },
+                    "toEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "to_epoch_ms"
+                    },
+                    "box": {
+                      "type": "stormhook.weather.v1.BoundingBox",
+                      "id": 3
+                    },
+                    "kinds": {
+                      "rule": "repeated",
+                      "type": "HistoryKind",
+                      "id": 4
+                    },
+                    "pageToken": {
+                      "type": "string",
+                      "id": 5,
+                      "protoName": "page_token"
+                    },
+                    "maxPageBytes": {
+                      "type": "uint32",
+                      "id": 6,
+                      "protoName": "max_page_bytes"
+                    }
+                  }
+                },
+                "ReadHistoryResponse": {
+                  "fields": {
+                    "records": {
+                      "rule": "repeated",
+                      "type": "HistoryRecord",
+                      "id": 1
+                    },
+                    "nextPageToken": {
+                      "type": "string",
+                      "id": 2,
+                      "protoName": "next_page_token"
+                    },
+                    "coverage": {
+                      "rule": "repeated",
+                      "type": "HistoryCoverage",
+                      "id": 3
+                    },
+                    "retainedFromEpochMs": {
+                      "type": "int64",
+                      "id": 4,
+                      "protoName": "retained_from_epoch_ms"
+                    }
+                  }
+                },
                 "Ring": {
                   "fields": {
                     "coordinates": {
                       "rule": "repeated",
                       "type": "Coordinate",
                       "id": 1
+                    }
+                  }
+                },
+                "TimeSpan": {
+                  "fields": {
+                    "fromEpochMs": {
+                      "type": "int64",
+                      "id": 1,
+                      "protoName": "from_epoch_ms"
+                    },
+                    "toEpochMs": {
+                      "type": "int64",
+                      "id": 2,
+                      "protoName": "to_epoch_ms"
+                    }
+                  }
+                },
+                "WeatherHistoryService": {
+                  "methods": {
+                    "ReadHistory": {
+                      "requestType": "ReadHistoryRequest",
+                      "responseType": "ReadHistoryResponse"
                     }
                   }
                 }

@@ -181,5 +181,10 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
         forecastRunId: outcome.forecastRunId ?? '',
       });
     },
+
+    async backtestAlarm() {
+      // The rpc is in the contract ahead of its use case (issue 24); until it lands callers get a plain UNIMPLEMENTED.
+      throw new GrpcError(GrpcStatus.UNIMPLEMENTED, 'BacktestAlarm is not available yet');
+    },
   };
 }
