@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { squareRing } from '@stormhook/geometry/testing';
+import { square, squareRing } from '@stormhook/geometry/testing';
 import { weatherV1 } from '@stormhook/proto';
 import type { ForecastRegistration, Registration } from '../../domain/registration.js';
-import { pointRegistration } from '../../test-support/fixtures.js';
+import { geometryRegistration, pointRegistration } from '../../test-support/fixtures.js';
 import { replayLive, type LiveSettings, type Published, type ReplayRecord } from '../../test-support/live-replay.js';
 import { MemoryWeatherHistory } from '../../test-support/memory-history.js';
 import { PolygonGeo } from '../../test-support/memory-ports.js';
@@ -22,7 +22,8 @@ const LIVE: LiveSettings = {
   sweepIntervalMs: MIN,
   maxCellDistanceM: 50_000,
 };
-const geo = new PolygonGeo(new Map());
+/** District 1231: a 0.3° square around the point alarms of the scenarios. */
+const geo = new PolygonGeo(new Map([['DISTRICT:1231', square(32.7, 39.8, 0.3)]]));
 
 function backtest(history: MemoryWeatherHistory): HistoryBacktest {
   return new HistoryBacktest({
@@ -158,6 +159,41 @@ describe('HistoryBacktest', () => {
       'thunderstorm.end END',
       'thunderstorm.start START',
       'thunderstorm.update UPDATE',
+    ]);
+  });
+
+  it('sends what the live matchers send for a district alarm: its boundary from geo, strikes and rain inside it (parity)', async () => {
+    const registration = geometryRegistration(1231, { lightning: { type: 'FLASH_CLOUD_TO_GROUND' }, precipitation: { intensities: ['HEAVY', 'VERY_HEAVY'] } });
+    const rain = (revision: number, atMs: number, intensity: weatherV1.PrecipitationIntensity, lng: number): ReplayRecord => ({
+      kind: 'PRECIPITATION',
+      message: precipitationEvent([lng, 39.85, 0.1], {
+        eventId: 'prc_parity',
+        sourceEventId: 'p-parity',
+        intensity,
+        radarTimestampEpochMs: atMs,
+        revision: { revision, ingestedEpochMs: atMs },
+        motion: { speedKmh: 20, directionDeg: 90 },
+      }),
+      ingestedMs: atMs,
+    });
+    const records: ReplayRecord[] = [
+      rain(1, T0, 'PRECIPITATION_INTENSITY_HEAVY', 32.75),
+      strikeAt(T0 + 2 * MIN, 32.9, 39.95),
+      strikeAt(T0 + 3 * MIN, 32.91, 39.96, { type: 'LIGHTNING_TYPE_FLASH_IN_CLOUD', inCloudHeightM: 6_000 }),
+      rain(2, T0 + 5 * MIN, 'PRECIPITATION_INTENSITY_VERY_HEAVY', 32.78),
+      strikeAt(T0 + 7 * MIN, 33.3, 39.95), // outside the district
+      rain(3, T0 + 10 * MIN, 'PRECIPITATION_INTENSITY_MODERATE', 32.8),
+      strikeAt(T0 + 50 * MIN, 32.95, 39.9),
+    ];
+    const { live } = await parity(registration, records, { fromMs: T0, toMs: T0 + 3 * HOUR });
+    assert.deepEqual(live.map((n) => `${n.type} ${n.stage}`).sort(), [
+      'lightning.all_clear ALL_CLEAR',
+      'lightning.all_clear ALL_CLEAR',
+      'lightning.strike START',
+      'lightning.strike START',
+      'precipitation.end END',
+      'precipitation.start START',
+      'precipitation.update UPDATE',
     ]);
   });
 
