@@ -338,4 +338,26 @@ describe('HistoryBacktest', () => {
     assert.equal(outcome.fromMs, T0 + HOUR);
     assert.match(outcome.warnings[0]!, /clipped/);
   });
+
+  it('reads each kind in the area grown by its reach: the approach ring, a revision of travel, the horizon with a warning stage', async () => {
+    const history = new MemoryWeatherHistory();
+    const kmEast = (box: { maxLng: number }) => (box.maxLng - 32.85) * 85.3; // km per degree of longitude at 39.9° N
+    // Grown by at least the reach, a little more towards the pole (expandBBox never falls short).
+    const about = (km: number, expected: number) => km >= expected - 0.5 && km < expected * 1.05;
+    await backtest(history).run({
+      registration: pointRegistration(32.85, 39.92, 10_000, { lightning: { approachRadiusM: 20_000 }, precipitation: { intensities: [] } }),
+      fromMs: T0,
+      toMs: T0 + HOUR,
+    });
+    await backtest(history).run({
+      registration: pointRegistration(32.85, 39.92, 10_000, { thunderstorm: { approach: { leadMinutes: 20 } } }),
+      fromMs: T0,
+      toMs: T0 + HOUR,
+    });
+    const [lightning, rain, warned] = history.reads;
+    assert.deepEqual([lightning!.kinds, rain!.kinds, warned!.kinds], [['LIGHTNING'], ['PRECIPITATION'], ['THUNDERSTORM']]);
+    assert.ok(about(kmEast(lightning!.box), 30), 'radius 10 km + ring 20 km');
+    assert.ok(about(kmEast(rain!.box), 47.5), 'radius + 15 minutes at 150 km/h');
+    assert.ok(about(kmEast(warned!.box), 160), 'radius + 60 minutes at 150 km/h');
+  });
 });
