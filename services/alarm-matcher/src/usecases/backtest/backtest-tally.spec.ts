@@ -5,7 +5,16 @@ import type { SimulatedCallback } from './simulated-callback.js';
 const HOUR = 3_600_000;
 
 function callback(atMs: number, callbackType = 'lightning.strike', stage = 'START'): SimulatedCallback {
-  return { atMs, callbackType, stage, eventId: `e${atMs}`, opens: stage === 'START', key: `k${atMs}`, body: () => ({ type: callbackType, id: `n${atMs}` }) };
+  return {
+    atMs,
+    callbackType,
+    stage,
+    eventId: `e${atMs}`,
+    opens: stage === 'START',
+    registrationId: 'r',
+    idStage: stage,
+    body: () => ({ type: callbackType, id: `n${atMs}` }),
+  };
 }
 
 describe('back-test tally', () => {

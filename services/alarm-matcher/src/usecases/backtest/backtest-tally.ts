@@ -31,14 +31,18 @@ export function daysOf(fromMs: number, toMs: number): string[] {
 }
 
 function countsOf(callbacks: Iterable<SimulatedCallback>): TypeCount[] {
-  const counts = new Map<string, TypeCount>();
+  // By type, then stage: no joined key per callback (a district's month holds 100,000 strikes).
+  const counts = new Map<string, Map<string, TypeCount>>();
   for (const { callbackType, stage } of callbacks) {
-    const key = `${callbackType} ${stage}`;
-    const held = counts.get(key);
+    let stages = counts.get(callbackType);
+    if (!stages) counts.set(callbackType, (stages = new Map()));
+    const held = stages.get(stage);
     if (held) held.callbacks++;
-    else counts.set(key, { callbackType, stage, callbacks: 1 });
+    else stages.set(stage, { callbackType, stage, callbacks: 1 });
   }
-  return [...counts.values()].sort((a, b) => a.callbackType.localeCompare(b.callbackType) || a.stage.localeCompare(b.stage));
+  return [...counts.values()]
+    .flatMap((stages) => [...stages.values()])
+    .sort((a, b) => a.callbackType.localeCompare(b.callbackType) || a.stage.localeCompare(b.stage));
 }
 
 /** Callbacks per Istanbul day of the window (every day, zeros included) and per type and stage. */
@@ -58,13 +62,15 @@ export function tally(callbacks: readonly SimulatedCallback[], fromMs: number, t
  */
 export function samplesOf(callbacks: readonly SimulatedCallback[]): BacktestSample[] {
   const chosen = new Set<number>();
-  const seen = new Set<string>();
-  callbacks.forEach((callback, i) => {
-    const kind = `${callback.callbackType} ${callback.stage}`;
-    if (seen.has(kind) || chosen.size >= MAX_SAMPLES) return;
-    seen.add(kind);
+  const seen = new Map<string, Set<string>>();
+  for (let i = 0; i < callbacks.length && chosen.size < MAX_SAMPLES; i++) {
+    const { callbackType, stage } = callbacks[i]!;
+    let stages = seen.get(callbackType);
+    if (!stages) seen.set(callbackType, (stages = new Set()));
+    if (stages.has(stage)) continue;
+    stages.add(stage);
     chosen.add(i);
-  });
+  }
   const room = MAX_SAMPLES - chosen.size;
   if (room > 0 && callbacks.length > chosen.size) {
     const others = callbacks.map((_, i) => i).filter((i) => !chosen.has(i));

@@ -12,7 +12,7 @@ import { decideTrackedRevision, revisionIsOver } from '../../matching/tracked-co
 import { rainRevision, stormRevision, type TrackedRevision, type TrackedSettings } from '../../matching/tracked-revision.js';
 import { TrackMemory } from '../../motion/track-memory.js';
 import type { Notification } from '../../payloads/notification.js';
-import { fromNotice, fromNotification, type SimulatedCallback } from './simulated-callback.js';
+import { ClaimedIds, fromNotice, fromNotification, type SimulatedCallback } from './simulated-callback.js';
 
 export interface RealtimeSettings extends TrackedSettings, LightningSettings {
   /** The live sweeper's interval: ENDs and all-clears go out at its first tick after they are due. */
@@ -40,8 +40,8 @@ export class RealtimeSimulation {
   /** The episodes as written to the store (the sweeper reads these; they lag the book by less than the write interval). */
   private readonly storedArea = new Map<string, LightningActivity>();
   private readonly storedRing = new Map<string, LightningActivity>();
-  /** Notification ids claimed (by their inputs): a second decision of one id is dropped, as the ledger drops it. */
-  private readonly sent = new Set<string>();
+  /** Notification ids claimed: a second decision of one id is dropped, as the ledger drops it. */
+  private readonly claimed = new ClaimedIds();
   private readonly callbacks: SimulatedCallback[] = [];
   /** The next time a sweep has work, kept until a decision changes the states or episodes. */
   private dueMs: number | undefined;
@@ -67,9 +67,7 @@ export class RealtimeSimulation {
   }
 
   private emit(callback: SimulatedCallback): void {
-    if (this.sent.has(callback.key)) return;
-    this.sent.add(callback.key);
-    this.callbacks.push(callback);
+    if (this.claimed.claim(callback)) this.callbacks.push(callback);
   }
 
   private emitAll(notifications: readonly Notification[], atMs: number): void {

@@ -13,14 +13,12 @@ export interface SimulatedCallback {
   eventId: string;
   /** Whether it opens an alarm (a START: a strike, a storm's or rain area's episode, a forecast slot). */
   opens: boolean;
-  /** Its notification id's inputs, joined: what the ledger would hold for it (the id is a hash of them). */
-  key: string;
+  /** With eventId, the inputs of its notification id (a hash of the three): what the ledger holds. */
+  registrationId: string;
+  /** The lifecycle stage of the id (start, worse-HIGH, end~2, all-clear@..., strike, forecast). */
+  idStage: string;
   /** The body, byte-for-byte the live one once serialised (built on demand: only samples need one). */
   body(): Record<string, unknown>;
-}
-
-function keyOf(eventId: string, registrationId: string, stage: string): string {
-  return `${eventId}\u0000${registrationId}\u0000${stage}`;
 }
 
 export function fromNotification(notification: Notification, atMs: number): SimulatedCallback {
@@ -31,7 +29,8 @@ export function fromNotification(notification: Notification, atMs: number): Simu
     stage: notification.eventKind === 'FORECAST' ? 'ALARM' : notification.phase,
     eventId: notification.eventId,
     opens: notification.phase === 'START',
-    key: keyOf(notification.eventId, notification.addressee.registrationId, notification.stage),
+    registrationId: notification.addressee.registrationId,
+    idStage: notification.stage,
     body: () => payload,
   };
 }
@@ -42,7 +41,8 @@ class NoticeCallback implements SimulatedCallback {
   readonly stage: string;
   readonly eventId: string;
   readonly opens: boolean;
-  readonly key: string;
+  readonly registrationId: string;
+  readonly idStage: string;
 
   constructor(
     private readonly notice: DecidedNotice,
@@ -52,17 +52,45 @@ class NoticeCallback implements SimulatedCallback {
     this.stage = notice.phase;
     this.eventId = notice.eventId;
     this.opens = notice.phase === 'START';
-    this.key = keyOf(notice.eventId, notice.registration.registrationId, notice.stage);
+    this.registrationId = notice.registration.registrationId;
+    this.idStage = notice.stage;
   }
 
   body(): Record<string, unknown> {
     const { notice } = this;
-    return notice.payload(notificationId(notice.eventId, notice.registration.registrationId, notice.stage));
+    return notice.payload(notificationId(notice.eventId, this.registrationId, this.idStage));
   }
 }
 
 export function fromNotice(notice: DecidedNotice, atMs: number): SimulatedCallback {
   return new NoticeCallback(notice, atMs);
+}
+
+/**
+ * The notification ids claimed so far, as the ledger holds them: a second decision of one id is
+ * dropped. Filed by event id (a string the decoder made, its hash computed once), each event holding
+ * its few callbacks: no joined key per callback.
+ */
+export class ClaimedIds {
+  private readonly byEvent = new Map<string, SimulatedCallback | SimulatedCallback[]>();
+
+  /** True when the callback's id was not claimed yet (it is now). */
+  claim(callback: SimulatedCallback): boolean {
+    const held = this.byEvent.get(callback.eventId);
+    if (held === undefined) {
+      this.byEvent.set(callback.eventId, callback);
+      return true;
+    }
+    const same = (other: SimulatedCallback) => other.registrationId === callback.registrationId && other.idStage === callback.idStage;
+    if (Array.isArray(held)) {
+      if (held.some(same)) return false;
+      held.push(callback);
+      return true;
+    }
+    if (same(held)) return false;
+    this.byEvent.set(callback.eventId, [held, callback]);
+    return true;
+  }
 }
 
 /** The callbacks that open an alarm, one per weather event (or slot): the measure of the threshold sweep. */
