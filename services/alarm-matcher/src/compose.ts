@@ -30,19 +30,18 @@ import type { GeoPort } from './ports/geo-port.js';
 import type { WebhookStore } from './ports/webhook-store.js';
 import { EntitlementBook } from './usecases/entitlement/entitlement-book.js';
 import { placeResolver } from './usecases/entitlement/registration-place.js';
-import { ForecastScheduler } from './usecases/forecast/scheduler.js';
-import { ForecastSlotRunner } from './usecases/forecast/slot-runner.js';
-import { StoreForecast } from './usecases/forecast/store-forecast.js';
+import { ForecastScheduler } from './usecases/live/scheduler.js';
+import { ForecastSlotRunner } from './usecases/live/slot-runner.js';
+import { StoreForecast } from './usecases/live/store-forecast.js';
 import { Housekeeping } from './usecases/housekeeping.js';
 import { AreaShapes } from './usecases/index/area-shapes.js';
 import { PropagatingChangeSink } from './usecases/index/change-propagation.js';
 import { RegistrationIndexer } from './usecases/index/registration-indexer.js';
-import { DEFAULT_DISPATCH_BATCHING, NotificationDispatcher } from './usecases/matching/dispatcher.js';
-import { LightningApproaches } from './usecases/matching/lightning-approaches.js';
-import { LightningEpisodes } from './usecases/matching/lightning-episodes.js';
-import { LightningMatcher } from './usecases/matching/lightning-matcher.js';
-import { LifecycleSweeper } from './usecases/matching/sweeper.js';
-import { TrackedEventMatcher } from './usecases/matching/tracked-matcher.js';
+import { DEFAULT_DISPATCH_BATCHING, NotificationDispatcher } from './usecases/live/dispatcher.js';
+import { LightningEpisodes } from './usecases/live/lightning-episodes.js';
+import { LightningMatcher } from './usecases/live/lightning-matcher.js';
+import { LifecycleSweeper } from './usecases/live/sweeper.js';
+import { TrackedEventMatcher } from './usecases/live/tracked-matcher.js';
 import { RegistrationCommands } from './usecases/registrations/registration-commands.js';
 import { RegistrationQueries } from './usecases/registrations/registration-queries.js';
 
@@ -207,7 +206,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     lightning: new LightningMatcher({
       index,
       episodes,
-      approaches: new LightningApproaches({ areaEpisodes: episodes, ringEpisodes }),
+      ringEpisodes,
       dispatcher,
       clock,
       quietMs,

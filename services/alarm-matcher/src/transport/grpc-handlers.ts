@@ -6,7 +6,7 @@ import { DELIVERIES, FORECAST_FILTER_FIELDS, type Delivery, type RegistrationKin
 import { latestDueSlot, slotOn } from '../forecast/slots.js';
 import type { CallBudget } from '../ports/call-budget.js';
 import type { Clock } from '../ports/clock.js';
-import type { ForecastSlotRunner } from '../usecases/forecast/slot-runner.js';
+import type { ForecastSlotRunner } from '../usecases/live/slot-runner.js';
 import type { RegistrationCommands } from '../usecases/registrations/registration-commands.js';
 import type { RegistrationView } from '../usecases/registrations/registration-deps.js';
 import { DEFAULT_PAGE_SIZE, type BoundaryFilter, type RegistrationPage, type RegistrationQueries } from '../usecases/registrations/registration-queries.js';
