@@ -418,11 +418,11 @@ export const BacktestSpan = messageCodec<BacktestSpan>(root, 'stormhook.alarm.v1
 
 /** The main threshold of the filter tried at each candidate value. */
 export interface BacktestSweep {
-  /** The swept field as the public API names it (unitless), e.g. "filter.lightning.peakCurrentAmperes". */
+  /** The swept field as the public API names it (unitless), e.g. "filter.lightning.peakCurrent". */
   field: string;
   /** The draft's own value, spelled as in points (unitless). */
   current: string;
-  /** Candidate values from the least to the most demanding; counts never grow along the list. */
+  /** Candidate values from the least to the most demanding; the counts never grow along the list. */
   points: BacktestSweepPoint[];
 }
 
@@ -436,7 +436,12 @@ export interface BacktestSweepPoint {
    * threshold name, or a number in the filter's unit.
    */
   value: string;
-  /** Callbacks the window would have caused with this value and the rest of the draft unchanged (count). */
+  /**
+   * Alarms the window would have started with this value and the rest of the draft unchanged (count):
+   * weather events that would have opened one (a strike, a storm's or rain area's START, a forecast
+   * slot's alarm), each once. Not callbacks: a storm wavering around a stricter threshold sends extra
+   * START/END pairs, so callback counts are not monotonic in the threshold while these are.
+   */
   callbacks: number;
 }
 
