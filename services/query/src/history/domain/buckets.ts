@@ -6,13 +6,13 @@ import type { HistoryKind } from './kinds.js';
  * longitude/latitude grid holding the record's location (a strike's point, the centre of a box).
  * Strikes are many and small, so their cells are small (0.25 degrees, about 28 x 21 km over
  * Turkey): a 10 km alarm reads one to four cells a day. Polygons and forecast chunks are few and
- * large, so theirs are 1 degree; a chunk's manifest keeps the union of its records' boxes, which is
+ * large, so theirs are 2 degrees (a read then fetches one or two a day); a chunk's manifest keeps the union of its records' boxes, which is
  * what a read tests, so a polygon reaching out of its cell is still found.
  */
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-const CELL_DEGREES: Record<HistoryKind, number> = { LIGHTNING: 0.25, THUNDERSTORM: 1, PRECIPITATION: 1, FORECAST: 1 };
+const CELL_DEGREES: Record<HistoryKind, number> = { LIGHTNING: 0.25, THUNDERSTORM: 2, PRECIPITATION: 2, FORECAST: 2 };
 
 export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);

@@ -54,7 +54,32 @@ const PART_BYTES = 4 * 1024 * 1024;
 /** A day is merged this long after its end, when late records have stopped coming. */
 const MERGE_GRACE_MS = 3_600_000;
 /** Chunks of the next days a read starts fetching while it unpacks the current one. */
-const READ_AHEAD_CHUNKS = 16;
+const READ_AHEAD_CHUNKS = 256;
+/**
+ * Chunk fetches in flight at once: the database serves a few thousand `_id` reads a second, so the
+ * wait of one read is its number of chunks over that rate, not their sum of round trips; more at
+ * once would only queue there, ahead of the consumer's writes.
+ */
+const FETCHES_IN_FLIGHT = 16;
+
+/** At most `size` jobs at once; the rest wait their turn in order. */
+class Slots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(job: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await job();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
 
 interface Memtable {
   records: StoredRecord[];
@@ -81,6 +106,8 @@ export interface PageRecord {
 export interface HistoryStats {
   chunks: number;
   journalRecords: number;
+  /** Chunks reads have fetched from the database (not the cache), and their bytes, since start. */
+  fetched: { chunks: number; bytes: number };
   /** Per kind: records in chunks and their packed bytes. */
   kinds: Partial<Record<HistoryKind, { records: number; bytes: number; chunks: number }>>;
 }
@@ -188,6 +215,8 @@ export class HistoryStore {
   private readonly coverage = new CoverageIndex();
   private readonly cache: Lru<string, Uint8Array>;
   private readonly fetching = new Map<string, Promise<Uint8Array | undefined>>();
+  private readonly fetched = { chunks: 0, bytes: 0 };
+  private readonly fetchSlots = new Slots(FETCHES_IN_FLIGHT);
   /** Keys of the generation compacted last: a batch re-delivered just after a compaction is still recognised. */
   private recentKeys = new Set<string>();
   private current = 0;
@@ -452,17 +481,21 @@ export class HistoryStore {
     if (cached) return Promise.resolve(cached);
     let fetching = this.fetching.get(meta.id);
     if (!fetching) {
-      fetching = this.docs.data(meta).then(
-        (data) => {
-          this.fetching.delete(meta.id);
-          if (data) this.cache.set(meta.id, data);
-          return data;
-        },
-        (error: unknown) => {
-          this.fetching.delete(meta.id);
-          throw error;
-        },
-      );
+      fetching = this.fetchSlots
+        .run(() => this.docs.data(meta))
+        .then(
+          (data) => {
+            this.fetching.delete(meta.id);
+            this.fetched.chunks++;
+            this.fetched.bytes += data?.length ?? 0;
+            if (data) this.cache.set(meta.id, data);
+            return data;
+          },
+          (error: unknown) => {
+            this.fetching.delete(meta.id);
+            throw error;
+          },
+        );
       this.fetching.set(meta.id, fetching);
     }
     return fetching;
@@ -597,6 +630,6 @@ export class HistoryStore {
     }
     let journalRecords = 0;
     for (const m of this.memtables.values()) journalRecords += m.records.length;
-    return { chunks: this.chunks.size, journalRecords, kinds };
+    return { chunks: this.chunks.size, journalRecords, fetched: { ...this.fetched }, kinds };
   }
 }

@@ -134,7 +134,7 @@ export async function readHistory(history: HistoryReader, request: queryV1.ReadH
   let skip = resume.n;
   const days = history.daysOf(window, resume.t);
   filling: for (const [i, day] of days.entries()) {
-    for (const r of await history.recordsOfDay(window, day, resume.t, days.slice(i + 1, i + 3))) {
+    for (const r of await history.recordsOfDay(window, day, resume.t, days.slice(i + 1))) {
       if (r.ingestedMs === resume.t && skip > 0) {
         skip--;
         continue;
