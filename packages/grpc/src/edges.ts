@@ -1,4 +1,4 @@
-import { identityV1, notificationV1, serviceNameOf } from '@stormhook/proto';
+import { identityV1, notificationV1, queryV1, serviceNameOf } from '@stormhook/proto';
 
 /**
  * Which service calls which over gRPC: the one table the deployment derives its network rules from.
@@ -22,8 +22,9 @@ export const GRPC_EDGES: Readonly<Record<GrpcCaller, readonly GrpcServiceName[]>
   ingest: [],
   // The provinces that subscription geographies name.
   query: ['geo'],
-  // Boundary checks and area polygons; the account's stored webhook; the owner's entitlement.
-  'alarm-matcher': ['identity', 'geo', 'notifier'],
+  // Boundary checks and area polygons; the account's stored webhook; the owner's entitlement; the
+  // weather history a back-test runs over.
+  'alarm-matcher': ['identity', 'geo', 'notifier', 'query'],
   notifier: [],
 };
 
@@ -36,6 +37,8 @@ export const GRPC_EDGES: Readonly<Record<GrpcCaller, readonly GrpcServiceName[]>
  */
 type NotifierRpc = keyof typeof notificationV1.NotifierService;
 type IdentityRpc = keyof typeof identityV1.IdentityService;
+type QueryRpc = keyof typeof queryV1.QueryService;
+type WeatherHistoryRpc = keyof typeof queryV1.WeatherHistoryService;
 export interface RpcCallers {
   /** Full proto name of the service the table is for (`stormhook.notification.v1.NotifierService`). */
   readonly protoService: string;
@@ -43,64 +46,89 @@ export interface RpcCallers {
 }
 
 const GATEWAY_ONLY: readonly GrpcCaller[] = ['gateway'];
-export const GRPC_RPC_CALLERS: { readonly [S in GrpcServiceName]?: RpcCallers } = {
-  notifier: {
-    protoService: serviceNameOf(notificationV1.NotifierService),
-    rpcs: {
-      // The alarm-matcher stores an account's webhook on its first registration and reads it back.
-      createWebhookEndpoint: ['alarm-matcher'],
-      getWebhookEndpoint: ['gateway', 'alarm-matcher'],
-      // The rest serve /v1 for a customer.
-      updateWebhookEndpoint: GATEWAY_ONLY,
-      rotateSigningSecret: GATEWAY_ONLY,
-      getSigningSecret: GATEWAY_ONLY,
-      enableWebhookEndpoint: GATEWAY_ONLY,
-      listDeliveries: GATEWAY_ONLY,
-      getDelivery: GATEWAY_ONLY,
-      redeliver: GATEWAY_ONLY,
-      sendTestDelivery: GATEWAY_ONLY,
-      getWebhookHealth: GATEWAY_ONLY,
-      recoverDeliveries: GATEWAY_ONLY,
-      getRecoveryJob: GATEWAY_ONLY,
-    } satisfies Record<NotifierRpc, readonly GrpcCaller[]>,
-  },
-  identity: {
-    protoService: serviceNameOf(identityV1.IdentityService),
-    rpcs: {
-      // The alarm-matcher reads registration owners' entitlement (issue 23 item 3), nothing else:
-      // a pod holding its key must not sign in, mint keys or change subscriptions.
-      getAccessSnapshot: ['gateway', 'alarm-matcher'],
-      login: GATEWAY_ONLY,
-      refreshToken: GATEWAY_ONLY,
-      logout: GATEWAY_ONLY,
-      getTokenKeys: GATEWAY_ONLY,
-      verifyApiKey: GATEWAY_ONLY,
-      checkAccess: GATEWAY_ONLY,
-      createUser: GATEWAY_ONLY,
-      changeUserRoleAndStatus: GATEWAY_ONLY,
-      getCurrentUser: GATEWAY_ONLY,
-      getUser: GATEWAY_ONLY,
-      listUsers: GATEWAY_ONLY,
-      requestPasswordReset: GATEWAY_ONLY,
-      resetPassword: GATEWAY_ONLY,
-      createAccount: GATEWAY_ONLY,
-      updateAccount: GATEWAY_ONLY,
-      getAccount: GATEWAY_ONLY,
-      requestPhoneActivation: GATEWAY_ONLY,
-      activatePhoneNumber: GATEWAY_ONLY,
-      updateSubscription: GATEWAY_ONLY,
-      getSubscription: GATEWAY_ONLY,
-      createApiKey: GATEWAY_ONLY,
-      listApiKeys: GATEWAY_ONLY,
-      revokeApiKey: GATEWAY_ONLY,
-    } satisfies Record<IdentityRpc, readonly GrpcCaller[]>,
-  },
+/** One table per proto service a service serves (query serves two). */
+export const GRPC_RPC_CALLERS: { readonly [S in GrpcServiceName]?: readonly RpcCallers[] } = {
+  notifier: [
+    {
+      protoService: serviceNameOf(notificationV1.NotifierService),
+      rpcs: {
+        // The alarm-matcher stores an account's webhook on its first registration and reads it back.
+        createWebhookEndpoint: ['alarm-matcher'],
+        getWebhookEndpoint: ['gateway', 'alarm-matcher'],
+        // The rest serve /v1 for a customer.
+        updateWebhookEndpoint: GATEWAY_ONLY,
+        rotateSigningSecret: GATEWAY_ONLY,
+        getSigningSecret: GATEWAY_ONLY,
+        enableWebhookEndpoint: GATEWAY_ONLY,
+        listDeliveries: GATEWAY_ONLY,
+        getDelivery: GATEWAY_ONLY,
+        redeliver: GATEWAY_ONLY,
+        sendTestDelivery: GATEWAY_ONLY,
+        getWebhookHealth: GATEWAY_ONLY,
+        recoverDeliveries: GATEWAY_ONLY,
+        getRecoveryJob: GATEWAY_ONLY,
+      } satisfies Record<NotifierRpc, readonly GrpcCaller[]>,
+    },
+  ],
+  identity: [
+    {
+      protoService: serviceNameOf(identityV1.IdentityService),
+      rpcs: {
+        // The alarm-matcher reads registration owners' entitlement (issue 23 item 3), nothing else:
+        // a pod holding its key must not sign in, mint keys or change subscriptions.
+        getAccessSnapshot: ['gateway', 'alarm-matcher'],
+        login: GATEWAY_ONLY,
+        refreshToken: GATEWAY_ONLY,
+        logout: GATEWAY_ONLY,
+        getTokenKeys: GATEWAY_ONLY,
+        verifyApiKey: GATEWAY_ONLY,
+        checkAccess: GATEWAY_ONLY,
+        createUser: GATEWAY_ONLY,
+        changeUserRoleAndStatus: GATEWAY_ONLY,
+        getCurrentUser: GATEWAY_ONLY,
+        getUser: GATEWAY_ONLY,
+        listUsers: GATEWAY_ONLY,
+        requestPasswordReset: GATEWAY_ONLY,
+        resetPassword: GATEWAY_ONLY,
+        createAccount: GATEWAY_ONLY,
+        updateAccount: GATEWAY_ONLY,
+        getAccount: GATEWAY_ONLY,
+        requestPhoneActivation: GATEWAY_ONLY,
+        activatePhoneNumber: GATEWAY_ONLY,
+        updateSubscription: GATEWAY_ONLY,
+        getSubscription: GATEWAY_ONLY,
+        createApiKey: GATEWAY_ONLY,
+        listApiKeys: GATEWAY_ONLY,
+        revokeApiKey: GATEWAY_ONLY,
+      } satisfies Record<IdentityRpc, readonly GrpcCaller[]>,
+    },
+  ],
+  query: [
+    {
+      protoService: serviceNameOf(queryV1.QueryService),
+      rpcs: {
+        // The /v1 weather reads: the alarm-matcher's edge to query is for the history only.
+        listPrecipitations: GATEWAY_ONLY,
+        getPrecipitationGeometry: GATEWAY_ONLY,
+        listThunderstorms: GATEWAY_ONLY,
+        getThunderstorm: GATEWAY_ONLY,
+        getForecast: GATEWAY_ONLY,
+      } satisfies Record<QueryRpc, readonly GrpcCaller[]>,
+    },
+    {
+      protoService: serviceNameOf(queryV1.WeatherHistoryService),
+      rpcs: {
+        // The back-test (alarm-matcher); the gateway for the console (architecture: "Weather history").
+        readHistory: ['alarm-matcher', 'gateway'],
+      } satisfies Record<WeatherHistoryRpc, readonly GrpcCaller[]>,
+    },
+  ],
 };
 
 /** The callers the table allows for each rpc of `definition` served by `service`; undefined when it does not narrow them. */
 export function rpcCallersOf(service: string, protoService: string): RpcCallers['rpcs'] | undefined {
-  const table = (GRPC_RPC_CALLERS as Readonly<Record<string, RpcCallers | undefined>>)[service];
-  return table && table.protoService === protoService ? table.rpcs : undefined;
+  const tables = (GRPC_RPC_CALLERS as Readonly<Record<string, readonly RpcCallers[] | undefined>>)[service];
+  return tables?.find((table) => table.protoService === protoService)?.rpcs;
 }
 
 export interface GrpcEdge {

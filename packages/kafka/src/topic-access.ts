@@ -34,7 +34,8 @@ export const TOPIC_ACCESS = {
   [TopicNames.FeedThunderstorm]: { producers: ['publisher'], consumers: ['ingest'] },
   [TopicNames.FeedForecast]: { producers: ['publisher'], consumers: ['ingest'] },
   [TopicNames.WeatherPrecipitation]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
-  [TopicNames.WeatherLightning]: { producers: ['ingest'], consumers: ['alarm-matcher'] },
+  // query keeps every weather record in its history (issue 24), strikes included.
+  [TopicNames.WeatherLightning]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
   [TopicNames.WeatherThunderstorm]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
   [TopicNames.WeatherForecast]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
   [TopicNames.RegistrationChanged]: { producers: ['alarm-matcher'], consumers: ['alarm-matcher'] },

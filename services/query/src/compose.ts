@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '@stormhook/logger';
 import { weatherV1 } from '@stormhook/proto';
 import { ForecastStore } from './forecast/forecast-store.js';
+import { HistoryStore } from './history/persistence/history-store.js';
 import { ForecastRepository } from './persistence/forecast-repository.js';
 import { PayloadStore } from './persistence/payload-store.js';
 import { SegmentLog } from './persistence/segment-log.js';
@@ -60,4 +61,22 @@ export async function loadReadModels(sinks: WeatherSinks, settings: ReadModelSet
   const thunderstorm = await sinks.thunderstorms.load(cutoff);
   const forecastEvents = await sinks.forecastRepository.forEach((bytes) => sinks.forecasts.apply(weatherV1.ForecastEvent.decode(bytes)));
   logger.info({ precipitation, thunderstorm, forecastEvents, forecastRuns: sinks.forecasts.runCount }, 'read models loaded from the database');
+}
+
+export interface HistorySettings {
+  QUERY_RETENTION_MS: number;
+  QUERY_HISTORY_JOURNAL_MAX_RECORDS: number;
+  QUERY_HISTORY_JOURNAL_MAX_AGE_MS: number;
+  QUERY_HISTORY_CACHE_BYTES: number;
+}
+
+/** The weather history over the service's database (history_* collections); load() before use. */
+export function buildHistory(db: Db, settings: HistorySettings, logger: Logger): HistoryStore {
+  return new HistoryStore(db, {
+    retentionMs: settings.QUERY_RETENTION_MS,
+    journalMaxRecords: settings.QUERY_HISTORY_JOURNAL_MAX_RECORDS,
+    journalMaxAgeMs: settings.QUERY_HISTORY_JOURNAL_MAX_AGE_MS,
+    cacheBytes: settings.QUERY_HISTORY_CACHE_BYTES,
+    logger,
+  });
 }

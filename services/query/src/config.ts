@@ -43,6 +43,23 @@ const spec = {
     max: 5_000,
     description: 'simplification of the province outlines events are tagged with, in metres',
   }),
+  QUERY_HISTORY_CONSUMER_GROUP: str({
+    default: 'stormhook-query-history',
+    pattern: '^[A-Za-z0-9._-]{1,200}$',
+    description:
+      'consumer group of the weather history (all four weather topics); the topic prefix, when set, is put in front. The history lives in the database, so replicas share this group: each record is written once',
+  }),
+  QUERY_HISTORY_JOURNAL_MAX_RECORDS: int({
+    default: 200_000,
+    min: 1,
+    description: 'history records after which a journal generation is compacted into chunks',
+  }),
+  QUERY_HISTORY_JOURNAL_MAX_AGE_MS: int({
+    default: 10 * MINUTE,
+    min: 100,
+    description: 'age after which a non-empty history journal generation is compacted into chunks, in milliseconds',
+  }),
+  QUERY_HISTORY_CACHE_BYTES: int({ default: 64 * 1024 * 1024, min: 0, description: 'compressed history chunks kept in memory for reads, in bytes' }),
   QUERY_GEOMETRY_CACHE_VERTICES: int({ default: 2_000_000, min: 0, description: 'precipitation geometry kept in memory, in vertices (about 50 bytes each)' }),
   QUERY_THUNDERSTORM_CACHE_RECORDS: int({ default: 20_000, min: 0, description: 'thunderstorm records kept in memory' }),
 };

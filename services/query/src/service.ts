@@ -1,11 +1,13 @@
 import { createClient } from '@stormhook/grpc';
-import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec } from '@stormhook/kafka';
+import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, TopicNames } from '@stormhook/kafka';
 import { geoV1, queryV1 } from '@stormhook/proto';
 import { internalTokensOf, startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import type { AreaIndex } from './areas/area-index.js';
 import { loadAreasWithRetry, type GeoAreasClient } from './areas/geo-areas.js';
 import type { Config } from './config.js';
-import { buildReadModels, loadReadModels } from './compose.js';
+import { buildHistory, buildReadModels, loadReadModels } from './compose.js';
+import { createHistoryConsumer, newHistoryCounters, type HistoryCounters } from './history/transport/history-consumer.js';
+import { historyHandlers } from './history/transport/history-handlers.js';
 import { queryHandlers } from './transport/grpc-handlers.js';
 import { newWeatherCounters, weatherChannels, type WeatherCounters } from './transport/weather-consumer.js';
 import type { QueryContext } from './usecases/context.js';
@@ -14,6 +16,8 @@ import { startMaintenance, type Maintenance } from './usecases/retention.js';
 export interface QueryOptions extends PlatformOptions {
   /** Receives the running totals of consumed records (tests read them). */
   counters?: WeatherCounters;
+  /** Receives the running totals of the records the weather history consumed. */
+  historyCounters?: HistoryCounters;
   /** Receives the retention job, so tests can run it at once. */
   onMaintenance?: (maintenance: Maintenance) => void;
   /** Stand-in for the geo service's areas (unit-level tests); default: the GEO_GRPC_ADDRESS client. */
@@ -25,10 +29,17 @@ export function consumerGroup(config: Config): string {
   return consumerGroupId(config.QUERY_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
 }
 
+/** The weather history's consumer group id on the broker. */
+export function historyConsumerGroup(config: Config): string {
+  return consumerGroupId(config.QUERY_HISTORY_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
+}
+
 /**
- * Starts the query service: rebuilds the read models from its database, serves the QueryService
- * gRPC API at once (restricted callers get a 503 until the subscription areas are loaded), loads the
- * provinces from the geo service (retrying until it answers), then consumes the weather topics.
+ * Starts the query service: rebuilds the read models and the weather history's manifest from its
+ * database, serves the QueryService and WeatherHistoryService gRPC APIs at once (restricted callers
+ * get a 503 until the subscription areas are loaded), consumes the four weather topics into the
+ * history in a consumer group of its own, loads the provinces from the geo service (retrying until
+ * it answers), then consumes the weather topics into the read models.
  * Health answers SERVING once the subscription areas are loaded, while Kafka and the database answer
  * and the consumer has not failed.
  */
@@ -44,9 +55,14 @@ export async function start(config: Config, opts: QueryOptions = {}): Promise<Ru
       const sinks = buildReadModels(platform.mongo.db, config, logger);
       let areas: AreaIndex | undefined;
       const weather = weatherChannels({ sinks, areas: () => areas!, counters: opts.counters ?? newWeatherCounters() });
-      await ensureTopics(platform.kafka, [...channelsOf(weather.handlers), DEAD_LETTER_TOPIC].map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
+      await ensureTopics(platform.kafka, [...channelsOf(weather.handlers), TopicNames.WeatherLightning, DEAD_LETTER_TOPIC].map(topicSpec), {
+        ...(prefix ? { prefix } : {}),
+        logger,
+      });
 
       await loadReadModels(sinks, config, logger);
+      const history = buildHistory(platform.mongo.db, config, logger);
+      logger.info({ history: await history.load() }, 'weather history manifest loaded');
 
       const ctx: QueryContext = {
         ...sinks,
@@ -55,9 +71,11 @@ export async function start(config: Config, opts: QueryOptions = {}): Promise<Ru
         forecastSettings: { weatherIconUrlBase: config.QUERY_WEATHER_ICON_URL_BASE, maxCellDistanceM: config.QUERY_FORECAST_MAX_CELL_DISTANCE_M },
       };
       server.add(queryV1.QueryService, queryHandlers(ctx));
+      server.add(queryV1.WeatherHistoryService, historyHandlers(history));
 
       const maintenance = startMaintenance({
         sinks,
+        history,
         maxAgeMs: config.QUERY_RETENTION_MS,
         purgeIntervalMs: config.QUERY_PURGE_INTERVAL_MS,
         rollIntervalMs: config.QUERY_COMPACT_INTERVAL_MS,
@@ -93,6 +111,30 @@ export async function start(config: Config, opts: QueryOptions = {}): Promise<Ru
           consumerAlive = true;
         },
       });
+      // The history needs no provinces: it consumes from the start.
+      let historyAlive = true;
+      platform.checks['history-consumer'] = async () => historyAlive;
+      const historyConsumer = createHistoryConsumer({
+        kafka: platform.kafka,
+        groupId: historyConsumerGroup(config),
+        publisher: platform.publisher,
+        logger,
+        ...(prefix ? { prefix } : {}),
+        store: history,
+        counters: opts.historyCounters ?? newHistoryCounters(),
+        partitionsConsumedConcurrently: config.QUERY_PARTITIONS_CONCURRENTLY,
+        onFatal: (error) => {
+          historyAlive = false;
+          logger.error({ err: error }, 'weather history consumer down; query reports NOT_SERVING until it rejoins');
+        },
+        onRecovered: () => {
+          historyAlive = true;
+        },
+      });
+      const historyStarted = historyConsumer.start().catch((error: unknown) => {
+        historyAlive = false;
+        logger.fatal({ err: error }, 'weather history consumer could not start');
+      });
       // Every event is tagged with the provinces it touches as it is consumed, so consuming waits
       // for them; the API answers from what was loaded meanwhile.
       const stopping = new AbortController();
@@ -113,6 +155,8 @@ export async function start(config: Config, opts: QueryOptions = {}): Promise<Ru
         async stop() {
           stopping.abort();
           await background;
+          await historyStarted;
+          await historyConsumer.stop();
           await consumer.stop();
           await maintenance.stop();
           geoClient?.close();

@@ -23,8 +23,8 @@ const FROM_TABLE = [
   policy('identity', ['gateway', 'alarm-matcher'], ['geo']),
   policy('geo', ['gateway', 'identity', 'query', 'alarm-matcher'], []),
   policy('ingest', ['gateway'], []),
-  policy('query', ['gateway'], ['geo']),
-  policy('alarm-matcher', ['gateway'], ['identity', 'geo', 'notifier']),
+  policy('query', ['gateway', 'alarm-matcher'], ['geo']),
+  policy('alarm-matcher', ['gateway'], ['identity', 'geo', 'notifier', 'query']),
   policy('notifier', ['gateway', 'alarm-matcher'], []),
 ].join('\n');
 
@@ -48,7 +48,7 @@ describe('NetworkPolicy edge check', () => {
   });
 
   it('fails an edge allowed on one side only, an extra edge, and a code edge missing from the table', () => {
-    const oneSided = FROM_TABLE.replace(policy('query', ['gateway'], ['geo']), policy('query', ['gateway'], []));
+    const oneSided = FROM_TABLE.replace(policy('query', ['gateway', 'alarm-matcher'], ['geo']), policy('query', ['gateway', 'alarm-matcher'], []));
     assert.match(checkGrpcEdges(oneSided, PORTS, tableGrpcEdges(), 'test').detail, /NetworkPolicy blocks query -> geo/);
     const extra = FROM_TABLE.replace(policy('ingest', ['gateway'], []), policy('ingest', ['gateway'], ['geo'])).replace(
       policy('geo', ['gateway', 'identity', 'query', 'alarm-matcher'], []),
@@ -71,7 +71,7 @@ describe('NetworkPolicy edge check', () => {
   it('renders the chart file from the table, callers and callees sorted', () => {
     const file = JSON.parse(renderGrpcEdgesFile()) as { services: Record<string, { calls: string[]; calledBy: string[] }> };
     assert.deepEqual(file.services['geo'], { calls: [], calledBy: ['alarm-matcher', 'gateway', 'identity', 'query'] });
-    assert.deepEqual(file.services['alarm-matcher'], { calls: ['geo', 'identity', 'notifier'], calledBy: ['gateway'] });
+    assert.deepEqual(file.services['alarm-matcher'], { calls: ['geo', 'identity', 'notifier', 'query'], calledBy: ['gateway'] });
   });
 });
 

@@ -5,6 +5,14 @@ export interface RetentionResult {
   precipitations: { entries: number; segments: number; days: number };
   thunderstorms: { entries: number; segments: number; days: number };
   forecastRuns: string[];
+  /** Weather history chunks deleted (whole days past retention). */
+  historyChunks: number;
+}
+
+/** The weather history's share of the periodic jobs (history/persistence/history-store.ts). */
+export interface HistoryMaintenance {
+  roll(): Promise<void>;
+  expire(): Promise<number>;
 }
 
 /**
@@ -13,7 +21,7 @@ export interface RetentionResult {
  * runs superseded by a complete newer run of the same model, or entirely in the past, are
  * deleted. Idempotent, so an interrupted run is simply repeated next time.
  */
-export async function purgeExpired(sinks: WeatherSinks, maxAgeMs: number, now: number): Promise<RetentionResult> {
+export async function purgeExpired(sinks: WeatherSinks, maxAgeMs: number, now: number, history?: HistoryMaintenance): Promise<RetentionResult> {
   const cutoff = now - maxAgeMs;
   const precipitations = await sinks.precipitations.purge(cutoff);
   const thunderstorms = await sinks.thunderstorms.purge(cutoff);
@@ -23,7 +31,8 @@ export async function purgeExpired(sinks: WeatherSinks, maxAgeMs: number, now: n
     await sinks.forecastRepository.deleteRun(runId);
     sinks.forecasts.remove(runId);
   }
-  return { precipitations, thunderstorms, forecastRuns: [...runs] };
+  const historyChunks = history ? await history.expire() : 0;
+  return { precipitations, thunderstorms, forecastRuns: [...runs], historyChunks };
 }
 
 export interface Maintenance {
@@ -33,11 +42,13 @@ export interface Maintenance {
 }
 
 /**
- * The periodic jobs: retention every `purgeIntervalMs`, journal compaction every `rollIntervalMs`.
+ * The periodic jobs: retention every `purgeIntervalMs`, journal compaction (and the history's
+ * compaction and merges, which decide themselves whether they are due) every `rollIntervalMs`.
  * One run at a time; failures are logged and retried at the next tick.
  */
 export function startMaintenance(opts: {
   sinks: WeatherSinks;
+  history?: HistoryMaintenance;
   maxAgeMs: number;
   purgeIntervalMs: number;
   rollIntervalMs: number;
@@ -53,8 +64,8 @@ export function startMaintenance(opts: {
   };
   const purge = () =>
     serial(async () => {
-      const result = await purgeExpired(opts.sinks, opts.maxAgeMs, now());
-      const removed = result.precipitations.entries + result.thunderstorms.entries + result.forecastRuns.length;
+      const result = await purgeExpired(opts.sinks, opts.maxAgeMs, now(), opts.history);
+      const removed = result.precipitations.entries + result.thunderstorms.entries + result.forecastRuns.length + result.historyChunks;
       if (removed > 0 || result.precipitations.days + result.thunderstorms.days > 0) opts.logger.info({ retention: result }, 'expired weather data purged');
       return result;
     });
@@ -62,6 +73,7 @@ export function startMaintenance(opts: {
     serial(async () => {
       await opts.sinks.precipitations.roll();
       await opts.sinks.thunderstorms.roll();
+      await opts.history?.roll();
     });
   const purgeTimer = setInterval(
     () => purge().catch((error: unknown) => opts.logger.error({ err: error }, 'retention run failed; retrying at the next tick')),
