@@ -8,15 +8,22 @@ const DAY_MS = 24 * HOUR_MS;
 const FROM = NOW_MS - 7 * DAY_MS;
 const TO = NOW_MS;
 
+/** The one threshold each example tries, so that its answer's coverage and sweep are of that filter. */
+const FILTERS: Readonly<Record<AlarmKind, Record<string, unknown>>> = {
+  geometries: { lightning: { type: 'FLASH_CLOUD_TO_GROUND', peakCurrent: 10_000 } },
+  points: { lightning: { type: 'FLASH_CLOUD_TO_GROUND', peakCurrent: 10_000 } },
+  forecasts: { precipitationThreshold: 'HEAVY' },
+};
+
 /**
  * The back-test body of a kind: its register example, without the webhook (optional, and unused by a
- * back-test) and the registrationId (assigned, never sent), plus the window.
+ * back-test) and the registrationId (assigned, never sent), with a one-threshold filter and the window.
  */
 function request(kind: AlarmKind): Record<string, unknown> {
   const draft = { ...(exampleOf(alarmSchemas[kind].registerRequest, 'request') as Record<string, unknown>) };
   delete draft['webhook'];
   delete draft['registrationId'];
-  return { ...draft, from: FROM, to: TO };
+  return { ...draft, filter: FILTERS[kind], from: FROM, to: TO };
 }
 
 /** The eight Europe/Istanbul days the window touches, with `busy` callbacks on the days named. */
@@ -55,13 +62,13 @@ function lightningAnswer(): Record<string, unknown> {
     coverage: [{ dataKind: 'LIGHTNING', covered: [span(FROM, gapFrom), span(gapTo, TO)], gaps: [span(gapFrom, gapTo)] }],
     sweep: {
       field: 'filter.lightning.peakCurrent',
-      current: '-24.5',
+      current: '10000',
       points: [
         { value: '0', callbacks: 9 },
-        { value: '-10', callbacks: 5 },
-        { value: '-24.5', callbacks: 3 },
-        { value: '-50', callbacks: 1 },
-        { value: '-100', callbacks: 0 },
+        { value: '5000', callbacks: 5 },
+        { value: '10000', callbacks: 3 },
+        { value: '20000', callbacks: 1 },
+        { value: '50000', callbacks: 0 },
       ],
     },
     warnings: ['lightning data is missing from 2026-11-26T03:00:00.000Z to 2026-11-26T09:00:00.000Z: no callback there says nothing about the weather'],
