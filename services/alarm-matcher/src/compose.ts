@@ -32,39 +32,29 @@ import type { WeatherHistory } from './ports/weather-history.js';
 import type { WebhookStore } from './ports/webhook-store.js';
 import { BacktestCommand } from './usecases/backtest/backtest-command.js';
 import type { BacktestRunner } from './usecases/backtest/backtest-outcome.js';
+import { HistoryBacktest, type HistoryBacktestDeps } from './usecases/backtest/history-backtest.js';
 import { EntitlementBook } from './usecases/entitlement/entitlement-book.js';
 import { placeResolver } from './usecases/entitlement/registration-place.js';
-import { ForecastScheduler } from './usecases/forecast/scheduler.js';
-import { ForecastSlotRunner } from './usecases/forecast/slot-runner.js';
-import { StoreForecast } from './usecases/forecast/store-forecast.js';
+import { ForecastScheduler } from './usecases/live/scheduler.js';
+import { ForecastSlotRunner } from './usecases/live/slot-runner.js';
+import { StoreForecast } from './usecases/live/store-forecast.js';
 import { Housekeeping } from './usecases/housekeeping.js';
 import { AreaShapes } from './usecases/index/area-shapes.js';
 import { PropagatingChangeSink } from './usecases/index/change-propagation.js';
 import { RegistrationIndexer } from './usecases/index/registration-indexer.js';
-import { DEFAULT_DISPATCH_BATCHING, NotificationDispatcher } from './usecases/matching/dispatcher.js';
-import { LightningApproaches } from './usecases/matching/lightning-approaches.js';
-import { LightningEpisodes } from './usecases/matching/lightning-episodes.js';
-import { LightningMatcher } from './usecases/matching/lightning-matcher.js';
-import { LifecycleSweeper } from './usecases/matching/sweeper.js';
-import { TrackedEventMatcher } from './usecases/matching/tracked-matcher.js';
+import { DEFAULT_DISPATCH_BATCHING, NotificationDispatcher } from './usecases/live/dispatcher.js';
+import { LightningEpisodes } from './usecases/live/lightning-episodes.js';
+import { LightningMatcher } from './usecases/live/lightning-matcher.js';
+import { LifecycleSweeper } from './usecases/live/sweeper.js';
+import { TrackedEventMatcher } from './usecases/live/tracked-matcher.js';
 import { RegistrationCommands } from './usecases/registrations/registration-commands.js';
 import { RegistrationQueries } from './usecases/registrations/registration-queries.js';
 
 /**
  * What the back-test runner is built from: the weather history, geo (area polygons) and the live
- * matchers' settings, so a back-test decides exactly as the live path would. One object, as the
- * runner's constructor takes it.
+ * matchers' settings, so a back-test decides exactly as the live path would.
  */
-export interface BacktestWiring {
-  history: WeatherHistory;
-  geo: GeoPort;
-  quietMs: number;
-  persistMs: number;
-  maxAgeMs: number;
-  thunderstormGraceMs: number;
-  precipitationExpiryMs: number;
-  maxCellDistanceM: number;
-}
+export type BacktestWiring = HistoryBacktestDeps;
 
 /** Builds the back-test runner from its wiring (tests build theirs; production builds HistoryBacktest). */
 export type BacktestRunnerFactory = (wiring: BacktestWiring) => BacktestRunner;
@@ -107,8 +97,8 @@ export interface AlarmMatcherParts {
   dispatcher: NotificationDispatcher;
   commands: RegistrationCommands;
   queries: RegistrationQueries;
-  /** The back-test of a draft registration; absent while no runner is wired (BacktestAlarm answers UNIMPLEMENTED). */
-  backtests: BacktestCommand | undefined;
+  /** The back-test of a draft registration. */
+  backtests: BacktestCommand;
   lightning: LightningMatcher;
   tracked: TrackedEventMatcher;
   forecast: StoreForecast;
@@ -210,17 +200,16 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const backtestWiring: BacktestWiring = {
     history: opts.history ?? new GrpcWeatherHistory(historyClient!),
     geo,
-    quietMs,
-    persistMs: config.ALARM_LIGHTNING_PERSIST_MS,
-    maxAgeMs: config.ALARM_MAX_EVENT_AGE_MS,
     thunderstormGraceMs: config.ALARM_THUNDERSTORM_GRACE_MS,
     precipitationExpiryMs: config.ALARM_PRECIPITATION_EXPIRY_MS,
-    maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
+    lightningQuietMs: quietMs,
+    lightningPersistMs: config.ALARM_LIGHTNING_PERSIST_MS,
+    maxEventAgeMs: config.ALARM_MAX_EVENT_AGE_MS,
+    sweepIntervalMs: config.ALARM_SWEEP_INTERVAL_MS,
+    forecastCellMaxDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
+    forecastRetentionMs: config.ALARM_FORECAST_RETENTION_MS,
   };
-  // MERGE(issue 24): the one line to swap once HistoryBacktest lands (import it from ./usecases/backtest/history-backtest.js):
-  //   const backtestRunner: BacktestRunner | undefined = opts.backtestRunner?.(backtestWiring) ?? new HistoryBacktest(backtestWiring);
-  // Until then no runner is wired in production, and BacktestAlarm answers UNIMPLEMENTED rather than a made-up result.
-  const backtestRunner: BacktestRunner | undefined = opts.backtestRunner?.(backtestWiring);
+  const backtestRunner: BacktestRunner = opts.backtestRunner?.(backtestWiring) ?? new HistoryBacktest(backtestWiring);
   const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const ringEpisodes = new LightningEpisodes(new MongoLightningActivityStore(db, COLLECTIONS.lightningApproach), quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const slots = new ForecastSlotRunner({
@@ -253,11 +242,11 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     dispatcher,
     commands: new RegistrationCommands(registrationDeps),
     queries: new RegistrationQueries(registrationDeps),
-    backtests: backtestRunner ? new BacktestCommand({ ...registrationDeps, runner: backtestRunner }) : undefined,
+    backtests: new BacktestCommand({ ...registrationDeps, runner: backtestRunner }),
     lightning: new LightningMatcher({
       index,
       episodes,
-      approaches: new LightningApproaches({ areaEpisodes: episodes, ringEpisodes }),
+      ringEpisodes,
       dispatcher,
       clock,
       quietMs,

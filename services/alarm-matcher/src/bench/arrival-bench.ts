@@ -27,9 +27,9 @@ import { MemoryLedger, MemoryTrackedStateStore, RecordingPublisher } from '../te
 import { ManualClock } from '../test-support/manual-clock.js';
 import { ACCOUNT_A, FULL_WEBHOOK, principal, startHarness } from '../test-support/harness.js';
 import { publishWeather } from '../test-support/weather-events.js';
-import { toStorm } from '../transport/weather-decoding.js';
-import { NotificationDispatcher } from '../usecases/matching/dispatcher.js';
-import { TrackedEventMatcher } from '../usecases/matching/tracked-matcher.js';
+import { toStorm } from '../decoding/weather-decoding.js';
+import { NotificationDispatcher } from '../usecases/live/dispatcher.js';
+import { TrackedEventMatcher } from '../usecases/live/tracked-matcher.js';
 import { benchRegistrations, loadAreas, type BenchArea } from './bench-world.js';
 
 const RAD = Math.PI / 180;

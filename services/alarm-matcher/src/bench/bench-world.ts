@@ -9,7 +9,7 @@ import type { Grid } from '../geometry/grid.js';
 import { PreparedCircle } from '../geometry/prepared-circle.js';
 import { PreparedPolygon } from '../geometry/prepared-polygon.js';
 import type { WatchedArea } from '../matching/registration-index.js';
-import type { Strike } from '../matching/weather-events.js';
+import type { Strike } from '../domain/weather-events.js';
 
 interface Feature {
   geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: number[][][] | number[][][][] };

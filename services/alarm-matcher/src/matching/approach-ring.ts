@@ -3,7 +3,7 @@ import type { RealtimeRegistration } from '../domain/registration.js';
 import type { Grid } from '../geometry/grid.js';
 import type { WatchedArea } from './area-entry.js';
 import { lightningPasses } from './rules.js';
-import type { Strike } from './weather-events.js';
+import type { Strike } from '../domain/weather-events.js';
 
 /** A strike in a registration's approach ring: beyond its area, within `approachRadiusM` of its edge. */
 export interface RingMatch {

@@ -1,7 +1,7 @@
 import type { RealtimeRegistration } from '../domain/registration.js';
 import type { PreparedShape } from '../geometry/prepared-shape.js';
 import type { StormHits } from './rules.js';
-import type { Strike } from './weather-events.js';
+import type { Strike } from '../domain/weather-events.js';
 
 /** An area watched by one or more registrations (all geometry alarms of a district share one). */
 export interface WatchedArea {

@@ -6,7 +6,7 @@ import { ApproachRings, type RingMatch } from './approach-ring.js';
 import { AreaEntry, compiledPasses, strikeKey, type Match, type StormMatch, type WatchedArea } from './area-entry.js';
 import { CIRCLE_FILTER, CIRCLE_STRIDE, GridLayer, NO_LIGHTNING, SEVERAL } from './grid-layer.js';
 import { precipitationPasses, thunderstormPasses } from './rules.js';
-import type { Rain, Storm, Strike } from './weather-events.js';
+import type { Rain, Storm, Strike } from '../domain/weather-events.js';
 
 export type { AreaEntry, Match, StormMatch, WatchedArea } from './area-entry.js';
 export type { RingMatch } from './approach-ring.js';

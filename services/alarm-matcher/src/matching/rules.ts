@@ -1,6 +1,6 @@
 import { intensityRank, severityRank } from '../domain/weather-enums.js';
 import type { LightningFilter, PrecipitationFilter, ThunderstormFilter } from '../domain/registration.js';
-import type { Rain, Storm, Strike } from './weather-events.js';
+import type { Rain, Storm, Strike } from '../domain/weather-events.js';
 
 /**
  * The filter rules, exactly as documented in the README:

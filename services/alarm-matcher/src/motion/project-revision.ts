@@ -1,4 +1,4 @@
-import type { Rain, Storm } from '../matching/weather-events.js';
+import type { Rain, Storm } from '../domain/weather-events.js';
 import { lifeAheadMin } from './decay.js';
 import { EventProjection } from './projection.js';
 import { feedVelocity, resolveMotion } from './resolve-motion.js';

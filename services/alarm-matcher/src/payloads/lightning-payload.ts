@@ -1,6 +1,6 @@
 import type { ApproachNotice } from '../lifecycle/lightning-approach.js';
 import type { LightningActivity } from '../lifecycle/lightning-episode.js';
-import type { Strike } from '../matching/weather-events.js';
+import type { Strike } from '../domain/weather-events.js';
 import { webhookEnvelope } from '@stormhook/webhooks';
 import { metres } from './notification.js';
 

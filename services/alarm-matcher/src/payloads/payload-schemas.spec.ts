@@ -8,7 +8,7 @@ import { PreparedCircle } from '../geometry/prepared-circle.js';
 import type { Motion } from '../motion/motion.js';
 import { EventProjection } from '../motion/projection.js';
 import { rain, storm, strike } from '../test-support/fixtures.js';
-import { forecastPayload } from './forecast-payload.js';
+import { forecastPayload } from '../forecast/forecast-payload.js';
 import { lightningAllClearPayload, lightningApproachingPayload, lightningPayload } from './lightning-payload.js';
 import { precipitationPayload } from './precipitation-payload.js';
 import { thunderstormPayload } from './thunderstorm-payload.js';

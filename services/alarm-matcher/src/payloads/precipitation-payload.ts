@@ -1,5 +1,5 @@
 import { distanceM, type Position } from '@stormhook/geometry';
-import type { Rain } from '../matching/weather-events.js';
+import type { Rain } from '../domain/weather-events.js';
 import type { CancelReason, EndReason } from '../lifecycle/tracked-event.js';
 import type { Eta } from '../motion/projection.js';
 import { webhookEnvelope } from '@stormhook/webhooks';

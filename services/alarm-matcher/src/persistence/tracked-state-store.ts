@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
-import type { LastRevision, StoredTrackedState, TrackedKind, TrackedStateStore } from '../ports/tracked-state-store.js';
+import type { LastRevision, StoredTrackedState, TrackedKind } from '../lifecycle/stored-tracked-state.js';
+import type { TrackedStateStore } from '../ports/tracked-state-store.js';
 import { isOpen } from '../lifecycle/tracked-event.js';
 import { COLLECTIONS } from './collections.js';
 

@@ -1,7 +1,7 @@
 import { bboxOfMultiPolygon, centroidOf, type MultiPolygon } from '@stormhook/geometry';
 import { square } from '@stormhook/geometry/testing';
 import type { GeometryRegistration, PointRegistration, WeatherFilter } from '../domain/registration.js';
-import type { Rain, Storm, Strike } from '../matching/weather-events.js';
+import type { Rain, Storm, Strike } from '../domain/weather-events.js';
 
 let counter = 0;
 

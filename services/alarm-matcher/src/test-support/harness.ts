@@ -19,7 +19,7 @@ export interface HarnessOptions {
   /** Background jobs of the matchers (default false: tests run sweeps and ticks by hand). */
   backgroundJobs?: boolean;
   env?: Record<string, string>;
-  /** Builds the matchers' back-test runner (none by default: BacktestAlarm answers UNIMPLEMENTED). */
+  /** Builds the matchers' back-test runner (default: HistoryBacktest reading query's history over gRPC, as in production). */
   backtestRunner?: BacktestRunnerFactory;
 }
 

@@ -1,11 +1,15 @@
 import type { MultiPolygon } from '@stormhook/geometry';
+import type { LightningActivity } from '../lifecycle/lightning-episode.js';
 import type { AlarmPublisher } from '../ports/alarm-publisher.js';
+import type { JobLock } from '../ports/job-lock.js';
+import type { LightningActivityStore } from '../ports/lightning-activity-store.js';
 import { areaRefKey, type AreaRef, type GeoPort } from '../ports/geo-port.js';
 import type { ClaimResult, NotificationClaim, NotificationLedger } from '../ports/notification-ledger.js';
 import type { SlotClaim, SlotLedger } from '../ports/slot-ledger.js';
 import type { Notification } from '../payloads/notification.js';
 import { isOpen } from '../lifecycle/tracked-event.js';
-import type { LastRevision, StoredTrackedState, TrackedKind, TrackedStateStore } from '../ports/tracked-state-store.js';
+import type { LastRevision, StoredTrackedState, TrackedKind } from '../lifecycle/stored-tracked-state.js';
+import type { TrackedStateStore } from '../ports/tracked-state-store.js';
 
 /** In-memory fakes of the matcher's own ports, for unit tests of the use cases. */
 export class MemoryLedger implements NotificationLedger {
@@ -123,5 +127,36 @@ export class MemoryTrackedStateStore implements TrackedStateStore {
       }
     }
     return purged;
+  }
+}
+
+/** Lightning episodes in memory, as the database keeps them (a close spares an episode that moved on). */
+export class MemoryLightningActivityStore implements LightningActivityStore {
+  readonly rows = new Map<string, LightningActivity>();
+
+  async get(registrationIds: readonly string[]): Promise<Map<string, LightningActivity>> {
+    return new Map(registrationIds.flatMap((id) => (this.rows.has(id) ? [[id, this.rows.get(id)!] as const] : [])));
+  }
+  async save(activities: readonly LightningActivity[]): Promise<void> {
+    for (const activity of activities) this.rows.set(activity.registrationId, activity);
+  }
+  async quietSince(lastStrikeAtOrBeforeMs: number, limit: number): Promise<LightningActivity[]> {
+    return [...this.rows.values()].filter((a) => a.lastStrikeMs <= lastStrikeAtOrBeforeMs).slice(0, limit);
+  }
+  async close(activity: LightningActivity): Promise<void> {
+    const held = this.rows.get(activity.registrationId);
+    if (held && held.firstStrikeMs === activity.firstStrikeMs && held.lastStrikeMs === activity.lastStrikeMs) this.rows.delete(activity.registrationId);
+  }
+}
+
+/** Job windows in memory: the first call of a window takes it, as the unique insert does. */
+export class MemoryJobLock implements JobLock {
+  private readonly taken = new Set<string>();
+
+  async acquire(job: string, windowMs: number, nowMs: number): Promise<boolean> {
+    const key = `${job}:${Math.floor(nowMs / windowMs)}`;
+    if (this.taken.has(key)) return false;
+    this.taken.add(key);
+    return true;
   }
 }

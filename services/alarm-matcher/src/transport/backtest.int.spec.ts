@@ -92,8 +92,8 @@ describe('BacktestAlarm over gRPC (real Kafka and database, fake geo and identit
 
   it("builds the runner from the live matchers' settings and query's history", () => {
     assert.ok(runner.wiring, 'the factory was called at start');
-    assert.equal(runner.wiring.quietMs, 30 * 60_000, 'ALARM_LIGHTNING_QUIET_PERIOD_MS');
-    assert.equal(runner.wiring.maxAgeMs, 2 * HOUR, 'ALARM_MAX_EVENT_AGE_MS');
+    assert.equal(runner.wiring.lightningQuietMs, 30 * 60_000, 'ALARM_LIGHTNING_QUIET_PERIOD_MS');
+    assert.equal(runner.wiring.maxEventAgeMs, 2 * HOUR, 'ALARM_MAX_EVENT_AGE_MS');
     assert.equal(typeof runner.wiring.history.read, 'function');
   });
 

@@ -1,7 +1,7 @@
 import { Outcomes, TopicNames, type ChannelHandlers } from '@stormhook/kafka';
 import type { LatestForecastCells } from '../forecast/latest-cells.js';
-import { cellsOfChunk } from '../usecases/forecast/store-forecast.js';
-import { toForecastChunk } from './weather-decoding.js';
+import { cellsOfChunk } from '../forecast/forecast-chunk.js';
+import { toForecastChunk } from '../decoding/weather-decoding.js';
 
 /**
  * Applies weather.forecast.v1 to this instance's forecast cells in memory (every instance reads

@@ -7,7 +7,7 @@ import { latestDueSlot, slotOn } from '../forecast/slots.js';
 import type { CallBudget } from '../ports/call-budget.js';
 import type { Clock } from '../ports/clock.js';
 import type { BacktestCommand } from '../usecases/backtest/backtest-command.js';
-import type { ForecastSlotRunner } from '../usecases/forecast/slot-runner.js';
+import type { ForecastSlotRunner } from '../usecases/live/slot-runner.js';
 import type { RegistrationCommands } from '../usecases/registrations/registration-commands.js';
 import type { RegistrationView } from '../usecases/registrations/registration-deps.js';
 import { DEFAULT_PAGE_SIZE, type BoundaryFilter, type RegistrationPage, type RegistrationQueries } from '../usecases/registrations/registration-queries.js';
@@ -20,8 +20,7 @@ export interface HandlerDeps {
   commands: RegistrationCommands;
   queries: RegistrationQueries;
   slots: ForecastSlotRunner;
-  /** Absent while no back-test runner is wired (compose.ts): BacktestAlarm then answers UNIMPLEMENTED. */
-  backtests?: BacktestCommand | undefined;
+  backtests: BacktestCommand;
   clock: Clock;
 }
 
@@ -187,8 +186,6 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
     },
 
     async backtestAlarm(request, call) {
-      // Without a runner wired (compose.ts) the rpc is not offered: a plain UNIMPLEMENTED, no made-up answer.
-      if (!deps.backtests) throw new GrpcError(GrpcStatus.UNIMPLEMENTED, 'BacktestAlarm is not available yet');
       const caller = callerOf(call, request.principal);
       const kind = kindOf(request.kind);
       const window = { fromMs: request.fromEpochMs, toMs: request.toEpochMs };

@@ -1,9 +1,9 @@
 import { Outcomes, TopicNames, type ChannelHandlers, type Outcome } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import type { StoreForecast } from '../usecases/forecast/store-forecast.js';
-import type { LightningMatcher } from '../usecases/matching/lightning-matcher.js';
-import type { TrackedEventMatcher } from '../usecases/matching/tracked-matcher.js';
-import { toForecastChunk, toRain, toStorm, toStrike, type Decoded } from './weather-decoding.js';
+import type { StoreForecast } from '../usecases/live/store-forecast.js';
+import type { LightningMatcher } from '../usecases/live/lightning-matcher.js';
+import type { TrackedEventMatcher } from '../usecases/live/tracked-matcher.js';
+import { toForecastChunk, toRain, toStorm, toStrike, type Decoded } from '../decoding/weather-decoding.js';
 
 export interface WeatherHandlerDeps {
   lightning: LightningMatcher;

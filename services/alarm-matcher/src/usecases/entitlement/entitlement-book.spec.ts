@@ -6,7 +6,7 @@ import { entitledOwner, FakeIdentity } from '../../test-support/fake-identity.js
 import { geometryRegistration, pointRegistration } from '../../test-support/fixtures.js';
 import { ManualClock } from '../../test-support/manual-clock.js';
 import { MemoryLedger, RecordingPublisher } from '../../test-support/memory-ports.js';
-import { NotificationDispatcher } from '../matching/dispatcher.js';
+import { NotificationDispatcher } from '../live/dispatcher.js';
 import { EntitlementBook, type RegistrationRef } from './entitlement-book.js';
 import { placeResolver } from './registration-place.js';
 

@@ -1,5 +1,5 @@
-import type { Registration } from '../../domain/registration.js';
-import type { Addressee } from '../../payloads/notification.js';
+import type { Registration } from '../domain/registration.js';
+import type { Addressee } from './notification.js';
 
 export function addresseeOf(registration: Registration): Addressee {
   return {

@@ -1,9 +1,9 @@
 import type { Position } from '@stormhook/geometry';
 import type { ForecastRegistration } from '../domain/registration.js';
-import type { Slot } from '../forecast/slots.js';
-import type { Violation } from '../forecast/violations.js';
+import type { Slot } from './slots.js';
+import type { Violation } from './violations.js';
 import { webhookEnvelope } from '@stormhook/webhooks';
-import { metres } from './notification.js';
+import { metres } from '../payloads/notification.js';
 
 /**
  * Forecast alarm payload (incumbent 1.6 plus `delivery`, `scheduledTime`, `late`, `forecastRunId`,

@@ -2,8 +2,8 @@ import { bboxOfMultiPolygon, centroidOf, type MultiPolygon, type Position, type 
 import type { commonV1, weatherV1 } from '@stormhook/proto';
 import { fromProtoEnum, INTENSITIES, LIGHTNING_TYPES, SEVERITIES } from '../domain/weather-enums.js';
 import type { HourlyMetric, HourlySeries } from '../forecast/daily.js';
-import type { Rain, Storm, Strike } from '../matching/weather-events.js';
-import type { ForecastChunk } from '../usecases/forecast/store-forecast.js';
+import type { Rain, Storm, Strike } from '../domain/weather-events.js';
+import type { ForecastChunk } from '../forecast/forecast-chunk.js';
 
 /** A weather event in the matcher's terms, or why the record cannot be used (it then goes to the dead-letter topic). */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };

@@ -1,10 +1,10 @@
-import type { RealtimeRegistration } from '../../domain/registration.js';
-import type { CancelReason, EndReason } from '../../lifecycle/tracked-event.js';
-import type { WatchedArea } from '../../matching/registration-index.js';
-import { trackedEventType } from '../../payloads/notification.js';
-import { precipitationPayload } from '../../payloads/precipitation-payload.js';
-import { thunderstormPayload } from '../../payloads/thunderstorm-payload.js';
-import type { LastRevision, StoredTrackedState } from '../../ports/tracked-state-store.js';
+import type { RealtimeRegistration } from '../domain/registration.js';
+import type { CancelReason, EndReason } from '../lifecycle/tracked-event.js';
+import type { WatchedArea } from './registration-index.js';
+import { trackedEventType } from '../payloads/notification.js';
+import { precipitationPayload } from '../payloads/precipitation-payload.js';
+import { thunderstormPayload } from '../payloads/thunderstorm-payload.js';
+import type { LastRevision, StoredTrackedState } from '../lifecycle/stored-tracked-state.js';
 
 /**
  * The END (or cancellation of an APPROACHING) of an event that stopped being updated, rebuilt from

@@ -1,7 +1,7 @@
 import type { Position } from '@stormhook/geometry';
-import type { WatchedArea } from '../../matching/registration-index.js';
-import type { EventProjection, Eta } from '../../motion/projection.js';
-import type { Phase } from '../../payloads/notification.js';
+import type { WatchedArea } from './registration-index.js';
+import type { EventProjection, Eta } from '../motion/projection.js';
+import type { Phase } from '../payloads/notification.js';
 
 const MINUTE = 60_000;
 

@@ -1,19 +1,14 @@
-import type { Position } from '@stormhook/geometry';
 import type { Logger } from '@stormhook/logger';
-import type { ForecastRegistration } from '../../domain/registration.js';
-import { CellLocator, type CellForecast } from '../../forecast/forecast-cells.js';
+import { CellLocator } from '../../forecast/forecast-cells.js';
 import type { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
 import type { LatestForecastCells } from '../../forecast/latest-cells.js';
+import { cellsFor, slotAlarm, type EvaluatedCells } from '../../forecast/slot-alarm.js';
 import { evaluatedDays, type Slot } from '../../forecast/slots.js';
-import { violationsOf } from '../../forecast/violations.js';
-import { notificationId } from '../../lifecycle/notification-id.js';
-import { forecastPayload } from '../../payloads/forecast-payload.js';
 import type { Notification } from '../../payloads/notification.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SlotClaim, SlotLedger } from '../../ports/slot-ledger.js';
 import type { AreaShapes } from '../index/area-shapes.js';
-import { addresseeOf } from '../matching/addressee.js';
-import type { NotificationDispatcher } from '../matching/dispatcher.js';
+import type { NotificationDispatcher } from './dispatcher.js';
 
 export interface SlotRunnerDeps {
   /** The forecast alarms held in memory (kept current by the registration broadcast). */
@@ -52,17 +47,10 @@ const MAX_ATTEMPTS = 5;
 const DISPATCH_CHUNK = 1_000;
 const DISPATCH_CHUNKS_IN_FLIGHT = 4;
 
-/** The cells evaluated for one registration and the reference point of its payload. */
-interface Evaluated {
-  cells: CellForecast[];
-  reference: Position;
-  distanceM: number;
-}
-
 /**
- * Evaluates a forecast delivery slot: every forecast alarm of that delivery against the latest
+ * Evaluates a forecast delivery slot, live: every forecast alarm of that delivery against the latest
  * stored forecast of its days, one notification per registration with at least one breached
- * threshold. Exactly one evaluation per slot across instances and restarts: the evaluation is
+ * threshold, each decided by the matching core (forecast/slot-alarm.ts). Exactly one evaluation per slot across instances and restarts: the evaluation is
  * claimed with a unique insert; a claim whose lease ran out (its instance died) is taken over by a
  * new attempt, whose notifications carry the same ids, so nothing already sent is sent again.
  */
@@ -114,31 +102,13 @@ export class ForecastSlotRunner {
     return { slotId: claimId, evaluated: true, late, ...result };
   }
 
-  private cellsFor(registration: ForecastRegistration, locator: CellLocator): Evaluated | undefined {
-    const boundary = registration.boundary;
-    const max = this.deps.maxCellDistanceM;
-    if (boundary.type === 'POINT') {
-      const point: Position = [boundary.point.lng, boundary.point.lat];
-      const nearest = locator.nearest(point, max);
-      return nearest && { cells: [nearest.cell], reference: point, distanceM: nearest.distanceM };
-    }
-    const district = this.deps.shapes.get({ level: 'DISTRICT', id: boundary.districtId });
-    if (!district) return undefined;
-    const inside = locator.within(district.bbox).filter((cell) => district.contains(cell.location[0], cell.location[1]));
-    if (inside.length > 0) return { cells: inside, reference: district.reference, distanceM: 0 };
-    // A district smaller than the grid spacing holds no cell: the cell nearest to its centroid stands in.
-    const nearest = locator.nearest(district.reference, max);
-    return nearest && { cells: [nearest.cell], reference: district.reference, distanceM: 0 };
-  }
-
   private async evaluate(slot: Slot, idScope: string, late: boolean): Promise<{ registrations: number; notifications: number; forecastRunId?: string }> {
-    const { cells, shapes, dispatcher, clock, logger } = this.deps;
+    const { cells, shapes, dispatcher, clock, logger, maxCellDistanceM } = this.deps;
     const registrations = this.deps.registrations.forDelivery(slot.delivery);
     const districts = registrations.flatMap((r) => (r.boundary.type === 'ADMINISTRATIVE' ? [{ level: 'DISTRICT' as const, id: r.boundary.districtId }] : []));
     // Throws while geo is down: the claim's lease then runs out and a later attempt takes over.
     await shapes.ensure(districts);
     const locator = new CellLocator(cells.all());
-    const eventId = `forecast:${idScope}`;
     let batch: Notification[] = [];
     let notifications = 0;
     let newestRun: { runId: string; issueMs: number } | undefined;
@@ -163,16 +133,17 @@ export class ForecastSlotRunner {
       if (failure) throw failure.error;
     };
     // Many alarms share a district: its cells are looked up once per slot.
-    const districtCells = new Map<number, Evaluated | undefined>();
+    const districtCells = new Map<number, EvaluatedCells | undefined>();
     const daysOf = new Map<number, number[]>();
+    const districtShape = (districtId: number) => shapes.get({ level: 'DISTRICT', id: districtId });
     for (const registration of registrations) {
       const boundary = registration.boundary;
-      let evaluated: Evaluated | undefined;
+      let evaluated: EvaluatedCells | undefined;
       if (boundary.type === 'ADMINISTRATIVE') {
-        if (!districtCells.has(boundary.districtId)) districtCells.set(boundary.districtId, this.cellsFor(registration, locator));
+        if (!districtCells.has(boundary.districtId)) districtCells.set(boundary.districtId, cellsFor(registration, locator, districtShape, maxCellDistanceM));
         evaluated = districtCells.get(boundary.districtId);
       } else {
-        evaluated = this.cellsFor(registration, locator);
+        evaluated = cellsFor(registration, locator, districtShape, maxCellDistanceM);
       }
       if (!evaluated) {
         logger.warn({ registrationId: registration.registrationId }, 'no forecast grid cell for the registration; skipped in this slot');
@@ -180,34 +151,10 @@ export class ForecastSlotRunner {
       }
       let days = daysOf.get(registration.forecastDays);
       if (!days) daysOf.set(registration.forecastDays, (days = evaluatedDays(slot, registration.forecastDays)));
-      const violations = violationsOf(registration.filter, evaluated.cells, days);
-      if (violations.length === 0) continue;
-      const run = evaluated.cells.reduce<{ runId: string; issueMs: number } | undefined>(
-        (best, cell) => (!best || cell.issueMs > best.issueMs ? { runId: cell.runId, issueMs: cell.issueMs } : best),
-        undefined,
-      );
-      if (run && (!newestRun || run.issueMs > newestRun.issueMs)) newestRun = run;
-      const id = notificationId(eventId, registration.registrationId, 'forecast');
-      batch.push({
-        notificationId: id,
-        addressee: addresseeOf(registration),
-        eventKind: 'FORECAST',
-        phase: 'START',
-        eventId,
-        stage: 'forecast',
-        occurredAtMs: slot.timeMs,
-        payload: forecastPayload({
-          notificationId: id,
-          registration,
-          slot,
-          late,
-          evaluatedAtMs: clock.now(),
-          reference: evaluated.reference,
-          distanceM: evaluated.distanceM,
-          run,
-          violations,
-        }),
-      });
+      const alarm = slotAlarm(registration, evaluated, { slot, idScope, late, evaluatedAtMs: clock.now() }, days);
+      if (!alarm) continue;
+      if (alarm.run && (!newestRun || alarm.run.issueMs > newestRun.issueMs)) newestRun = alarm.run;
+      batch.push(alarm.notification);
       if (batch.length >= DISPATCH_CHUNK) await flush();
     }
     await flush();

@@ -9,7 +9,7 @@ import { ForecastRegistrations } from '../../forecast/forecast-registrations.js'
 import { LatestForecastCells } from '../../forecast/latest-cells.js';
 import { MemoryLedger, MemorySlotLedger, PolygonGeo, RecordingPublisher } from '../../test-support/memory-ports.js';
 import { AreaShapes } from '../index/area-shapes.js';
-import { NotificationDispatcher, type DeliveryGate } from '../matching/dispatcher.js';
+import { NotificationDispatcher, type DeliveryGate } from './dispatcher.js';
 import { ForecastSlotRunner } from './slot-runner.js';
 
 const DAY = Date.UTC(2030, 0, 15);

@@ -1,5 +1,5 @@
 import type { BBox, MultiPolygon, Position } from '@stormhook/geometry';
-import type { Intensity, LightningType, Severity } from '../domain/weather-enums.js';
+import type { Intensity, LightningType, Severity } from './weather-enums.js';
 
 /** A located lightning discharge (weather.lightning.v1), units as in the filters. */
 export interface Strike {
