@@ -156,7 +156,8 @@ export const BACKTEST_WEBHOOK_WARNING = 'webhook is not used by a back-test: not
  * Checks every field that can be checked without other services, in request order (first error
  * wins). `update` requires registrationId; a register call ignores one, with a warning. A back-test
  * validates exactly as register does, except that the webhook may be left out (when sent, its shape
- * is checked and it is dropped, with a warning).
+ * is checked and it is dropped, with a warning) and a registrationId, when sent, names the registration
+ * whose id the back-test runs under.
  */
 export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'update'): Result<ValidInput>;
 export function validateDraft(draft: RegistrationDraft, mode: 'backtest'): Result<WellFormedDraft>;
@@ -167,7 +168,9 @@ export function validateDraft(draft: RegistrationDraft, mode: DraftMode): Result
     if (registrationId === '') return fail(invalid('registrationId', 'is required to update a registration'));
     if (!isUuid(registrationId)) return fail(invalid('registrationId', 'must be a UUID'));
   } else if (registrationId !== '' && mode === 'backtest') {
-    warnings.push('registrationId is not used by a back-test: the draft runs under an id of its own and is never stored; the value sent was ignored');
+    // A back-test of one of the caller's registrations runs under its id, so the callbacks it shows carry the ids
+    // the live path sent (the caller can compare them with its deliveries); the command checks the id is theirs.
+    if (!isUuid(registrationId)) return fail(invalid('registrationId', 'must be a UUID'));
   } else if (registrationId !== '') {
     warnings.push(
       `registrationId is assigned by the service; the value sent was ignored (update a ${KIND_NOUN[draft.kind]} with PUT /v1/alarms/${KIND_PATH[draft.kind]}/update)`,
@@ -176,7 +179,7 @@ export function validateDraft(draft: RegistrationDraft, mode: DraftMode): Result
   const recipientId = draft.recipientId.trim();
   if (recipientId === '') return fail(invalid('recipientId', 'is required'));
   if (recipientId.length > MAX_RECIPIENT_ID_LENGTH) return fail(invalid('recipientId', `must be at most ${MAX_RECIPIENT_ID_LENGTH} characters`));
-  const common = { registrationId: mode === 'update' ? registrationId : '', recipientId };
+  const common = { registrationId: mode === 'register' ? '' : registrationId, recipientId };
 
   switch (draft.kind) {
     case 'GEOMETRY':

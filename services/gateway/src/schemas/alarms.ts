@@ -156,7 +156,21 @@ function buildAlarmSchemas<
   return {
     registerRequest: named(`${kind.label}RegisterRequest`, closedObject(requestFields, required)),
     updateRequest: named(`${kind.label}UpdateRequest`, closedObject(requestFields, ['registrationId', ...required])),
-    backtestRequest: named(`${kind.label}BacktestRequest`, closedObject({ ...requestFields, ...backtestWindowFields }, backtestRequired)),
+    backtestRequest: named(
+      `${kind.label}BacktestRequest`,
+      closedObject(
+        {
+          ...requestFields,
+          registrationId: {
+            ...uuid,
+            description:
+              'optional: one of your registrations of this kind (404 otherwise); the back-test runs under its id, so the sample callbacks carry the ids the live path gave its deliveries. The body still decides the filter and the area',
+          },
+          ...backtestWindowFields,
+        },
+        backtestRequired,
+      ),
+    ),
     registration,
     pageRequest: named(
       `${kind.label}PageRequest`,

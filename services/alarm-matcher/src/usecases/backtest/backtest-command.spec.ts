@@ -3,7 +3,7 @@ import type { AccessSnapshot } from '@stormhook/access';
 import type { Caller } from '../../domain/caller.js';
 import type { RegistrationDraft } from '../../domain/draft.js';
 import type { AlarmError, Result } from '../../domain/errors.js';
-import type { LatLng } from '../../domain/registration.js';
+import type { LatLng, Registration } from '../../domain/registration.js';
 import { BACKTEST_WEBHOOK_WARNING } from '../../domain/validate-draft.js';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
 import type { ForecastStore } from '../../ports/forecast-store.js';
@@ -18,6 +18,21 @@ const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const CALLER: Caller = { userId: 'u-1', accountId: ACCOUNT, role: 'API_USER' };
+const STORED_ID = '6f1c2b7a-3d4e-4f5a-8b9c-0d1e2f3a4b5c';
+const FOREIGN_ID = '7e2d3c8b-4e5f-4a6b-9c0d-1e2f3a4b5c6d';
+const POINT_ID = '8f3e4d9c-5f6a-4b7c-8d1e-2f3a4b5c6d7e';
+
+/** The caller's stored geometry alarm and another account's, as the repository holds them. */
+const stored = new Map<string, Pick<Registration, 'registrationId' | 'accountId' | 'kind'>>([
+  [STORED_ID, { registrationId: STORED_ID, accountId: ACCOUNT, kind: 'GEOMETRY' }],
+  [FOREIGN_ID, { registrationId: FOREIGN_ID, accountId: '0b0b0b0b-1111-4111-8111-0b0b0b0b0b0b', kind: 'GEOMETRY' }],
+  [POINT_ID, { registrationId: POINT_ID, accountId: ACCOUNT, kind: 'POINT' }],
+]);
+const repo = {
+  async findById(registrationId: string) {
+    return stored.get(registrationId) as Registration | undefined;
+  },
+};
 
 /** Ankara (6) with Çankaya (1231); İstanbul west of lng 30 and Kocaeli east of it; the sea north of lat 41.2. */
 const geo = {
@@ -74,6 +89,7 @@ function commandWith(runner: BacktestRunner, geoPort: GeoPort = geo): BacktestCo
     maxCellDistanceM: 50_000,
     clock: { now: () => NOW },
     newId: () => DRAFT_ID,
+    repo,
     runner,
   });
 }
@@ -131,12 +147,25 @@ describe('BacktestCommand', () => {
     assert.equal(runner.inputs.length, 1, 'a malformed webhook is refused before anything runs');
   });
 
-  it('ignores a registrationId with a warning of its own: the draft runs under its own id', async () => {
+  it("runs under the id and account of the caller's registration it names, so its ids are the live path's", async () => {
     const runner = new RecordingRunner();
-    const result = await commandWith(runner).run(CALLER, geometryDraft({ registrationId: '6f1c2b7a-3d4e-4f5a-8b9c-0d1e2f3a4b5c' }), lastWeek);
+    const result = await commandWith(runner).run(CALLER, geometryDraft({ registrationId: STORED_ID }), lastWeek);
     assert.ok(result.ok);
-    assert.equal(runner.inputs[0]?.registration.registrationId, DRAFT_ID);
-    assert.match(result.value.warnings[0] ?? '', /^registrationId is not used by a back-test/);
+    assert.equal(runner.inputs[0]?.registration.registrationId, STORED_ID);
+    assert.equal(runner.inputs[0]?.registration.accountId, ACCOUNT);
+  });
+
+  it('answers not found for a named registration that is unknown, of another account or of another kind, and runs nothing', async () => {
+    const runner = new RecordingRunner();
+    for (const registrationId of ['9a9a9a9a-1111-4111-8111-9a9a9a9a9a9a', FOREIGN_ID, POINT_ID]) {
+      const result = await commandWith(runner).run(CALLER, geometryDraft({ registrationId }), lastWeek);
+      assert.equal(errorOf(result).kind, 'not-found', registrationId);
+    }
+    assert.equal(runner.inputs.length, 0);
+  });
+
+  it('refuses a registrationId that is not a UUID, naming it', async () => {
+    assert.equal(fieldOf(await commandWith(new RecordingRunner()).run(CALLER, geometryDraft({ registrationId: 'nope' }), lastWeek)), 'registrationId');
   });
 
   it('keeps the warnings the runner repeats from the registration once', async () => {

@@ -1,13 +1,15 @@
-import type { Caller } from '../../domain/caller.js';
+import { owns, type Caller } from '../../domain/caller.js';
 import type { RegistrationDraft } from '../../domain/draft.js';
 import { fail, invalid, ok, precondition, unavailable, type Result } from '../../domain/errors.js';
 import { validateDraft } from '../../domain/validate-draft.js';
 import type { CallBudget } from '../../ports/call-budget.js';
+import type { RegistrationRepository } from '../../ports/registration-repository.js';
 import type { Clock } from '../../ports/clock.js';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
 import { checkBoundary, type BoundaryCheckDeps } from '../registrations/boundary-check.js';
 import { buildRegistration } from '../registrations/build-registration.js';
 import { checkCircleInPlan, type CircleInPlanDeps } from '../registrations/circle-in-plan.js';
+import { registrationNotFound } from '../registrations/registration-commands.js';
 import type { BacktestOutcome, BacktestRunner } from './backtest-outcome.js';
 
 const MINUTE_MS = 60_000;
@@ -31,7 +33,9 @@ export interface BacktestCommandDeps extends BoundaryCheckDeps, CircleInPlanDeps
   /** Runs the draft over the history with the live matching core. */
   runner: BacktestRunner;
   clock: Clock;
-  /** The draft's id: a fresh one per back-test, so nothing it produces can be taken for a stored registration's. */
+  /** Looks up the registration a back-test names by registrationId. */
+  repo: Pick<RegistrationRepository, 'findById'>;
+  /** The draft's id when it names no registration: a fresh one per back-test, never taken for a stored registration's. */
   newId: () => string;
 }
 
@@ -58,7 +62,8 @@ export function checkWindow(window: BacktestWindow, nowMs: number): Result<Backt
 /**
  * POST /v1/alarms/{kind}/backtest behind the gateway: a draft registration, validated and checked
  * exactly as register does (account, fields, boundary, plan geography) but with the webhook
- * optional, built with register's code under a fresh draft id, never stored, and run over a past
+ * optional, built with register's code under a fresh draft id (or the id of the caller's registration
+ * it names), never stored, and run over a past
  * window of the weather history. `budget` is the API caller's remaining time; the geo calls share it.
  */
 export class BacktestCommand {
@@ -81,12 +86,16 @@ export class BacktestCommand {
       if (!inside.ok) return inside;
     }
     const warnings = [...input.value.warnings, ...facts.value.warnings];
-    const registration = buildRegistration(
-      input.value,
-      facts.value,
-      { registrationId: this.deps.newId(), accountId, createdAtMs: now, updatedAtMs: now, version: 1 },
-      warnings,
-    );
+    // Named: one of the caller's registrations of this kind (the same not-found answer as update otherwise),
+    // run under its id and account so every notification id equals the one the live path gave.
+    let identity = { registrationId: this.deps.newId(), accountId };
+    if (input.value.registrationId !== '') {
+      const existing = await this.deps.repo.findById(input.value.registrationId);
+      if (!existing || existing.kind !== draft.kind || !owns(caller, existing.accountId))
+        return fail(registrationNotFound(draft.kind, input.value.registrationId));
+      identity = { registrationId: existing.registrationId, accountId: existing.accountId };
+    }
+    const registration = buildRegistration(input.value, facts.value, { ...identity, createdAtMs: now, updatedAtMs: now, version: 1 }, warnings);
     try {
       const outcome = await this.deps.runner.run({ registration, fromMs: checked.value.fromMs, toMs: checked.value.toMs });
       // The draft's own warnings (an ignored webhook, a filter that never matches) come first, once each.
