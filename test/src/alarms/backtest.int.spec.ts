@@ -115,7 +115,7 @@ describe('alarm back-test end to end (live callbacks against the back-test of th
     const to = Date.now();
     const run = await stack.call('POST', '/v1/alarms/points/backtest', {
       token: user.token,
-      body: { ...POINT_BODY, filter: { thunderstorm: { severityThreshold: 'MODERATE' } }, from: fromMs, to },
+      body: { ...POINT_BODY, filter: { thunderstorm: { severityThreshold: 'MEDIUM' } }, from: fromMs, to },
     });
     assert.equal(run.status, 200, JSON.stringify(run.body));
     assert.equal(run.body['callbacks'], 0);
