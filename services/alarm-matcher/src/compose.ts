@@ -2,10 +2,11 @@ import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
-import { geoV1, identityV1, notificationV1 } from '@stormhook/proto';
+import { geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { internalTokensOf, type Platform } from '@stormhook/service-kit';
 import { GrpcEntitlementSource } from './adapters/grpc-entitlement-source.js';
 import { GrpcGeoPort } from './adapters/grpc-geo.js';
+import { GrpcWeatherHistory } from './adapters/grpc-history.js';
 import { GrpcWebhookStore } from './adapters/grpc-webhook-store.js';
 import { KafkaAlarmPublisher } from './adapters/kafka-alarm-publisher.js';
 import { KafkaRegistrationEvents } from './adapters/kafka-registration-events.js';
@@ -27,7 +28,11 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { EntitlementSource } from './ports/entitlement-source.js';
 import type { ForecastStore } from './ports/forecast-store.js';
 import type { GeoPort } from './ports/geo-port.js';
+import type { WeatherHistory } from './ports/weather-history.js';
 import type { WebhookStore } from './ports/webhook-store.js';
+import { BacktestCommand } from './usecases/backtest/backtest-command.js';
+import type { BacktestRunner } from './usecases/backtest/backtest-outcome.js';
+import { HistoryBacktest, type HistoryBacktestDeps } from './usecases/backtest/history-backtest.js';
 import { EntitlementBook } from './usecases/entitlement/entitlement-book.js';
 import { placeResolver } from './usecases/entitlement/registration-place.js';
 import { ForecastScheduler } from './usecases/live/scheduler.js';
@@ -45,6 +50,15 @@ import { TrackedEventMatcher } from './usecases/live/tracked-matcher.js';
 import { RegistrationCommands } from './usecases/registrations/registration-commands.js';
 import { RegistrationQueries } from './usecases/registrations/registration-queries.js';
 
+/**
+ * What the back-test runner is built from: the weather history, geo (area polygons) and the live
+ * matchers' settings, so a back-test decides exactly as the live path would.
+ */
+export type BacktestWiring = HistoryBacktestDeps;
+
+/** Builds the back-test runner from its wiring (tests build theirs; production builds HistoryBacktest). */
+export type BacktestRunnerFactory = (wiring: BacktestWiring) => BacktestRunner;
+
 /** What tests and the operator command may replace. */
 export interface CompositionOptions {
   clock?: Clock;
@@ -54,6 +68,10 @@ export interface CompositionOptions {
   webhooks?: WebhookStore;
   /** Replaces the identity gRPC client (registration owners' entitlement). */
   entitlements?: EntitlementSource;
+  /** Replaces query's weather history client. */
+  history?: WeatherHistory;
+  /** Builds the back-test runner. */
+  backtestRunner?: BacktestRunnerFactory;
 }
 
 /** The object graph of the alarm matcher, built by hand on top of a started platform. */
@@ -79,6 +97,8 @@ export interface AlarmMatcherParts {
   dispatcher: NotificationDispatcher;
   commands: RegistrationCommands;
   queries: RegistrationQueries;
+  /** The back-test of a draft registration. */
+  backtests: BacktestCommand;
   lightning: LightningMatcher;
   tracked: TrackedEventMatcher;
   forecast: StoreForecast;
@@ -113,6 +133,12 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     : createClient(identityV1.IdentityService, config.IDENTITY_GRPC_ADDRESS, {
         deadlineMs: config.GRPC_DEADLINE_MS,
         internalToken: tokens.serviceTokenFor('identity'),
+      });
+  const historyClient = opts.history
+    ? undefined
+    : createClient(queryV1.WeatherHistoryService, config.QUERY_GRPC_ADDRESS, {
+        deadlineMs: config.GRPC_DEADLINE_MS,
+        internalToken: tokens.serviceTokenFor('query'),
       });
   const geo = opts.geo ?? new GrpcGeoPort(geoClient!, config.ALARM_GEO_SIMPLIFY_TOLERANCE_M);
   const webhooks = opts.webhooks ?? new GrpcWebhookStore(notifierClient!);
@@ -171,6 +197,19 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     maxCellDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
   };
   const quietMs = config.ALARM_LIGHTNING_QUIET_PERIOD_MS;
+  const backtestWiring: BacktestWiring = {
+    history: opts.history ?? new GrpcWeatherHistory(historyClient!),
+    geo,
+    thunderstormGraceMs: config.ALARM_THUNDERSTORM_GRACE_MS,
+    precipitationExpiryMs: config.ALARM_PRECIPITATION_EXPIRY_MS,
+    lightningQuietMs: quietMs,
+    lightningPersistMs: config.ALARM_LIGHTNING_PERSIST_MS,
+    maxEventAgeMs: config.ALARM_MAX_EVENT_AGE_MS,
+    sweepIntervalMs: config.ALARM_SWEEP_INTERVAL_MS,
+    forecastCellMaxDistanceM: config.ALARM_FORECAST_CELL_MAX_DISTANCE_M,
+    forecastRetentionMs: config.ALARM_FORECAST_RETENTION_MS,
+  };
+  const backtestRunner: BacktestRunner = opts.backtestRunner?.(backtestWiring) ?? new HistoryBacktest(backtestWiring);
   const episodes = new LightningEpisodes(activity, quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const ringEpisodes = new LightningEpisodes(new MongoLightningActivityStore(db, COLLECTIONS.lightningApproach), quietMs, config.ALARM_LIGHTNING_PERSIST_MS);
   const slots = new ForecastSlotRunner({
@@ -203,6 +242,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
     dispatcher,
     commands: new RegistrationCommands(registrationDeps),
     queries: new RegistrationQueries(registrationDeps),
+    backtests: new BacktestCommand({ ...registrationDeps, runner: backtestRunner }),
     lightning: new LightningMatcher({
       index,
       episodes,
@@ -252,6 +292,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
       geoClient?.close();
       identityClient?.close();
       notifierClient?.close();
+      historyClient?.close();
     },
   };
 }

@@ -13,6 +13,7 @@ const spec = {
   ...internalSigningEnv('alarm-matcher'),
   GEO_GRPC_ADDRESS: str({ default: '127.0.0.1:50052', description: 'geo service: boundary checks and area polygons' }),
   NOTIFIER_GRPC_ADDRESS: str({ default: '127.0.0.1:50056', description: "notifier service: the account's stored webhook" }),
+  QUERY_GRPC_ADDRESS: str({ default: '127.0.0.1:50054', description: 'query service: the weather history that back-tests run over' }),
   IDENTITY_GRPC_ADDRESS: str({
     default: '127.0.0.1:50051',
     description: "identity service: the account owner's status and subscription (entitlement of registrations)",

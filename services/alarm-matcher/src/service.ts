@@ -175,7 +175,13 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
 
       server.add(
         alarmV1.AlarmMatcherService,
-        alarmMatcherHandlers({ commands: matcher.commands, queries: matcher.queries, slots: matcher.slots, clock: matcher.clock }),
+        alarmMatcherHandlers({
+          commands: matcher.commands,
+          queries: matcher.queries,
+          slots: matcher.slots,
+          backtests: matcher.backtests,
+          clock: matcher.clock,
+        }),
       );
 
       if (opts.backgroundJobs ?? true) {

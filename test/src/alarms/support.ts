@@ -5,6 +5,7 @@ import * as geo from '@stormhook/geo';
 import * as identity from '@stormhook/identity';
 import { createLogger } from '@stormhook/logger';
 import * as notifier from '@stormhook/notifier';
+import * as query from '@stormhook/query';
 import type { RunningGrpcService } from '@stormhook/service-kit';
 import { ApiSession, type Answer } from '../support/api-session.js';
 import { acknowledgeAlarm, Receiver as SharedReceiver } from '../support/receiver.js';
@@ -49,7 +50,15 @@ export interface AlarmStack {
  * receiver can take the callbacks. `matcherEnv` adds alarm-matcher settings (e.g. a short lightning
  * quiet period, so an all-clear arrives within a test).
  */
-export async function startAlarmStack(matcherEnv: Record<string, string> = {}): Promise<AlarmStack> {
+/** What a suite adds to the alarm stack. */
+export interface AlarmStackOptions {
+  /** Starts query too, so the matcher reads its weather history (the back-test). */
+  query?: boolean;
+  /** Settings of the gateway on top of the suite's. */
+  gatewayEnv?: Record<string, string>;
+}
+
+export async function startAlarmStack(matcherEnv: Record<string, string> = {}, options: AlarmStackOptions = {}): Promise<AlarmStack> {
   const { env, topicPrefix, track, stopAll } = testEnv('alm');
   const logger = createLogger({ service: 'alarms-it', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const address = (service: RunningGrpcService) => `127.0.0.1:${service.port}`;
@@ -67,10 +76,16 @@ export async function startAlarmStack(matcherEnv: Record<string, string> = {}): 
       await identity.start(identity.loadConfig({ ...env, ...identityTestEnv() }), { logger: logger.child({ service: 'identity' }) }),
     );
     env['IDENTITY_GRPC_ADDRESS'] = address(identityService);
+    if (options.query) {
+      const queryService = track(await query.start(query.loadConfig(env), { logger: logger.child({ service: 'query' }) }));
+      env['QUERY_GRPC_ADDRESS'] = address(queryService);
+    }
     const matcher = track(await alarmMatcher.start(alarmMatcher.loadConfig({ ...env, ...matcherEnv }), { logger: logger.child({ service: 'alarm-matcher' }) }));
     env['ALARM_MATCHER_GRPC_ADDRESS'] = address(matcher);
     const running = track(
-      await gateway.start(gateway.loadConfig({ ...env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger: logger.child({ service: 'gateway' }) }),
+      await gateway.start(gateway.loadConfig({ ...env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0', ...options.gatewayEnv }), {
+        logger: logger.child({ service: 'gateway' }),
+      }),
     );
     const session = new ApiSession(`http://127.0.0.1:${running.port}`, 'alm');
     const user: AlarmStack['user'] = async (role, plan = 'PREMIUM_MONTHLY') => {

@@ -13,8 +13,11 @@ export type AlarmError =
   | { kind: 'conflict'; reason: ConflictReason; message: string }
   /** Authenticated but not allowed (another account's list, operator operations): 403. */
   | { kind: 'forbidden'; message: string }
-  /** A service this one needs (geo, notifier) does not answer: 503. */
-  | { kind: 'unavailable'; dependency: 'geo' | 'notifier' | 'identity'; message: string };
+  /** A service this one needs (geo, notifier, identity, query's weather history) does not answer: 503. */
+  | { kind: 'unavailable'; dependency: Dependency; message: string };
+
+/** The services the matcher calls for an API caller. */
+export type Dependency = 'geo' | 'notifier' | 'identity' | 'query';
 
 export type PreconditionReason = 'ACCOUNT_REQUIRED' | 'WEBHOOK_NOT_FOUND' | 'WEBHOOK_ACCOUNT_MISMATCH';
 export type ConflictReason = 'REGISTRATION_EXISTS' | 'WEBHOOK_DIFFERS';
@@ -52,7 +55,7 @@ export function forbidden(message: string): AlarmError {
   return { kind: 'forbidden', message };
 }
 
-export function unavailable(dependency: 'geo' | 'notifier' | 'identity', message: string): AlarmError {
+export function unavailable(dependency: Dependency, message: string): AlarmError {
   return { kind: 'unavailable', dependency, message };
 }
 

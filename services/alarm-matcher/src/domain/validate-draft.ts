@@ -23,15 +23,26 @@ export const MAX_FORECAST_DAYS = 14;
 interface Common {
   registrationId: string;
   recipientId: string;
-  webhook: WebhookDraft;
   warnings: string[];
 }
 
-/** A draft whose fields are all well-formed; geo and the webhook rules are checked by the use case. */
-export type ValidInput =
+/**
+ * A draft whose area and filter fields are all well-formed; geo is checked by the use case. What a
+ * back-test runs: it delivers nothing, so it needs no webhook.
+ */
+export type WellFormedDraft =
   | (Common & { kind: 'GEOMETRY'; area: AdministrativeBoundary; filter: WeatherFilter })
   | (Common & { kind: 'POINT'; circle: Circle; filter: WeatherFilter })
   | (Common & { kind: 'FORECAST'; boundary: ForecastBoundary; filter: ForecastFilter; forecastDays: number; delivery: Delivery[] });
+
+/** A draft to register or update: well-formed and with its webhook, whose rules the use case applies. */
+export type ValidInput = WellFormedDraft & { webhook: WebhookDraft };
+
+/**
+ * register and update need the webhook (contract section 3); a back-test takes the same body with the
+ * webhook optional, checks its shape when sent, and never uses it.
+ */
+export type DraftMode = 'register' | 'update' | 'backtest';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -119,8 +130,18 @@ function deliveries(raw: string[]): Result<Delivery[]> {
   return ok(DELIVERIES.filter((d) => picked.includes(d)));
 }
 
-function webhookShape(webhook: WebhookDraft | undefined): Result<WebhookDraft> {
-  if (!webhook || (webhook.accountId === '' && !webhook.config?.url)) {
+/** The webhook member of the result: kept to register or update; dropped by a back-test, with a warning when one was sent. */
+function webhookOf(webhook: WebhookDraft | undefined, mode: DraftMode, warnings: string[]): { webhook?: WebhookDraft } {
+  if (mode !== 'backtest') return webhook ? { webhook } : {};
+  if (webhook) warnings.push(BACKTEST_WEBHOOK_WARNING);
+  return {};
+}
+
+/** The webhook's shape; undefined when a back-test was sent none (it delivers nothing). */
+function webhookShape(webhook: WebhookDraft | undefined, mode: DraftMode): Result<WebhookDraft | undefined> {
+  const absent = !webhook || (webhook.accountId === '' && !webhook.config?.url);
+  if (absent && mode === 'backtest') return ok(undefined);
+  if (!webhook || absent) {
     return fail(invalid('webhook', 'is required: the complete webhook on the first registration of an account, later only webhook.accountId'));
   }
   if (webhook.accountId !== '' && !isUuid(webhook.accountId))
@@ -128,15 +149,27 @@ function webhookShape(webhook: WebhookDraft | undefined): Result<WebhookDraft> {
   return ok(webhook);
 }
 
+/** What a back-test says about a webhook it was sent: nothing reads it, and the stored one is left alone. */
+export const BACKTEST_WEBHOOK_WARNING = 'webhook is not used by a back-test: nothing is delivered, and the stored webhook is left as it is';
+
 /**
  * Checks every field that can be checked without other services, in request order (first error
- * wins). `update` requires registrationId; a register call ignores one, with a warning.
+ * wins). `update` requires registrationId; a register call ignores one, with a warning. A back-test
+ * validates exactly as register does, except that the webhook may be left out (when sent, its shape
+ * is checked and it is dropped, with a warning) and a registrationId, when sent, names the registration
+ * whose id the back-test runs under.
  */
-export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'update'): Result<ValidInput> {
+export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'update'): Result<ValidInput>;
+export function validateDraft(draft: RegistrationDraft, mode: 'backtest'): Result<WellFormedDraft>;
+export function validateDraft(draft: RegistrationDraft, mode: DraftMode): Result<ValidInput | WellFormedDraft> {
   const warnings: string[] = [];
   const registrationId = draft.registrationId.trim();
   if (mode === 'update') {
     if (registrationId === '') return fail(invalid('registrationId', 'is required to update a registration'));
+    if (!isUuid(registrationId)) return fail(invalid('registrationId', 'must be a UUID'));
+  } else if (registrationId !== '' && mode === 'backtest') {
+    // A back-test of one of the caller's registrations runs under its id, so the callbacks it shows carry the ids
+    // the live path sent (the caller can compare them with its deliveries); the command checks the id is theirs.
     if (!isUuid(registrationId)) return fail(invalid('registrationId', 'must be a UUID'));
   } else if (registrationId !== '') {
     warnings.push(
@@ -146,19 +179,19 @@ export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'upda
   const recipientId = draft.recipientId.trim();
   if (recipientId === '') return fail(invalid('recipientId', 'is required'));
   if (recipientId.length > MAX_RECIPIENT_ID_LENGTH) return fail(invalid('recipientId', `must be at most ${MAX_RECIPIENT_ID_LENGTH} characters`));
-  const common = { registrationId: mode === 'update' ? registrationId : '', recipientId };
+  const common = { registrationId: mode === 'register' ? '' : registrationId, recipientId };
 
   switch (draft.kind) {
     case 'GEOMETRY':
     case 'POINT': {
       const boundary = draft.kind === 'GEOMETRY' ? geometryBoundary(draft) : circle(draft);
       if (!boundary.ok) return boundary;
-      const webhook = webhookShape(draft.webhook);
+      const webhook = webhookShape(draft.webhook, mode);
       if (!webhook.ok) return webhook;
       const filter = validateWeatherFilter(draft.weatherFilter);
       if (!filter.ok) return filter;
       warnings.push(...filter.value.warnings);
-      const base = { ...common, webhook: webhook.value, filter: filter.value.value, warnings };
+      const base = { ...common, ...webhookOf(webhook.value, mode, warnings), filter: filter.value.value, warnings };
       return draft.kind === 'GEOMETRY'
         ? ok({ ...base, kind: 'GEOMETRY', area: boundary.value as AdministrativeBoundary })
         : ok({ ...base, kind: 'POINT', circle: boundary.value as Circle });
@@ -171,7 +204,7 @@ export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'upda
       }
       const delivery = deliveries(draft.delivery);
       if (!delivery.ok) return delivery;
-      const webhook = webhookShape(draft.webhook);
+      const webhook = webhookShape(draft.webhook, mode);
       if (!webhook.ok) return webhook;
       const filter = validateForecastFilter(draft.forecastFilter);
       if (!filter.ok) return filter;
@@ -182,7 +215,7 @@ export function validateDraft(draft: RegistrationDraft, mode: 'register' | 'upda
         boundary: boundary.value,
         forecastDays: draft.forecastDays,
         delivery: delivery.value,
-        webhook: webhook.value,
+        ...webhookOf(webhook.value, mode, warnings),
         filter: filter.value.value,
         warnings,
       });

@@ -1,3 +1,5 @@
+import type { Dependency } from '../domain/errors.js';
+
 /**
  * Thrown by an adapter when a service it calls does not answer (timeout, connection refused, 5xx):
  * use cases turn it into a 503 for API callers, consumers into a retry.
@@ -6,7 +8,7 @@ export class DependencyUnavailableError extends Error {
   override readonly name = 'DependencyUnavailableError';
 
   constructor(
-    readonly dependency: 'geo' | 'notifier' | 'identity',
+    readonly dependency: Dependency,
     message: string,
     options?: ErrorOptions,
   ) {

@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '@stormhook/logger';
 import { alarmV1, notificationV1, type DeepPartial, type identityV1 } from '@stormhook/proto';
 import { removeServiceTestEnv, serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
 import { loadConfig } from '../config.js';
+import type { BacktestRunnerFactory } from '../compose.js';
 import type { Clock } from '../ports/clock.js';
 import { start, type RunningAlarmMatcher } from '../service.js';
 import { AlarmTap } from './alarm-tap.js';
@@ -18,6 +19,8 @@ export interface HarnessOptions {
   /** Background jobs of the matchers (default false: tests run sweeps and ticks by hand). */
   backgroundJobs?: boolean;
   env?: Record<string, string>;
+  /** Builds the matchers' back-test runner (default: HistoryBacktest reading query's history over gRPC, as in production). */
+  backtestRunner?: BacktestRunnerFactory;
 }
 
 type Client = GrpcClient<typeof alarmV1.AlarmMatcherService>;
@@ -32,6 +35,7 @@ export interface AlarmApi {
   listAlarmsByRecipient(request: DeepPartial<alarmV1.ListAlarmsByRecipientRequest>): Promise<alarmV1.ListAlarmsResponse>;
   listForecastThresholds(request: DeepPartial<alarmV1.ListForecastThresholdsRequest>): Promise<alarmV1.ListForecastThresholdsResponse>;
   runForecastSlot(request: DeepPartial<alarmV1.RunForecastSlotRequest>): Promise<alarmV1.RunForecastSlotResponse>;
+  backtestAlarm(request: DeepPartial<alarmV1.BacktestAlarmRequest>): Promise<alarmV1.BacktestAlarmResponse>;
 }
 
 export function alarmApi(client: Client): AlarmApi {
@@ -44,6 +48,7 @@ export function alarmApi(client: Client): AlarmApi {
     listAlarmsByRecipient: (r) => client.listAlarmsByRecipient(alarmV1.ListAlarmsByRecipientRequest.create(r)),
     listForecastThresholds: (r) => client.listForecastThresholds(alarmV1.ListForecastThresholdsRequest.create(r)),
     runForecastSlot: (r) => client.runForecastSlot(alarmV1.RunForecastSlotRequest.create(r)),
+    backtestAlarm: (r) => client.backtestAlarm(alarmV1.BacktestAlarmRequest.create(r)),
   };
 }
 
@@ -111,6 +116,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       backgroundJobs: options.backgroundJobs ?? false,
       entitlements: identity,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.backtestRunner ? { backtestRunner: options.backtestRunner } : {}),
     });
     matchers.push(matcher);
     return matcher;

@@ -6,10 +6,12 @@ import { DELIVERIES, FORECAST_FILTER_FIELDS, type Delivery, type RegistrationKin
 import { latestDueSlot, slotOn } from '../forecast/slots.js';
 import type { CallBudget } from '../ports/call-budget.js';
 import type { Clock } from '../ports/clock.js';
+import type { BacktestCommand } from '../usecases/backtest/backtest-command.js';
 import type { ForecastSlotRunner } from '../usecases/live/slot-runner.js';
 import type { RegistrationCommands } from '../usecases/registrations/registration-commands.js';
 import type { RegistrationView } from '../usecases/registrations/registration-deps.js';
 import { DEFAULT_PAGE_SIZE, type BoundaryFilter, type RegistrationPage, type RegistrationQueries } from '../usecases/registrations/registration-queries.js';
+import { backtestToProto } from './backtest-proto.js';
 import { draftFromProto } from './draft-from-proto.js';
 import { badRequest, unauthenticated, unwrap } from './grpc-errors.js';
 import { deliveryFromProto, kindFromProto, registrationToProto } from './registration-proto.js';
@@ -18,6 +20,7 @@ export interface HandlerDeps {
   commands: RegistrationCommands;
   queries: RegistrationQueries;
   slots: ForecastSlotRunner;
+  backtests: BacktestCommand;
   clock: Clock;
 }
 
@@ -182,9 +185,12 @@ export function alarmMatcherHandlers(deps: HandlerDeps): HandlersOf<typeof alarm
       });
     },
 
-    async backtestAlarm() {
-      // The rpc is in the contract ahead of its use case (issue 24); until it lands callers get a plain UNIMPLEMENTED.
-      throw new GrpcError(GrpcStatus.UNIMPLEMENTED, 'BacktestAlarm is not available yet');
+    async backtestAlarm(request, call) {
+      const caller = callerOf(call, request.principal);
+      const kind = kindOf(request.kind);
+      const window = { fromMs: request.fromEpochMs, toMs: request.toEpochMs };
+      const outcome = await deps.backtests.run(caller, draftFromProto(kind, request.registration), window, budgetOf(call));
+      return backtestToProto(unwrap(outcome));
     },
   };
 }

@@ -31,6 +31,7 @@ export const OPERATION_IDS = [
   'getGeometryAlarmById',
   'getGeometryAlarmPage',
   'getGeometryAlarmsByRecipientId',
+  'backtestGeometryAlarm',
   'listGeometryAlarmCities',
   'getNeighborhood',
   // forecast alarms (4.7, 4.11, 4.12)
@@ -40,6 +41,7 @@ export const OPERATION_IDS = [
   'getForecastAlarmById',
   'getForecastAlarmPage',
   'getForecastAlarmsByRecipientId',
+  'backtestForecastAlarm',
   'listForecastThresholds',
   'runForecastSlot',
   'getDistrict',
@@ -51,6 +53,7 @@ export const OPERATION_IDS = [
   'getPointAlarmById',
   'getPointAlarmPage',
   'getPointAlarmsByRecipientId',
+  'backtestPointAlarm',
   ...STORED_WEBHOOK_OPERATIONS,
   // webhook delivery health, log and replay
   'getWebhookHealth',

@@ -7,9 +7,11 @@ export const ROUTE_TAGS = {
   precipitations: 'Radar precipitation events and their polygons, by area, time and intensity.',
   thunderstorms: 'Thunderstorm cells with their track, severity and motion.',
   forecasts: 'Point forecasts: the current hourly values and the forecast grid.',
-  'geometry alarms': 'Alarms on a city, district or neighbourhood: lightning, thunderstorm and precipitation callbacks.',
-  'forecast alarms': 'Alarms on forecast thresholds, evaluated at 04:00 and 16:00 UTC.',
-  'point alarms': 'Alarms on a point with a radius: lightning, thunderstorm and precipitation callbacks.',
+  'geometry alarms':
+    'Alarms on a city, district or neighbourhood: lightning, thunderstorm and precipitation callbacks. Back-test one over the last 30 days before registering it.',
+  'forecast alarms': 'Alarms on forecast thresholds, evaluated at 04:00 and 16:00 UTC. Back-test one over the last 30 days before registering it.',
+  'point alarms':
+    'Alarms on a point with a radius: lightning, thunderstorm and precipitation callbacks. Back-test one over the last 30 days before registering it.',
   webhooks: "The account's stored webhook: where callbacks go, how they authenticate, its signing secrets.",
   deliveries: 'Every callback attempt: list, inspect and redeliver.',
   'administrative areas': 'Countries, cities, districts and neighbourhoods with their identifiers and boundaries.',

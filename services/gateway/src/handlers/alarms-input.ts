@@ -1,4 +1,4 @@
-import { alarmV1, type DeepPartial, type identityV1, type notificationV1, type weatherV1 } from '@stormhook/proto';
+import { alarmV1, notificationV1, type DeepPartial, type identityV1, type weatherV1 } from '@stormhook/proto';
 import type { WeatherAlarmFilter } from '../schemas/alarm-filters.js';
 import type { AlarmKind, ForecastAlarmBoundary, GeometryAlarmBoundary, RecipientPageQuery, alarmSchemas } from '../schemas/alarms.js';
 import type { Validated } from '../schemas/json-schema.js';
@@ -17,7 +17,7 @@ type ForecastBoundaryInput = Validated<typeof ForecastAlarmBoundary>;
 type WeatherFilterInput = Validated<typeof WeatherAlarmFilter>;
 
 /** The alarm operations whose body schema differs by kind. */
-export type KindOperation = 'registerRequest' | 'updateRequest' | 'pageRequest';
+export type KindOperation = 'registerRequest' | 'updateRequest' | 'pageRequest' | 'backtestRequest';
 
 /**
  * A body with the kind whose schema validated it: switching on `kind` gives the mapping each kind's
@@ -29,6 +29,7 @@ export type KindInput<Op extends KindOperation> = {
 
 export type KindRegistration = KindInput<'registerRequest' | 'updateRequest'>;
 export type KindPage = KindInput<'pageRequest'>;
+export type KindBacktest = KindInput<'backtestRequest'>;
 
 export const KIND_OF_ROUTE: Readonly<Record<AlarmKind, alarmV1.RegistrationKind>> = {
   geometries: 'REGISTRATION_KIND_GEOMETRY',
@@ -93,17 +94,18 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
 
 /**
  * The registration as the matcher's AlarmRegistrationInput. `webhookConfig` is the public webhook
- * already mapped with toEndpointConfig (absent when the request carries only webhook.accountId).
+ * already mapped with toEndpointConfig (absent when the request carries only webhook.accountId). A
+ * back-test's body may carry no webhook: none is sent on.
  */
 export function registrationInput(
-  registration: KindRegistration,
+  registration: KindRegistration | KindBacktest,
   webhookConfig: notificationV1.WebhookEndpointConfig | undefined,
 ): alarmV1.AlarmRegistrationInput {
   const { body } = registration;
   const common: DeepPartial<alarmV1.AlarmRegistrationInput> = {
     registrationId: body.registrationId ?? '',
     recipientId: body.recipientId,
-    webhook: { accountId: body.webhook.accountId ?? '', ...(webhookConfig ? { config: webhookConfig } : {}) },
+    ...(body.webhook ? { webhook: { accountId: body.webhook.accountId ?? '', ...(webhookConfig ? { config: webhookConfig } : {}) } } : {}),
   };
   switch (registration.kind) {
     case 'geometries': {
@@ -135,6 +137,24 @@ export function registrationInput(
       });
     }
   }
+}
+
+/**
+ * The back-test request of a body. A back-test delivers nothing, so of a webhook sent only what shows
+ * it was sent travels on (its accountId, and the url of a configuration): the matcher checks its
+ * shape and says it is unused, and credentials never leave the gateway for it.
+ */
+export function backtestRequest(backtest: KindBacktest, principal: identityV1.Principal): alarmV1.BacktestAlarmRequest {
+  const { body } = backtest;
+  const webhook = body.webhook;
+  const marker = webhook?.url !== undefined ? notificationV1.WebhookEndpointConfig.create({ url: webhook.url }) : undefined;
+  return alarmV1.BacktestAlarmRequest.create({
+    principal,
+    kind: KIND_OF_ROUTE[backtest.kind],
+    registration: registrationInput(backtest, marker),
+    fromEpochMs: body.from,
+    toEpochMs: body.to,
+  });
 }
 
 /** The list request of a page body. */

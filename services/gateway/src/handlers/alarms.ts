@@ -9,15 +9,18 @@ import type { Handlers } from '../routes/mount.js';
 import { RecipientIdParams, RecipientPageQuery, RegistrationIdParams, RunForecastSlotRequest, alarmSchemas, type AlarmKind } from '../schemas/alarms.js';
 import {
   KIND_OF_ROUTE,
+  backtestRequest,
   listRequest,
   recipientPage,
   registrationInput,
+  type KindBacktest,
   type KindInput,
   type KindOperation,
   type KindPage,
   type KindRegistration,
 } from './alarms-input.js';
 import { pageJson, registrationJson, slotJson, thresholdsJson } from './alarms-json.js';
+import { backtestJson } from './backtest-json.js';
 import { toEndpointConfig, type PublicWebhookInput } from './webhook-mapping.js';
 import { ownAccountId, type AccountLookup } from './webhooks-account.js';
 import type { NotifierClient } from './webhooks.js';
@@ -62,6 +65,7 @@ async function callerOf(req: Request, identity: AccountLookup): Promise<identity
  */
 function kindInput(req: Request, kind: AlarmKind, operation: 'registerRequest' | 'updateRequest'): KindRegistration;
 function kindInput(req: Request, kind: AlarmKind, operation: 'pageRequest'): KindPage;
+function kindInput(req: Request, kind: AlarmKind, operation: 'backtestRequest'): KindBacktest;
 function kindInput(req: Request, kind: AlarmKind, operation: KindOperation): KindInput<KindOperation> {
   switch (kind) {
     case 'geometries':
@@ -139,6 +143,12 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
         const principal = await callerOf(req, identity);
         const page = await alarms.listAlarms(listRequest(kindInput(req, kind, 'pageRequest'), principal));
         noStore(res).json(pageJson(kind, page, principal.accountId));
+      },
+      // Nothing stored, delivered or read from the notifier: the answer is what the draft would have sent.
+      [names.backtest]: async (req: Request, res: Response) => {
+        const principal = await callerOf(req, identity);
+        const outcome = await alarms.backtestAlarm(backtestRequest(kindInput(req, kind, 'backtestRequest'), principal));
+        res.json(backtestJson(outcome));
       },
       [names.byRecipient]: async (req: Request, res: Response) => {
         const principal = await callerOf(req, identity);

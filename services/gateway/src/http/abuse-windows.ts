@@ -8,7 +8,12 @@ export interface SharedCounter {
   consume(window: MeteredWindow, localAllowance?: number): Promise<QuotaState>;
   count(window: MeteredWindow): Promise<number>;
   total(window: MeteredWindow): Promise<number>;
+  /** Gives back one call this replica counted in the window. */
+  refund(window: MeteredWindow): Promise<void>;
 }
+
+/** A call a limit let through, which can be given back once it turns out not to count (it failed). */
+export type Taken = { allowed: true; giveBack(): Promise<void> } | { allowed: false; waitSeconds: number };
 
 /** One family of limits (one name, one limit, one window length), in clock-aligned windows. */
 export class WindowedLimit {
@@ -40,9 +45,16 @@ export class WindowedLimit {
 
   /** Counts a call; answers the seconds to wait when over, undefined when allowed. */
   async take(key: string): Promise<number | undefined> {
-    if (!this.enabled) return undefined;
-    const state = await this.counter.consume(this.window(key), this.localAllowance);
-    return state.allowed ? undefined : state.resetSeconds;
+    const taken = await this.takeBack(key);
+    return taken.allowed ? undefined : taken.waitSeconds;
+  }
+
+  /** Counts a call as take does, and lets it be given back later, to the window it was counted in. */
+  async takeBack(key: string): Promise<Taken> {
+    if (!this.enabled) return { allowed: true, giveBack: async () => undefined };
+    const window = this.window(key);
+    const state = await this.counter.consume(window, this.localAllowance);
+    return state.allowed ? { allowed: true, giveBack: () => this.counter.refund(window) } : { allowed: false, waitSeconds: state.resetSeconds };
   }
 }
 

@@ -33,6 +33,9 @@ export const LOCATION_OF: Partial<Record<OperationId, (body: Record<string, unkn
   updatePointAlarm: boundaryPoint,
   registerForecastAlarm: boundaryPoint,
   updateForecastAlarm: boundaryPoint,
+  // A back-test's body is the register body: its place is checked as registering it would be.
+  backtestPointAlarm: boundaryPoint,
+  backtestForecastAlarm: boundaryPoint,
 };
 
 export function queriedPoint(operationId: OperationId, body: unknown): QueriedPoint | undefined {
@@ -82,6 +85,8 @@ export const AREA_OF: Partial<Record<OperationId, (body: Record<string, unknown>
   updateGeometryAlarm: boundaryArea,
   registerForecastAlarm: administrativeArea,
   updateForecastAlarm: administrativeArea,
+  backtestGeometryAlarm: boundaryArea,
+  backtestForecastAlarm: administrativeArea,
   getDistrict: (_body, params) => {
     const id = areaId(params['districtId']);
     return id === undefined ? undefined : { level: 'district', id };

@@ -1,6 +1,15 @@
 import { int } from '@stormhook/config';
 
 /**
+ * A back-test reads up to 30 days of weather history and runs the matcher over it (the target is 1 s
+ * for a point alarm, 2 s for a district, issue 24), where a register call is one write. 20 an hour
+ * lets a customer try a filter a dozen ways in a sitting (the answer's threshold sweep already shows
+ * the trade-off of the main threshold in one call) while one account keeps the matcher and query busy
+ * for under a minute an hour.
+ */
+export const DEFAULT_BACKTESTS_PER_ACCOUNT_PER_HOUR = 20;
+
+/**
  * The gateway's abuse limits (issue 17 item 6); part of its config spec. Every replica counts into
  * the same counters (rate-limits.ts: synced every QUOTA_SYNC_INTERVAL_MS), so with R replicas a
  * window lets through at most limit + (R - 1) × the local allowance. 0 turns a limit off.
@@ -31,6 +40,13 @@ export const rateLimitEnv = {
     min: 0,
     max: 1_000_000,
     description: 'manual webhook deliveries (test deliveries and redeliveries together) per account and hour',
+  }),
+  /** POST /v1/alarms/{kind}/backtest per account: each one reads a whole window of weather history. */
+  GATEWAY_BACKTESTS_PER_ACCOUNT_PER_HOUR: int({
+    default: DEFAULT_BACKTESTS_PER_ACCOUNT_PER_HOUR,
+    min: 0,
+    max: 1_000_000,
+    description: 'alarm back-tests (the three kinds together) per account and hour; failed ones are given back',
   }),
   /**
    * What one replica may let through of one limit before the other replicas can have read it, in

@@ -20,6 +20,7 @@ const OFF: AbuseLimitSettings = {
   errorsPerMin: 0,
   errorBlockS: 60,
   testDeliveriesPerAccountPerHour: 0,
+  backtestsPerAccountPerHour: 0,
   localAllowancePercent: 20,
 };
 

@@ -15,6 +15,7 @@ const OFF: AbuseLimitSettings = {
   errorsPerMin: 0,
   errorBlockS: 60,
   testDeliveriesPerAccountPerHour: 0,
+  backtestsPerAccountPerHour: 0,
   // Whole limits per replica, as one replica alone has them; the cross-replica specs set their own.
   localAllowancePercent: 100,
 };
@@ -43,7 +44,18 @@ async function appWith(settings: Partial<AbuseLimitSettings>, shared: SharedCoun
   return serve({
     screen: limits.screen,
     guards: (operation) => [...limits.before(operation), ...fakeAccess(operation), ...limits.after(operation)],
-    handlers: { login: ok, refreshToken: ok, requestPasswordReset: ok, getCurrentUser: ok, getWebhook: ok, sendWebhookTest: ok, redeliverDelivery: ok },
+    handlers: {
+      login: ok,
+      refreshToken: ok,
+      requestPasswordReset: ok,
+      getCurrentUser: ok,
+      getWebhook: ok,
+      sendWebhookTest: ok,
+      redeliverDelivery: ok,
+      backtestPointAlarm: ok,
+      backtestGeometryAlarm: ok,
+      getPointAlarmById: ok,
+    },
   });
 }
 
@@ -202,6 +214,30 @@ describe('abuse limits (issue 17 item 6)', () => {
       await replicaA.close();
       await replicaB.close();
     }
+  });
+
+  it('caps alarm back-tests per account and hour on a line of their own, the kinds together, and gives failed ones back', async () => {
+    const running = await appWith({ backtestsPerAccountPerHour: 2 });
+    app = running;
+    const owner = { 'x-test-user': 'u1:API_USER:acc-1' };
+    const window = { from: 1_795_000_000_000, to: 1_795_100_000_000 };
+    const point = { recipientId: 'r', boundary: { point: { lng: 32.86, lat: 39.93 }, radius: 5_000 }, filter: { lightning: {} }, ...window };
+    const geometry = { recipientId: 'r', boundary: { cityId: 6 }, filter: { lightning: {} }, ...window };
+    const post = (path: string, body: unknown, who: Record<string, string> = owner) => request(running.baseUrl, 'POST', path, body, who);
+    assert.equal((await post('/v1/alarms/points/backtest', point)).status, 200);
+    assert.equal((await post('/v1/alarms/points/backtest', { ...point, from: 'yesterday' })).status, 400, 'refused, and given back');
+    assert.equal((await post('/v1/alarms/geometries/backtest', geometry)).status, 200, 'the second, of another kind');
+    const third = await post('/v1/alarms/points/backtest', point);
+    assert429(third, '/v1/alarms/points/backtest');
+    assert.ok(Number(third.headers.get('retry-after')) > 60, 'until the next clock hour');
+    assert.equal((await post('/v1/alarms/points/backtest', point, { 'x-test-user': 'u2:API_USER:acc-2' })).status, 200, 'another account has its own');
+    assert.equal((await post('/v1/alarms/points/backtest', point, { 'x-test-user': 'u3:POWER_USER:acc-1' })).status, 429, 'per account, not per user');
+    const registrationId = '6f1c2b7a-3d4e-4f5a-8b9c-0d1e2f3a4b5c';
+    assert.equal(
+      (await request(running.baseUrl, 'GET', `/v1/alarms/points/get-by-id/${registrationId}`, undefined, owner)).status,
+      200,
+      'other alarm operations are not on it',
+    );
   });
 
   it('turns every limit off at 0', async () => {

@@ -19,6 +19,16 @@ export const TEST_DELIVERY_COUNTER = 'webhook-test-deliveries';
  * Stormhook a reflector (issue 23 item 4). The notifier caps redeliveries per delivery as well.
  */
 const MANUAL_DELIVERY_OPERATIONS: ReadonlySet<string> = new Set(['sendWebhookTest', 'redeliverDelivery', 'recoverWebhookDeliveries']);
+/**
+ * The counter family of alarm back-tests. WARNING: a counter key; renaming it resets its counts.
+ */
+export const BACKTEST_COUNTER = 'alarm-backtests';
+/**
+ * Back-tests read a whole window of weather history: their quota line is an hourly allowance per
+ * account of their own (issue 24), apart from the alarm kind's invocation limit, which they do not
+ * touch (packages/access operations.ts), so exploring filters never eats into registering them.
+ */
+const BACKTEST_OPERATIONS: ReadonlySet<string> = new Set(['backtestGeometryAlarm', 'backtestForecastAlarm', 'backtestPointAlarm']);
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
@@ -30,6 +40,7 @@ export interface AbuseLimitSettings {
   errorsPerMin: number;
   errorBlockS: number;
   testDeliveriesPerAccountPerHour: number;
+  backtestsPerAccountPerHour: number;
   /** Percent of each limit one replica may let through before the others can have seen it. */
   localAllowancePercent: number;
 }
@@ -41,6 +52,7 @@ export function abuseLimitSettings(config: {
   GATEWAY_ERROR_LIMIT_PER_MIN: number;
   GATEWAY_ERROR_BLOCK_S: number;
   GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR: number;
+  GATEWAY_BACKTESTS_PER_ACCOUNT_PER_HOUR: number;
   GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT: number;
 }): AbuseLimitSettings {
   return {
@@ -50,6 +62,7 @@ export function abuseLimitSettings(config: {
     errorsPerMin: config.GATEWAY_ERROR_LIMIT_PER_MIN,
     errorBlockS: config.GATEWAY_ERROR_BLOCK_S,
     testDeliveriesPerAccountPerHour: config.GATEWAY_TEST_DELIVERIES_PER_ACCOUNT_PER_HOUR,
+    backtestsPerAccountPerHour: config.GATEWAY_BACKTESTS_PER_ACCOUNT_PER_HOUR,
     localAllowancePercent: config.GATEWAY_ABUSE_LOCAL_ALLOWANCE_PERCENT,
   };
 }
@@ -100,6 +113,7 @@ export class AbuseLimits {
   private readonly unmetered: WindowedLimit;
   private readonly errors: ErrorBlock;
   private readonly testDeliveries: WindowedLimit;
+  private readonly backtests: WindowedLimit;
 
   constructor(settings: AbuseLimitSettings, counter: SharedCounter, now: () => number = Date.now) {
     const limit = (family: string, points: number, windowMs: number) =>
@@ -109,6 +123,7 @@ export class AbuseLimits {
     this.unmetered = limit('abuse-unmetered', settings.unmeteredPerPrincipalPerMin, MINUTE_MS);
     this.errors = new ErrorBlock(limit('abuse-errors', settings.errorsPerMin, MINUTE_MS), counter, settings.errorBlockS * 1000, now);
     this.testDeliveries = limit(TEST_DELIVERY_COUNTER, settings.testDeliveriesPerAccountPerHour, HOUR_MS);
+    this.backtests = limit(BACKTEST_COUNTER, settings.backtestsPerAccountPerHour, HOUR_MS);
   }
 
   /**
@@ -143,7 +158,7 @@ export class AbuseLimits {
     ];
   }
 
-  /** After the access check: per-user limits (4xx block, unmetered rate, test deliveries). */
+  /** After the access check: per-user limits (4xx block, unmetered rate, test deliveries, back-tests). */
   after(operation: RouteSpec): RequestHandler[] {
     if (!operation.authenticated) return [];
     return [
@@ -161,6 +176,17 @@ export class AbuseLimits {
           const account = principal.role === 'ADMIN' && named ? named : principal.accountId || `user:${principal.userId}`;
           const wait = await this.testDeliveries.take(account);
           if (wait !== undefined) throw tooMany(res, wait);
+        }
+        if (BACKTEST_OPERATIONS.has(operation.operationId)) {
+          // Per account (the subscription's, which a token older than the account does not name), as the
+          // work is the account's; a user without one is refused by the matcher, and the count given back.
+          const account = accessOf(req)?.accountId || principal.accountId || `user:${principal.userId}`;
+          const taken = await this.backtests.takeBack(account);
+          if (!taken.allowed) throw tooMany(res, taken.waitSeconds);
+          // Only a back-test that ran keeps its count: a 400 or a 503 read no history, or failed on our side.
+          res.on('finish', () => {
+            if (res.statusCode >= 400) void taken.giveBack();
+          });
         }
         next();
       },

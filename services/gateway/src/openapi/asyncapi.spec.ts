@@ -161,6 +161,7 @@ describe('AsyncAPI document of the feed topics', () => {
           errorsPerMin: 1,
           errorBlockS: 60,
           testDeliveriesPerAccountPerHour: 0,
+          backtestsPerAccountPerHour: 0,
           localAllowancePercent: 100,
         },
         soloAbuseCounter(),

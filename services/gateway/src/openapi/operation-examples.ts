@@ -2,6 +2,7 @@ import { TopicNames } from '@stormhook/kafka';
 import { queryV1 } from '@stormhook/proto';
 import type { OperationId } from '../contract/operation-ids.js';
 import type { RouteSpec } from '../contract/route-spec.js';
+import { backtestExamples } from './backtest-examples.js';
 import { exampleOf } from './examples.js';
 
 export interface OperationExamples {
@@ -79,6 +80,10 @@ const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
   },
   // A receiver that has been answering 503 for ten minutes after a good day.
   getWebhookHealth: { response: webhookHealthExample() },
+  // The register bodies with a week's window; a week with a storm (or a rainy forecast) and its sweep.
+  backtestGeometryAlarm: backtestExamples('geometries'),
+  backtestForecastAlarm: backtestExamples('forecasts'),
+  backtestPointAlarm: backtestExamples('points'),
 };
 
 /** The health answer of a webhook failing for ten minutes (12:00 UTC, the examples' now). */

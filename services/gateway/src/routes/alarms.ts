@@ -8,6 +8,8 @@ import {
   alarmSchemas,
   type AlarmKind,
 } from '../schemas/alarms.js';
+import { BACKTEST_LOOKBACK_DAYS, BacktestResult } from '../schemas/alarm-backtest.js';
+import { DEFAULT_BACKTESTS_PER_ACCOUNT_PER_HOUR } from '../http/rate-limit-env.js';
 import type { OperationId } from '../contract/operation-ids.js';
 import type { ErrorStatus, RouteSpec } from '../contract/route-spec.js';
 import type { RouteTag } from '../contract/route-tags.js';
@@ -61,6 +63,7 @@ export interface KindNames {
   getById: OperationId;
   page: OperationId;
   byRecipient: OperationId;
+  backtest: OperationId;
 }
 
 /** The operations of each alarm kind; handlers/alarms.ts binds its handlers by these names. */
@@ -74,6 +77,7 @@ export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
     getById: 'getGeometryAlarmById',
     page: 'getGeometryAlarmPage',
     byRecipient: 'getGeometryAlarmsByRecipientId',
+    backtest: 'backtestGeometryAlarm',
   },
   forecasts: {
     noun: 'forecast alarm',
@@ -84,6 +88,7 @@ export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
     getById: 'getForecastAlarmById',
     page: 'getForecastAlarmPage',
     byRecipient: 'getForecastAlarmsByRecipientId',
+    backtest: 'backtestForecastAlarm',
   },
   points: {
     noun: 'point alarm',
@@ -94,10 +99,33 @@ export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
     getById: 'getPointAlarmById',
     page: 'getPointAlarmPage',
     byRecipient: 'getPointAlarmsByRecipientId',
+    backtest: 'backtestPointAlarm',
   },
 };
 
-/** The six registration operations, identical in shape for the three alarm kinds. */
+/**
+ * A back-test names no stored registration (no 404) and stores nothing (no 409); its 429 is also the
+ * account's hourly back-test allowance (http/rate-limits.ts).
+ */
+const BACKTEST_ERRORS: readonly ErrorStatus[] = [400, 401, 402, 403, 429, 500, 503];
+
+/** What a back-test does and answers, the same for the three kinds. */
+const BACKTEST_RULES =
+  'Runs the registration in the body over a past window of the weather history with the live matching code, and answers ' +
+  'what it would have sent: nothing is stored, no callback is delivered or signed, and the stored webhook is not read. ' +
+  `The body is the register body plus from and to (epoch milliseconds UTC; from at most ${BACKTEST_LOOKBACK_DAYS} days back, ` +
+  'to not in the future; a minute of clock skew is clipped), validated as register validates it (400 naming the field), ' +
+  "except that webhook may be left out; one sent is not used. Plan geography, roles and the subscription's alarm kind apply " +
+  'as for registering. The answer: callbacks per Europe/Istanbul day and per callback type and stage, the first and last ' +
+  'callback time, up to 20 sample payloads byte-for-byte as the live path builds them plus "simulation": true, the coverage ' +
+  "of each kind of data the filter reads (a gap means no data, not quiet weather), and a sweep of the filter's main " +
+  'threshold (the callbacks at each candidate value).\n\n' +
+  "Quota: a back-test reads the whole window of history, so it does not count against the kind's invocation limit but " +
+  'against a back-test allowance of its own per account and clock hour (GATEWAY_BACKTESTS_PER_ACCOUNT_PER_HOUR, default ' +
+  `${DEFAULT_BACKTESTS_PER_ACCOUNT_PER_HOUR}), shared by every gateway replica; over it the answer is 429 with Retry-After. ` +
+  'Failed back-tests do not count.';
+
+/** The six registration operations, identical in shape for the three alarm kinds, and the back-test. */
 function alarmRoutes(kind: AlarmKind): RouteSpec[] {
   const names = ALARM_OPERATIONS[kind];
   const schemas = alarmSchemas[kind];
@@ -171,6 +199,19 @@ function alarmRoutes(kind: AlarmKind): RouteSpec[] {
       request: { body: schemas.pageRequest },
       response: { status: 200, description: 'a page of registrations', schema: schemas.page },
       errors: ALARM_ERRORS,
+    },
+    {
+      operationId: names.backtest,
+      method: 'post',
+      path: `${base}/backtest`,
+      summary: `Back-test a ${names.noun} over the last ${BACKTEST_LOOKBACK_DAYS} days`,
+      description: `${BACKTEST_RULES}\n\n${KIND_RULES[kind]}`,
+      tag,
+      roles: owner,
+      authenticated: true,
+      request: { body: schemas.backtestRequest },
+      response: { status: 200, description: 'what the registration would have sent in the window', schema: BacktestResult },
+      errors: BACKTEST_ERRORS,
     },
     {
       operationId: names.byRecipient,

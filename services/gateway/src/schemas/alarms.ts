@@ -2,6 +2,7 @@ import { alarmV1, enumNames } from '@stormhook/proto';
 import { SUSPENSION_REASONS } from '@stormhook/access';
 import { GeoPoint, dateTime, forecastDays, nonEmptyString, pageNumber, pageSize, uuid } from './common.js';
 import { ForecastAlarmFilter, WeatherAlarmFilter } from './alarm-filters.js';
+import { backtestWindowFields } from './alarm-backtest.js';
 import { arrayOf, closedObject, enumOf, named, openObject, pathParams, tupleOf, type JsonSchema } from './json-schema.js';
 import { WebhookConfig, WebhookConfigRequest } from './webhook.js';
 
@@ -110,6 +111,8 @@ function buildAlarmSchemas<
     ...kind.extraRequest,
   };
   const required = ['recipientId', 'boundary', 'webhook', 'filter', ...kind.extraRequired] as const;
+  // A back-test takes the register body with the webhook optional (nothing is delivered) and the window.
+  const backtestRequired = ['recipientId', 'boundary', 'filter', ...kind.extraRequired, 'from', 'to'] as const;
   const registration = named(
     `${kind.label}Registration`,
     openObject(
@@ -153,6 +156,21 @@ function buildAlarmSchemas<
   return {
     registerRequest: named(`${kind.label}RegisterRequest`, closedObject(requestFields, required)),
     updateRequest: named(`${kind.label}UpdateRequest`, closedObject(requestFields, ['registrationId', ...required])),
+    backtestRequest: named(
+      `${kind.label}BacktestRequest`,
+      closedObject(
+        {
+          ...requestFields,
+          registrationId: {
+            ...uuid,
+            description:
+              'optional: one of your registrations of this kind (404 otherwise); the back-test runs under its id, so the sample callbacks carry the ids the live path gave its deliveries. The body still decides the filter and the area',
+          },
+          ...backtestWindowFields,
+        },
+        backtestRequired,
+      ),
+    ),
     registration,
     pageRequest: named(
       `${kind.label}PageRequest`,

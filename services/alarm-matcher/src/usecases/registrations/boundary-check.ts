@@ -1,7 +1,7 @@
 import { distanceM } from '@stormhook/geometry';
 import { fail, invalid, ok, unavailable, type Result } from '../../domain/errors.js';
 import type { ResolvedAdministrative, ResolvedCell } from '../../domain/registration.js';
-import type { ValidInput } from '../../domain/validate-draft.js';
+import type { WellFormedDraft } from '../../domain/validate-draft.js';
 import type { CallBudget } from '../../ports/call-budget.js';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
 import type { ForecastStore } from '../../ports/forecast-store.js';
@@ -22,7 +22,7 @@ export interface BoundaryCheckDeps {
 
 const GEO_DOWN = 'The administrative area service is unavailable; try again shortly';
 
-async function geometryBoundary(input: Extract<ValidInput, { kind: 'GEOMETRY' }>, geo: GeoPort, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
+async function geometryBoundary(input: Extract<WellFormedDraft, { kind: 'GEOMETRY' }>, geo: GeoPort, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
   const { cityId, districtId, neighborhoodId } = input.area;
   const city = await geo.city(cityId, budget);
   if (!city) return fail(invalid('boundary.cityId', `is not a known city id: ${cityId}`));
@@ -62,7 +62,7 @@ async function geometryBoundary(input: Extract<ValidInput, { kind: 'GEOMETRY' }>
 }
 
 async function forecastBoundary(
-  input: Extract<ValidInput, { kind: 'FORECAST' }>,
+  input: Extract<WellFormedDraft, { kind: 'FORECAST' }>,
   deps: BoundaryCheckDeps,
   budget?: CallBudget,
 ): Promise<Result<BoundaryFacts>> {
@@ -105,7 +105,7 @@ async function forecastBoundary(
   });
 }
 
-async function pointBoundary(input: Extract<ValidInput, { kind: 'POINT' }>, geo: GeoPort, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
+async function pointBoundary(input: Extract<WellFormedDraft, { kind: 'POINT' }>, geo: GeoPort, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
   const at = await geo.resolvePoint(input.circle.point, budget);
   const warnings =
     at.countryCode === '' ? ['boundary.point lies outside Turkey and Northern Cyprus; weather data covers only those countries and their coastal waters'] : [];
@@ -117,7 +117,7 @@ async function pointBoundary(input: Extract<ValidInput, { kind: 'POINT' }>, geo:
  * 400s naming the field; a POINT forecast boundary is resolved to its district and nearest grid cell.
  * The geo calls fit in `budget`, the API caller's remaining time.
  */
-export async function checkBoundary(input: ValidInput, deps: BoundaryCheckDeps, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
+export async function checkBoundary(input: WellFormedDraft, deps: BoundaryCheckDeps, budget?: CallBudget): Promise<Result<BoundaryFacts>> {
   try {
     switch (input.kind) {
       case 'GEOMETRY':

@@ -1,5 +1,5 @@
 import type { Registration } from '../../domain/registration.js';
-import type { ValidInput } from '../../domain/validate-draft.js';
+import type { WellFormedDraft } from '../../domain/validate-draft.js';
 import type { BoundaryFacts } from './boundary-check.js';
 
 export interface Identity {
@@ -10,8 +10,8 @@ export interface Identity {
   version: number;
 }
 
-/** The registration to store from a validated input and what geo said about its boundary. */
-export function buildRegistration(input: ValidInput, facts: BoundaryFacts, identity: Identity, warnings: string[]): Registration {
+/** The registration to store (or to back-test) from a validated input and what geo said about its boundary. */
+export function buildRegistration(input: WellFormedDraft, facts: BoundaryFacts, identity: Identity, warnings: string[]): Registration {
   const base = { ...identity, recipientId: input.recipientId, warnings };
   switch (input.kind) {
     case 'GEOMETRY':
