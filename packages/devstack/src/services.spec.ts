@@ -55,6 +55,7 @@ describe('service environment of the local stack', () => {
       'GEO_GRPC_ADDRESS=127.0.0.1:50052',
       'IDENTITY_GRPC_ADDRESS=127.0.0.1:50051',
       'NOTIFIER_GRPC_ADDRESS=127.0.0.1:50056',
+      'QUERY_GRPC_ADDRESS=127.0.0.1:50054',
     ]);
     assert.deepEqual(addresses('identity'), ['GEO_GRPC_ADDRESS=127.0.0.1:50052']);
     assert.deepEqual(addresses('notifier'), []);
