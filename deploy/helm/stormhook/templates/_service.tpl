@@ -8,6 +8,7 @@ ServiceAccount, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudge
 {{- $svc := include "stormhook.serviceValues" . | fromYaml -}}
 {{- $ctx := dict "root" .root "name" .name "svc" $svc -}}
 {{- include "stormhook.checkReplicas" $ctx -}}
+{{- include "stormhook.checkSingleWriter" $ctx -}}
 {{- include "stormhook.serviceAccount" $ctx }}
 {{ include "stormhook.k8sService" $ctx }}
 {{ include "stormhook.deployment" $ctx }}
@@ -24,6 +25,13 @@ ServiceAccount, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudge
 {{- end -}}
 
 {{/* A consumer scaled past its widest topic's partitions only adds idle group members and rebalances. */}}
+{{/* A service whose store has one writer (query's weather history) runs one pod, never more, even in a rollout. */}}
+{{- define "stormhook.checkSingleWriter" -}}
+{{- if and .svc.singleWriter (or (gt (int .svc.replicas) 1) .svc.autoscaling.enabled) -}}
+{{- fail (printf "services.%s: its store has a single writer (singleWriter: true; query's weather history, README \"Weather history\"), so it runs exactly one replica without autoscaling" .name) -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "stormhook.checkReplicas" -}}
 {{- $bound := include "stormhook.partitionBound" . | int -}}
 {{- if and (gt $bound 0) (not .svc.allowIdleConsumers) -}}
@@ -137,8 +145,13 @@ spec:
   {{- end }}
   revisionHistoryLimit: 5
   strategy:
+    {{- if .svc.singleWriter }}
+    # One writer of the weather history at a time, also during a rollout: the old pod stops first.
+    type: Recreate
+    {{- else }}
     type: RollingUpdate
     rollingUpdate: { maxSurge: 1, maxUnavailable: 0 }
+    {{- end }}
   selector:
     matchLabels:
       {{- include "stormhook.selectorLabels" . | nindent 6 }}

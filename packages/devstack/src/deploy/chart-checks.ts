@@ -108,6 +108,12 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
     set: ['services.ingest.autoscaling.maxReplicas=4'],
     message: 'services.ingest: 4 replicas exceed the 3 partitions of its widest consumed topic',
   },
+  {
+    name: 'a second writer of the weather history',
+    valuesFile: 'values-production.yaml',
+    set: ['services.query.replicas=2'],
+    message: 'services.query: its store has a single writer',
+  },
 ];
 
 export interface StepResult {
