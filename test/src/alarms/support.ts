@@ -54,6 +54,8 @@ export interface AlarmStack {
 export interface AlarmStackOptions {
   /** Starts query too, so the matcher reads its weather history (the back-test). */
   query?: boolean;
+  /** Runs with the stack's settings before query starts (a benchmark fills query's history). */
+  beforeQuery?: (env: Readonly<Record<string, string>>) => Promise<void>;
   /** Settings of the gateway on top of the suite's. */
   gatewayEnv?: Record<string, string>;
 }
@@ -77,6 +79,7 @@ export async function startAlarmStack(matcherEnv: Record<string, string> = {}, o
     );
     env['IDENTITY_GRPC_ADDRESS'] = address(identityService);
     if (options.query) {
+      await options.beforeQuery?.(env);
       const queryService = track(await query.start(query.loadConfig(env), { logger: logger.child({ service: 'query' }) }));
       env['QUERY_GRPC_ADDRESS'] = address(queryService);
     }
