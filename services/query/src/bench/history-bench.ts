@@ -26,7 +26,7 @@ import { machineDescription, reportBench, testInfra, uniqueName } from '@stormho
 import { DAY_MS } from '../history/domain/buckets.js';
 import { HistoryStore } from '../history/persistence/history-store.js';
 import { historyHandlers } from '../history/transport/history-handlers.js';
-import { boxAround, KM_PER_DEG, SEED, seedStormSeason } from './storm-season.js';
+import { boxAround, SEED, seedStormSeason } from './storm-season.js';
 import { random } from './synthetic.js';
 
 const { values } = parseArgs({ options: { strikes: { type: 'string' }, locations: { type: 'string' } } });
