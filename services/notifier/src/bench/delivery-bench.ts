@@ -78,6 +78,8 @@ interface RunResult {
   recordedAfterMs: number;
   /** CPU of the notifier's process (user + system) per answered delivery, microseconds; receivers apart. */
   cpuUsPerDelivery: number;
+  /** Of which in the kernel (system time: socket writes and reads to the receivers and the database). */
+  cpuSystemUsPerDelivery: number;
   /** Database commands and documents written per answered delivery, by command. */
   database: DatabaseWork;
   /** The bare client's rate against the live receivers, right after the run. */
@@ -266,6 +268,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     queued,
     recordedAfterMs: Math.round(recorded - started),
     cpuUsPerDelivery: Math.round((used.user + used.system) / answered.length),
+    cpuSystemUsPerDelivery: Math.round(used.system / answered.length),
     database,
     ceiling,
   };
