@@ -23,6 +23,7 @@
  *   CPU                 of the notifier's process (acceptance, sending, recording) per delivery.
  *
  *   MONGO_URL=mongodb://127.0.0.1:27017 node services/notifier/dist/bench/delivery-bench.js [count] [parallel]
+ *   (BENCH_RUNS=healthy: the healthy run only; BENCH_CPU_PROFILE=<file>: a CPU profile of its deliveries)
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { MongoClient } from 'mongodb';
@@ -49,12 +50,17 @@ import { UrlGuard } from '../security/url-guard.js';
 import { AcceptAlarm } from '../usecases/accept-alarm.js';
 import { EndpointUseCases } from '../usecases/endpoint-usecases.js';
 import { alarmEvent } from '../test-support/harness.js';
+import { startCpuProfile } from './cpu-profile.js';
 import { epochMs } from './bench-receivers.js';
 import { Receivers } from './receivers-process.js';
 
 const ENDPOINTS = 8;
 /** BENCH_NO_STATS=1 leaves the webhook health statistics out, to see what they cost beside the same run. */
 const NO_STATS = process.env['BENCH_NO_STATS'] === '1';
+/** BENCH_CPU_PROFILE=<file> writes a CPU profile of the healthy run's deliveries (acceptance to the last one recorded). */
+const CPU_PROFILE = process.env['BENCH_CPU_PROFILE'];
+/** BENCH_RUNS=healthy leaves the dead-endpoint run out (for profiles and quick comparisons). */
+const HEALTHY_ONLY = process.env['BENCH_RUNS'] === 'healthy';
 /** Every endpoint has the default policy: a dead one times out after 5 s and is retried 10 s later. */
 const POLICY = { timeoutMs: 5_000, maxRetries: 3, retryDelaySeconds: 10 };
 
@@ -72,6 +78,8 @@ interface RunResult {
   recordedAfterMs: number;
   /** CPU of the notifier's process (user + system) per answered delivery, microseconds; receivers apart. */
   cpuUsPerDelivery: number;
+  /** Of which in the kernel (system time: socket writes and reads to the receivers and the database). */
+  cpuSystemUsPerDelivery: number;
   /** Database commands and documents written per answered delivery, by command. */
   database: DatabaseWork;
   /** The bare client's rate against the live receivers, right after the run. */
@@ -211,6 +219,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const acceptedAt = new Map<string, number>();
   const started = epochMs();
   let next = 0;
+  const stopProfile = CPU_PROFILE && !deadEndpoint ? await startCpuProfile() : undefined;
   const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
@@ -232,6 +241,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   while ((await attempts.estimatedDocumentCount()) < answered.length) await new Promise((r) => setTimeout(r, 50));
   const recorded = epochMs();
   const used = process.cpuUsage(cpu);
+  if (stopProfile && CPU_PROFILE) await stopProfile(CPU_PROFILE);
   const database = perDelivery(commands(), answered.length);
   const queued = await mongo.db.collection(COLLECTIONS.leases).estimatedDocumentCount();
 
@@ -258,6 +268,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     queued,
     recordedAfterMs: Math.round(recorded - started),
     cpuUsPerDelivery: Math.round((used.user + used.system) / answered.length),
+    cpuSystemUsPerDelivery: Math.round(used.system / answered.length),
     database,
     ceiling,
   };
@@ -270,6 +281,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'notifier-bench', level: 'error' });
   const healthy = await run(mongoUrl, count, parallel, false, logger);
   console.log(`healthy: ${JSON.stringify(healthy)}`);
+  if (HEALTHY_ONLY) return;
   const dead = await run(mongoUrl, count, parallel, true, logger);
   console.log(`dead endpoint: ${JSON.stringify(dead)}`);
   // The same 7 endpoints' share of the healthy run, against their rate beside a dead endpoint.
