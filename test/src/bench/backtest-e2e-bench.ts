@@ -81,14 +81,21 @@ async function main(): Promise<void> {
     }
     bare.sort((a, b) => a - b);
 
+    let shown = false;
     const backtest = async (path: string, body: Record<string, unknown>): Promise<Run | string> => {
       const t = performance.now();
-      const answer = await stack.call('POST', `/v1/alarms/${path}/backtest`, {
-        token: user.token,
-        body: { ...body, from: Date.now() - 30 * DAY_MS + 60_000, to: Date.now() },
-      });
+      const request = { ...body, from: Date.now() - 30 * DAY_MS + 60_000, to: Date.now() };
+      const answer = await stack.call('POST', `/v1/alarms/${path}/backtest`, { token: user.token, body: request });
       const ms = performance.now() - t;
       if (answer.status !== 200) return `${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`;
+      if (!shown && Number(answer.body['callbacks']) > 0) {
+        // One real exchange for the README: the request, and the answer with its busiest days and one sample.
+        shown = true;
+        const days = (answer.body['days'] as Array<{ callbacks: number }>).filter((d) => d.callbacks > 0).slice(0, 2);
+        const samples = (answer.body['samples'] as unknown[]).slice(0, 1);
+        console.log(`example: POST /v1/alarms/${path}/backtest ${JSON.stringify(request)}`);
+        console.log(`example answer (days with callbacks: first 2 shown; samples: 1 shown): ${JSON.stringify({ ...answer.body, days, samples })}`);
+      }
       return { ms, callbacks: Number(answer.body['callbacks']) };
     };
     const lightning = { lightning: {} };
