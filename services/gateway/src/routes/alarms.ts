@@ -104,10 +104,10 @@ export const ALARM_OPERATIONS: Readonly<Record<AlarmKind, KindNames>> = {
 };
 
 /**
- * A back-test names no stored registration (no 404) and stores nothing (no 409); its 429 is also the
- * account's hourly back-test allowance (http/rate-limits.ts).
+ * A back-test stores nothing (no 409); a registrationId naming no registration of the caller's is a 404
+ * as elsewhere; its 429 is also the account's hourly back-test allowance (http/rate-limits.ts).
  */
-const BACKTEST_ERRORS: readonly ErrorStatus[] = [400, 401, 402, 403, 429, 500, 503];
+const BACKTEST_ERRORS: readonly ErrorStatus[] = [400, 401, 402, 403, 404, 429, 500, 503];
 
 /** What a back-test does and answers, the same for the three kinds. */
 const BACKTEST_RULES =
@@ -115,11 +115,14 @@ const BACKTEST_RULES =
   'what it would have sent: nothing is stored, no callback is delivered or signed, and the stored webhook is not read. ' +
   `The body is the register body plus from and to (epoch milliseconds UTC; from at most ${BACKTEST_LOOKBACK_DAYS} days back, ` +
   'to not in the future; a minute of clock skew is clipped), validated as register validates it (400 naming the field), ' +
-  "except that webhook may be left out; one sent is not used. Plan geography, roles and the subscription's alarm kind apply " +
+  "except that webhook may be left out; one sent is not used. A registrationId names one of the caller's registrations of " +
+  'this kind (404 otherwise): the back-test then runs under its id, so the sample callbacks carry the ids its live ' +
+  "deliveries had; the body still decides the area and the filter. Plan geography, roles and the subscription's alarm kind apply " +
   'as for registering. The answer: callbacks per Europe/Istanbul day and per callback type and stage, the first and last ' +
   'callback time, up to 20 sample payloads byte-for-byte as the live path builds them plus "simulation": true, the coverage ' +
   "of each kind of data the filter reads (a gap means no data, not quiet weather), and a sweep of the filter's main " +
-  'threshold (the callbacks at each candidate value).\n\n' +
+  "threshold (the alarms each candidate value would have started: a strike's callback, a storm's or rain area's START, a " +
+  "forecast slot's alarm; not callbacks, which are not monotonic in a threshold).\n\n" +
   "Quota: a back-test reads the whole window of history, so it does not count against the kind's invocation limit but " +
   'against a back-test allowance of its own per account and clock hour (GATEWAY_BACKTESTS_PER_ACCOUNT_PER_HOUR, default ' +
   `${DEFAULT_BACKTESTS_PER_ACCOUNT_PER_HOUR}), shared by every gateway replica; over it the answer is 429 with Retry-After. ` +

@@ -103,7 +103,9 @@ export const BacktestResult = named(
                   type: 'string',
                   description: 'a candidate value: an enum name (MODERATE, SEVERE, a forecast threshold) or a number in the field unit',
                 },
-                callbacks: count('callbacks the window would have caused with this value, the rest of the draft unchanged'),
+                callbacks: count(
+                  "alarms the window would have started with this value, the rest of the draft unchanged: a strike's callback, a storm's or rain area's START, a forecast slot's alarm, each once (callbacks are not monotonic in a threshold, these are)",
+                ),
               },
               ['value', 'callbacks'],
             ),
