@@ -23,8 +23,8 @@ import { machineDescription, reportBench } from '@stormhook/testing';
 import { ANKARA, CANKAYA, ISTANBUL, KADIKOY, KECIOREN, startAlarmStack } from '../alarms/support.js';
 
 const { values } = parseArgs({ options: { strikes: { type: 'string' }, points: { type: 'string' } } });
-const STRIKES = Number(values.strikes ?? process.env['BACKTEST_STRIKES'] ?? 10_000_000);
-const POINTS = Number(values.points ?? process.env['BACKTEST_POINTS'] ?? 8);
+const STRIKES = Number(values.strikes ?? process.env['BACKTEST_E2E_STRIKES'] ?? 10_000_000);
+const POINTS = Number(values.points ?? process.env['BACKTEST_E2E_POINTS'] ?? 8);
 const BENCH = 'alarm back-test, end to end';
 
 function percentile(sorted: readonly number[], p: number): number {
