@@ -176,6 +176,16 @@ export class World {
     }
   }
 
+  /** Address of this world's geo service (a benchmark reads the boundaries the matcher matches against). */
+  get geoAddress(): string {
+    return this.env['GEO_GRPC_ADDRESS']!;
+  }
+
+  /** The settings the matchers of this world run with, as they load them. */
+  matcherConfig(): alarmMatcher.Config {
+    return alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv });
+  }
+
   /** The consumer groups of the lightning path and the topics they read, as the services name them. */
   lagGroups(): LagGroup[] {
     const topics = topicNamer(this.topicPrefix);
