@@ -36,6 +36,7 @@ import { MongoEndpointRepository } from './persistence/mongo-endpoint-repository
 import { MongoMessageLog } from './persistence/mongo-message-log.js';
 import { MongoMessageOutbox } from './persistence/mongo-message-outbox.js';
 import { MongoWebhookStatsStore } from './persistence/mongo-webhook-stats-store.js';
+import { WriteGate } from './persistence/write-gate.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { MessageSender } from './ports/message-sender.js';
 import { RetentionJanitor } from './retention/retention-janitor.js';
@@ -113,8 +114,10 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const repository = new MongoEndpointRepository(mongo.db, cipher);
       const pointed = await repository.backfillAccountPointers();
       if (pointed > 0) logger.info({ endpoints: pointed }, 'webhook endpoints found by account through _id lookups from now on');
+      // One gate for every writer of the database in this process (see WriteGate).
+      const writeGate = new WriteGate(config.NOTIFIER_DB_MAX_CONCURRENT_WRITES);
       const store = new MongoDeliveryStore(mongo.db, {
-        maxConcurrentWrites: config.NOTIFIER_DB_MAX_CONCURRENT_WRITES,
+        gate: writeGate,
         batchMaxItems: config.NOTIFIER_BATCH_MAX_ITEMS,
         batchMaxDelayMs: config.NOTIFIER_BATCH_MAX_DELAY_MS,
       });
@@ -129,7 +132,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       });
       const health = new EndpointHealth({ repository, cache, publisher, clock, logger, autoDisableAfterMs: config.NOTIFIER_AUTO_DISABLE_AFTER_MS });
       const instanceId = config.NOTIFIER_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-      const statsStore = new MongoWebhookStatsStore(mongo.db);
+      const statsStore = new MongoWebhookStatsStore(mongo.db, { gate: writeGate });
       const stats = new WebhookStatsRecorder(
         { store: statsStore, clock, logger },
         {

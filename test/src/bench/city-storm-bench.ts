@@ -31,10 +31,10 @@
  * Each option also reads an environment variable: CITY_REGISTRATIONS, CITY_ELSEWHERE, CITY_SECONDS,
  * CITY_RATE, CITY_BACKGROUND_RATE, CITY_DRAIN, CITY_LAG_INTERVAL (a short run: CITY_REGISTRATIONS=1000
  * CITY_ELSEWHERE=2000 CITY_SECONDS=40 CITY_BACKGROUND_RATE=50 CITY_DRAIN=60, about 90 s).
- * CITY_NOTIFIER_ENV=NAME=value,... gives the notifier extra settings, to try one against the bound:
- * on the embedded FerretDB (SQLite) the notifier stops delivering within seconds once its webhook
- * health statistics flush hundreds of accounts at once (1,497 accounts here; the same short run
- * delivers everything with NOTIFIER_STATS_MAX_ACCOUNTS_PER_FLUSH=1), see bench/README.md.
+ * CITY_NOTIFIER_ENV=NAME=value,... gives the notifier extra settings, to try one against the bound.
+ * (The first full run needed NOTIFIER_STATS_MAX_ACCOUNTS_PER_FLUSH=1: the webhook statistics flush
+ * wrote 500 accounts in one bulkWrite outside the notifier's write gate and stalled its deliveries;
+ * it now writes small chunks through the shared gate, see mongo-webhook-stats-store.ts.)
  * The drain ends when every expected callback is in, after a minute without progress, or after
  * `drain` seconds; the full size takes about 15 minutes (setup, the storm, the drain).
  */

@@ -64,8 +64,13 @@ const PROBE_GAP = 4;
 const leaseFree = (now: Date): Filter<QueueDocument> => ({ $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] });
 
 export interface DeliveryStoreOptions {
-  /** 1 for the embedded FerretDB (SQLite has one writer); more on MongoDB. */
+  /** 1 for the embedded FerretDB (SQLite has one writer); more on MongoDB. Ignored when `gate` is given. */
   maxConcurrentWrites?: number;
+  /**
+   * The process's write gate, shared with every other writer of the same database (the webhook
+   * statistics): two gates would let two writes overlap on SQLite's single writer.
+   */
+  gate?: WriteGate;
   /** Documents per batched write (insertMany / deleteMany). */
   batchMaxItems?: number;
   /** How long the first item of a batch waits for others, in milliseconds. */
@@ -95,11 +100,11 @@ export class MongoDeliveryStore implements DeliveryStore {
   private holdSeq = 0;
   private readonly writing = new Map<string, Promise<unknown>>();
 
-  constructor(db: Db, { maxConcurrentWrites = 1, batchMaxItems = 500, batchMaxDelayMs = 5 }: DeliveryStoreOptions = {}) {
+  constructor(db: Db, { maxConcurrentWrites = 1, gate, batchMaxItems = 500, batchMaxDelayMs = 5 }: DeliveryStoreOptions = {}) {
     this.deliveries = db.collection<DeliveryDocument>(COLLECTIONS.deliveries);
     this.queue = db.collection<QueueDocument>(COLLECTIONS.queue);
     this.attempts = db.collection<AttemptDocument>(COLLECTIONS.attempts);
-    this.gate = new WriteGate(maxConcurrentWrites);
+    this.gate = gate ?? new WriteGate(maxConcurrentWrites);
     this.claims = new LeaseClaims(db, this.gate);
     const batch = { maxItems: batchMaxItems, maxDelayMs: batchMaxDelayMs };
     const inserts = <T extends { _id: string }>(collection: Collection<T>) =>
