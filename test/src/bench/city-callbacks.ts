@@ -199,6 +199,10 @@ export class ReceivedCallbacks {
   other = 0;
   /** First arrivals, epoch ms, in order of arrival. */
   readonly arrivals: number[] = [];
+  /** The first arrival of each notification id, epoch ms. */
+  readonly firstAt = new Map<string, number>();
+  /** Each repeated call: its notification id, when the id first arrived and when again. */
+  readonly repeats: Array<{ id: string; firstAtMs: number; atMs: number }> = [];
 
   /** Records one acknowledged body (the receiver's onDelivered). */
   take(body: string, atMs: number): void {
@@ -221,12 +225,15 @@ export class ReceivedCallbacks {
       return;
     }
     const ids = this.byKey.get(key) ?? new Map<string, number>();
-    if (ids.has(id)) {
+    const first = ids.get(id);
+    if (first !== undefined) {
       this.duplicates++;
+      this.repeats.push({ id, firstAtMs: first, atMs });
       return;
     }
     ids.set(id, atMs);
     this.byKey.set(key, ids);
+    this.firstAt.set(id, atMs);
     this.arrivals.push(atMs);
   }
 

@@ -39,23 +39,14 @@
  * `drain` seconds; the full size takes about 15 minutes (setup, the storm, the drain).
  */
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
-import { Grid, PreparedCircle, PreparedPolygon } from '@stormhook/alarm-matcher';
-import { seedPointAlarms } from '@stormhook/alarm-matcher/bench';
-import type { MultiPolygon } from '@stormhook/geometry';
-import { createClient, testInternalTokens } from '@stormhook/grpc';
 import { createKafkaClient, topicNamer, TopicNames } from '@stormhook/kafka';
 import { createLogger } from '@stormhook/logger';
-import { databaseName } from '@stormhook/mongo';
-import { geoV1 } from '@stormhook/proto';
 import { deletePrefixedTopics, dropPrefixedDatabases, machineDescription, reportBench, testInfra } from '@stormhook/testing';
-import { describeStorm, Storm, STORM_BOX, STORM_CLEARANCE_DEG, uniformIn, widened } from '../faults/storm.js';
+import { describeStorm } from '../faults/storm.js';
 import { whereLost } from '../faults/diagnose.js';
-import { STORM_DELIVERY_POLICY } from '../faults/storm-alarms.js';
 import { sleep, World } from '../faults/world.js';
-import { compare, ExpectedCallbacks, ReceivedCallbacks, type StoredFilter, type WatchedRegistration, type WatchedShape } from './city-callbacks.js';
-import { seedIstanbul } from './city-registrations.js';
-import { CityStormSystem } from './city-storm-system.js';
+import { compare, ReceivedCallbacks } from './city-callbacks.js';
+import { planCityStorm, publishRevisions, seedCityStorm } from './city-storm-setup.js';
 import { describeLag, LagMonitor, type LagGroup, type LagSummary } from './consumer-lag.js';
 import { loadIstanbul } from './istanbul.js';
 import { cpuMicrosOf } from './proc-cpu.js';
@@ -99,84 +90,9 @@ const NOTIFIER_ENV = Object.fromEntries(
 const LAG_INTERVAL_MS = positive('lag-interval', values['lag-interval'] ?? process.env['CITY_LAG_INTERVAL'], 5) * 1000;
 /** Targets of issue 27. */
 const P99_LIMIT_MS = 5_000;
-/** The strikes the storm publishes (feed.lightning.v1 records built by faults/storm.ts). */
-const STRIKE = { type: 'FLASH_CLOUD_TO_GROUND', peakCurrentA: -24_000 };
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-interface StoredRegistration {
-  _id: string;
-  kind: 'POINT' | 'GEOMETRY';
-  circle?: { point: { lng: number; lat: number }; radiusM: number };
-  area?: { cityId: number; districtId?: number; neighborhoodId?: number };
-  filter: StoredFilter;
-}
-
-/**
- * Every registration in the matcher's database with the area it watches, as the matcher prepares it:
- * a PreparedCircle per point alarm, and a PreparedPolygon per district or neighbourhood over the
- * boundary geo serves the matcher (at the matcher's simplification tolerance).
- */
-async function watchedAreas(world: World, mongoUrl: string): Promise<Array<{ shape: WatchedShape; registrations: WatchedRegistration[] }>> {
-  const client = new MongoClient(mongoUrl);
-  let docs: StoredRegistration[];
-  try {
-    docs = await client
-      .db(databaseName('alarm_matcher', world.dbPrefix))
-      .collection<StoredRegistration>('registrations')
-      .find({}, { projection: { _id: 1, kind: 1, circle: 1, area: 1, filter: 1 } })
-      .toArray();
-  } finally {
-    await client.close();
-  }
-  const groups: Array<{ shape: WatchedShape; registrations: WatchedRegistration[] }> = [];
-  const byArea = new Map<string, WatchedRegistration[]>();
-  for (const doc of docs) {
-    const registration = { registrationId: doc._id, filter: doc.filter };
-    if (doc.kind === 'POINT' && doc.circle) {
-      groups.push({ shape: new PreparedCircle([doc.circle.point.lng, doc.circle.point.lat], doc.circle.radiusM), registrations: [registration] });
-    } else if (doc.kind === 'GEOMETRY' && doc.area) {
-      const key = doc.area.neighborhoodId !== undefined ? `AREA_LEVEL_NEIGHBOURHOOD:${doc.area.neighborhoodId}` : `AREA_LEVEL_DISTRICT:${doc.area.districtId}`;
-      const list = byArea.get(key);
-      if (list) list.push(registration);
-      else byArea.set(key, [registration]);
-    } else {
-      throw new Error(`registration ${doc._id} is neither a point nor a district or neighbourhood alarm`);
-    }
-  }
-  const geo = createClient(geoV1.GeoService, world.geoAddress, {
-    deadlineMs: 60_000,
-    internalToken: testInternalTokens('alarm-matcher').serviceTokenFor('geo'),
-  });
-  const grid = new Grid();
-  try {
-    const keys = [...byArea.keys()];
-    for (let i = 0; i < keys.length; i += 500) {
-      const batch = keys.slice(i, i + 500).map((key) => {
-        const [level, id] = key.split(':');
-        return { level: level as geoV1.AreaLevel, id: Number(id) };
-      });
-      const answer = await geo.getPolygons({ areas: batch, simplifyToleranceM: world.matcherConfig().ALARM_GEO_SIMPLIFY_TOLERANCE_M });
-      for (const area of answer.areas) {
-        const multi: MultiPolygon = (area.geometry?.polygons ?? []).flatMap((p) => {
-          const ring = (p.exterior?.points ?? []).map((q) => [q.lng, q.lat] as const);
-          return ring.length < 4
-            ? []
-            : [{ exterior: ring, holes: p.holes.map((h) => h.points.map((q) => [q.lng, q.lat] as const)).filter((h) => h.length >= 4) }];
-        });
-        const key = `${area.area!.level}:${area.area!.id}`;
-        if (multi.length === 0) throw new Error(`geo has no boundary for ${key}`);
-        groups.push({ shape: new PreparedPolygon(multi, grid), registrations: byArea.get(key)! });
-        byArea.delete(key);
-      }
-    }
-  } finally {
-    geo.close();
-  }
-  if (byArea.size > 0) throw new Error(`geo did not answer for ${byArea.size} areas, e.g. ${[...byArea.keys()][0]}`);
-  return groups;
 }
 
 async function main(): Promise<void> {
@@ -200,18 +116,7 @@ async function main(): Promise<void> {
       ingest: true,
       matcherStartTimeoutMs: 600_000,
       beforeMatchers: async () => {
-        const t = Date.now();
-        const elsewhere = await seedPointAlarms({
-          mongoUrl,
-          dbPrefix: world.dbPrefix,
-          count: ELSEWHERE,
-          exclude: widened(STORM_BOX, STORM_CLEARANCE_DEG),
-          seed: 2727,
-        });
-        const city = await seedIstanbul({ mongoUrl, dbPrefix: world.dbPrefix, count: CITY, istanbul });
-        const accounts = [...new Set([...city.accountIds, ...Array.from({ length: Math.min(997, ELSEWHERE) }, (_, i) => `seed-account-${i}`)])];
-        await world.createEndpoints(accounts, STORM_DELIVERY_POLICY);
-        seedNote = `${elsewhere.inserted.toLocaleString('en')} elsewhere + ${city.inserted.toLocaleString('en')} in İstanbul (${city.mix}) seeded, ${accounts.length} webhook endpoints, in ${((Date.now() - t) / 1000).toFixed(0)} s`;
+        seedNote = await seedCityStorm(world, mongoUrl, { city: CITY, elsewhere: ELSEWHERE }, istanbul);
         matcherStart = Date.now();
       },
     });
@@ -222,30 +127,21 @@ async function main(): Promise<void> {
 
     // What the storm must cause, before it runs.
     const t = Date.now();
-    const areas = await watchedAreas(world, mongoUrl);
-    const expected = new ExpectedCallbacks(areas);
-    const system = new CityStormSystem(SECONDS, `cs-${Date.now().toString(36)}`);
-    const cityStrikes = system.cityStrikes(Math.round(CITY_RATE * SECONDS), istanbul.box);
-    const storm = new Storm({
-      rate: CITY_RATE + BACKGROUND_RATE,
+    const { expected, system, cityStrikes, storm } = await planCityStorm(world, mongoUrl, istanbul, {
       seconds: SECONDS,
-      targets: cityStrikes,
-      idPrefix: system.runId,
-      background: uniformIn(STORM_BOX, 5151),
-      publish: async (events) => void (await world.publish(TopicNames.FeedLightning, events)),
+      cityRate: CITY_RATE,
+      backgroundRate: BACKGROUND_RATE,
     });
-    storm.targetIds.forEach((id, k) => expected.addStrike(id, cityStrikes[k]!.point, STRIKE));
-    expected.addRevisions(system.revisions);
     console.log(
       'city-storm benchmark: a storm system over İstanbul, feed topics -> ingest -> matcher -> notifier -> webhook (real Kafka, real database, separate processes)',
     );
     console.log(`machine: ${machineDescription()}`);
     console.log(`registrations: ${seedNote}; matcher indexed ${indexed.toLocaleString('en')} and started in ${matcherStartS.toFixed(1)} s`);
     console.log(
-      `storm: ${SECONDS} s, ${cityStrikes.length.toLocaleString('en')} strikes over the city (${CITY_RATE}/s) among ${storm.total.toLocaleString('en')} (${BACKGROUND_RATE}/s in central Anatolia), ${system.cells.length} cells x ${system.revisions.filter((r) => r.kind === 'THUNDERSTORM').length / system.cells.length} revisions, ${system.rains.length} rain areas x ${system.revisions.filter((r) => r.kind === 'PRECIPITATION').length / system.rains.length} revisions`,
+      `storm: ${SECONDS} s, ${cityStrikes.toLocaleString('en')} strikes over the city (${CITY_RATE}/s) among ${storm.total.toLocaleString('en')} (${BACKGROUND_RATE}/s in central Anatolia), ${system.cells.length} cells x ${system.revisions.filter((r) => r.kind === 'THUNDERSTORM').length / system.cells.length} revisions, ${system.rains.length} rain areas x ${system.revisions.filter((r) => r.kind === 'PRECIPITATION').length / system.rains.length} revisions`,
     );
     console.log(
-      `expected callbacks (worked out in ${((Date.now() - t) / 1000).toFixed(1)} s): ${expected.total.toLocaleString('en')} = ${expected.lightning.toLocaleString('en')} lightning START + ${expected.starts.toLocaleString('en')} thunderstorm/precipitation START + ${expected.ends.toLocaleString('en')} END (${(expected.lightning / Math.max(1, cityStrikes.length)).toFixed(0)} per city strike)`,
+      `expected callbacks (worked out in ${((Date.now() - t) / 1000).toFixed(1)} s): ${expected.total.toLocaleString('en')} = ${expected.lightning.toLocaleString('en')} lightning START + ${expected.starts.toLocaleString('en')} thunderstorm/precipitation START + ${expected.ends.toLocaleString('en')} END (${(expected.lightning / Math.max(1, cityStrikes)).toFixed(0)} per city strike)`,
     );
 
     const received = new ReceivedCallbacks();
@@ -272,24 +168,7 @@ async function main(): Promise<void> {
     // The storm: strikes through the Storm publisher, the tracked revisions at their times beside it.
     const publishedAt = new Map<string, number>();
     const stormStart = Date.now();
-    const revisionsDone = (async () => {
-      for (const revision of system.revisions) {
-        const due = stormStart + revision.atS * 1000;
-        if (due > Date.now()) await sleep(due - Date.now());
-        for (let attempt = 0; ; attempt++) {
-          const at = Date.now();
-          const { topic, event } = system.feedRecord(revision, stormStart, at);
-          try {
-            await world.publish(topic === 'thunderstorm' ? TopicNames.FeedThunderstorm : TopicNames.FeedPrecipitation, [event]);
-            publishedAt.set(revision.recordId, at);
-            break;
-          } catch (error) {
-            if (attempt >= 60) throw error;
-            await sleep(500);
-          }
-        }
-      }
-    })();
+    const revisionsDone = publishRevisions(world, system, stormStart, publishedAt);
     // A progress line every 30 s: what arrived and each stage's backlog (a stall shows as it happens).
     const progress = setInterval(() => {
       const last = lag!.samples.at(-1);

@@ -2,13 +2,16 @@
 // devstack `faults` command starts (it passes KAFKA_BROKERS / MONGO_URL and serves stop/start
 // requests over IPC). Every scenario runs under a storm on the raw feed topic (see scenarios.ts).
 // Options (each also an environment variable):
-//   --only a,b          scenario keys: ingest, matcher, notifier, kafka, db, soak (default: these),
+//   --only a,b          scenario keys: ingest, matcher, notifier, kafka, db, replicas, soak (default: these),
 //                       baseline (the same storm without a fault: a control, only when named)
 //   --rate N            FAULTS_RATE, offered strikes/s of the storm (default 500)
 //   --seconds N         FAULTS_SECONDS, how long the storm lasts (default 40)
 //   --due N             FAULTS_DUE, seeded alarms struck once each: the due deliveries (default 2000)
 //   --drain-seconds N   FAULTS_DRAIN_SECONDS, wait for the last delivery after the storm (default 300)
 //   --soak-minutes N    SOAK_MINUTES, length of the soak (default 3)
+// The replicas scenario (a city storm through 2 replicas of each stage, see replicas.ts) has its own
+// size: REPLICAS_CITY (2000), REPLICAS_ELSEWHERE (8000), REPLICAS_SECONDS (180), REPLICAS_DOWN_SECONDS
+// (60), REPLICAS_DRAIN_SECONDS (300).
 import { infraControlAvailable } from './infra-control.js';
 import {
   baseline,
@@ -21,6 +24,7 @@ import {
   type ScenarioResult,
   type StormSettings,
 } from './scenarios.js';
+import { DEFAULT_REPLICAS, replicaKill, type ReplicaSettings } from './replicas.js';
 import { soak, type SoakResult } from './soak.js';
 
 function option(name: string): string | undefined {
@@ -45,7 +49,15 @@ const settings: StormSettings = {
   due: Math.round(positive('due', 'FAULTS_DUE', DEFAULT_STORM.due)),
   drainSeconds: positive('drain-seconds', 'FAULTS_DRAIN_SECONDS', DEFAULT_STORM.drainSeconds),
 };
-const KEYS = ['baseline', 'ingest', 'matcher', 'notifier', 'kafka', 'db', 'soak'];
+const replicaSettings: ReplicaSettings = {
+  ...DEFAULT_REPLICAS,
+  city: Math.round(positive('replicas-city', 'REPLICAS_CITY', DEFAULT_REPLICAS.city)),
+  elsewhere: Math.round(positive('replicas-elsewhere', 'REPLICAS_ELSEWHERE', DEFAULT_REPLICAS.elsewhere)),
+  seconds: positive('replicas-seconds', 'REPLICAS_SECONDS', DEFAULT_REPLICAS.seconds),
+  downSeconds: positive('replicas-down-seconds', 'REPLICAS_DOWN_SECONDS', DEFAULT_REPLICAS.downSeconds),
+  drainSeconds: positive('replicas-drain-seconds', 'REPLICAS_DRAIN_SECONDS', DEFAULT_REPLICAS.drainSeconds),
+};
+const KEYS = ['baseline', 'ingest', 'matcher', 'notifier', 'kafka', 'db', 'replicas', 'soak'];
 const only = option('only')?.split(',');
 for (const key of only ?? []) if (!KEYS.includes(key)) throw new Error(`--only: unknown scenario "${key}" (one of ${KEYS.join(', ')})`);
 const wanted = (key: string) => (only ? only.includes(key) : key !== 'baseline');
@@ -83,6 +95,7 @@ async function main(): Promise<number> {
     ['notifier', notifierKill],
     ['kafka', kafkaRestart],
     ['db', databaseStop],
+    ['replicas', () => replicaKill(replicaSettings)],
   ];
   const results: ScenarioResult[] = [];
   let soakResult: SoakResult | undefined;
@@ -101,7 +114,11 @@ async function main(): Promise<number> {
   });
   for (const [key, run] of scenarios) {
     if (!wanted(key)) continue;
-    process.stdout.write(`[faults] ${key}: storm of ${settings.rate} strikes/s for ${settings.seconds} s with ${settings.due} due deliveries ...\n`);
+    const load =
+      key === 'replicas'
+        ? `city storm for ${replicaSettings.seconds} s over ${replicaSettings.city} + ${replicaSettings.elsewhere} registrations, 2 replicas of each stage`
+        : `storm of ${settings.rate} strikes/s for ${settings.seconds} s with ${settings.due} due deliveries`;
+    process.stdout.write(`[faults] ${key}: ${load} ...\n`);
     const began = Date.now();
     const result = await run(settings).catch((error: unknown) => failed(key, error));
     result.notes.push(`wall time ${((Date.now() - began) / 1000).toFixed(0)} s`);

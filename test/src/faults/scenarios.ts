@@ -224,7 +224,7 @@ async function republishedNote(world: World, lag: LagMonitor, strikes: number, c
 }
 
 /** With FAULTS_LOG_DIR set, the children's last log lines go there (a diagnosis aid). */
-function dumpLogs(world: World): void {
+export function dumpLogs(world: World): void {
   const dir = process.env['FAULTS_LOG_DIR'];
   if (!dir) return;
   mkdirSync(dir, { recursive: true });

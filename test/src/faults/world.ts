@@ -34,25 +34,53 @@ export interface Tally {
   status503: number;
 }
 
+/** How many of each stage run; a stage with 2 or more runs as that many processes in one consumer group. */
+export interface Replicas {
+  ingest: number;
+  matcher: number;
+  notifier: number;
+  /** 0: one gateway in this process (the default); otherwise that many gateway processes. */
+  gateway: number;
+}
+
+export interface WorldStartOptions {
+  /** Also run ingest as a child, for scenarios that publish on the raw feed topics. */
+  ingest?: boolean;
+  /** Runs once the database prefix is fixed and before any matcher starts. */
+  beforeMatchers?: () => Promise<void>;
+  matcherStartTimeoutMs?: number;
+  /** Replicas per stage (ingest's count applies with `ingest`); the matcher count argument stays the default. */
+  replicas?: Partial<Omit<Replicas, 'matcher'>>;
+}
+
 /**
- * Geo, identity and the gateway in this process; the notifier and alarm-matcher as child processes
- * on fixed ports (so a killed one can be replaced at the same address), all against the private
- * broker and database of `npm run faults`, under a fresh topic and database prefix.
+ * Geo and identity in this process; the notifier, alarm-matcher and ingest as child processes on
+ * fixed ports (so a killed one can be replaced at the same address), the gateway in this process or
+ * as children; all against the private broker and database of `npm run faults`, under a fresh topic
+ * and database prefix. With replicas, callers reach a stage's gRPC through one target listing every
+ * replica (grpc-js `ipv4:` with several addresses): a call that finds its replica gone reconnects to
+ * another, as a Kubernetes Service hands a new connection to a live pod.
  */
 export class World {
   readonly receiver = new FaultReceiver();
-  notifier: ServiceChild | undefined;
-  ingest: ServiceChild | undefined;
+  readonly notifiers: ServiceChild[] = [];
+  readonly ingests: ServiceChild[] = [];
   readonly matchers: ServiceChild[] = [];
+  readonly gateways: ServiceChild[] = [];
+  /** API calls that found their gateway gone and were sent to the next one (as a load balancer retries a refused connection). */
+  gatewayFailovers = 0;
   private readonly stops: Array<() => Promise<unknown>> = [];
   private readonly env: Record<string, string>;
   private readonly notifierEnv: Record<string, string>;
   private readonly matcherEnv: Record<string, string>;
-  private baseUrl = '';
+  private baseUrls: string[] = [];
+  private nextGateway = 0;
   private token = '';
   private publisher!: Publisher;
   private counter = 0;
-  private readonly ports = { notifier: 0, matcher: 0 };
+  /** Fixed ports per replica: gRPC for notifier and matcher, HTTP for gateway processes. */
+  private readonly ports = { notifier: [] as number[], matcher: [] as number[], gateway: [] as number[] };
+  private ingestReplicas = 1;
   /** Counts of 5xx answers seen by `call` (503 counted apart too). */
   status5xx = 0;
   status503 = 0;
@@ -93,33 +121,55 @@ export class World {
     return this.env['STORMHOOK_DB_PREFIX']!;
   }
 
-  /**
-   * `ingest`: also run ingest as a child, for scenarios that publish on the raw feed topics.
-   * `beforeMatchers`: runs once the database prefix is fixed and before any matcher starts.
-   */
-  async start(matcherCount = 1, options: { ingest?: boolean; beforeMatchers?: () => Promise<void>; matcherStartTimeoutMs?: number } = {}): Promise<void> {
+  /** The first (or only) notifier process. */
+  get notifier(): ServiceChild | undefined {
+    return this.notifiers[0];
+  }
+
+  /** The first (or only) ingest process. */
+  get ingest(): ServiceChild | undefined {
+    return this.ingests[0];
+  }
+
+  async start(matcherCount = 1, options: WorldStartOptions = {}): Promise<void> {
+    const replicas: Replicas = {
+      ingest: options.replicas?.ingest ?? 1,
+      matcher: matcherCount,
+      notifier: options.replicas?.notifier ?? 1,
+      gateway: options.replicas?.gateway ?? 0,
+    };
+    this.ingestReplicas = replicas.ingest;
     await this.receiver.start();
     this.stops.push(() => this.receiver.stop());
     const logger = createLogger({ service: 'faults', level: 'silent' });
     const geoService = await geo.start(geo.loadConfig(this.env), { logger });
     this.stops.push(() => geoService.stop());
     this.env['GEO_GRPC_ADDRESS'] = `127.0.0.1:${geoService.port}`;
-    // One block for both: two separate probes could hand out the same free port twice.
-    const base = await freePortBlock(2);
-    this.ports.notifier = base;
-    this.ports.matcher = base + 1;
-    this.env['NOTIFIER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.notifier}`;
-    await this.startNotifier();
+    // One block for all: separate probes could hand out the same free port twice.
+    const count = replicas.notifier + replicas.matcher + replicas.gateway;
+    const base = await freePortBlock(count);
+    const block = Array.from({ length: count }, (_, i) => base + i);
+    this.ports.notifier = block.splice(0, replicas.notifier);
+    this.ports.matcher = block.splice(0, replicas.matcher);
+    this.ports.gateway = block;
+    this.env['NOTIFIER_GRPC_ADDRESS'] = grpcTarget(this.ports.notifier);
+    for (let i = 0; i < replicas.notifier; i++) await this.startNotifier(i);
     const identityService = await identity.start(identity.loadConfig({ ...this.env, ...identityTestEnv() }), { logger });
     this.stops.push(() => identityService.stop());
     this.env['IDENTITY_GRPC_ADDRESS'] = `127.0.0.1:${identityService.port}`;
-    if (options.ingest) await this.startIngest();
+    if (options.ingest) for (let i = 0; i < replicas.ingest; i++) await this.startIngest(i);
     await options.beforeMatchers?.();
-    for (let i = 0; i < matcherCount; i++) await this.startMatcher(i === 0 ? this.ports.matcher : await freePort(), options.matcherStartTimeoutMs);
-    this.env['ALARM_MATCHER_GRPC_ADDRESS'] = `127.0.0.1:${this.ports.matcher}`;
-    const running = await gateway.start(gateway.loadConfig({ ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger });
-    this.stops.push(() => running.stop());
-    this.baseUrl = `http://127.0.0.1:${running.port}`;
+    // Matchers start one after the other (each loads the whole registration index).
+    for (let i = 0; i < matcherCount; i++) await this.startMatcher(this.ports.matcher[i]!, options.matcherStartTimeoutMs);
+    this.env['ALARM_MATCHER_GRPC_ADDRESS'] = grpcTarget(this.ports.matcher);
+    if (replicas.gateway === 0) {
+      const running = await gateway.start(gateway.loadConfig({ ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: '0' }), { logger });
+      this.stops.push(() => running.stop());
+      this.baseUrls = [`http://127.0.0.1:${running.port}`];
+    } else {
+      for (let i = 0; i < replicas.gateway; i++) await this.startGateway(i);
+      this.baseUrls = this.ports.gateway.map((port) => `http://127.0.0.1:${port}`);
+    }
     this.publisher = createPublisher(
       createKafkaClient({ brokers: testInfra().kafkaBrokers, credentials: testInfra().kafkaCredentials, clientId: `faults-${this.name}`, logger }),
       {
@@ -133,15 +183,34 @@ export class World {
     this.token = await this.apiUser();
   }
 
-  async startNotifier(): Promise<ServiceChild> {
-    this.notifier = await spawnService('notifier', 'notifier', { ...this.env, ...this.notifierEnv }, this.ports.notifier);
-    return this.notifier;
+  /** Starts notifier replica `replica` (again, after a kill) at its fixed address and instance id. */
+  async startNotifier(replica = 0): Promise<ServiceChild> {
+    const port = this.ports.notifier[replica];
+    if (port === undefined) throw new Error(`no notifier replica ${replica}`);
+    const child = await spawnService(
+      replicaName('notifier', replica, this.ports.notifier.length),
+      'notifier',
+      { ...this.env, ...(this.ports.notifier.length > 1 ? { NOTIFIER_INSTANCE_ID: `faults-notifier-${replica + 1}` } : {}), ...this.notifierEnv },
+      port,
+    );
+    this.notifiers[replica] = child;
+    return child;
   }
 
-  /** Starts ingest (again, after a kill) on a fresh port. */
-  async startIngest(): Promise<ServiceChild> {
-    this.ingest = await spawnService('ingest', 'ingest', this.env, await freePort());
-    return this.ingest;
+  /** Starts ingest replica `replica` (again, after a kill) on a fresh port. */
+  async startIngest(replica = 0): Promise<ServiceChild> {
+    const child = await spawnService(replicaName('ingest', replica, this.ingestReplicas), 'ingest', this.env, await freePort());
+    this.ingests[replica] = child;
+    return child;
+  }
+
+  /** Starts gateway process `replica` (again, after a kill) on its fixed HTTP port. */
+  async startGateway(replica: number): Promise<ServiceChild> {
+    const port = this.ports.gateway[replica];
+    if (port === undefined) throw new Error(`no gateway replica ${replica}`);
+    const child = await spawnService(`gateway-${replica + 1}`, 'gateway', { ...this.env, HTTP_HOST: '127.0.0.1', HTTP_PORT: String(port) }, await freePort());
+    this.gateways[replica] = child;
+    return child;
   }
 
   /**
@@ -186,6 +255,11 @@ export class World {
     return alarmMatcher.loadConfig({ ...this.env, ...this.matcherEnv });
   }
 
+  /** How long a notifier's claim of an attempt lasts in this world (a killed one's work waits that long). */
+  get notifierLeaseMs(): number {
+    return notifier.loadConfig({ ...this.env, ...this.notifierEnv }).NOTIFIER_LEASE_MS;
+  }
+
   /** The consumer groups of the lightning path and the topics they read, as the services name them. */
   lagGroups(): LagGroup[] {
     const topics = topicNamer(this.topicPrefix);
@@ -204,20 +278,28 @@ export class World {
     ];
   }
 
-  async startMatcher(port: number, timeoutMs?: number): Promise<ServiceChild> {
+  /** Starts a matcher on `port`; with `replica`, (re)starts that replica (after a kill) under its instance id. */
+  async startMatcher(port: number, timeoutMs?: number, replica = this.matchers.length): Promise<ServiceChild> {
     const matcher = await spawnService(
-      `alarm-matcher-${this.matchers.length + 1}`,
+      `alarm-matcher-${replica + 1}`,
       'alarm-matcher',
-      { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${this.matchers.length + 1}` },
+      { ...this.env, ...this.matcherEnv, ALARM_INSTANCE_ID: `faults-matcher-${replica + 1}` },
       port,
       timeoutMs,
     );
-    this.matchers.push(matcher);
+    this.matchers[replica] = matcher;
     return matcher;
   }
 
+  /** The fixed gRPC port of matcher replica `replica` (a restart binds it again). */
+  matcherPort(replica: number): number {
+    const port = this.ports.matcher[replica];
+    if (port === undefined) throw new Error(`no matcher replica ${replica}`);
+    return port;
+  }
+
   children(): ServiceChild[] {
-    return [...(this.notifier ? [this.notifier] : []), ...(this.ingest ? [this.ingest] : []), ...this.matchers];
+    return [...this.notifiers, ...this.ingests, ...this.matchers, ...this.gateways];
   }
 
   async call(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<Answer> {
@@ -228,7 +310,7 @@ export class World {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }
-    const response = await fetch(`${this.baseUrl}${path}`, init);
+    const response = await this.fetchAnyGateway(path, init);
     const text = await response.text();
     if (response.status >= 500) {
       this.status5xx++;
@@ -242,6 +324,24 @@ export class World {
       body = { raw: text };
     }
     return { status: response.status, headers: response.headers, body };
+  }
+
+  /**
+   * Round robin over the gateways; a refused connection goes to the next one (a load balancer does
+   * that for a pod that died), counted in `gatewayFailovers`. A request that got no answer at all
+   * fails: it may have been carried out.
+   */
+  private async fetchAnyGateway(path: string, init: RequestInit): Promise<Response> {
+    const first = this.nextGateway++ % this.baseUrls.length;
+    for (let k = 0; ; k++) {
+      const url = this.baseUrls[(first + k) % this.baseUrls.length]!;
+      try {
+        return await fetch(`${url}${path}`, init);
+      } catch (error) {
+        if (k + 1 >= this.baseUrls.length || !connectionRefused(error)) throw error;
+        this.gatewayFailovers++;
+      }
+    }
   }
 
   private async apiUser(): Promise<string> {
@@ -261,6 +361,11 @@ export class World {
     });
     if (account.status !== 200) throw new Error(`cannot create account: ${account.status} ${JSON.stringify(account.body)}`);
     return login(username, password);
+  }
+
+  /** A customer's read (GET /v1/users/me) through the gateways: its status, 0 when none answered. */
+  async readOwnUser(): Promise<number> {
+    return (await this.call('GET', '/v1/users/me', { token: this.token }).catch(() => ({ status: 0 }))).status;
   }
 
   /** Registers one point alarm on its own grid cell (13 km apart, radius 3 km: one strike matches one alarm). */
@@ -374,6 +479,20 @@ export class World {
     for (const child of this.children()) await child.kill('SIGTERM');
     for (const stop of this.stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
   }
+}
+
+/** One gRPC target for a stage's replicas: `127.0.0.1:p` for one, grpc-js's `ipv4:` address list for several. */
+function grpcTarget(ports: readonly number[]): string {
+  return ports.length === 1 ? `127.0.0.1:${ports[0]}` : `ipv4:${ports.map((p) => `127.0.0.1:${p}`).join(',')}`;
+}
+
+function replicaName(stage: string, replica: number, replicas: number): string {
+  return replicas > 1 || replica > 0 ? `${stage}-${replica + 1}` : stage;
+}
+
+function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return cause?.code === 'ECONNREFUSED';
 }
 
 export function sleep(ms: number): Promise<void> {
