@@ -34,7 +34,11 @@ export const STATS_PREFIX = 'FAULTS_STATS ';
 export async function spawnService(name: string, service: string, env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServiceChild> {
   const main = fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
   const preload = fileURLToPath(new URL('./stats-preload.js', import.meta.url));
-  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--import', preload, main], {
+  // STORMHOOK_CHILD_CPU_PROF_DIR: each child writes V8's CPU profile there when it exits (not after a
+  // kill -9); bench/profile-summary.ts says where the time went.
+  const profileDir = process.env['STORMHOOK_CHILD_CPU_PROF_DIR'];
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, '--disable-warning=TimeoutNegativeWarning', '--import', preload, main], {
     env: { ...process.env, ...env, GRPC_PORT: String(port), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
