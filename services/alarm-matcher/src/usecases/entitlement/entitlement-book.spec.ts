@@ -128,6 +128,28 @@ describe('EntitlementBook', () => {
     assert.equal(book.suspension(ref)?.reason, 'USER_BLOCKED');
   });
 
+  it('after a failed read leaves the account to the refresh for a while instead of calling identity per notification', async () => {
+    const { clock, identity, book, ref } = setup();
+    let calls = 0;
+    identity.ownerOf = async () => {
+      calls++;
+      throw new Error('identity down');
+    };
+    assert.equal(book.suspension(ref), undefined, 'not read yet: entitled, read in the background');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calls, 1);
+    for (let i = 0; i < 1_000; i++) assert.equal(book.suspension(ref), undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calls, 1, 'no read per notification after a failure');
+    clock.advance(30_000);
+    book.suspension(ref);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calls, 2, 'tried again once the back-off passed');
+    identity.ownerOf = async () => owner((s) => (s.status = 'BLOCKED'));
+    assert.deepEqual(await book.refresh(), { accounts: 1, failed: 0 }, 'the refresh reads it regardless');
+    assert.equal(book.suspension(ref)?.reason, 'USER_BLOCKED');
+  });
+
   it('holds back at the dispatcher every notification of a suspended registration, and only those', async () => {
     const { identity, book, ref, registration } = setup();
     identity.set(
