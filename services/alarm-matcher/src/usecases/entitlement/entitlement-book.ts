@@ -57,7 +57,7 @@ export interface EntitlementBookDeps {
 
 /**
  * Without it, every notification of an account identity would not answer started another read: in
- * the city-storm benchmark (accounts identity does not know) a third of the matcher's CPU went on
+ * the city-storm benchmark (accounts identity does not know) about a sixth of the matcher's busy time went on
  * gRPC calls and their errors' stack traces, on the path that must not call a service.
  */
 const DEFAULT_RETRY_AFTER_FAILURE_MS = 30_000;
