@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandler, type EventConsumer, type Publisher } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
+import { deleteBroadcastGroup } from '../kafka/broadcast-group.js';
 
 /** What a user change invalidates in this gateway. */
 export interface AccessInvalidation {
@@ -63,15 +64,7 @@ export function userChangeConsumer(options: UserChangeConsumerOptions): { consum
     consumer,
     async stop() {
       await consumer.stop();
-      const admin = options.kafka.admin();
-      try {
-        await admin.connect();
-        await admin.deleteGroups([consumer.groupId]);
-      } catch (error) {
-        options.logger.debug({ err: error, groupId: consumer.groupId }, 'user-change group not deleted');
-      } finally {
-        await admin.disconnect().catch(() => undefined);
-      }
+      await deleteBroadcastGroup(options.kafka, consumer.groupId, options.logger);
     },
   };
 }

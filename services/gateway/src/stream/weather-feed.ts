@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { Kafka } from 'kafkajs';
+import type { AreaIndex } from '@stormhook/access';
+import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandlers, type EventConsumer, type Publisher } from '@stormhook/kafka';
+import type { Logger } from '@stormhook/logger';
+import { deleteBroadcastGroup } from '../kafka/broadcast-group.js';
+import { lightningItem, precipitationItem, thunderstormItem } from './stream-items.js';
+import type { StreamItem } from './stream-selection.js';
+
+/** The weather topics the stream carries. */
+export const STREAM_TOPICS = [TopicNames.WeatherLightning, TopicNames.WeatherThunderstorm, TopicNames.WeatherPrecipitation] as const;
+type StreamTopic = (typeof STREAM_TOPICS)[number];
+
+/** Where the feed hands its items (the hub) and whether anyone listens. */
+export interface StreamTarget {
+  readonly size: number;
+  publish(item: StreamItem): void;
+}
+
+/**
+ * The handlers of the three topics: each event is tagged and serialised once and handed to the hub;
+ * with no stream open on this replica nothing is done at all. An event without a position is
+ * skipped: ingest validated it, so that is not poison worth a dead letter here.
+ */
+export function weatherFeedHandlers(target: StreamTarget, areas: () => AreaIndex | undefined): ChannelHandlers<StreamTopic> {
+  const hand = (item: StreamItem | undefined) => {
+    if (item) target.publish(item);
+    return Outcomes.ok();
+  };
+  return {
+    [TopicNames.WeatherLightning]: async (record) => (target.size === 0 ? Outcomes.ok() : hand(lightningItem(record.message, areas()))),
+    [TopicNames.WeatherThunderstorm]: async (record) => (target.size === 0 ? Outcomes.ok() : hand(thunderstormItem(record.message, areas()))),
+    [TopicNames.WeatherPrecipitation]: async (record) => (target.size === 0 ? Outcomes.ok() : hand(precipitationItem(record.message, areas()))),
+  };
+}
+
+export interface WeatherFeedOptions {
+  kafka: Kafka;
+  publisher: Publisher;
+  logger: Logger;
+  prefix?: string;
+  target: StreamTarget;
+  areas: () => AreaIndex | undefined;
+}
+
+/**
+ * One consumer per gateway replica, not per stream: every replica must see every event (its streams
+ * may want any of them), so each reads with a group of its own from the end of the topics (a stream
+ * is live: what happened before it opened is the lists' business). Records that fail their
+ * channel's checks are skipped, not dead-lettered: query and the alarm-matcher dead-letter them already.
+ */
+export function weatherFeed(options: WeatherFeedOptions): { consumer: EventConsumer; stop(): Promise<void> } {
+  const consumer = createChannelConsumer({
+    kafka: options.kafka,
+    group: `gateway.weather-stream.${randomUUID()}`,
+    handlers: weatherFeedHandlers(options.target, options.areas),
+    onMismatch: 'skip',
+    publisher: options.publisher,
+    logger: options.logger,
+    ...(options.prefix ? { prefix: options.prefix } : {}),
+    fromBeginning: false,
+    // A live map: fetch often rather than wait for a fuller batch.
+    tuning: { maxWaitTimeInMs: 100 },
+    // The three topics' partitions side by side: a burst of strikes does not hold back a storm.
+    partitionsConsumedConcurrently: 3,
+    onFatal: (error) => options.logger.error({ err: error }, 'weather stream consumer down: open streams receive nothing until it rejoins'),
+    onRecovered: () => options.logger.info('weather stream consumer consuming again'),
+  });
+  return {
+    consumer,
+    async stop() {
+      await consumer.stop();
+      await deleteBroadcastGroup(options.kafka, consumer.groupId, options.logger);
+    },
+  };
+}
