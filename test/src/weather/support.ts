@@ -39,7 +39,9 @@ export interface WeatherStack {
  * geo, identity, query (and with `withIngest` ingest) and a gateway in this process on port 0,
  * against the real Kafka and database, under a fresh database and topic prefix.
  */
-export async function startWeatherStack(options: { withIngest?: boolean; queryEnv?: Record<string, string> } = {}): Promise<WeatherStack> {
+export async function startWeatherStack(
+  options: { withIngest?: boolean; queryEnv?: Record<string, string>; gatewayEnv?: Record<string, string> } = {},
+): Promise<WeatherStack> {
   const { env, topicPrefix, track, stopAll: stopServices } = testEnv('wx');
   const logger = createLogger({ service: 'weather-it', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const services: Record<string, RunningGrpcService> = {};
@@ -76,6 +78,7 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
           IDENTITY_GRPC_ADDRESS: `127.0.0.1:${services['identity'].port}`,
           GEO_GRPC_ADDRESS: geoAddress,
           QUERY_GRPC_ADDRESS: `127.0.0.1:${services['query'].port}`,
+          ...options.gatewayEnv,
         }),
         { logger: logger.child({ service: 'gateway' }) },
       ),

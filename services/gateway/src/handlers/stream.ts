@@ -19,7 +19,7 @@ export interface StreamSettings {
 }
 
 /** How long an ended stream may take to flush its last frames before its socket is destroyed. */
-const CLOSE_GRACE_MS = 5_000;
+const CLOSE_GRACE_MS = 30_000;
 
 /** The HTTP response as a hub sink: writes are the socket's, a closed stream is freed even if the client never reads. */
 function responseSink(res: Response): StreamSink {
