@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { AreaIndex } from '@stormhook/access';
-import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandlers, type EventConsumer, type Publisher } from '@stormhook/kafka';
+import {
+  channelHandler,
+  consumerGroupId,
+  createConsumer,
+  Outcomes,
+  TopicNames,
+  type ChannelHandlers,
+  type EventConsumer,
+  type Handler,
+  type Publisher,
+} from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
 import { deleteBroadcastGroup } from '../kafka/broadcast-group.js';
 import { lightningItem, precipitationItem, thunderstormItem } from './stream-items.js';
@@ -18,9 +28,9 @@ export interface StreamTarget {
 }
 
 /**
- * The handlers of the three topics: each event is tagged and serialised once and handed to the hub;
- * with no stream open on this replica nothing is done at all. An event without a position is
- * skipped: ingest validated it, so that is not poison worth a dead letter here.
+ * The handlers of the three topics: each event is tagged and serialised once and handed to the hub.
+ * An event without a position is skipped: ingest validated it, so that is not poison worth a dead
+ * letter here.
  */
 export function weatherFeedHandlers(target: StreamTarget, areas: () => AreaIndex | undefined): ChannelHandlers<StreamTopic> {
   const hand = (item: StreamItem | undefined) => {
@@ -28,10 +38,20 @@ export function weatherFeedHandlers(target: StreamTarget, areas: () => AreaIndex
     return Outcomes.ok();
   };
   return {
-    [TopicNames.WeatherLightning]: async (record) => (target.size === 0 ? Outcomes.ok() : hand(lightningItem(record.message, areas()))),
-    [TopicNames.WeatherThunderstorm]: async (record) => (target.size === 0 ? Outcomes.ok() : hand(thunderstormItem(record.message, areas()))),
-    [TopicNames.WeatherPrecipitation]: async (record) => (target.size === 0 ? Outcomes.ok() : hand(precipitationItem(record.message, areas()))),
+    [TopicNames.WeatherLightning]: async (record) => hand(lightningItem(record.message, areas())),
+    [TopicNames.WeatherThunderstorm]: async (record) => hand(thunderstormItem(record.message, areas())),
+    [TopicNames.WeatherPrecipitation]: async (record) => hand(precipitationItem(record.message, areas())),
   };
+}
+
+/**
+ * The record handler: with no stream open on this replica a record is passed over before it is even
+ * decoded; otherwise it is checked and decoded for its channel (records that fail are skipped, not
+ * dead-lettered: query and the alarm-matcher dead-letter them already) and handed on.
+ */
+export function weatherFeedHandler(target: StreamTarget, areas: () => AreaIndex | undefined): Handler {
+  const decodeAndHand = channelHandler(weatherFeedHandlers(target, areas), { onMismatch: 'skip' });
+  return async (record) => (target.size === 0 ? Outcomes.ok() : decodeAndHand(record));
 }
 
 export interface WeatherFeedOptions {
@@ -46,15 +66,14 @@ export interface WeatherFeedOptions {
 /**
  * One consumer per gateway replica, not per stream: every replica must see every event (its streams
  * may want any of them), so each reads with a group of its own from the end of the topics (a stream
- * is live: what happened before it opened is the lists' business). Records that fail their
- * channel's checks are skipped, not dead-lettered: query and the alarm-matcher dead-letter them already.
+ * is live: what happened before it opened is the lists' business).
  */
 export function weatherFeed(options: WeatherFeedOptions): { consumer: EventConsumer; stop(): Promise<void> } {
-  const consumer = createChannelConsumer({
+  const consumer = createConsumer({
     kafka: options.kafka,
-    group: `gateway.weather-stream.${randomUUID()}`,
-    handlers: weatherFeedHandlers(options.target, options.areas),
-    onMismatch: 'skip',
+    groupId: consumerGroupId(`gateway.weather-stream.${randomUUID()}`, options.prefix),
+    topics: STREAM_TOPICS,
+    handler: weatherFeedHandler(options.target, options.areas),
     publisher: options.publisher,
     logger: options.logger,
     ...(options.prefix ? { prefix: options.prefix } : {}),
