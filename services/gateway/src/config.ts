@@ -70,7 +70,8 @@ const spec = {
   GATEWAY_STREAM_KEEPALIVE_MS: int({ default: 15_000, min: 1_000, max: 300_000, description: 'idle time before a keep-alive comment, in milliseconds' }),
   /**
    * A stream ends (MAX_DURATION) this long after it opened and the client reconnects: the plan
-   * geography and role are read at open, so this bounds how long a changed plan or a blocked user streams on.
+   * geography and role are read at open; identity's change events end a changed user's streams at
+   * once (ACCESS_CHANGED), and this bounds how long a missed event lets a changed plan or a blocked user stream on.
    */
   GATEWAY_STREAM_MAX_DURATION_MS: int({ default: 1_800_000, min: 10_000, max: 86_400_000, description: 'longest life of one stream, in milliseconds' }),
   /** Simplification of the province outlines stream events are tagged with (as query's QUERY_AREA_SIMPLIFY_TOLERANCE_M). */

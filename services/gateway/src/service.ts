@@ -70,6 +70,14 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const snapshots = new AccessSnapshotCache(identity, { ttlMs: config.ACCESS_SNAPSHOT_TTL_MS });
   const apiKeys = new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS });
   const prefix = platform.topicPrefix;
+  // The weather stream (GET /v1/stream): one consumer for this replica, fanned out in memory.
+  const streamSettings: StreamSettings = {
+    keepAliveMs: config.GATEWAY_STREAM_KEEPALIVE_MS,
+    bufferLimit: config.GATEWAY_STREAM_BUFFER_EVENTS,
+    maxDurationMs: config.GATEWAY_STREAM_MAX_DURATION_MS,
+    perAccountLimit: config.GATEWAY_STREAMS_PER_ACCOUNT,
+  };
+  const hub = new StreamHub(streamSettings);
   const changes = userChangeConsumer({
     kafka: platform.kafka,
     publisher: platform.publisher,
@@ -79,6 +87,8 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       evictUser: (userId) => snapshots.evict(userId),
       evictApiKey: (keyId) => apiKeys.evictKey(keyId),
       forgetUnknownKeys: () => apiKeys.forgetUnknown(),
+      // Open weather streams were decided under the old access: they end and their clients reconnect.
+      accessChanged: (userId, change) => hub.accessChanged(userId, change),
     },
     // Not a health component (/v1/health lists its components in the contract): while the consumer is
     // down, decisions stay correct within ACCESS_SNAPSHOT_TTL_MS, and the consumer logs as an error.
@@ -87,14 +97,6 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       if (alive) snapshots.clear();
     },
   });
-  // The weather stream (GET /v1/stream): one consumer for this replica, fanned out in memory.
-  const streamSettings: StreamSettings = {
-    keepAliveMs: config.GATEWAY_STREAM_KEEPALIVE_MS,
-    bufferLimit: config.GATEWAY_STREAM_BUFFER_EVENTS,
-    maxDurationMs: config.GATEWAY_STREAM_MAX_DURATION_MS,
-    perAccountLimit: config.GATEWAY_STREAMS_PER_ACCOUNT,
-  };
-  const hub = new StreamHub(streamSettings);
   let areas: AreaIndex | undefined;
   const feed = weatherFeed({
     kafka: platform.kafka,

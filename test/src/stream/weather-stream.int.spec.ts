@@ -183,6 +183,26 @@ describe('the weather stream GET /v1/stream (real Kafka, identity and geo)', fun
     assert.equal(storm.predictedPath.points.length, 7);
   });
 
+  it('ends a stream when the plan changes, and the stream opened again carries only what the new plan allows', async () => {
+    const customer = await stack.regionalUser({ country: 'TUR' });
+    const before = await stream(customer.token, '?kinds=lightning');
+    await ready(before);
+    await stack.restrictPlan(customer.accountId, { country: 'TUR', region: 'Ankara' });
+    await eventually(async () => (before.of('end').length > 0 ? true : undefined), 'the end of the stream opened under the old plan', 30_000);
+    assert.equal(before.of('end')[0].reason, 'ACCESS_CHANGED');
+    assert.equal(await before.finished, 'ended');
+    const after = await stream(customer.token, '?kinds=lightning');
+    assert.equal(after.status, 200);
+    await ready(after);
+    await publishStrikes(stack, [strike('plan-ist', PLACES.istanbul), strike('plan-ank', PLACES.ankara)]);
+    await eventually(async () => (after.of('lightning').length > 0 ? true : undefined), 'the Ankara strike', 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.deepEqual(
+      after.of('lightning').map((e) => e.eventId),
+      ['ltg_plan-ank'],
+    );
+  });
+
   it('answers bad parameters with a 400 naming the parameter, and no credentials with a 401', async () => {
     for (const [query, pattern] of [
       ['?kinds=lightning,hail', /kinds/],

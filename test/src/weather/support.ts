@@ -30,7 +30,9 @@ export interface WeatherStack {
   /** An ACTIVE user with `role` and, with `plan`, an account on that plan. */
   user(role: string, plan?: string): Promise<{ userId: string; token: string; accountId?: string }>;
   /** An API_USER whose CUSTOM plan grants the data services inside `boundary` only. */
-  regionalUser(boundary: { country: string; region?: string }): Promise<{ token: string }>;
+  regionalUser(boundary: { country: string; region?: string }): Promise<{ token: string; accountId: string }>;
+  /** Puts an account on a CUSTOM plan granting the data services inside `boundary` only. */
+  restrictPlan(accountId: string, boundary: { country: string; region?: string }): Promise<void>;
   publish(topic: TopicName, eventType: EventType, events: Array<{ key: string; value: Uint8Array }>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -86,12 +88,11 @@ export async function startWeatherStack(
     const session = new ApiSession(`http://127.0.0.1:${runningGateway.port}`, 'wx');
     await publisher.connect();
 
-    const regionalUser: WeatherStack['regionalUser'] = async (boundary) => {
-      const u = await session.user('API_USER', 'NONE');
+    const restrictPlan: WeatherStack['restrictPlan'] = async (accountId, boundary) => {
       const set = await session.call('POST', '/v1/accounts/update-subscription', {
         token: await session.adminToken(),
         body: {
-          accountId: u.accountId,
+          accountId,
           subscriptionPlan: 'CUSTOM',
           planDetails: {
             subscriptionExpirationEpoch: Date.now() + 30 * 86_400_000,
@@ -110,7 +111,12 @@ export async function startWeatherStack(
         },
       });
       if (set.status !== 200) throw new Error(`cannot set subscription: ${set.status} ${JSON.stringify(set.body)}`);
-      return { token: u.token };
+    };
+    const regionalUser: WeatherStack['regionalUser'] = async (boundary) => {
+      const u = await session.user('API_USER', 'NONE');
+      if (!u.accountId) throw new Error('the user was given no account');
+      await restrictPlan(u.accountId, boundary);
+      return { token: u.token, accountId: u.accountId };
     };
     return {
       baseUrl: session.baseUrl,
@@ -126,6 +132,7 @@ export async function startWeatherStack(
       adminToken: () => session.adminToken(),
       user: (role, plan) => session.user(role, plan),
       regionalUser,
+      restrictPlan,
       async publish(topic, eventType, events) {
         await publisher.publish(
           topic,

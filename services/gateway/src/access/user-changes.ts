@@ -10,6 +10,8 @@ export interface AccessInvalidation {
   evictApiKey(keyId: string): void;
   /** A key was created: an attempt with it moments earlier may sit in the unknown-key cache. */
   forgetUnknownKeys(): void;
+  /** What the user may do changed (`change` as identity names it): long-lived answers decided earlier must end. */
+  accessChanged(userId: string, change: string): void;
 }
 
 /**
@@ -24,6 +26,7 @@ export function userChangeHandler(target: AccessInvalidation): ChannelHandler<ty
     target.evictUser(change.userId);
     if (change.change === 'API_KEY_REVOKED' && change.apiKeyId) target.evictApiKey(change.apiKeyId);
     if (change.change === 'API_KEY_CREATED') target.forgetUnknownKeys();
+    else target.accessChanged(change.userId, change.change);
     return Outcomes.ok();
   };
 }

@@ -83,7 +83,7 @@ export function streamHandlers(deps: { hub: StreamHub; areas: () => AreaIndex | 
         maxDurationSeconds: settings.maxDurationMs / 1000,
         serverTimeEpochMillis: Date.now(),
       });
-      const opened = hub.open(account, { kinds: new Set(kinds.value), bbox: bbox.value, areas }, responseSink(res), ready);
+      const opened = hub.open({ account, userId: principal.userId }, { kinds: new Set(kinds.value), bbox: bbox.value, areas }, responseSink(res), ready);
       if (!opened.ok) {
         // The error answer is JSON: the stream's headers must not go with it.
         for (const name of Object.keys(STREAM_HEADERS)) res.removeHeader(name);

@@ -43,6 +43,9 @@ function strike(n: number, area = 'TUR:6'): StreamItem {
   return { kind: 'lightning', areas: [area], bbox: { minLng: 32.8, minLat: 39.9, maxLng: 32.8, maxLat: 39.9 }, frame: `event: lightning\ndata: ${n}\n\n` };
 }
 
+/** One user per account, unless a test says otherwise. */
+const owner = (account: string, userId = `user-of-${account}`) => ({ account, userId });
+
 function hub(options: Partial<StreamHubOptions> & { now?: () => number } = {}): StreamHub {
   return new StreamHub({ bufferLimit: 5, perAccountLimit: 2, keepAliveMs: 15_000, maxDurationMs: 3_600_000, ...options });
 }
@@ -52,8 +55,8 @@ describe('StreamHub', () => {
     const h = hub();
     const all = new FakeSink();
     const ankara = new FakeSink();
-    assert.ok(h.open('acc-a', everywhere, all, 'event: ready\ndata: {}\n\n').ok);
-    assert.ok(h.open('acc-b', ankaraOnly, ankara, 'event: ready\ndata: {}\n\n').ok);
+    assert.ok(h.open(owner('acc-a'), everywhere, all, 'event: ready\ndata: {}\n\n').ok);
+    assert.ok(h.open(owner('acc-b'), ankaraOnly, ankara, 'event: ready\ndata: {}\n\n').ok);
     h.publish(strike(1, 'TUR:6'));
     h.publish(strike(2, 'TUR:34'));
     h.publish(strike(3, 'TUR:6'));
@@ -65,7 +68,7 @@ describe('StreamHub', () => {
   it('holds events while a connection drains and delivers them in order when it does', () => {
     const h = hub({ bufferLimit: 10 });
     const sink = new FakeSink(2);
-    h.open('acc', everywhere, sink, 'event: ready\n\n');
+    h.open(owner('acc'), everywhere, sink, 'event: ready\n\n');
     for (let n = 1; n <= 6; n++) h.publish(strike(n));
     // ready + strike 1 filled the socket; 2..6 wait in the hub.
     assert.deepEqual(sink.frames(), [strike(1).frame]);
@@ -83,8 +86,8 @@ describe('StreamHub', () => {
     const h = hub({ bufferLimit: 3 });
     const slow = new FakeSink(1);
     const fast = new FakeSink();
-    h.open('slow', everywhere, slow, 'event: ready\n\n');
-    h.open('fast', everywhere, fast, 'event: ready\n\n');
+    h.open(owner('slow'), everywhere, slow, 'event: ready\n\n');
+    h.open(owner('fast'), everywhere, fast, 'event: ready\n\n');
     for (let n = 1; n <= 10; n++) h.publish(strike(n));
     assert.ok(slow.closedWith?.startsWith('event: end\n'));
     assert.match(slow.closedWith ?? '', /"reason":"SLOW_CONSUMER"/);
@@ -97,20 +100,20 @@ describe('StreamHub', () => {
 
   it('refuses a stream past the per-account limit and frees the slot when one goes away', () => {
     const h = hub({ perAccountLimit: 2 });
-    const first = h.open('acc', everywhere, new FakeSink(), 'r');
-    assert.ok(h.open('acc', everywhere, new FakeSink(), 'r').ok);
-    assert.deepEqual(h.open('acc', everywhere, new FakeSink(), 'r'), { ok: false, reason: 'ACCOUNT_LIMIT' });
-    assert.ok(h.open('other', everywhere, new FakeSink(), 'r').ok, 'another account is not affected');
+    const first = h.open(owner('acc'), everywhere, new FakeSink(), 'r');
+    assert.ok(h.open(owner('acc'), everywhere, new FakeSink(), 'r').ok);
+    assert.deepEqual(h.open(owner('acc'), everywhere, new FakeSink(), 'r'), { ok: false, reason: 'ACCOUNT_LIMIT' });
+    assert.ok(h.open(owner('other'), everywhere, new FakeSink(), 'r').ok, 'another account is not affected');
     assert.ok(first.ok);
     first.stream.detach();
     assert.equal(h.openFor('acc'), 1);
-    assert.ok(h.open('acc', everywhere, new FakeSink(), 'r').ok);
+    assert.ok(h.open(owner('acc'), everywhere, new FakeSink(), 'r').ok);
   });
 
   it('writes nothing to a stream whose client went away', () => {
     const h = hub();
     const sink = new FakeSink();
-    const opened = h.open('acc', everywhere, sink, 'r');
+    const opened = h.open(owner('acc'), everywhere, sink, 'r');
     assert.ok(opened.ok);
     opened.stream.detach();
     h.publish(strike(1));
@@ -123,8 +126,8 @@ describe('StreamHub', () => {
     const h = hub({ keepAliveMs: 15_000, maxDurationMs: 60_000, now: () => now });
     const idle = new FakeSink();
     const busy = new FakeSink();
-    h.open('a', ankaraOnly, idle, 'r');
-    h.open('b', everywhere, busy, 'r');
+    h.open(owner('a'), ankaraOnly, idle, 'r');
+    h.open(owner('b'), everywhere, busy, 'r');
     now = 10_000;
     h.publish(strike(1, 'TUR:34')); // only the unrestricted stream gets it
     now = 16_000;
@@ -138,12 +141,32 @@ describe('StreamHub', () => {
     assert.equal(h.size, 0);
   });
 
+  it("ends a user's streams when its access changes, and every stream of its account when the plan does", () => {
+    const h = hub({ perAccountLimit: 5 });
+    const mine = new FakeSink();
+    const colleague = new FakeSink();
+    const elsewhere = new FakeSink();
+    h.open(owner('acc', 'u1'), everywhere, mine, 'r');
+    h.open(owner('acc', 'u2'), everywhere, colleague, 'r');
+    h.open(owner('other', 'u3'), everywhere, elsewhere, 'r');
+    h.accessChanged('u1', 'ROLE_OR_STATUS');
+    assert.match(mine.closedWith ?? '', /"reason":"ACCESS_CHANGED"/);
+    assert.equal(colleague.closedWith, undefined, "another user's role is not this one's");
+    const again = new FakeSink();
+    h.open(owner('acc', 'u1'), everywhere, again, 'r');
+    h.accessChanged('u1', 'SUBSCRIPTION');
+    assert.match(again.closedWith ?? '', /"reason":"ACCESS_CHANGED"/);
+    assert.match(colleague.closedWith ?? '', /"reason":"ACCESS_CHANGED"/, 'the plan is the whole account’s');
+    assert.equal(elsewhere.closedWith, undefined);
+    assert.equal(h.size, 1);
+  });
+
   it('ends every stream when the replica shuts down and opens no more', () => {
     const h = hub();
     const sink = new FakeSink();
-    h.open('acc', everywhere, sink, 'r');
+    h.open(owner('acc'), everywhere, sink, 'r');
     h.closeAll();
     assert.match(sink.closedWith ?? '', /"reason":"SHUTTING_DOWN"/);
-    assert.deepEqual(h.open('acc', everywhere, new FakeSink(), 'r'), { ok: false, reason: 'CLOSED' });
+    assert.deepEqual(h.open(owner('acc'), everywhere, new FakeSink(), 'r'), { ok: false, reason: 'CLOSED' });
   });
 });

@@ -36,7 +36,17 @@ const END_MESSAGES: Readonly<Record<StreamEndReason, string>> = {
   SLOW_CONSUMER: 'the client read too slowly: more events were waiting for it than the stream holds',
   MAX_DURATION: 'the stream reached its longest duration; reconnect to go on',
   SHUTTING_DOWN: 'this gateway replica is shutting down; reconnect to go on',
+  ACCESS_CHANGED: "the user's access changed (role, status, key, account or plan); reconnect to stream what it allows now",
 };
+
+/** Changes of identity.user-changed.v1 that concern the whole account (its plan), not only the user named. */
+const ACCOUNT_WIDE_CHANGES: ReadonlySet<string> = new Set(['ACCOUNT', 'SUBSCRIPTION']);
+
+/** Whose stream it is: the account its quota and cap count against, and the user who opened it. */
+export interface StreamOwner {
+  account: string;
+  userId: string;
+}
 
 /** The `end` event of a reason, as a frame. */
 export function endFrame(reason: StreamEndReason): string {
@@ -53,6 +63,7 @@ class Subscriber {
 
   constructor(
     readonly account: string,
+    readonly userId: string,
     readonly selection: StreamSelection,
     readonly openedMs: number,
     private readonly sink: StreamSink,
@@ -148,11 +159,12 @@ export class StreamHub {
    * Opens a stream for `account` unless it already holds `perAccountLimit` here: `first` (the
    * `ready` event) is written before any weather event.
    */
-  open(account: string, selection: StreamSelection, sink: StreamSink, first: string): OpenResult {
+  open(owner: StreamOwner, selection: StreamSelection, sink: StreamSink, first: string): OpenResult {
     if (this.closing) return { ok: false, reason: 'CLOSED' };
+    const { account, userId } = owner;
     const held = this.openFor(account);
     if (held >= this.options.perAccountLimit) return { ok: false, reason: 'ACCOUNT_LIMIT' };
-    const subscriber: Subscriber = new Subscriber(account, selection, this.now(), sink, () => this.end(subscriber, 'SLOW_CONSUMER'));
+    const subscriber: Subscriber = new Subscriber(account, userId, selection, this.now(), sink, () => this.end(subscriber, 'SLOW_CONSUMER'));
     this.subscribers.add(subscriber);
     this.perAccount.set(account, held + 1);
     subscriber.send(first, this.now(), this.options.bufferLimit);
@@ -173,6 +185,20 @@ export class StreamHub {
     for (const subscriber of this.subscribers) {
       if (now - subscriber.openedMs >= this.options.maxDurationMs) this.end(subscriber, 'MAX_DURATION');
       else if (now - subscriber.lastWriteMs >= this.options.keepAliveMs) subscriber.send(KEEP_ALIVE_FRAME, now, this.options.bufferLimit);
+    }
+  }
+
+  /**
+   * What a user may do changed (identity.user-changed.v1): its streams were opened under the old role,
+   * plan geography or key, so they end (ACCESS_CHANGED) and the client reconnects under the new. A
+   * change of the account or its plan ends every stream of the accounts the user streams for.
+   */
+  accessChanged(userId: string, change: string): void {
+    const accounts = new Set<string>();
+    for (const subscriber of this.subscribers) if (subscriber.userId === userId) accounts.add(subscriber.account);
+    const accountWide = ACCOUNT_WIDE_CHANGES.has(change);
+    for (const subscriber of [...this.subscribers]) {
+      if (subscriber.userId === userId || (accountWide && accounts.has(subscriber.account))) this.end(subscriber, 'ACCESS_CHANGED');
     }
   }
 
