@@ -66,6 +66,17 @@ const spec = {
    * (end event SLOW_CONSUMER). 2,000 is two seconds of a 1,000 strikes/s storm, under 1 MB per stream.
    */
   GATEWAY_STREAM_BUFFER_EVENTS: int({ default: 2_000, min: 10, max: 1_000_000, description: 'events queued per stream before a slow client is cut off' }),
+  /**
+   * The same backlog's size: frames of rain areas can be tens of kilobytes, so the event count alone
+   * would not bound memory. Counted in characters of the frames (their UTF-8 bytes, but for the
+   * occasional Turkish letter). 8 MiB holds a few hundred large rain areas.
+   */
+  GATEWAY_STREAM_BUFFER_BYTES: int({
+    default: 8 * 1024 * 1024,
+    min: 64 * 1024,
+    max: 1024 * 1024 * 1024,
+    description: 'size of the events queued per stream before a slow client is cut off, in bytes',
+  }),
   /** A keep-alive comment goes to a stream that was sent nothing this long (proxies close idle connections). */
   GATEWAY_STREAM_KEEPALIVE_MS: int({ default: 15_000, min: 1_000, max: 300_000, description: 'idle time before a keep-alive comment, in milliseconds' }),
   /**

@@ -74,6 +74,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const streamSettings: StreamSettings = {
     keepAliveMs: config.GATEWAY_STREAM_KEEPALIVE_MS,
     bufferLimit: config.GATEWAY_STREAM_BUFFER_EVENTS,
+    bufferChars: config.GATEWAY_STREAM_BUFFER_BYTES,
     maxDurationMs: config.GATEWAY_STREAM_MAX_DURATION_MS,
     perAccountLimit: config.GATEWAY_STREAMS_PER_ACCOUNT,
   };

@@ -14,6 +14,7 @@ import type { AreaAccess } from '../stream/stream-selection.js';
 export interface StreamSettings {
   keepAliveMs: number;
   bufferLimit: number;
+  bufferChars: number;
   maxDurationMs: number;
   perAccountLimit: number;
 }

@@ -47,7 +47,7 @@ function strike(n: number, area = 'TUR:6'): StreamItem {
 const owner = (account: string, userId = `user-of-${account}`) => ({ account, userId });
 
 function hub(options: Partial<StreamHubOptions> & { now?: () => number } = {}): StreamHub {
-  return new StreamHub({ bufferLimit: 5, perAccountLimit: 2, keepAliveMs: 15_000, maxDurationMs: 3_600_000, ...options });
+  return new StreamHub({ bufferLimit: 5, bufferChars: 1_000_000, perAccountLimit: 2, keepAliveMs: 15_000, maxDurationMs: 3_600_000, ...options });
 }
 
 describe('StreamHub', () => {
@@ -96,6 +96,18 @@ describe('StreamHub', () => {
     assert.equal(fast.frames().length, 10);
     // A drain after the cut-off writes nothing more (the fake asserts no write after close).
     slow.drain();
+  });
+
+  it('cuts off a client whose backlog passes the size limit before the event count', () => {
+    const h = hub({ bufferLimit: 100, bufferChars: 300 });
+    const slow = new FakeSink(1);
+    h.open(owner('slow'), everywhere, slow, 'event: ready\n\n');
+    const big = (n: number): StreamItem => ({ ...strike(n), frame: `event: precipitation\ndata: ${'x'.repeat(100)}${n}\n\n` });
+    h.publish(big(1));
+    h.publish(big(2));
+    assert.equal(slow.closedWith, undefined, 'two frames of 130 characters fit in 300');
+    h.publish(big(3));
+    assert.match(slow.closedWith ?? '', /"reason":"SLOW_CONSUMER"/);
   });
 
   it('refuses a stream past the per-account limit and frees the slot when one goes away', () => {

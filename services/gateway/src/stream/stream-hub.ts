@@ -15,6 +15,12 @@ export interface StreamSink {
 export interface StreamHubOptions {
   /** Events held for one client beyond what its connection buffers; more and it is cut off. */
   bufferLimit: number;
+  /**
+   * Characters of those events held at most (a rain area's outline can be tens of kilobytes): more and
+   * the client is cut off too. Frames are shared by the streams that hold them, so this bounds each
+   * stream's share, and all streams together hold at most this much of distinct frames per stream.
+   */
+  bufferChars: number;
   /** Streams one account may hold open on this replica. */
   perAccountLimit: number;
   /** A keep-alive comment goes to a stream that was sent nothing for this long. */
@@ -57,6 +63,8 @@ class Subscriber {
   /** Frames waiting for the connection to drain, oldest first from `head`. */
   private queue: string[] = [];
   private head = 0;
+  /** Characters of the frames waiting. */
+  private waitingChars = 0;
   private writable = true;
   closed = false;
   lastWriteMs: number;
@@ -67,7 +75,8 @@ class Subscriber {
     readonly selection: StreamSelection,
     readonly openedMs: number,
     private readonly sink: StreamSink,
-    /** Called when the backlog passes the limit: the hub ends the stream. */
+    private readonly limits: Pick<StreamHubOptions, 'bufferLimit' | 'bufferChars'>,
+    /** Called when the backlog passes a limit: the hub ends the stream. */
     private readonly overflow: () => void,
   ) {
     this.lastWriteMs = openedMs;
@@ -78,7 +87,7 @@ class Subscriber {
   }
 
   /** Writes at once while the connection takes it; queues while it drains; cuts the client off past the limit. */
-  send(frame: string, now: number, bufferLimit: number): void {
+  send(frame: string, now: number): void {
     if (this.closed) return;
     this.lastWriteMs = now;
     if (this.writable && this.waiting === 0) {
@@ -86,18 +95,21 @@ class Subscriber {
       if (!this.writable) this.sink.onDrain(() => this.flush());
       return;
     }
-    if (this.waiting >= bufferLimit) {
+    if (this.waiting >= this.limits.bufferLimit || this.waitingChars + frame.length > this.limits.bufferChars) {
       this.overflow();
       return;
     }
     this.queue.push(frame);
+    this.waitingChars += frame.length;
   }
 
   private flush(): void {
     if (this.closed) return;
     this.writable = true;
     while (this.writable && this.head < this.queue.length) {
-      this.writable = this.sink.write(this.queue[this.head]!);
+      const frame = this.queue[this.head]!;
+      this.writable = this.sink.write(frame);
+      this.waitingChars -= frame.length;
       this.head += 1;
     }
     // Compact now and then, not per frame: shifting a long array per write is quadratic.
@@ -116,6 +128,7 @@ class Subscriber {
     this.closed = true;
     this.queue = [];
     this.head = 0;
+    this.waitingChars = 0;
     this.sink.close(final);
   }
 
@@ -123,13 +136,14 @@ class Subscriber {
     this.closed = true;
     this.queue = [];
     this.head = 0;
+    this.waitingChars = 0;
   }
 }
 
 /**
  * The fan-out of one gateway replica: one Kafka consumer publishes every weather event here once,
  * and the hub writes its frame (serialised once) to each open stream that may carry it. A stream's
- * own backlog is bounded: a client that falls more than `bufferLimit` events behind gets an `end`
+ * own backlog is bounded: a client that falls more than `bufferLimit` events (or `bufferChars`) behind gets an `end`
  * event (SLOW_CONSUMER) and is disconnected, so a slow reader costs bounded memory and never slows
  * the others or the consumer.
  */
@@ -164,10 +178,10 @@ export class StreamHub {
     const { account, userId } = owner;
     const held = this.openFor(account);
     if (held >= this.options.perAccountLimit) return { ok: false, reason: 'ACCOUNT_LIMIT' };
-    const subscriber: Subscriber = new Subscriber(account, userId, selection, this.now(), sink, () => this.end(subscriber, 'SLOW_CONSUMER'));
+    const subscriber: Subscriber = new Subscriber(account, userId, selection, this.now(), sink, this.options, () => this.end(subscriber, 'SLOW_CONSUMER'));
     this.subscribers.add(subscriber);
     this.perAccount.set(account, held + 1);
-    subscriber.send(first, this.now(), this.options.bufferLimit);
+    subscriber.send(first, this.now());
     return { ok: true, stream: { detach: () => this.forget(subscriber, () => subscriber.detach()) } };
   }
 
@@ -175,7 +189,7 @@ export class StreamHub {
   publish(item: StreamItem): void {
     const now = this.now();
     for (const subscriber of this.subscribers) {
-      if (admits(subscriber.selection, item)) subscriber.send(item.frame, now, this.options.bufferLimit);
+      if (admits(subscriber.selection, item)) subscriber.send(item.frame, now);
     }
   }
 
@@ -184,7 +198,7 @@ export class StreamHub {
     const now = this.now();
     for (const subscriber of this.subscribers) {
       if (now - subscriber.openedMs >= this.options.maxDurationMs) this.end(subscriber, 'MAX_DURATION');
-      else if (now - subscriber.lastWriteMs >= this.options.keepAliveMs) subscriber.send(KEEP_ALIVE_FRAME, now, this.options.bufferLimit);
+      else if (now - subscriber.lastWriteMs >= this.options.keepAliveMs) subscriber.send(KEEP_ALIVE_FRAME, now);
     }
   }
 
