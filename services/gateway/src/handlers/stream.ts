@@ -91,7 +91,9 @@ export function streamHandlers(deps: { hub: StreamHub; areas: () => AreaIndex | 
         if (opened.reason === 'CLOSED') throw new ApiError(503, ErrorMessages.serviceUnavailable);
         throw new ApiError(429, `At most ${settings.perAccountLimit} weather streams may be open at once per account on one gateway replica`);
       }
-      res.once('close', () => opened.stream.detach());
+      // A client gone before the stream opened has closed already: nothing would detach it.
+      if (res.destroyed) opened.stream.detach();
+      else res.once('close', () => opened.stream.detach());
     },
   };
 }
