@@ -55,3 +55,5 @@ export {
   SnapshotFormatError,
 } from './wire.js';
 export { addressLimitKey } from './address-key.js';
+export { AreaIndex, type AllowedAreaInput, type Resolved, type SubscriptionArea } from './subscription-areas.js';
+export { fetchAreas, loadAreasWithRetry, ringOf, toRings, type GeoAreasClient } from './subscription-areas-load.js';

@@ -55,6 +55,9 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   getThunderstormByEventId: data('THUNDERSTORM'),
   getHourlyForecast: data('FORECAST'),
   getDailyForecast: data('FORECAST'),
+  // The live weather stream (issue 25): a storm map (cells, their lightning, the rain around them),
+  // so it belongs to THUNDERSTORM; opening a stream is one invocation, however long it stays open.
+  streamWeather: data('THUNDERSTORM'),
   // alarms (4.5 - 4.8)
   ...alarmOperations('Geometry', 'ALARM_GEOMETRY'),
   ...alarmOperations('Forecast', 'ALARM_FORECAST'),

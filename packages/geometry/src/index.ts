@@ -4,6 +4,7 @@ export { bboxContains, bboxesOverlap, bboxOfMultiPolygon, bboxOfRings, bboxWithi
 export { isClosed, signedArea } from './ring.js';
 export { pointInMultiPolygon, pointInPolygon, pointInRing } from './point-in-polygon.js';
 export { centroidOf } from './centroid.js';
+export { bboxOfParts, flatPolygonsIntersect, flattenMultiPolygon, flattenRing, pointInAny, pointInFlatPolygon, type FlatPolygon } from './flat-polygons.js';
 export { multiPolygonsTouch, ringsOf, segmentsIntersect } from './touches.js';
 export { direct, distanceM, inverse, type Inverse } from './geodesic.js';
 export { LocalProjection } from './azimuthal-projection.js';

@@ -111,6 +111,33 @@ describe('Kafka access: authentication and the access table (real broker)', func
     }
   });
 
+  it('lets the gateway read the three weather topics of its stream in a weather-stream group of its own, as the stream reads them', async () => {
+    const topics = [TopicNames.WeatherLightning, TopicNames.WeatherThunderstorm, TopicNames.WeatherPrecipitation].map((t) => names.physical(t));
+    const producer = testKafka(logger).producer();
+    await producer.connect();
+    try {
+      for (const topic of topics) await producer.send({ topic, acks: -1, messages: [{ key: 'sxk', value: topic }] });
+    } finally {
+      await producer.disconnect();
+    }
+    const group = GROUP_ACCESS.gateway.find((g) => g.includes('weather-stream'));
+    assert.ok(group, 'the gateway has a weather-stream group prefix');
+    const consumer = clientAs('gateway').consumer({ groupId: consumerGroupId(`${group}probe`, prefix) });
+    const seen = new Set<string>();
+    await consumer.connect();
+    try {
+      for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          seen.add(message.value?.toString('utf8') ?? '');
+        },
+      });
+      await waitFor(() => topics.every((t) => seen.has(t)), 'the gateway reading every weather topic', 30_000);
+    } finally {
+      await consumer.disconnect();
+    }
+  });
+
   it("refuses query joining ingest's consumer group, on a topic query may read, and lets it join its own", async () => {
     const topic = names.physical(TopicNames.WeatherPrecipitation);
     const foreign = clientAs('query').consumer({ groupId: consumerGroupId(`${GROUP_ACCESS.ingest[0]}.probe`, prefix), retry: { retries: 0 } });

@@ -33,10 +33,11 @@ export const TOPIC_ACCESS = {
   [TopicNames.FeedLightning]: { producers: ['publisher'], consumers: ['ingest'] },
   [TopicNames.FeedThunderstorm]: { producers: ['publisher'], consumers: ['ingest'] },
   [TopicNames.FeedForecast]: { producers: ['publisher'], consumers: ['ingest'] },
-  [TopicNames.WeatherPrecipitation]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
+  // The gateway reads the three the live stream carries (GET /v1/stream, issue 25), one group per replica.
+  [TopicNames.WeatherPrecipitation]: { producers: ['ingest'], consumers: ['gateway', 'query', 'alarm-matcher'] },
   // query keeps every weather record in its history (issue 24), strikes included.
-  [TopicNames.WeatherLightning]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
-  [TopicNames.WeatherThunderstorm]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
+  [TopicNames.WeatherLightning]: { producers: ['ingest'], consumers: ['gateway', 'query', 'alarm-matcher'] },
+  [TopicNames.WeatherThunderstorm]: { producers: ['ingest'], consumers: ['gateway', 'query', 'alarm-matcher'] },
   [TopicNames.WeatherForecast]: { producers: ['ingest'], consumers: ['query', 'alarm-matcher'] },
   [TopicNames.RegistrationChanged]: { producers: ['alarm-matcher'], consumers: ['alarm-matcher'] },
   [TopicNames.AlarmTriggered]: { producers: ['alarm-matcher'], consumers: ['notifier'] },
@@ -53,7 +54,7 @@ export const TOPIC_ACCESS = {
  * groups live too. A renamed group needs its row changed here.
  */
 export const GROUP_ACCESS = {
-  gateway: ['gateway.user-changes.'],
+  gateway: ['gateway.user-changes.', 'gateway.weather-stream.'],
   identity: [],
   geo: [],
   ingest: ['stormhook-ingest'],

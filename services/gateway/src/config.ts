@@ -56,6 +56,42 @@ const spec = {
   }),
   /** How often ended quota windows are deleted from the gateway's database. */
   QUOTA_HOUSEKEEPING_INTERVAL_MS: int({ default: 3_600_000, min: 1_000, max: 86_400_000 }),
+  /**
+   * GET /v1/stream (issue 25): streams one account may hold open at once on one replica (counted per
+   * replica, in memory: with R replicas an account may hold up to R times this).
+   */
+  GATEWAY_STREAMS_PER_ACCOUNT: int({ default: 3, min: 1, max: 1_000, description: 'weather streams per account open at once on one replica' }),
+  /**
+   * Events held for one stream beyond what its socket buffers: a client further behind is cut off
+   * (end event SLOW_CONSUMER). 2,000 is two seconds of a 1,000 strikes/s storm, under 1 MB per stream.
+   */
+  GATEWAY_STREAM_BUFFER_EVENTS: int({ default: 2_000, min: 10, max: 1_000_000, description: 'events queued per stream before a slow client is cut off' }),
+  /**
+   * The same backlog's size: frames of rain areas can be tens of kilobytes, so the event count alone
+   * would not bound memory. Counted in characters of the frames (their UTF-8 bytes, but for the
+   * occasional Turkish letter). 8 MiB holds a few hundred large rain areas.
+   */
+  GATEWAY_STREAM_BUFFER_BYTES: int({
+    default: 8 * 1024 * 1024,
+    min: 64 * 1024,
+    max: 1024 * 1024 * 1024,
+    description: 'size of the events queued per stream before a slow client is cut off, in bytes',
+  }),
+  /** A keep-alive comment goes to a stream that was sent nothing this long (proxies close idle connections). */
+  GATEWAY_STREAM_KEEPALIVE_MS: int({ default: 15_000, min: 1_000, max: 300_000, description: 'idle time before a keep-alive comment, in milliseconds' }),
+  /**
+   * A stream ends (MAX_DURATION) this long after it opened and the client reconnects: the plan
+   * geography and role are read at open; identity's change events end a changed user's streams at
+   * once (ACCESS_CHANGED), and this bounds how long a missed event lets a changed plan or a blocked user stream on.
+   */
+  GATEWAY_STREAM_MAX_DURATION_MS: int({ default: 1_800_000, min: 10_000, max: 86_400_000, description: 'longest life of one stream, in milliseconds' }),
+  /** Simplification of the province outlines stream events are tagged with (as query's QUERY_AREA_SIMPLIFY_TOLERANCE_M). */
+  GATEWAY_AREA_SIMPLIFY_TOLERANCE_M: int({
+    default: 100,
+    min: 0,
+    max: 5_000,
+    description: 'simplification of the province outlines stream events are tagged with, in metres',
+  }),
   ...rateLimitEnv,
 };
 export const loadConfig = defineEnv(spec);

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadAreasWithRetry, type AreaIndex } from '@stormhook/access';
 import { createClient } from '@stormhook/grpc';
 import { DEAD_LETTER_TOPIC, ensureTopics, TopicNames, topicSpec } from '@stormhook/kafka';
 import { alarmV1, geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
@@ -27,6 +28,9 @@ import type { Config } from './config.js';
 import { withDataSource } from './health/data-source.js';
 import { CachedHealth } from './health/cached-health.js';
 import { stackHealth } from './health/stack-health.js';
+import { streamHandlers, type StreamSettings } from './handlers/stream.js';
+import { StreamHub } from './stream/stream-hub.js';
+import { STREAM_TOPICS, weatherFeed } from './stream/weather-feed.js';
 
 export interface RunningGateway {
   readonly platform: Platform;
@@ -66,6 +70,15 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   const snapshots = new AccessSnapshotCache(identity, { ttlMs: config.ACCESS_SNAPSHOT_TTL_MS });
   const apiKeys = new ApiKeyCache(identity, { ttlMs: config.API_KEY_CACHE_TTL_MS });
   const prefix = platform.topicPrefix;
+  // The weather stream (GET /v1/stream): one consumer for this replica, fanned out in memory.
+  const streamSettings: StreamSettings = {
+    keepAliveMs: config.GATEWAY_STREAM_KEEPALIVE_MS,
+    bufferLimit: config.GATEWAY_STREAM_BUFFER_EVENTS,
+    bufferChars: config.GATEWAY_STREAM_BUFFER_BYTES,
+    maxDurationMs: config.GATEWAY_STREAM_MAX_DURATION_MS,
+    perAccountLimit: config.GATEWAY_STREAMS_PER_ACCOUNT,
+  };
+  const hub = new StreamHub(streamSettings);
   const changes = userChangeConsumer({
     kafka: platform.kafka,
     publisher: platform.publisher,
@@ -75,6 +88,8 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       evictUser: (userId) => snapshots.evict(userId),
       evictApiKey: (keyId) => apiKeys.evictKey(keyId),
       forgetUnknownKeys: () => apiKeys.forgetUnknown(),
+      // Open weather streams were decided under the old access: they end and their clients reconnect.
+      accessChanged: (userId, change) => hub.accessChanged(userId, change),
     },
     // Not a health component (/v1/health lists its components in the contract): while the consumer is
     // down, decisions stay correct within ACCESS_SNAPSHOT_TTL_MS, and the consumer logs as an error.
@@ -83,17 +98,28 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       if (alive) snapshots.clear();
     },
   });
+  let areas: AreaIndex | undefined;
+  const feed = weatherFeed({
+    kafka: platform.kafka,
+    publisher: platform.publisher,
+    logger: platform.logger,
+    ...(prefix ? { prefix } : {}),
+    target: hub,
+    areas: () => areas,
+  });
   try {
     await ensureQuotaIndexes(platform.mongo.db);
     await ensureQuotaIndexes(platform.mongo.db, ABUSE_COLLECTION);
-    await ensureTopics(platform.kafka, [topicSpec(TopicNames.UserChanged), topicSpec(DEAD_LETTER_TOPIC)], {
+    await ensureTopics(platform.kafka, [topicSpec(TopicNames.UserChanged), ...STREAM_TOPICS.map(topicSpec), topicSpec(DEAD_LETTER_TOPIC)], {
       ...(prefix ? { prefix } : {}),
       logger: platform.logger,
     });
     // Joined before the first request: a change made after a snapshot is read is then always seen.
     await changes.consumer.start();
+    await feed.consumer.start();
   } catch (error) {
     await changes.stop().catch(() => undefined);
+    await feed.stop().catch(() => undefined);
     for (const client of clients) client.close();
     await platform.stop();
     throw error;
@@ -102,6 +128,14 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   // keys (or get a 503 while identity cannot be reached).
   const tokenKeys = new TokenKeySource(identity, platform.logger);
   void tokenKeys.start();
+  // The provinces stream events are tagged with, from geo, which may still be starting: until they
+  // are in, restricted callers' streams answer 503 (stream handler).
+  const stopping = new AbortController();
+  const areasLoaded = loadAreasWithRetry(geo, config.GATEWAY_AREA_SIMPLIFY_TOLERANCE_M, platform.logger, stopping.signal).then((loaded) => {
+    areas = loaded;
+  });
+  const streamTicker = setInterval(() => hub.tick(), 1_000);
+  streamTicker.unref();
   const quotaHousekeeping = startQuotaHousekeeping(quotaStore, platform.logger, config.QUOTA_HOUSEKEEPING_INTERVAL_MS);
   const abuseHousekeeping = startQuotaHousekeeping(abuseStore, platform.logger, config.QUOTA_HOUSEKEEPING_INTERVAL_MS);
   const meter = new QuotaMeter(quotaStore, {
@@ -119,6 +153,10 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
   });
   abuseMeter.start();
   const stopIdentityParts = async () => {
+    clearInterval(streamTicker);
+    stopping.abort();
+    await areasLoaded;
+    await feed.stop().catch((error: unknown) => platform.logger.warn({ err: error }, 'weather stream consumer did not stop cleanly'));
     tokenKeys.stop();
     quotaHousekeeping.stop();
     abuseHousekeeping.stop();
@@ -159,6 +197,7 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       ...webhookHandlers({ notifier, identity }),
       ...deliveryHandlers({ notifier, identity }),
       ...alarmHandlers({ alarms, identity, notifier }),
+      ...streamHandlers({ hub, areas: () => areas, settings: streamSettings }),
       ...opts.handlers,
     },
     screen: limits.screen,
@@ -190,7 +229,9 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
     server,
     port,
     async stop() {
-      // Stop taking requests, let those in flight finish, then release the platform.
+      // Stop taking requests, let those in flight finish, then release the platform. Open streams
+      // never finish on their own: they are told to reconnect (elsewhere) first.
+      hub.closeAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

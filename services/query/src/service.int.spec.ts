@@ -4,7 +4,7 @@ import { createLogger } from '@stormhook/logger';
 import { queryV1, type identityV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
 import { removeServiceTestEnv, serviceTestEnv, testInfra } from '@stormhook/testing';
-import type { GeoAreasClient } from './areas/geo-areas.js';
+import type { GeoAreasClient } from '@stormhook/access';
 import { loadConfig, start } from './index.js';
 
 const logger = createLogger({ service: 'query-it', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });

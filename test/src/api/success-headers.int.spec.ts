@@ -137,6 +137,12 @@ describe('the 2xx headers the gateway sends are those its OpenAPI document decla
     await call('user', 'get', '/v1/alarms/forecasts/TUR/cities?simplifyTolerance=5000');
     await call('user', 'get', '/v1/alarms/geometries/cities?simplifyTolerance=5000');
     await call('anyone', 'post', '/v1/auth/logout', { refreshToken: refreshed.body['refreshToken'] });
+    // The weather stream never ends while read: its status and headers are kept, then the connection is dropped.
+    const aborted = new AbortController();
+    const streamed = await fetch(`${stack.baseUrl}/v1/stream`, { headers: { authorization: `Bearer ${user.token}` }, signal: aborted.signal });
+    assert.equal(streamed.status, 200, 'GET /v1/stream');
+    seen.push({ method: 'get', path: '/v1/stream', caller: 'user', answer: { status: streamed.status, headers: streamed.headers, body: {} } });
+    aborted.abort();
   });
   after(async () => {
     await receiver.stop();

@@ -113,6 +113,29 @@ export async function publishThunderstorms(stack: WeatherStack, events: weatherV
   );
 }
 
+/** One cloud-to-ground strike at `at`, now. */
+export function strike(id: string, at: Place): weatherV1.LightningEvent {
+  return {
+    eventId: `ltg_${id}`,
+    sourceEventId: id,
+    revision: revision(1),
+    areaKey: areaKey(at),
+    timeEpochMs: Date.now(),
+    type: 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND',
+    location: { ...at },
+    peakCurrentAmperes: -18_000,
+    multiplicity: 1,
+  };
+}
+
+export async function publishStrikes(stack: WeatherStack, events: weatherV1.LightningEvent[]): Promise<void> {
+  await stack.publish(
+    TopicNames.WeatherLightning,
+    EventTypes.LightningEvent,
+    events.map((e) => ({ key: e.areaKey, value: weatherV1.LightningEvent.encode(e) })),
+  );
+}
+
 const HOUR = 3_600_000;
 
 /**

@@ -30,7 +30,9 @@ export interface WeatherStack {
   /** An ACTIVE user with `role` and, with `plan`, an account on that plan. */
   user(role: string, plan?: string): Promise<{ userId: string; token: string; accountId?: string }>;
   /** An API_USER whose CUSTOM plan grants the data services inside `boundary` only. */
-  regionalUser(boundary: { country: string; region?: string }): Promise<{ token: string }>;
+  regionalUser(boundary: { country: string; region?: string }): Promise<{ token: string; accountId: string }>;
+  /** Puts an account on a CUSTOM plan granting the data services inside `boundary` only. */
+  restrictPlan(accountId: string, boundary: { country: string; region?: string }): Promise<void>;
   publish(topic: TopicName, eventType: EventType, events: Array<{ key: string; value: Uint8Array }>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -39,7 +41,9 @@ export interface WeatherStack {
  * geo, identity, query (and with `withIngest` ingest) and a gateway in this process on port 0,
  * against the real Kafka and database, under a fresh database and topic prefix.
  */
-export async function startWeatherStack(options: { withIngest?: boolean; queryEnv?: Record<string, string> } = {}): Promise<WeatherStack> {
+export async function startWeatherStack(
+  options: { withIngest?: boolean; queryEnv?: Record<string, string>; gatewayEnv?: Record<string, string> } = {},
+): Promise<WeatherStack> {
   const { env, topicPrefix, track, stopAll: stopServices } = testEnv('wx');
   const logger = createLogger({ service: 'weather-it', level: process.env['LOG_LEVEL'] ?? 'silent' });
   const services: Record<string, RunningGrpcService> = {};
@@ -76,6 +80,7 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
           IDENTITY_GRPC_ADDRESS: `127.0.0.1:${services['identity'].port}`,
           GEO_GRPC_ADDRESS: geoAddress,
           QUERY_GRPC_ADDRESS: `127.0.0.1:${services['query'].port}`,
+          ...options.gatewayEnv,
         }),
         { logger: logger.child({ service: 'gateway' }) },
       ),
@@ -83,12 +88,11 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
     const session = new ApiSession(`http://127.0.0.1:${runningGateway.port}`, 'wx');
     await publisher.connect();
 
-    const regionalUser: WeatherStack['regionalUser'] = async (boundary) => {
-      const u = await session.user('API_USER', 'NONE');
+    const restrictPlan: WeatherStack['restrictPlan'] = async (accountId, boundary) => {
       const set = await session.call('POST', '/v1/accounts/update-subscription', {
         token: await session.adminToken(),
         body: {
-          accountId: u.accountId,
+          accountId,
           subscriptionPlan: 'CUSTOM',
           planDetails: {
             subscriptionExpirationEpoch: Date.now() + 30 * 86_400_000,
@@ -107,7 +111,12 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
         },
       });
       if (set.status !== 200) throw new Error(`cannot set subscription: ${set.status} ${JSON.stringify(set.body)}`);
-      return { token: u.token };
+    };
+    const regionalUser: WeatherStack['regionalUser'] = async (boundary) => {
+      const u = await session.user('API_USER', 'NONE');
+      if (!u.accountId) throw new Error('the user was given no account');
+      await restrictPlan(u.accountId, boundary);
+      return { token: u.token, accountId: u.accountId };
     };
     return {
       baseUrl: session.baseUrl,
@@ -123,6 +132,7 @@ export async function startWeatherStack(options: { withIngest?: boolean; queryEn
       adminToken: () => session.adminToken(),
       user: (role, plan) => session.user(role, plan),
       regionalUser,
+      restrictPlan,
       async publish(topic, eventType, events) {
         await publisher.publish(
           topic,

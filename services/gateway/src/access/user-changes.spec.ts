@@ -14,6 +14,9 @@ class Recorder implements AccessInvalidation {
   forgetUnknownKeys(): void {
     this.calls.push('unknown keys');
   }
+  accessChanged(userId: string, change: string): void {
+    this.calls.push(`access ${userId} ${change}`);
+  }
 }
 
 function record(value: Buffer, eventType: string = EventTypes.UserChanged): ConsumedRecord {
@@ -34,13 +37,13 @@ const event = (change: string, apiKeyId = '') => Buffer.from(identityV1.UserChan
 const userChanges = (target: AccessInvalidation) => channelHandler({ [TopicNames.UserChanged]: userChangeHandler(target) });
 
 describe('identity.user-changed.v1 at the gateway', () => {
-  it("drops the user's snapshot on every change, and a revoked key as well", async () => {
+  it("drops the user's snapshot on every change, and a revoked key as well; every change but a new key ends what was decided before", async () => {
     const target = new Recorder();
     const handle = userChanges(target);
     assert.deepEqual(await handle(record(event('ROLE_OR_STATUS'))), { kind: 'ok' });
     assert.deepEqual(await handle(record(event('API_KEY_REVOKED', 'k1'))), { kind: 'ok' });
     assert.deepEqual(await handle(record(event('API_KEY_CREATED', 'k2'))), { kind: 'ok' });
-    assert.deepEqual(target.calls, ['user u1', 'user u1', 'key k1', 'user u1', 'unknown keys']);
+    assert.deepEqual(target.calls, ['user u1', 'access u1 ROLE_OR_STATUS', 'user u1', 'key k1', 'access u1 API_KEY_REVOKED', 'user u1', 'unknown keys']);
   });
 
   it('dead-letters a record of another type or one that cannot be read, naming why', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandler, type EventConsumer, type Publisher } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
+import { deleteBroadcastGroup } from '../kafka/broadcast-group.js';
 
 /** What a user change invalidates in this gateway. */
 export interface AccessInvalidation {
@@ -9,6 +10,8 @@ export interface AccessInvalidation {
   evictApiKey(keyId: string): void;
   /** A key was created: an attempt with it moments earlier may sit in the unknown-key cache. */
   forgetUnknownKeys(): void;
+  /** What the user may do changed (`change` as identity names it): long-lived answers decided earlier must end. */
+  accessChanged(userId: string, change: string): void;
 }
 
 /**
@@ -23,6 +26,7 @@ export function userChangeHandler(target: AccessInvalidation): ChannelHandler<ty
     target.evictUser(change.userId);
     if (change.change === 'API_KEY_REVOKED' && change.apiKeyId) target.evictApiKey(change.apiKeyId);
     if (change.change === 'API_KEY_CREATED') target.forgetUnknownKeys();
+    else target.accessChanged(change.userId, change.change);
     return Outcomes.ok();
   };
 }
@@ -63,15 +67,7 @@ export function userChangeConsumer(options: UserChangeConsumerOptions): { consum
     consumer,
     async stop() {
       await consumer.stop();
-      const admin = options.kafka.admin();
-      try {
-        await admin.connect();
-        await admin.deleteGroups([consumer.groupId]);
-      } catch (error) {
-        options.logger.debug({ err: error, groupId: consumer.groupId }, 'user-change group not deleted');
-      } finally {
-        await admin.disconnect().catch(() => undefined);
-      }
+      await deleteBroadcastGroup(options.kafka, consumer.groupId, options.logger);
     },
   };
 }

@@ -24,6 +24,8 @@ export const OPERATION_IDS = [
   'getThunderstormByEventId',
   'getHourlyForecast',
   'getDailyForecast',
+  // the live weather stream (issue 25)
+  'streamWeather',
   // geometry alarms (4.5, 4.6, 4.9, 4.10)
   'registerGeometryAlarm',
   'updateGeometryAlarm',

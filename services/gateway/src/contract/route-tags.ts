@@ -7,6 +7,7 @@ export const ROUTE_TAGS = {
   precipitations: 'Radar precipitation events and their polygons, by area, time and intensity.',
   thunderstorms: 'Thunderstorm cells with their track, severity and motion.',
   forecasts: 'Point forecasts: the current hourly values and the forecast grid.',
+  'live weather': 'Lightning, thunderstorms and rain as they happen: a server-sent event stream of the plan geography.',
   'geometry alarms':
     'Alarms on a city, district or neighbourhood: lightning, thunderstorm and precipitation callbacks. Back-test one over the last 30 days before registering it.',
   'forecast alarms': 'Alarms on forecast thresholds, evaluated at 04:00 and 16:00 UTC. Back-test one over the last 30 days before registering it.',

@@ -4,6 +4,7 @@ import { STORED_WEBHOOK_OPERATIONS } from '../contract/operation-ids.js';
 import { MISSING_EVENT_IDS_HEADER } from '../handlers/weather.js';
 import { HEALTH_PATHS } from '../health/handlers.js';
 import { ALARM_OPERATIONS } from '../routes/alarms.js';
+import { STREAM_CONTENT } from './stream-examples.js';
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
@@ -29,6 +30,7 @@ const NO_STORE = new Set<string>([
   'createApiKey',
   ...STORED_WEBHOOK_OPERATIONS,
   ...Object.values(ALARM_OPERATIONS).flatMap((names) => [names.register, names.update, names.getById, names.page, names.byRecipient]),
+  'streamWeather',
   'getHealth',
   'getLiveness',
   'getReadiness',
@@ -72,6 +74,7 @@ export function successHeaders({ operationId, path }: Pick<RouteSpec, 'operation
  * JSON form, so the example shows them base64-encoded and says so.
  */
 export function alternativeContent(operationId: string, base64Answer: unknown): Record<string, unknown> | undefined {
+  if (operationId === 'streamWeather') return STREAM_CONTENT;
   if (operationId !== 'getGeometryByEventIds') return undefined;
   return {
     'application/x-protobuf': {

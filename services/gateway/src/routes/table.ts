@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-keys.js';
 import { areaRoutes } from './areas.js';
 import { authRoutes } from './auth.js';
 import type { RouteSpec } from '../contract/route-spec.js';
+import { streamRoutes } from './stream.js';
 import { systemRoutes } from './system.js';
 import { weatherRoutes } from './weather.js';
 import { deliveryRoutes, webhookRoutes } from './webhooks.js';
@@ -11,6 +12,7 @@ import { deliveryRoutes, webhookRoutes } from './webhooks.js';
 /** The whole /v1 surface, one entry per operation. */
 export const ROUTES: readonly RouteSpec[] = [
   ...weatherRoutes,
+  ...streamRoutes,
   ...alarmRegistrationRoutes,
   ...webhookRoutes,
   ...deliveryRoutes,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import type { MultiPolygon } from '@stormhook/geometry';
 import { rectangleRing } from '@stormhook/geometry/testing';
 import { localDate, localDateTime, localMidnight, timezoneAt } from '../forecast/timezone.js';
-import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
-import { AreaIndex, type SubscriptionArea } from './area-index.js';
+import { bboxOfParts, flattenMultiPolygon } from '@stormhook/geometry';
+import { AreaIndex, type SubscriptionArea } from '@stormhook/access';
 
 const box = rectangleRing;
 

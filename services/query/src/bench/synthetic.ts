@@ -1,4 +1,4 @@
-import { AreaIndex, type SubscriptionArea } from '../areas/area-index.js';
+import { AreaIndex, type SubscriptionArea } from '@stormhook/access';
 import type { IndexEntry } from '../read-models/entry.js';
 
 /** A seeded generator (mulberry32), so runs on one machine are comparable. */

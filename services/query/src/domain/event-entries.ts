@@ -1,8 +1,8 @@
 import type { BBox, MultiPolygon } from '@stormhook/geometry';
 import type { commonV1, weatherV1 } from '@stormhook/proto';
-import type { AreaIndex } from '../areas/area-index.js';
-import { ringOf, toRings } from '../areas/geo-areas.js';
-import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
+import type { AreaIndex } from '@stormhook/access';
+import { ringOf, toRings } from '@stormhook/access';
+import { bboxOfParts, flattenMultiPolygon } from '@stormhook/geometry';
 import { FLAG_FORECAST, type IndexEntry } from '../read-models/entry.js';
 import { intensityRank, severityRank } from './ranks.js';
 

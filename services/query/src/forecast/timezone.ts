@@ -1,4 +1,4 @@
-import type { AreaIndex } from '../areas/area-index.js';
+import type { AreaIndex } from '@stormhook/access';
 
 /**
  * The IANA timezone of a point, offline. The service covers Turkey and Northern Cyprus, so a small

@@ -5,7 +5,7 @@ import { createLogger } from '@stormhook/logger';
 import { queryV1, weatherV1 } from '@stormhook/proto';
 import type { RunningGrpcService } from '@stormhook/service-kit';
 import { removeServiceTestEnv, serviceTestEnv, testInfra, uniqueName } from '@stormhook/testing';
-import type { GeoAreasClient } from '../areas/geo-areas.js';
+import type { GeoAreasClient } from '@stormhook/access';
 import { loadConfig, newHistoryCounters, start } from '../index.js';
 import { forecast, lightning, precipitation, thunderstorm } from './test-support/weather-values.js';
 

@@ -1,5 +1,5 @@
 import { channelSpec, Outcomes, TopicNames, type ChannelConsumerOptions, type ChannelRecord, type Outcome } from '@stormhook/kafka';
-import type { AreaIndex } from '../areas/area-index.js';
+import type { AreaIndex } from '@stormhook/access';
 import { UnindexableEvent } from '../domain/event-entries.js';
 import type { AcceptResult } from '../read-models/event-read-model.js';
 import { acceptForecast, acceptPrecipitation, acceptThunderstorm, type WeatherSinks } from '../usecases/accept-weather.js';

@@ -1,5 +1,5 @@
 import type { weatherV1 } from '@stormhook/proto';
-import type { AreaIndex } from '../areas/area-index.js';
+import type { AreaIndex } from '@stormhook/access';
 import { precipitationEntry, thunderstormEntry } from '../domain/event-entries.js';
 import type { ForecastStore } from '../forecast/forecast-store.js';
 import type { ForecastRepository } from '../persistence/forecast-repository.js';

@@ -1,5 +1,5 @@
 import type { queryV1 } from '@stormhook/proto';
-import type { AreaIndex } from '../areas/area-index.js';
+import type { AreaIndex } from '@stormhook/access';
 import { AREA_WORDS } from '../read-models/area-bits.js';
 import type { EventIndex } from '../read-models/event-index.js';
 import { areasUnavailable } from './errors.js';

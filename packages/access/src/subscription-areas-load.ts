@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MultiPolygon, Ring } from '@stormhook/geometry';
+import { bboxOfParts, flattenMultiPolygon, type MultiPolygon, type Ring } from '@stormhook/geometry';
 import type { GrpcClient } from '@stormhook/grpc';
 import type { Logger } from '@stormhook/logger';
 import type { geoV1 } from '@stormhook/proto';
-import { bboxOfParts, flattenMultiPolygon } from '../geometry/flat-polygons.js';
-import { AreaIndex, type SubscriptionArea } from './area-index.js';
+import { AreaIndex, type SubscriptionArea } from './subscription-areas.js';
 
 export type GeoAreasClient = Pick<GrpcClient<typeof geoV1.GeoService>, 'listCountries' | 'listCities'>;
 

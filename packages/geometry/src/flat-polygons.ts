@@ -1,4 +1,6 @@
-import { bboxesOverlap as overlaps, emptyBBox, segmentsIntersect, unionBBox, type BBox, type MultiPolygon, type Ring } from '@stormhook/geometry';
+import { bboxesOverlap as overlaps, emptyBBox, unionBBox } from './bbox.js';
+import { segmentsIntersect } from './touches.js';
+import type { BBox, MultiPolygon, Ring } from './types.js';
 
 /**
  * Polygons as flat coordinate arrays ([lng0, lat0, lng1, lat1, ...], rings closed), for the

@@ -1,5 +1,5 @@
-import type { BBox } from '@stormhook/geometry';
-import { bboxOfParts, flatPolygonsIntersect, pointInAny, type FlatPolygon } from '../geometry/flat-polygons.js';
+import { bboxOfParts, flatPolygonsIntersect, pointInAny, type BBox, type FlatPolygon } from '@stormhook/geometry';
+import { foldRegion } from './geography.js';
 
 /** One area a subscription can name: a province (city) of a country, with its boundary. */
 export interface SubscriptionArea {
@@ -17,19 +17,6 @@ export interface AllowedAreaInput {
   region: string;
 }
 
-/**
- * Region names are typed by operators ("Istanbul") and come from boundary data ("İstanbul"):
- * compared without case and diacritics, Turkish dotless ı folded to i (as identity does).
- */
-export function foldRegion(name: string): string {
-  return name.normalize('NFD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-/**
- * The provinces of the supported countries (from the geo service), used to tag every event with
- * the areas it touches when it is consumed, and to turn a subscription's {country, region} list
- * into those tags at query time.
- */
 /** The areas of one geography (shared: callers must not change it). */
 export interface Resolved {
   keys: ReadonlySet<string>;
@@ -39,6 +26,11 @@ export interface Resolved {
 /** Geographies remembered at most; a full memory starts over. */
 const MAX_RESOLVED = 10_000;
 
+/**
+ * The provinces of the supported countries (from the geo service), used to tag every event with
+ * the areas it touches when it is consumed, and to turn a subscription's {country, region} list
+ * into those tags at query time (the query service's indexes, the gateway's weather stream).
+ */
 export class AreaIndex {
   private readonly byCountry = new Map<string, SubscriptionArea[]>();
   private readonly resolved = new Map<string, Resolved>();
