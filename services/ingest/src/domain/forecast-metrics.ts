@@ -28,8 +28,6 @@ export const FORECAST_METRICS = {
 
 export type ForecastMetricName = keyof typeof FORECAST_METRICS;
 
-export const FORECAST_METRIC_PREFIX = 'FORECAST_METRIC_';
-
 export function isForecastMetricName(name: string): name is ForecastMetricName {
   return Object.hasOwn(FORECAST_METRICS, name);
 }

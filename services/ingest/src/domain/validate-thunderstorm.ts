@@ -1,5 +1,5 @@
 import { bboxOfRings } from '@stormhook/geometry';
-import type { feedV1 } from '@stormhook/proto';
+import { enumName, feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { positionsOf } from './geo/rings.js';
 import { checkCoverage, checkPoint, normalisePolygon, type VertexBudget } from './geo/validate-geometry.js';
@@ -19,8 +19,8 @@ const SEVERITIES = ['THUNDERSTORM_SEVERITY_LOW', 'THUNDERSTORM_SEVERITY_MEDIUM',
 
 function speedUnitOf(problems: Problems, unit: feedV1.SpeedUnit): SpeedUnitName | undefined {
   if (unit === 'SPEED_UNIT_UNSPECIFIED') return 'KILOMETRES_PER_HOUR';
-  const name = String(unit).replace('SPEED_UNIT_', '');
-  if (['KILOMETRES_PER_HOUR', 'MILES_PER_HOUR', 'METRES_PER_SECOND', 'KNOTS'].includes(name)) return name as SpeedUnitName;
+  const name = enumName(feedV1.SpeedUnit, unit);
+  if (name !== undefined) return name;
   problems.add('speed_unit', `unknown value ${String(unit)}`);
   return undefined;
 }
