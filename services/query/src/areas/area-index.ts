@@ -1,3 +1,4 @@
+import { foldRegion } from '@stormhook/access';
 import type { BBox } from '@stormhook/geometry';
 import { bboxOfParts, flatPolygonsIntersect, pointInAny, type FlatPolygon } from '../geometry/flat-polygons.js';
 
@@ -15,14 +16,6 @@ export interface SubscriptionArea {
 export interface AllowedAreaInput {
   countryCode: string;
   region: string;
-}
-
-/**
- * Region names are typed by operators ("Istanbul") and come from boundary data ("İstanbul"):
- * compared without case and diacritics, Turkish dotless ı folded to i (as identity does).
- */
-export function foldRegion(name: string): string {
-  return name.normalize('NFD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /**
