@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
-import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandler, type EventConsumer, type Publisher } from '@stormhook/kafka';
+import {
+  createChannelConsumer,
+  deleteReplicaGroups,
+  Outcomes,
+  replicaGroup,
+  TopicNames,
+  type ChannelHandler,
+  type EventConsumer,
+  type Publisher,
+} from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
 
 /** What a user change invalidates in this gateway. */
@@ -45,7 +54,7 @@ export interface UserChangeConsumerOptions {
 export function userChangeConsumer(options: UserChangeConsumerOptions): { consumer: EventConsumer; stop(): Promise<void> } {
   const consumer = createChannelConsumer({
     kafka: options.kafka,
-    group: `gateway.user-changes.${randomUUID()}`,
+    group: replicaGroup('gateway', 'user-changes', randomUUID()),
     handlers: { [TopicNames.UserChanged]: userChangeHandler(options.target) },
     publisher: options.publisher,
     logger: options.logger,
@@ -63,15 +72,7 @@ export function userChangeConsumer(options: UserChangeConsumerOptions): { consum
     consumer,
     async stop() {
       await consumer.stop();
-      const admin = options.kafka.admin();
-      try {
-        await admin.connect();
-        await admin.deleteGroups([consumer.groupId]);
-      } catch (error) {
-        options.logger.debug({ err: error, groupId: consumer.groupId }, 'user-change group not deleted');
-      } finally {
-        await admin.disconnect().catch(() => undefined);
-      }
+      await deleteReplicaGroups(options.kafka, [consumer.groupId], options.logger);
     },
   };
 }
