@@ -1,5 +1,5 @@
 import { bboxContains } from '@stormhook/geometry';
-import { enumName, feedV1, type weatherV1 } from '@stormhook/proto';
+import { enumName, weatherV1, type feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { describeBox } from './geo/validate-geometry.js';
 import { FORECAST_METRICS, isForecastMetricName } from './forecast-metrics.js';
@@ -36,7 +36,7 @@ function checkHeader(problems: Problems, msg: feedV1.ForecastGrid, now: number, 
 }
 
 function checkSeries(problems: Problems, path: string, series: feedV1.MetricSeries, hourCount: number): weatherV1.ForecastSeries | undefined {
-  const name = enumName(feedV1.ForecastMetric, series.metric);
+  const name = enumName(weatherV1.ForecastMetric, series.metric);
   if (name === undefined || !isForecastMetricName(name)) {
     problems.add(`${path}.metric`, series.metric === 'FORECAST_METRIC_UNSPECIFIED' ? 'is required' : `unknown value ${String(series.metric)}`);
     return undefined;
@@ -53,7 +53,7 @@ function checkSeries(problems: Problems, path: string, series: feedV1.MetricSeri
       return undefined;
     }
   }
-  return { metric: series.metric as weatherV1.ForecastMetric, values: series.values };
+  return { metric: series.metric, values: series.values };
 }
 
 function checkCell(problems: Problems, path: string, cell: feedV1.GridCell, hourCount: number, rules: IngestRules): weatherV1.ForecastCell | undefined {

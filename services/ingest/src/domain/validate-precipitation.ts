@@ -1,5 +1,5 @@
 import { bboxOfRings } from '@stormhook/geometry';
-import { enumName, enumValue, feedV1, weatherV1 } from '@stormhook/proto';
+import { enumName, enumValue, weatherV1, type feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { normaliseMultiPolygon } from './geo/validate-geometry.js';
 import { positionsOf } from './geo/rings.js';
@@ -23,7 +23,7 @@ function intensityOf(problems: Problems, msg: feedV1.PrecipitationObservation): 
     }
     return { intensity: intensityForRainRate(rate), rate };
   }
-  const name = msg.intensity === undefined ? undefined : enumName(feedV1.PrecipitationIntensity, msg.intensity);
+  const name = msg.intensity === undefined ? undefined : enumName(weatherV1.PrecipitationIntensity, msg.intensity);
   if (name === undefined) {
     problems.add(
       'intensity',

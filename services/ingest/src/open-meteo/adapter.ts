@@ -1,6 +1,6 @@
 import type { Logger } from '@stormhook/logger';
 import { publishOn, TopicNames } from '@stormhook/kafka';
-import { enumValue, feedV1 } from '@stormhook/proto';
+import { enumValue, weatherV1, type feedV1 } from '@stormhook/proto';
 import type { FeedSink } from '../feed-sink.js';
 import type { GridPoint } from './grid.js';
 import { forecastUrl } from './request.js';
@@ -89,7 +89,7 @@ export async function fetchForecastRun(opts: OpenMeteoOptions): Promise<feedV1.F
       longitude: point.p.lng,
       ...(f.elevationM !== undefined ? { elevationM: f.elevationM } : {}),
       series: f.series.map((s) => ({
-        metric: enumValue(feedV1.ForecastMetric, s.metric),
+        metric: enumValue(weatherV1.ForecastMetric, s.metric),
         values: s.values.slice(skip, skip + hourCount),
       })),
     };

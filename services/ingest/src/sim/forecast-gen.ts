@@ -1,4 +1,4 @@
-import { enumValue, feedV1 } from '@stormhook/proto';
+import { enumValue, weatherV1, type feedV1 } from '@stormhook/proto';
 import type { LngLat } from '../domain/geo/types.js';
 import { regularGrid } from '../domain/grid-cell-id.js';
 import { FORECAST_METRICS, type ForecastMetricName } from '../domain/forecast-metrics.js';
@@ -209,7 +209,7 @@ export function forecastRun(issueMs: number, opts: SimOptions): feedV1.ForecastG
         latitude: p.lat,
         longitude: p.lng,
         elevationM: elevationM(p),
-        series: metrics.map((m) => ({ metric: enumValue(feedV1.ForecastMetric, m), values: series[m] })),
+        series: metrics.map((m) => ({ metric: enumValue(weatherV1.ForecastMetric, m), values: series[m] })),
       };
     }),
   }));

@@ -1,5 +1,5 @@
 import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormhook/kafka';
-import { enumValue, feedV1 } from '@stormhook/proto';
+import { enumValue, feedV1, weatherV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
 import { extrapolatedCenter, observedMotion } from './motion.js';
@@ -142,7 +142,7 @@ export class WeatherSimulator {
       };
       // Radar products classify; nowcasts here send rain rates, so both paths of the contract are used.
       return record.precipitation(
-        leadMs === 0 ? { ...base, intensity: enumValue(feedV1.PrecipitationIntensity, band.intensity) } : { ...base, rainRateMmPerH: band.meanRateMmPerH },
+        leadMs === 0 ? { ...base, intensity: enumValue(weatherV1.PrecipitationIntensity, band.intensity) } : { ...base, rainRateMmPerH: band.meanRateMmPerH },
       );
     });
   }
