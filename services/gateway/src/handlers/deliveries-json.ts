@@ -1,5 +1,8 @@
 import { enumName, notificationV1 } from '@stormhook/proto';
 
+/** The public name of a value the answer left unset (the zero value, or one this build does not know), as it has always been spelled. */
+const UNSET = 'UNSPECIFIED';
+
 /** 0 is the proto's "none" for times and status codes; the public answer says null. */
 const orNull = (value: number): number | null => (value > 0 ? value : null);
 const textOrNull = (value: string): string | null => (value === '' ? null : value);
@@ -9,7 +12,7 @@ export const failureClassOrNull = (value: notificationV1.WebhookFailureClass): s
 function attemptJson(attempt: notificationV1.DeliveryAttempt): Record<string, unknown> {
   return {
     attemptNumber: attempt.attemptNumber,
-    trigger: enumName(notificationV1.AttemptTrigger, attempt.trigger) ?? attempt.trigger,
+    trigger: enumName(notificationV1.AttemptTrigger, attempt.trigger) ?? UNSET,
     url: attempt.url,
     startedAtEpochMs: attempt.startedAtEpochMs,
     durationMs: attempt.durationMs,
@@ -42,7 +45,7 @@ export function deliveryJson(delivery: notificationV1.Delivery | null | undefine
     registrationId: textOrNull(delivery.registrationId),
     recipientId: textOrNull(delivery.recipientId),
     eventKind: delivery.eventKind,
-    status: enumName(notificationV1.DeliveryStatus, delivery.status) ?? delivery.status,
+    status: enumName(notificationV1.DeliveryStatus, delivery.status) ?? UNSET,
     test: delivery.test,
     attemptCount: delivery.attemptCount,
     nextAttemptAtEpochMs: orNull(delivery.nextAttemptAtEpochMs),

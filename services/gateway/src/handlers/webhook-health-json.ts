@@ -19,7 +19,7 @@ function windowJson(window: notificationV1.WebhookHealthWindow | null | undefine
 /** The notifier's WebhookHealthResponse as the public WebhookHealth (schemas/webhook-health.ts). */
 export function webhookHealthJson(health: notificationV1.WebhookHealthResponse): Record<string, unknown> {
   return {
-    state: enumName(notificationV1.WebhookHealthState, health.state) ?? health.state,
+    state: enumName(notificationV1.WebhookHealthState, health.state) ?? 'UNSPECIFIED',
     failingSinceEpochMs: orNull(Number(health.failingSinceEpochMs)),
     failuresInRow: Number(health.failuresInRow),
     disabledReason: health.disabledReason === '' ? null : health.disabledReason,

@@ -20,7 +20,7 @@ export function recoveryJobJson(job: notificationV1.RecoveryJob | null | undefin
     mode: MODES[job.mode] ?? job.mode,
     since: Number(job.sinceEpochMs),
     until: Number(job.untilEpochMs),
-    state: enumName(notificationV1.RecoveryState, job.state) ?? job.state,
+    state: enumName(notificationV1.RecoveryState, job.state) ?? 'UNSPECIFIED',
     total: Number(job.total),
     queued: Number(job.queued),
     sent: Number(job.sent),
