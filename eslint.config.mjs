@@ -55,11 +55,24 @@ export default defineConfig(
       'stormhook/no-cross-service-imports': boundary,
       'stormhook/no-package-imports-service': boundary,
       'stormhook/no-transport-to-persistence': boundary,
+      'stormhook/no-domain-to-outer-layers': boundary,
+      'stormhook/no-adapter-to-callers': boundary,
+      'stormhook/config-only-in-composition': boundary,
     },
   },
   {
     // A test arranges what it tests: a transport spec may seed or fake the store behind the use case.
     files: ['**/*.spec.ts'],
-    rules: { 'stormhook/no-transport-to-persistence': 'off' },
+    rules: {
+      'stormhook/no-transport-to-persistence': 'off',
+      'stormhook/no-domain-to-outer-layers': 'off',
+      'stormhook/no-adapter-to-callers': 'off',
+      'stormhook/config-only-in-composition': 'off',
+    },
+  },
+  {
+    // Test harnesses and benchmarks put a whole service together, as its service.ts does.
+    files: ['services/*/src/test-support/**', 'services/*/src/bench/**'],
+    rules: { 'stormhook/config-only-in-composition': 'off' },
   },
 );

@@ -1,7 +1,9 @@
 // The workspace's import boundaries as ESLint rules (the `stormhook` plugin of eslint.config.mjs).
 // They held by convention before they were checked: services talk only over Kafka and gRPC
 // contracts, shared packages never depend on a service, and a service's transport (Kafka consumers,
-// gRPC handlers) reaches the database only through its use cases.
+// gRPC handlers) reaches the database only through its use cases. Inside a service the arrows run
+// one way: the domain imports none of the layers around it, adapters and persistence none of the
+// layers that call them, and only the files that put the service together read its config.
 //
 // Each import is resolved to the place in the workspace it points at, so a relative path that climbs
 // into another service is caught as surely as a package name (`@stormhook/query`).
@@ -137,6 +139,69 @@ const noTransportToPersistence = boundaryRule(
       : undefined,
 );
 
+/**
+ * The folder (`transport`, `domain`...) or root module (`config`, without its extension: an import
+ * names the compiled `.js`, a file is the `.ts`) of `src/` that a place inside a service is in.
+ */
+const layerOf = (inner) =>
+  inner !== undefined && inner.startsWith('src/')
+    ? inner
+        .slice('src/'.length)
+        .split('/')[0]
+        .replace(/\.[cm]?[jt]s$/, '')
+    : undefined;
+
+/** Modules at the root of a service's src/ that put the service together: only they read its config. */
+const COMPOSITION = new Set(['config', 'service', 'compose', 'main', 'index', 'settings']);
+
+/** What a service's domain (src/domain) may not import: the layers and wiring around it. */
+const OUTSIDE_DOMAIN = new Set(['ports', 'transport', 'usecases', 'persistence', 'adapters', 'security', 'messaging', 'delivery', 'http', ...COMPOSITION]);
+
+const noDomainToOuterLayers = boundaryRule(
+  "A service's domain (src/domain) imports none of the layers around it (ports, transport, use cases, persistence, adapters, security, its wiring): they depend on it, not it on them.",
+  {
+    domainToOuter:
+      "the domain may not import '{{specifier}}': it is the layer the others depend on; declare what it needs (an interface, a type) in the domain and let the outer layer implement it",
+  },
+  (from, to) =>
+    from.kind === 'service' && to.unit === from.unit && layerOf(from.inner) === 'domain' && OUTSIDE_DOMAIN.has(layerOf(to.inner)) ? 'domainToOuter' : undefined,
+);
+
+/**
+ * What a service's outbound adapters (src/adapters, src/persistence) may not import: the layers that
+ * call them through ports. (An adapter may share a wire mapping with transport: both speak proto.)
+ */
+const ABOVE_ADAPTERS = new Set(['usecases', 'read-models']);
+
+const noAdapterToCallers = boundaryRule(
+  "A service's adapters (src/adapters, src/persistence) do not import the layers that use them (use cases, read models): they implement ports, and what they store or send is handed to them.",
+  {
+    adapterToCaller:
+      "an adapter may not import '{{specifier}}', a layer that uses it: take what it needs through a port, a type of the domain or a codec passed in its constructor",
+  },
+  (from, to) =>
+    from.kind === 'service' && to.unit === from.unit && ['adapters', 'persistence'].includes(layerOf(from.inner)) && ABOVE_ADAPTERS.has(layerOf(to.inner))
+      ? 'adapterToCaller'
+      : undefined,
+);
+
+const configOnlyInComposition = boundaryRule(
+  "A service's config (src/config.ts) is read where the service is put together (service.ts, compose.ts, main.ts, a command at the src root); the code below gets the settings it needs passed in.",
+  {
+    configBelowComposition:
+      "only the files at the root of src/ may import the service's config ('{{specifier}}'): pass the settings this code needs in, as a narrow interface of its own",
+  },
+  (from, to) =>
+    from.kind === 'service' &&
+    to.unit === from.unit &&
+    layerOf(to.inner) === 'config' &&
+    !to.inner.slice('src/'.length).includes('/') &&
+    from.inner?.startsWith('src/') &&
+    from.inner.slice('src/'.length).includes('/')
+      ? 'configBelowComposition'
+      : undefined,
+);
+
 /** The ESLint plugin; eslint.config.mjs registers it under the name `stormhook`. */
 export const importBoundaries = {
   meta: { name: 'stormhook-import-boundaries' },
@@ -144,5 +209,8 @@ export const importBoundaries = {
     'no-cross-service-imports': noCrossServiceImports,
     'no-package-imports-service': noPackageImportsService,
     'no-transport-to-persistence': noTransportToPersistence,
+    'no-domain-to-outer-layers': noDomainToOuterLayers,
+    'no-adapter-to-callers': noAdapterToCallers,
+    'config-only-in-composition': configOnlyInComposition,
   },
 };

@@ -46,9 +46,12 @@ export function withinAny(location: ResolvedLocation, boundaries: readonly GeoBo
  * The `[Country, Region]` text of the 403 message: what the subscription allows, so the caller sees
  * where they may query. Several boundaries are joined with " / ".
  */
-export function describeBoundaries(boundaries: readonly GeoBoundary[]): { country: string; region: string } {
+type DescribedBoundary = Omit<GeoBoundary, 'country'> & { readonly country: string };
+
+export function describeBoundaries(boundaries: readonly DescribedBoundary[]): { country: string; region: string } {
   if (boundaries.length === 0) return { country: 'None', region: 'None' };
-  const countries = [...new Set(boundaries.map((b) => COUNTRIES[b.country]))];
+  // A code no subscription can hold (a newer identity's) is shown as it is rather than as "undefined".
+  const countries = [...new Set(boundaries.map((b) => (isCountryCode(b.country) ? COUNTRIES[b.country] : b.country)))];
   const regions = [...new Set(boundaries.map((b) => b.region ?? 'All Regions'))];
   return { country: countries.join(' / '), region: regions.join(' / ') };
 }

@@ -2,6 +2,7 @@ export { createGrpcServer, type GrpcServer, type GrpcServerOptions, type AddOpti
 export { createClient, type GrpcClient, type ClientOptions, type CallOverrides, type ClientMethodOf } from './client.js';
 export { checkHealth, HealthChecker, type HealthState } from './check-health.js';
 export { GrpcError, GrpcStatus, ERROR_DETAIL_TRAILER, toGrpcError } from './errors.js';
+export { errorMapper, grpcFailure, type ErrorMapper, type ErrorMapping, type FailureDetail, type KindedError } from './error-mapping.js';
 export { httpStatusOf, httpStatusOfError } from './http-status.js';
 export type { Health, SettableStatus } from './health.js';
 export type { HandlerOf, HandlersOf } from './handlers.js';

@@ -46,6 +46,7 @@ export type { BatchHandler } from './batch-processor.js';
 export { createConsumer, DEFAULT_CONSUMER_TUNING, type ConsumerExit, type ConsumerOptions, type ConsumerTuning, type EventConsumer } from './consumer.js';
 export { DEFAULT_COMMIT_POLICY, type CommitPolicy } from './offset-commits.js';
 export { consumerGroupId } from './consumer-group.js';
+export { deleteReplicaGroups, replicaGroup, replicaName } from './replica-group.js';
 export { decodeChannelRecord, SUPPORTED_SCHEMA_VERSION, type ChannelDecodeResult, type ChannelRecord } from './channel-record.js';
 export { channelHandler, channelsOf, type ChannelHandler, type ChannelHandlerOptions, type ChannelHandlers } from './channel-handler.js';
 export { createChannelConsumer, type ChannelConsumerOptions } from './channel-consumer.js';

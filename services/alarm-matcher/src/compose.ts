@@ -1,6 +1,6 @@
-import { hostname } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createClient } from '@stormhook/grpc';
+import { replicaName } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
 import { geoV1, identityV1, notificationV1, queryV1 } from '@stormhook/proto';
 import { internalTokensOf, type Platform } from '@stormhook/service-kit';
@@ -115,7 +115,7 @@ export async function composeAlarmMatcher(platform: Platform, config: Config, op
   const db = mongo.db;
   await ensureAlarmIndexes(db);
   const clock = opts.clock ?? systemClock;
-  const instanceId = config.ALARM_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const instanceId = config.ALARM_INSTANCE_ID ?? replicaName();
 
   // The matcher's own calls carry its service token; the customer it registers for is in the request.
   const tokens = internalTokensOf(config, 'alarm-matcher');

@@ -1,9 +1,10 @@
-import type { Kafka } from 'kafkajs';
 import {
   consumerGroupId,
   createChannelConsumer,
   DEAD_LETTER_TOPIC,
+  deleteReplicaGroups,
   ensureTopics,
+  replicaGroup,
   TopicNames,
   topicSpec,
   type ChannelConsumerOptions,
@@ -50,16 +51,6 @@ export function weatherConsumerGroup(config: Config): string {
   return consumerGroupId(config.ALARM_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
 }
 
-async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await admin.deleteGroups([groupId]);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 /**
  * Starts the alarm-matcher: the registration API (stormhook.alarm.v1.AlarmMatcherService), the
  * in-memory index of every geometry and point registration (loaded from the database, kept current
@@ -103,19 +94,19 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
       const group = config.ALARM_CONSUMER_GROUP;
       // A group per instance: every instance must see every change (a broadcast, not a work queue).
       const registrations = consumer('registrations', registrationChangeHandlers(matcher.indexer), {
-        group: `${group}.registrations.${matcher.instanceId}`,
+        group: replicaGroup(group, 'registrations', matcher.instanceId),
         fromBeginning: false,
       });
       // Likewise every forecast chunk, so each instance holds every cell a slot may need. Records
       // that fail the channel checks are skipped: the weather group dead-letters them once already.
       const forecastCells = consumer('forecastCells', forecastCellsHandlers(matcher.forecastCells), {
-        group: `${group}.forecast-cells.${matcher.instanceId}`,
+        group: replicaGroup(group, 'forecast-cells', matcher.instanceId),
         fromBeginning: false,
         onMismatch: 'skip',
       });
       // Likewise every user change: each instance holds the entitlements of every registration.
       const userChanges = consumer('userChanges', userChangeHandlers(matcher.entitlements), {
-        group: `${group}.user-changes.${matcher.instanceId}`,
+        group: replicaGroup(group, 'user-changes', matcher.instanceId),
         fromBeginning: false,
         // A suspension must take effect within about a second: fetch often (the topic is tiny).
         tuning: { maxWaitTimeInMs: 100 },
@@ -140,9 +131,11 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
         await weather.stop();
         await matcher.dispatcher.drain();
         await Promise.all([registrations.stop(), forecastCells.stop(), userChanges.stop()]);
-        for (const { groupId } of [registrations, forecastCells, userChanges]) {
-          await deleteGroup(kafka, groupId).catch((error: unknown) => logger.debug({ err: error, group: groupId }, 'broadcast group not deleted'));
-        }
+        await deleteReplicaGroups(
+          kafka,
+          [registrations, forecastCells, userChanges].map(({ groupId }) => groupId),
+          logger,
+        );
         matcher.close();
       };
       try {

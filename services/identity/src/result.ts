@@ -1,3 +1,4 @@
+import type { Result as Outcome } from '@stormhook/errors';
 import type { IdentityError } from './errors.js';
 
 /**
@@ -5,12 +6,6 @@ import type { IdentityError } from './errors.js';
  * failures (wrong password, foreign id, bad field) are values, not exceptions, so a transport maps
  * them exhaustively; only infrastructure failures (database down) are thrown.
  */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: IdentityError };
+export type Result<T> = Outcome<T, IdentityError>;
 
-export function ok<T>(value: T): Result<T> {
-  return { ok: true, value };
-}
-
-export function fail<T = never>(error: IdentityError): Result<T> {
-  return { ok: false, error };
-}
+export { ok, fail } from '@stormhook/errors';

@@ -1,5 +1,6 @@
 import { ConfigError, defineEnv, int, str, type ConfigOf, type EnvSource } from '@stormhook/config';
 import type { BBox } from '@stormhook/geometry';
+import { areaText, FEED_AREA } from '@stormhook/limits';
 import { grpcEnv, platformEnv } from '@stormhook/service-kit';
 import { DEFAULT_RULES, type IngestRules } from './domain/rules.js';
 
@@ -72,7 +73,7 @@ const spec = {
     description: 'records older than this are rejected, in milliseconds',
   }),
   INGEST_COVERAGE_BBOX: str({
-    default: '23,32,48,45',
+    default: areaText(FEED_AREA),
     pattern: `^${NUMBER},${NUMBER},${NUMBER},${NUMBER}$`,
     description: 'covered area as minLng,minLat,maxLng,maxLat in decimal degrees; records wholly outside are rejected',
   }),

@@ -155,7 +155,7 @@ describe('ingest service (real Kafka and database)', function () {
 
   it('publishes an update as a new revision that supersedes, and ignores the late older version', async () => {
     const now = Date.now();
-    const cell = (version: number, severity: feedV1.ThunderstormSeverity, id = 'upd-1') =>
+    const cell = (version: number, severity: weatherV1.ThunderstormSeverity, id = 'upd-1') =>
       feedV1.ThunderstormCell.encode(thunderstorm({ sourceEventId: id, version, severity }, now));
     await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'upd', cell(1, 'THUNDERSTORM_SEVERITY_LOW'));
     await send(TopicNames.FeedThunderstorm, EventTypes.ThunderstormCell, 'upd', cell(2, 'THUNDERSTORM_SEVERITY_HIGH'));

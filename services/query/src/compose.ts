@@ -6,6 +6,7 @@ import { HistoryStore } from './history/persistence/history-store.js';
 import { ForecastRepository } from './persistence/forecast-repository.js';
 import { PayloadStore } from './persistence/payload-store.js';
 import { SegmentLog } from './persistence/segment-log.js';
+import { INDEX_ENTRY_CODEC } from './read-models/entry.js';
 import { EventReadModel } from './read-models/event-read-model.js';
 import type { WeatherSinks } from './usecases/accept-weather.js';
 
@@ -31,7 +32,7 @@ function vertexCount(
 /** The read models over the service's database (collections named in each class). */
 export function buildReadModels(db: Db, settings: ReadModelSettings, logger: Logger): WeatherSinks {
   const log = (name: string) =>
-    new SegmentLog(db, name, { maxEntries: settings.QUERY_JOURNAL_MAX_ENTRIES, maxAgeMs: settings.QUERY_JOURNAL_MAX_AGE_MS, logger });
+    new SegmentLog(db, name, { codec: INDEX_ENTRY_CODEC, maxEntries: settings.QUERY_JOURNAL_MAX_ENTRIES, maxAgeMs: settings.QUERY_JOURNAL_MAX_AGE_MS, logger });
   return {
     precipitations: new EventReadModel<weatherV1.PrecipitationEvent>({
       log: log('precipitation'),

@@ -14,7 +14,13 @@ const spec = {
     default: 'stormhook-query',
     pattern: '^[A-Za-z0-9._-]{1,200}$',
     description:
-      'consumer group of the weather topics; the topic prefix, when set, is put in front. The read models live in memory, so every replica needs ALL events: give each replica its own group',
+      'consumer group of the weather topics; the topic prefix, when set, is put in front. The read models live in memory, so every replica needs ALL events: give each replica QUERY_INSTANCE_ID',
+  }),
+  QUERY_INSTANCE_ID: str({
+    optional: true,
+    pattern: '^[A-Za-z0-9._-]{1,100}$',
+    description:
+      'names this replica (the chart: its pod name); when set, the weather group is a group of its own under QUERY_CONSUMER_GROUP, so several replicas each read every event',
   }),
   QUERY_PARTITIONS_CONCURRENTLY: int({ default: 6, min: 1, max: 64, description: 'weather partitions processed in parallel' }),
   QUERY_RETENTION_MS: int({ default: 30 * DAY, min: MINUTE, max: 3650 * DAY, description: 'events older than this are purged, in milliseconds' }),

@@ -1,5 +1,5 @@
 import { createClient } from '@stormhook/grpc';
-import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, topicSpec, TopicNames } from '@stormhook/kafka';
+import { channelsOf, consumerGroupId, createChannelConsumer, DEAD_LETTER_TOPIC, ensureTopics, replicaGroup, topicSpec, TopicNames } from '@stormhook/kafka';
 import { geoV1, queryV1 } from '@stormhook/proto';
 import { internalTokensOf, startGrpcService, type PlatformOptions, type RunningGrpcService } from '@stormhook/service-kit';
 import type { AreaIndex } from '@stormhook/access';
@@ -24,9 +24,17 @@ export interface QueryOptions extends PlatformOptions {
   geo?: GeoAreasClient;
 }
 
+/**
+ * The weather group's name: a replica's own group when QUERY_INSTANCE_ID names the replica (the read
+ * models live in memory, so every replica reads every event), else QUERY_CONSUMER_GROUP itself.
+ */
+function weatherGroup(config: Config): string {
+  return config.QUERY_INSTANCE_ID === undefined ? config.QUERY_CONSUMER_GROUP : replicaGroup(config.QUERY_CONSUMER_GROUP, 'weather', config.QUERY_INSTANCE_ID);
+}
+
 /** The consumer group id on the broker (tools and tests look it up). */
 export function consumerGroup(config: Config): string {
-  return consumerGroupId(config.QUERY_CONSUMER_GROUP, config.STORMHOOK_TOPIC_PREFIX);
+  return consumerGroupId(weatherGroup(config), config.STORMHOOK_TOPIC_PREFIX);
 }
 
 /** The weather history's consumer group id on the broker. */
@@ -97,7 +105,7 @@ export async function start(config: Config, opts: QueryOptions = {}): Promise<Ru
       platform.checks['subscription-areas'] = async () => areas !== undefined;
       const consumer = createChannelConsumer({
         kafka: platform.kafka,
-        group: config.QUERY_CONSUMER_GROUP,
+        group: weatherGroup(config),
         ...weather,
         publisher: platform.publisher,
         logger,

@@ -200,9 +200,10 @@ the secrets (never overridable by plain values).
       fieldPath: metadata.name
 {{- if eq .name "query" }}
 {{- /* query keeps its read models in memory: every replica must see every event, so each has a group
-     of its own (dead pods' groups expire with Kafka's offsets.retention.minutes). */}}
-- name: QUERY_CONSUMER_GROUP
-  value: "stormhook-query-$(K8S_POD_NAME)"
+     of its own, named by query from its pod name (dead pods' groups expire with Kafka's
+     offsets.retention.minutes). */}}
+- name: QUERY_INSTANCE_ID
+  value: "$(K8S_POD_NAME)"
 {{- end }}
 {{- include "stormhook.kafkaLogin" (dict "root" $root "principal" .name) }}
 {{- include "stormhook.mongoUrl" (dict "root" $root "user" .name) }}

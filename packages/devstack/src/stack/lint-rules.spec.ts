@@ -28,7 +28,6 @@ describe('lint rules: import boundaries', () => {
       "export { createConsumer } from '@stormhook/kafka';",
       "export type { Area } from '../domain/area.js';",
       "export { importAreas } from '../usecases/import-areas.js';",
-      "export { loadGeoConfig } from '../config.js';",
       "export const contracts = await import('@stormhook/proto');",
     ]);
     assert.deepEqual(problems, []);
@@ -100,6 +99,69 @@ describe('lint rules: import boundaries', () => {
       await ruleIds('services/query/src/transport/fixture.spec.ts', ["export type { ForecastRepository } from '../persistence/forecast-repository.js';"]),
       [],
     );
+  });
+});
+
+describe('lint rules: layers inside a service', () => {
+  it('report the domain importing a layer around it, or the wiring', async () => {
+    const problems = await lint('services/notifier/src/domain/fixture.ts', [
+      "export type { UrlGuard } from '../security/url-guard.js';",
+      "export { toGrpcError } from '../transport/errors.js';",
+      "export type { EndpointRepository } from '../persistence/mongo-endpoint-repository.js';",
+      "export type { RecoveryCandidate } from '../ports/delivery-store.js';",
+      "export { loadConfig } from '../config.js';",
+    ]);
+    assert.deepEqual(
+      problems.map((problem) => problem.ruleId),
+      [
+        ...Array(5).fill('stormhook/no-domain-to-outer-layers'),
+        // The config is below no one's reach but the wiring's, so the domain reading it breaks both rules.
+        'stormhook/config-only-in-composition',
+      ],
+    );
+    assert.match(problems[0]?.message ?? '', /^the domain may not import '\.\.\/security\/url-guard\.js'/);
+  });
+
+  it('let the domain import itself, from any depth, and shared packages', async () => {
+    assert.deepEqual(
+      await ruleIds('services/ingest/src/domain/geo/fixture.ts', [
+        "export type { Problems } from '../problems.js';",
+        "export { ok } from '@stormhook/errors';",
+        "export { fail } from '../../domain/notifier-error.js';",
+      ]),
+      [],
+    );
+  });
+
+  it('report an adapter or persistence importing the layers that call it', async () => {
+    assert.deepEqual(await ruleIds('services/query/src/persistence/fixture.ts', ["export { encodeEntries } from '../read-models/entry.js';"]), [
+      'stormhook/no-adapter-to-callers',
+    ]);
+    assert.deepEqual(
+      await ruleIds('services/alarm-matcher/src/adapters/fixture.ts', ["export type { Backtest } from '../usecases/backtest/history-backtest.js';"]),
+      ['stormhook/no-adapter-to-callers'],
+    );
+  });
+
+  it('let adapters use ports, the domain and a wire mapping they share with transport', async () => {
+    assert.deepEqual(
+      await ruleIds('services/alarm-matcher/src/adapters/fixture.ts', [
+        "export type { RegistrationEvents } from '../ports/registration-events.js';",
+        "export type { Registration } from '../domain/registration.js';",
+        "export { registrationToProto } from '../transport/registration-proto.js';",
+      ]),
+      [],
+    );
+  });
+
+  it("report a service's config read below the root of src/, but not by the wiring, a harness or a spec", async () => {
+    assert.deepEqual(await ruleIds('services/notifier/src/messaging/fixture.ts', ["export type { Config } from '../config.js';"]), [
+      'stormhook/config-only-in-composition',
+    ]);
+    assert.deepEqual(await ruleIds('services/notifier/src/compose.ts', ["export type { Config } from './config.js';"]), []);
+    assert.deepEqual(await ruleIds('services/notifier/src/test-support/fixture.ts', ["export { loadConfig } from '../config.js';"]), []);
+    assert.deepEqual(await ruleIds('services/notifier/src/messaging/fixture.spec.ts', ["export { loadConfig } from '../config.js';"]), []);
+    assert.deepEqual(await ruleIds('services/ingest/src/open-meteo/fixture.ts', ["export { loadOpenMeteoConfig } from './config.js';"]), []);
   });
 });
 

@@ -1503,31 +1503,6 @@ export const root = buildRoot({
                     }
                   }
                 },
-                "ForecastMetric": {
-                  "values": {
-                    "FORECAST_METRIC_UNSPECIFIED": 0,
-                    "FORECAST_METRIC_TEMPERATURE": 1,
-                    "FORECAST_METRIC_APPARENT_TEMPERATURE": 2,
-                    "FORECAST_METRIC_HUMIDITY": 3,
-                    "FORECAST_METRIC_DEW_POINT": 4,
-                    "FORECAST_METRIC_CLOUD_COVER": 5,
-                    "FORECAST_METRIC_WIND_SPEED": 6,
-                    "FORECAST_METRIC_WIND_GUSTS": 7,
-                    "FORECAST_METRIC_WIND_DIRECTION": 8,
-                    "FORECAST_METRIC_PRECIPITATION": 9,
-                    "FORECAST_METRIC_PRECIPITATION_PROBABILITY": 10,
-                    "FORECAST_METRIC_SNOWFALL": 11,
-                    "FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0": 12,
-                    "FORECAST_METRIC_SOIL_TEMPERATURE": 13,
-                    "FORECAST_METRIC_SOIL_MOISTURE": 14,
-                    "FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI": 15,
-                    "FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI": 16,
-                    "FORECAST_METRIC_DIFFUSE_RADIATION": 17,
-                    "FORECAST_METRIC_VISIBILITY": 18,
-                    "FORECAST_METRIC_WEATHER_CODE": 19,
-                    "FORECAST_METRIC_IS_DAY": 20
-                  }
-                },
                 "GridCell": {
                   "oneofs": {
                     "_elevationM": {
@@ -1594,7 +1569,7 @@ export const root = buildRoot({
                       "protoName": "time_epoch_ms"
                     },
                     "type": {
-                      "type": "LightningType",
+                      "type": "stormhook.weather.v1.LightningType",
                       "id": 5
                     },
                     "latitude": {
@@ -1624,17 +1599,10 @@ export const root = buildRoot({
                     }
                   }
                 },
-                "LightningType": {
-                  "values": {
-                    "LIGHTNING_TYPE_UNSPECIFIED": 0,
-                    "LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND": 1,
-                    "LIGHTNING_TYPE_FLASH_IN_CLOUD": 2
-                  }
-                },
                 "MetricSeries": {
                   "fields": {
                     "metric": {
-                      "type": "ForecastMetric",
+                      "type": "stormhook.weather.v1.ForecastMetric",
                       "id": 1
                     },
                     "values": {
@@ -1656,17 +1624,6 @@ export const root = buildRoot({
                       "id": 2,
                       "protoName": "direction_deg"
                     }
-                  }
-                },
-                "PrecipitationIntensity": {
-                  "values": {
-                    "PRECIPITATION_INTENSITY_UNSPECIFIED": 0,
-                    "PRECIPITATION_INTENSITY_DRIZZLE": 1,
-                    "PRECIPITATION_INTENSITY_LIGHT": 2,
-                    "PRECIPITATION_INTENSITY_MODERATE": 3,
-                    "PRECIPITATION_INTENSITY_HEAVY": 4,
-                    "PRECIPITATION_INTENSITY_VERY_HEAVY": 5,
-                    "PRECIPITATION_INTENSITY_EXTREME": 6
                   }
                 },
                 "PrecipitationObservation": {
@@ -1703,7 +1660,7 @@ export const root = buildRoot({
                       "id": 5
                     },
                     "intensity": {
-                      "type": "PrecipitationIntensity",
+                      "type": "stormhook.weather.v1.PrecipitationIntensity",
                       "id": 6
                     },
                     "rainRateMmPerH": {
@@ -1793,7 +1750,7 @@ export const root = buildRoot({
                       "protoName": "end_epoch_ms"
                     },
                     "severity": {
-                      "type": "ThunderstormSeverity",
+                      "type": "stormhook.weather.v1.ThunderstormSeverity",
                       "id": 7
                     },
                     "threshold": {
@@ -1838,14 +1795,6 @@ export const root = buildRoot({
                       "type": "double",
                       "id": 4
                     }
-                  }
-                },
-                "ThunderstormSeverity": {
-                  "values": {
-                    "THUNDERSTORM_SEVERITY_UNSPECIFIED": 0,
-                    "THUNDERSTORM_SEVERITY_LOW": 1,
-                    "THUNDERSTORM_SEVERITY_MEDIUM": 2,
-                    "THUNDERSTORM_SEVERITY_HIGH": 3
                   }
                 }
               }

@@ -7,6 +7,7 @@
 
 import { messageCodec } from '../runtime/codec.js';
 import type * as commonV1 from './stormhook.common.v1.js';
+import type * as weatherV1 from './stormhook.weather.v1.js';
 import { root } from './root.js';
 
 /** Flash rates of a cell. */
@@ -59,164 +60,6 @@ export interface ForecastGrid {
 /** Codec of {@link ForecastGrid} (`stormhook.feed.v1.ForecastGrid`). */
 export const ForecastGrid = messageCodec<ForecastGrid>(root, 'stormhook.feed.v1.ForecastGrid');
 
-/**
- * An hourly forecast quantity. Every value is for the hour that ENDS at its time stamp for sums
- * and means (precipitation, snowfall, radiation, ET0, gusts), and instantaneous otherwise.
- */
-export type ForecastMetric =
-  | 'FORECAST_METRIC_UNSPECIFIED'
-  | 'FORECAST_METRIC_TEMPERATURE'
-  | 'FORECAST_METRIC_APPARENT_TEMPERATURE'
-  | 'FORECAST_METRIC_HUMIDITY'
-  | 'FORECAST_METRIC_DEW_POINT'
-  | 'FORECAST_METRIC_CLOUD_COVER'
-  | 'FORECAST_METRIC_WIND_SPEED'
-  | 'FORECAST_METRIC_WIND_GUSTS'
-  | 'FORECAST_METRIC_WIND_DIRECTION'
-  | 'FORECAST_METRIC_PRECIPITATION'
-  | 'FORECAST_METRIC_PRECIPITATION_PROBABILITY'
-  | 'FORECAST_METRIC_SNOWFALL'
-  | 'FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0'
-  | 'FORECAST_METRIC_SOIL_TEMPERATURE'
-  | 'FORECAST_METRIC_SOIL_MOISTURE'
-  | 'FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI'
-  | 'FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI'
-  | 'FORECAST_METRIC_DIFFUSE_RADIATION'
-  | 'FORECAST_METRIC_VISIBILITY'
-  | 'FORECAST_METRIC_WEATHER_CODE'
-  | 'FORECAST_METRIC_IS_DAY';
-
-/** The values of {@link ForecastMetric} (`stormhook.feed.v1.ForecastMetric`), usable like an enum. */
-export const ForecastMetric = {
-  /**
-   * Not set; a series with an unset metric is rejected.
-   *
-   * Wire value 0.
-   */
-  FORECAST_METRIC_UNSPECIFIED: 'FORECAST_METRIC_UNSPECIFIED',
-  /**
-   * Air temperature at 2 m, degrees Celsius.
-   *
-   * Wire value 1.
-   */
-  FORECAST_METRIC_TEMPERATURE: 'FORECAST_METRIC_TEMPERATURE',
-  /**
-   * Apparent (felt) temperature, degrees Celsius.
-   *
-   * Wire value 2.
-   */
-  FORECAST_METRIC_APPARENT_TEMPERATURE: 'FORECAST_METRIC_APPARENT_TEMPERATURE',
-  /**
-   * Relative humidity at 2 m, percent (0 to 100).
-   *
-   * Wire value 3.
-   */
-  FORECAST_METRIC_HUMIDITY: 'FORECAST_METRIC_HUMIDITY',
-  /**
-   * Dew point at 2 m, degrees Celsius.
-   *
-   * Wire value 4.
-   */
-  FORECAST_METRIC_DEW_POINT: 'FORECAST_METRIC_DEW_POINT',
-  /**
-   * Total cloud cover, percent (0 to 100).
-   *
-   * Wire value 5.
-   */
-  FORECAST_METRIC_CLOUD_COVER: 'FORECAST_METRIC_CLOUD_COVER',
-  /**
-   * Mean wind speed at 10 m, kilometres per hour.
-   *
-   * Wire value 6.
-   */
-  FORECAST_METRIC_WIND_SPEED: 'FORECAST_METRIC_WIND_SPEED',
-  /**
-   * Maximum wind gust at 10 m during the preceding hour, kilometres per hour.
-   *
-   * Wire value 7.
-   */
-  FORECAST_METRIC_WIND_GUSTS: 'FORECAST_METRIC_WIND_GUSTS',
-  /**
-   * Wind direction at 10 m, degrees the wind blows FROM, clockwise from true north (0 to 360).
-   *
-   * Wire value 8.
-   */
-  FORECAST_METRIC_WIND_DIRECTION: 'FORECAST_METRIC_WIND_DIRECTION',
-  /**
-   * Total precipitation (rain, showers, snow water equivalent) of the preceding hour, millimetres.
-   *
-   * Wire value 9.
-   */
-  FORECAST_METRIC_PRECIPITATION: 'FORECAST_METRIC_PRECIPITATION',
-  /**
-   * Probability of at least 0.1 mm of precipitation in the preceding hour, percent (0 to 100).
-   *
-   * Wire value 10.
-   */
-  FORECAST_METRIC_PRECIPITATION_PROBABILITY: 'FORECAST_METRIC_PRECIPITATION_PROBABILITY',
-  /**
-   * Snowfall of the preceding hour, centimetres of fresh snow.
-   *
-   * Wire value 11.
-   */
-  FORECAST_METRIC_SNOWFALL: 'FORECAST_METRIC_SNOWFALL',
-  /**
-   * FAO-56 reference evapotranspiration of the preceding hour, millimetres.
-   *
-   * Wire value 12.
-   */
-  FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0: 'FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0',
-  /**
-   * Soil temperature at the surface (0 cm), degrees Celsius.
-   *
-   * Wire value 13.
-   */
-  FORECAST_METRIC_SOIL_TEMPERATURE: 'FORECAST_METRIC_SOIL_TEMPERATURE',
-  /**
-   * Volumetric soil moisture 0 to 1 cm below the surface, cubic metres per cubic metre (0 to 1).
-   *
-   * Wire value 14.
-   */
-  FORECAST_METRIC_SOIL_MOISTURE: 'FORECAST_METRIC_SOIL_MOISTURE',
-  /**
-   * Global horizontal irradiance (shortwave), mean of the preceding hour, watts per square metre.
-   *
-   * Wire value 15.
-   */
-  FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI: 'FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI',
-  /**
-   * Direct normal irradiance, mean of the preceding hour, watts per square metre.
-   *
-   * Wire value 16.
-   */
-  FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI: 'FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI',
-  /**
-   * Diffuse horizontal irradiance, mean of the preceding hour, watts per square metre (with GHI and
-   * DNI it gives the tilted-plane irradiance GTI for any panel tilt and azimuth).
-   *
-   * Wire value 17.
-   */
-  FORECAST_METRIC_DIFFUSE_RADIATION: 'FORECAST_METRIC_DIFFUSE_RADIATION',
-  /**
-   * Horizontal visibility, metres.
-   *
-   * Wire value 18.
-   */
-  FORECAST_METRIC_VISIBILITY: 'FORECAST_METRIC_VISIBILITY',
-  /**
-   * Present-weather code of WMO code table 4677 as Open-Meteo uses it (0 to 99, unitless).
-   *
-   * Wire value 19.
-   */
-  FORECAST_METRIC_WEATHER_CODE: 'FORECAST_METRIC_WEATHER_CODE',
-  /**
-   * 1 when the sun is above the horizon at the time stamp, 0 otherwise (unitless).
-   *
-   * Wire value 20.
-   */
-  FORECAST_METRIC_IS_DAY: 'FORECAST_METRIC_IS_DAY',
-} as const;
-
 /** One grid cell (model grid point) with its hourly series. */
 export interface GridCell {
   /** Identifier of the grid point, stable across runs of one grid (unitless), 1 to 64 characters. */
@@ -249,7 +92,7 @@ export interface LightningStrike {
   /** Time of the discharge, epoch milliseconds UTC. */
   timeEpochMs: number;
   /** Cloud-to-ground or in-cloud (enum, unitless). */
-  type: LightningType;
+  type: weatherV1.LightningType;
   /** Latitude of the located discharge in decimal degrees (WGS 84), -90 to 90. */
   latitude: number;
   /** Longitude of the located discharge in decimal degrees (WGS 84), -180 to 180. */
@@ -270,38 +113,10 @@ export interface LightningStrike {
 /** Codec of {@link LightningStrike} (`stormhook.feed.v1.LightningStrike`). */
 export const LightningStrike = messageCodec<LightningStrike>(root, 'stormhook.feed.v1.LightningStrike');
 
-/** Kind of lightning discharge. */
-export type LightningType =
-  | 'LIGHTNING_TYPE_UNSPECIFIED'
-  | 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND'
-  | 'LIGHTNING_TYPE_FLASH_IN_CLOUD';
-
-/** The values of {@link LightningType} (`stormhook.feed.v1.LightningType`), usable like an enum. */
-export const LightningType = {
-  /**
-   * Not set; rejected.
-   *
-   * Wire value 0.
-   */
-  LIGHTNING_TYPE_UNSPECIFIED: 'LIGHTNING_TYPE_UNSPECIFIED',
-  /**
-   * Cloud-to-ground flash (or stroke).
-   *
-   * Wire value 1.
-   */
-  LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND: 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND',
-  /**
-   * In-cloud (intra-cloud or cloud-to-cloud) flash.
-   *
-   * Wire value 2.
-   */
-  LIGHTNING_TYPE_FLASH_IN_CLOUD: 'LIGHTNING_TYPE_FLASH_IN_CLOUD',
-} as const;
-
 /** The hourly values of one metric at one grid cell. */
 export interface MetricSeries {
   /** Which quantity (enum, unitless); its unit is fixed by ForecastMetric. */
-  metric: ForecastMetric;
+  metric: weatherV1.ForecastMetric;
   /**
    * One value per hour in the unit of the metric, exactly ForecastGrid.hour_count of them, the i-th
    * at first_hour_epoch_ms + i hours; NaN where the model has no value.
@@ -322,65 +137,6 @@ export interface MotionVector {
 
 /** Codec of {@link MotionVector} (`stormhook.feed.v1.MotionVector`). */
 export const MotionVector = messageCodec<MotionVector>(root, 'stormhook.feed.v1.MotionVector');
-
-/**
- * Precipitation intensity class. A publisher that measures a rain rate sends rain_rate_mm_per_h
- * instead and ingest classifies it with the table in FEEDS.md.
- */
-export type PrecipitationIntensity =
-  | 'PRECIPITATION_INTENSITY_UNSPECIFIED'
-  | 'PRECIPITATION_INTENSITY_DRIZZLE'
-  | 'PRECIPITATION_INTENSITY_LIGHT'
-  | 'PRECIPITATION_INTENSITY_MODERATE'
-  | 'PRECIPITATION_INTENSITY_HEAVY'
-  | 'PRECIPITATION_INTENSITY_VERY_HEAVY'
-  | 'PRECIPITATION_INTENSITY_EXTREME';
-
-/** The values of {@link PrecipitationIntensity} (`stormhook.feed.v1.PrecipitationIntensity`), usable like an enum. */
-export const PrecipitationIntensity = {
-  /**
-   * Not set; a record whose intensity is unset and that carries no rain rate is rejected.
-   *
-   * Wire value 0.
-   */
-  PRECIPITATION_INTENSITY_UNSPECIFIED: 'PRECIPITATION_INTENSITY_UNSPECIFIED',
-  /**
-   * Below 0.5 mm/h.
-   *
-   * Wire value 1.
-   */
-  PRECIPITATION_INTENSITY_DRIZZLE: 'PRECIPITATION_INTENSITY_DRIZZLE',
-  /**
-   * 0.5 to below 2.5 mm/h.
-   *
-   * Wire value 2.
-   */
-  PRECIPITATION_INTENSITY_LIGHT: 'PRECIPITATION_INTENSITY_LIGHT',
-  /**
-   * 2.5 to below 10 mm/h.
-   *
-   * Wire value 3.
-   */
-  PRECIPITATION_INTENSITY_MODERATE: 'PRECIPITATION_INTENSITY_MODERATE',
-  /**
-   * 10 to below 25 mm/h.
-   *
-   * Wire value 4.
-   */
-  PRECIPITATION_INTENSITY_HEAVY: 'PRECIPITATION_INTENSITY_HEAVY',
-  /**
-   * 25 to below 50 mm/h.
-   *
-   * Wire value 5.
-   */
-  PRECIPITATION_INTENSITY_VERY_HEAVY: 'PRECIPITATION_INTENSITY_VERY_HEAVY',
-  /**
-   * 50 mm/h and above.
-   *
-   * Wire value 6.
-   */
-  PRECIPITATION_INTENSITY_EXTREME: 'PRECIPITATION_INTENSITY_EXTREME',
-} as const;
 
 /**
  * One precipitation area of one radar scan (or one nowcast step): an area of a single intensity class.
@@ -413,7 +169,7 @@ export interface PrecipitationObservation {
    *
    * Member of oneof `strength`.
    */
-  intensity?: PrecipitationIntensity;
+  intensity?: weatherV1.PrecipitationIntensity;
   /**
    * Rain rate in millimetres per hour, above 0 and at most 500; classified by the table in FEEDS.md.
    *
@@ -535,7 +291,7 @@ export interface ThunderstormCell {
    */
   endEpochMs: number;
   /** Severity class (enum, unitless). */
-  severity: ThunderstormSeverity;
+  severity: weatherV1.ThunderstormSeverity;
   /** Minimum flash rate for a cluster to count as a thunderstorm, in flashes per minute, 0 to 1,000. */
   threshold: number;
   /** Unit of meta.speed and cell.speed (enum, unitless); unset means km/h. */
@@ -565,38 +321,3 @@ export interface ThunderstormMeta {
 
 /** Codec of {@link ThunderstormMeta} (`stormhook.feed.v1.ThunderstormMeta`). */
 export const ThunderstormMeta = messageCodec<ThunderstormMeta>(root, 'stormhook.feed.v1.ThunderstormMeta');
-
-/** Severity of a thunderstorm cell, from flash density and speed. */
-export type ThunderstormSeverity =
-  | 'THUNDERSTORM_SEVERITY_UNSPECIFIED'
-  | 'THUNDERSTORM_SEVERITY_LOW'
-  | 'THUNDERSTORM_SEVERITY_MEDIUM'
-  | 'THUNDERSTORM_SEVERITY_HIGH';
-
-/** The values of {@link ThunderstormSeverity} (`stormhook.feed.v1.ThunderstormSeverity`), usable like an enum. */
-export const ThunderstormSeverity = {
-  /**
-   * Not set; rejected.
-   *
-   * Wire value 0.
-   */
-  THUNDERSTORM_SEVERITY_UNSPECIFIED: 'THUNDERSTORM_SEVERITY_UNSPECIFIED',
-  /**
-   * Low severity.
-   *
-   * Wire value 1.
-   */
-  THUNDERSTORM_SEVERITY_LOW: 'THUNDERSTORM_SEVERITY_LOW',
-  /**
-   * Medium severity.
-   *
-   * Wire value 2.
-   */
-  THUNDERSTORM_SEVERITY_MEDIUM: 'THUNDERSTORM_SEVERITY_MEDIUM',
-  /**
-   * High severity.
-   *
-   * Wire value 3.
-   */
-  THUNDERSTORM_SEVERITY_HIGH: 'THUNDERSTORM_SEVERITY_HIGH',
-} as const;

@@ -5,6 +5,7 @@
 //   stormhook/weather/v1/lightning.proto
 //   stormhook/weather/v1/precipitation.proto
 //   stormhook/weather/v1/thunderstorm.proto
+//   stormhook/weather/v1/vocabulary.proto
 
 import { messageCodec } from '../runtime/codec.js';
 import type * as commonV1 from './stormhook.common.v1.js';
@@ -103,7 +104,10 @@ export interface ForecastEvent {
 /** Codec of {@link ForecastEvent} (`stormhook.weather.v1.ForecastEvent`). */
 export const ForecastEvent = messageCodec<ForecastEvent>(root, 'stormhook.weather.v1.ForecastEvent');
 
-/** An hourly forecast quantity; units as in the feed contract (stormhook.feed.v1.ForecastMetric). */
+/**
+ * An hourly forecast quantity. Every value is for the hour that ENDS at its time stamp for sums
+ * and means (precipitation, snowfall, radiation, ET0, gusts), and instantaneous otherwise.
+ */
 export type ForecastMetric =
   | 'FORECAST_METRIC_UNSPECIFIED'
   | 'FORECAST_METRIC_TEMPERATURE'
@@ -130,7 +134,7 @@ export type ForecastMetric =
 /** The values of {@link ForecastMetric} (`stormhook.weather.v1.ForecastMetric`), usable like an enum. */
 export const ForecastMetric = {
   /**
-   * Never set on a published event.
+   * Not set: a feed series without it is rejected; never set on a published event.
    *
    * Wire value 0.
    */
@@ -142,13 +146,13 @@ export const ForecastMetric = {
    */
   FORECAST_METRIC_TEMPERATURE: 'FORECAST_METRIC_TEMPERATURE',
   /**
-   * Apparent temperature, degrees Celsius.
+   * Apparent (felt) temperature, degrees Celsius.
    *
    * Wire value 2.
    */
   FORECAST_METRIC_APPARENT_TEMPERATURE: 'FORECAST_METRIC_APPARENT_TEMPERATURE',
   /**
-   * Relative humidity at 2 m, percent.
+   * Relative humidity at 2 m, percent (0 to 100).
    *
    * Wire value 3.
    */
@@ -160,7 +164,7 @@ export const ForecastMetric = {
    */
   FORECAST_METRIC_DEW_POINT: 'FORECAST_METRIC_DEW_POINT',
   /**
-   * Total cloud cover, percent.
+   * Total cloud cover, percent (0 to 100).
    *
    * Wire value 5.
    */
@@ -172,85 +176,86 @@ export const ForecastMetric = {
    */
   FORECAST_METRIC_WIND_SPEED: 'FORECAST_METRIC_WIND_SPEED',
   /**
-   * Maximum wind gust at 10 m in the preceding hour, kilometres per hour.
+   * Maximum wind gust at 10 m during the preceding hour, kilometres per hour.
    *
    * Wire value 7.
    */
   FORECAST_METRIC_WIND_GUSTS: 'FORECAST_METRIC_WIND_GUSTS',
   /**
-   * Wind direction at 10 m, degrees FROM, clockwise from north.
+   * Wind direction at 10 m, degrees the wind blows FROM, clockwise from true north (0 to 360).
    *
    * Wire value 8.
    */
   FORECAST_METRIC_WIND_DIRECTION: 'FORECAST_METRIC_WIND_DIRECTION',
   /**
-   * Precipitation of the preceding hour, millimetres.
+   * Total precipitation (rain, showers, snow water equivalent) of the preceding hour, millimetres.
    *
    * Wire value 9.
    */
   FORECAST_METRIC_PRECIPITATION: 'FORECAST_METRIC_PRECIPITATION',
   /**
-   * Probability of precipitation in the preceding hour, percent.
+   * Probability of at least 0.1 mm of precipitation in the preceding hour, percent (0 to 100).
    *
    * Wire value 10.
    */
   FORECAST_METRIC_PRECIPITATION_PROBABILITY: 'FORECAST_METRIC_PRECIPITATION_PROBABILITY',
   /**
-   * Snowfall of the preceding hour, centimetres.
+   * Snowfall of the preceding hour, centimetres of fresh snow.
    *
    * Wire value 11.
    */
   FORECAST_METRIC_SNOWFALL: 'FORECAST_METRIC_SNOWFALL',
   /**
-   * Reference evapotranspiration ET0 of the preceding hour, millimetres.
+   * FAO-56 reference evapotranspiration of the preceding hour, millimetres.
    *
    * Wire value 12.
    */
   FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0: 'FORECAST_METRIC_REF_EVAPORATION_TRANSPIRATION_ET0',
   /**
-   * Soil temperature at 0 cm, degrees Celsius.
+   * Soil temperature at the surface (0 cm), degrees Celsius.
    *
    * Wire value 13.
    */
   FORECAST_METRIC_SOIL_TEMPERATURE: 'FORECAST_METRIC_SOIL_TEMPERATURE',
   /**
-   * Soil moisture 0 to 1 cm, cubic metres per cubic metre.
+   * Volumetric soil moisture 0 to 1 cm below the surface, cubic metres per cubic metre (0 to 1).
    *
    * Wire value 14.
    */
   FORECAST_METRIC_SOIL_MOISTURE: 'FORECAST_METRIC_SOIL_MOISTURE',
   /**
-   * Global horizontal irradiance, watts per square metre.
+   * Global horizontal irradiance (shortwave), mean of the preceding hour, watts per square metre.
    *
    * Wire value 15.
    */
   FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI: 'FORECAST_METRIC_SHORTWAVE_SOLAR_RADIATION_GHI',
   /**
-   * Direct normal irradiance, watts per square metre.
+   * Direct normal irradiance, mean of the preceding hour, watts per square metre.
    *
    * Wire value 16.
    */
   FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI: 'FORECAST_METRIC_DIRECT_NORMAL_IRRADIANCE_DNI',
   /**
-   * Diffuse horizontal irradiance, watts per square metre.
+   * Diffuse horizontal irradiance, mean of the preceding hour, watts per square metre (with GHI and
+   * DNI it gives the tilted-plane irradiance GTI for any panel tilt and azimuth).
    *
    * Wire value 17.
    */
   FORECAST_METRIC_DIFFUSE_RADIATION: 'FORECAST_METRIC_DIFFUSE_RADIATION',
   /**
-   * Visibility, metres.
+   * Horizontal visibility, metres.
    *
    * Wire value 18.
    */
   FORECAST_METRIC_VISIBILITY: 'FORECAST_METRIC_VISIBILITY',
   /**
-   * WMO 4677 weather code (unitless).
+   * Present-weather code of WMO code table 4677 as Open-Meteo uses it (0 to 99, unitless).
    *
    * Wire value 19.
    */
   FORECAST_METRIC_WEATHER_CODE: 'FORECAST_METRIC_WEATHER_CODE',
   /**
-   * 1 by day, 0 by night (unitless).
+   * 1 when the sun is above the horizon at the time stamp, 0 otherwise (unitless).
    *
    * Wire value 20.
    */
@@ -308,19 +313,19 @@ export type LightningType =
 /** The values of {@link LightningType} (`stormhook.weather.v1.LightningType`), usable like an enum. */
 export const LightningType = {
   /**
-   * Never set on a published event.
+   * Not set: a feed record without it is rejected; never set on a published event.
    *
    * Wire value 0.
    */
   LIGHTNING_TYPE_UNSPECIFIED: 'LIGHTNING_TYPE_UNSPECIFIED',
   /**
-   * Cloud-to-ground flash.
+   * Cloud-to-ground flash (or stroke).
    *
    * Wire value 1.
    */
   LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND: 'LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND',
   /**
-   * In-cloud flash.
+   * In-cloud (intra-cloud or cloud-to-cloud) flash.
    *
    * Wire value 2.
    */
@@ -378,7 +383,10 @@ export interface PrecipitationEvent {
 /** Codec of {@link PrecipitationEvent} (`stormhook.weather.v1.PrecipitationEvent`). */
 export const PrecipitationEvent = messageCodec<PrecipitationEvent>(root, 'stormhook.weather.v1.PrecipitationEvent');
 
-/** Precipitation intensity class; the rain-rate table is in proto/stormhook/feed/v1/FEEDS.md. */
+/**
+ * Precipitation intensity class. A publisher that measures a rain rate sends rain_rate_mm_per_h
+ * instead and ingest classifies it with the table in proto/stormhook/feed/v1/FEEDS.md.
+ */
 export type PrecipitationIntensity =
   | 'PRECIPITATION_INTENSITY_UNSPECIFIED'
   | 'PRECIPITATION_INTENSITY_DRIZZLE'
@@ -391,7 +399,8 @@ export type PrecipitationIntensity =
 /** The values of {@link PrecipitationIntensity} (`stormhook.weather.v1.PrecipitationIntensity`), usable like an enum. */
 export const PrecipitationIntensity = {
   /**
-   * Never set on a published event.
+   * Not set: a feed record without it and without a rain rate is rejected; never set on a
+   * published event.
    *
    * Wire value 0.
    */
@@ -501,7 +510,7 @@ export interface ThunderstormMeta {
 /** Codec of {@link ThunderstormMeta} (`stormhook.weather.v1.ThunderstormMeta`). */
 export const ThunderstormMeta = messageCodec<ThunderstormMeta>(root, 'stormhook.weather.v1.ThunderstormMeta');
 
-/** Severity of a thunderstorm cell. */
+/** Severity of a thunderstorm cell, from flash density and speed. */
 export type ThunderstormSeverity =
   | 'THUNDERSTORM_SEVERITY_UNSPECIFIED'
   | 'THUNDERSTORM_SEVERITY_LOW'
@@ -511,7 +520,7 @@ export type ThunderstormSeverity =
 /** The values of {@link ThunderstormSeverity} (`stormhook.weather.v1.ThunderstormSeverity`), usable like an enum. */
 export const ThunderstormSeverity = {
   /**
-   * Never set on a published event.
+   * Not set: a feed record without it is rejected; never set on a published event.
    *
    * Wire value 0.
    */

@@ -1,21 +1,17 @@
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
-import { enumNames, queryV1 } from '@stormhook/proto';
+import { enumName, enumValue, queryV1 } from '@stormhook/proto';
 import { DependencyUnavailableError } from '../ports/dependency.js';
 import type { HistoryKind, HistoryRead, HistoryRecord, HistoryWindow, Span, WeatherHistory } from '../ports/weather-history.js';
 
 export type HistoryClient = Pick<GrpcClient<typeof queryV1.WeatherHistoryService>, 'readHistory'>;
 
-const PREFIX = 'HISTORY_KIND_';
-const KINDS = enumNames(queryV1.HistoryKind, PREFIX);
-
 function kindToProto(kind: HistoryKind): queryV1.HistoryKind {
-  return `${PREFIX}${kind}`;
+  return enumValue(queryV1.HistoryKind, kind);
 }
 
 /** The port's kind of a proto kind; undefined for one this matcher does not know (UNSPECIFIED, or newer than it). */
 function kindFromProto(kind: queryV1.HistoryKind | string): HistoryKind | undefined {
-  const name = String(kind).slice(PREFIX.length);
-  return (KINDS as readonly string[]).includes(name) ? (name as HistoryKind) : undefined;
+  return enumName(queryV1.HistoryKind, kind);
 }
 
 export interface GrpcHistoryOptions {

@@ -1,8 +1,7 @@
 import { publishOn, TopicNames, type Publisher } from '@stormhook/kafka';
-import { alarmV1 } from '@stormhook/proto';
+import { alarmV1, enumValue } from '@stormhook/proto';
 import type { AlarmPublisher } from '../ports/alarm-publisher.js';
 import type { Notification } from '../payloads/notification.js';
-import { KIND_TO_PROTO } from '../transport/registration-proto.js';
 
 /** The AlarmTriggered message of one notification. */
 export function alarmTriggered(notification: Notification, triggeredAtMs: number): alarmV1.AlarmTriggered {
@@ -10,10 +9,10 @@ export function alarmTriggered(notification: Notification, triggeredAtMs: number
     notificationId: notification.notificationId,
     accountId: notification.addressee.accountId,
     registrationId: notification.addressee.registrationId,
-    registrationKind: KIND_TO_PROTO[notification.addressee.kind],
+    registrationKind: enumValue(alarmV1.RegistrationKind, notification.addressee.kind),
     recipientId: notification.addressee.recipientId,
-    eventKind: `ALARM_EVENT_KIND_${notification.eventKind}`,
-    phase: `ALARM_PHASE_${notification.phase}`,
+    eventKind: enumValue(alarmV1.AlarmEventKind, notification.eventKind),
+    phase: enumValue(alarmV1.AlarmPhase, notification.phase),
     eventId: notification.eventId,
     occurredAtEpochMs: notification.occurredAtMs,
     triggeredAtEpochMs: triggeredAtMs,

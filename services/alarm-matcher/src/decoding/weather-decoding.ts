@@ -1,6 +1,5 @@
 import { bboxOfMultiPolygon, centroidOf, type MultiPolygon, type Position, type Ring } from '@stormhook/geometry';
-import type { commonV1, weatherV1 } from '@stormhook/proto';
-import { fromProtoEnum, INTENSITIES, LIGHTNING_TYPES, SEVERITIES } from '../domain/weather-enums.js';
+import { enumName, weatherV1, type commonV1 } from '@stormhook/proto';
 import type { HourlyMetric, HourlySeries } from '../forecast/daily.js';
 import type { Rain, Storm, Strike } from '../domain/weather-events.js';
 import type { ForecastChunk } from '../forecast/forecast-chunk.js';
@@ -23,7 +22,7 @@ function multiOf(multi: commonV1.MultiPolygon | null | undefined): MultiPolygon 
 }
 
 export function toStrike(e: weatherV1.LightningEvent): Decoded<Strike> {
-  const type = fromProtoEnum('LIGHTNING_TYPE_', e.type, LIGHTNING_TYPES);
+  const type = enumName(weatherV1.LightningType, e.type);
   if (!type) return { ok: false, reason: `LightningEvent ${e.eventId} has no known type (${e.type})` };
   if (!e.location) return { ok: false, reason: `LightningEvent ${e.eventId} has no location` };
   return {
@@ -44,7 +43,7 @@ export function toStrike(e: weatherV1.LightningEvent): Decoded<Strike> {
 }
 
 export function toStorm(e: weatherV1.ThunderstormEvent): Decoded<Storm> {
-  const severity = fromProtoEnum('THUNDERSTORM_SEVERITY_', e.severity, SEVERITIES);
+  const severity = enumName(weatherV1.ThunderstormSeverity, e.severity);
   if (!severity) return { ok: false, reason: `ThunderstormEvent ${e.eventId} has no known severity (${e.severity})` };
   const cellPolygon = polygonOf(e.cell?.polygon);
   const threat = polygonOf(e.threatPolygon);
@@ -81,7 +80,7 @@ export function toStorm(e: weatherV1.ThunderstormEvent): Decoded<Storm> {
 }
 
 export function toRain(e: weatherV1.PrecipitationEvent): Decoded<Rain> {
-  const intensity = fromProtoEnum('PRECIPITATION_INTENSITY_', e.intensity, INTENSITIES);
+  const intensity = enumName(weatherV1.PrecipitationIntensity, e.intensity);
   if (!intensity) return { ok: false, reason: `PrecipitationEvent ${e.eventId} has no known intensity (${e.intensity})` };
   const geometry = multiOf(e.geometry);
   if (geometry.length === 0) return { ok: false, reason: `PrecipitationEvent ${e.eventId} has no geometry` };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mayListOtherAccounts, ROLES, type Caller } from './caller.js';
+import { ROLES } from '@stormhook/access';
+import { mayListOtherAccounts, type Caller } from './caller.js';
 
 describe('caller roles', () => {
   const as = (role: Caller['role']): Caller => ({ userId: 'u-1', accountId: 'a-1', role });

@@ -1,8 +1,4 @@
-import { enumNames, identityV1 } from '@stormhook/proto';
-
-/** Roles of the public contract (2.10), lowest to highest, as identity's vocabulary.proto declares them. */
-export const ROLES = enumNames(identityV1.Role, 'ROLE_');
-export type Role = (typeof ROLES)[number];
+import { atLeast, isRole, type Role } from '@stormhook/access';
 
 /** Who is calling, as the gateway established it (identity's Principal). */
 export interface Caller {
@@ -13,7 +9,7 @@ export interface Caller {
 }
 
 export function roleOf(name: string): Role | 'UNKNOWN' {
-  return (ROLES as readonly string[]).includes(name) ? (name as Role) : 'UNKNOWN';
+  return isRole(name) ? name : 'UNKNOWN';
 }
 
 /** ADMIN sees and changes every account's registrations (reads and writes by id). */
@@ -23,7 +19,7 @@ export function seesEveryAccount(caller: Caller): boolean {
 
 /** POWER_USER and above (EXTENDED_USER, ADMIN) may list another account's registrations by naming its accountId (incumbent 4). */
 export function mayListOtherAccounts(caller: Caller): boolean {
-  return caller.role !== 'UNKNOWN' && ROLES.indexOf(caller.role) >= ROLES.indexOf('POWER_USER');
+  return caller.role !== 'UNKNOWN' && atLeast(caller.role, 'POWER_USER');
 }
 
 /** Whether `caller` may see or change a registration owned by `accountId`. */

@@ -1,3 +1,5 @@
+import type { Result as Outcome } from '@stormhook/errors';
+
 /**
  * The expected failures of the alarm matcher, as values. Messages are safe to show to the API caller
  * and name the request field (in the public JSON spelling) where one is at fault.
@@ -24,15 +26,9 @@ export type ConflictReason = 'REGISTRATION_EXISTS' | 'WEBHOOK_DIFFERS';
 export type AlarmErrorKind = AlarmError['kind'];
 
 /** What every use case answers; only infrastructure failures (database down) are thrown. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: AlarmError };
+export type Result<T> = Outcome<T, AlarmError>;
 
-export function ok<T>(value: T): Result<T> {
-  return { ok: true, value };
-}
-
-export function fail<T = never>(error: AlarmError): Result<T> {
-  return { ok: false, error };
-}
+export { ok, fail } from '@stormhook/errors';
 
 export function notFound(message: string): AlarmError {
   return { kind: 'not-found', message };

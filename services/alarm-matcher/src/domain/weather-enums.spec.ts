@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fromProtoEnum, INTENSITIES, intensityRank, LIGHTNING_TYPES, SEVERITIES, severityRank } from './weather-enums.js';
+import { INTENSITIES, intensityRank, SEVERITIES, severityRank } from './weather-enums.js';
 
 // Thresholds ("at or above") compare these ranks, so the lists must keep the contract's order.
 describe('weather enumerations', () => {
@@ -26,10 +26,5 @@ describe('weather enumerations', () => {
         ['HIGH', 3],
       ],
     );
-  });
-
-  it('reads proto values into public names and refuses UNSPECIFIED', () => {
-    assert.equal(fromProtoEnum('LIGHTNING_TYPE_', 'LIGHTNING_TYPE_FLASH_IN_CLOUD', LIGHTNING_TYPES), 'FLASH_IN_CLOUD');
-    assert.equal(fromProtoEnum('LIGHTNING_TYPE_', 'LIGHTNING_TYPE_UNSPECIFIED', LIGHTNING_TYPES), undefined);
   });
 });

@@ -25,9 +25,3 @@ export function severityRank(severity: Severity): number {
 export function intensityRank(intensity: Intensity): number {
   return INTENSITIES.indexOf(intensity) + 1;
 }
-
-/** The value without the proto enum prefix, or undefined for UNSPECIFIED or an unknown name. */
-export function fromProtoEnum<T extends string>(prefix: string, value: string, allowed: readonly T[]): T | undefined {
-  const name = value.startsWith(prefix) ? value.slice(prefix.length) : value;
-  return (allowed as readonly string[]).includes(name) ? (name as T) : undefined;
-}

@@ -1,6 +1,6 @@
 import { squareRing } from '@stormhook/geometry/testing';
 import { publishOn, type MessageOf, type Publisher, type TopicNames } from '@stormhook/kafka';
-import { weatherV1, type DeepPartial } from '@stormhook/proto';
+import { enumValue, weatherV1, type DeepPartial, type EnumNameOf } from '@stormhook/proto';
 
 let counter = 0;
 const next = () => ++counter;
@@ -113,7 +113,10 @@ export function forecastEvent(
     cells: cells.map((c) => ({
       cellId: c.cellId,
       location: { lng: c.lng, lat: c.lat },
-      series: Object.entries(c.series).map(([metric, values]) => ({ metric: `FORECAST_METRIC_${metric}` as weatherV1.ForecastMetric, values })),
+      series: Object.entries(c.series).map(([metric, values]) => ({
+        metric: enumValue(weatherV1.ForecastMetric, metric as EnumNameOf<typeof weatherV1.ForecastMetric>),
+        values,
+      })),
     })),
   });
 }

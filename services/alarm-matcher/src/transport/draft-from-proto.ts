@@ -1,13 +1,14 @@
-import type { alarmV1 } from '@stormhook/proto';
+import { enumName, weatherV1, type alarmV1 } from '@stormhook/proto';
 import type { ApproachStageDraft, RegistrationDraft } from '../domain/draft.js';
 import { FORECAST_FILTER_FIELDS, type RegistrationKind } from '../domain/registration.js';
 import { deliveryFromProto } from './registration-proto.js';
 
-/** The enum name without its prefix; '' when not set; unknown values pass through and fail validation. */
-function plain(prefix: string, value: string | number): string {
-  const text = String(value);
-  if (text === `${prefix}UNSPECIFIED`) return '';
-  return text.startsWith(prefix) ? text.slice(prefix.length) : text;
+/**
+ * The public name of a decoded enum value; '' when not set; a wire number this build does not know
+ * passes through as its digits and fails validation, which names it.
+ */
+function plain<const Values extends Readonly<Record<string, string>>>(values: Values, value: string | number): string {
+  return typeof value === 'number' ? String(value) : (enumName(values, value) ?? '');
 }
 
 /** The early-warning stage as sent: a present message stays present even with lead_minutes 0, so validation names it. */
@@ -56,7 +57,7 @@ export function draftFromProto(kind: RegistrationKind, input: alarmV1.AlarmRegis
           weatherFilter: {
             lightning: filter.lightning
               ? {
-                  type: plain('LIGHTNING_TYPE_', filter.lightning.type),
+                  type: plain(weatherV1.LightningType, filter.lightning.type),
                   peakCurrentA: filter.lightning.peakCurrentAmperes,
                   inCloudHeightM: filter.lightning.inCloudHeightM,
                   approachRadiusM: filter.lightning.approachRadiusM,
@@ -66,14 +67,14 @@ export function draftFromProto(kind: RegistrationKind, input: alarmV1.AlarmRegis
               ? {
                   intersectsAffectedPolygon: filter.thunderstorm.intersectsAffectedPolygon,
                   intersectsCellPolygon: filter.thunderstorm.intersectsCellPolygon,
-                  severityThreshold: plain('THUNDERSTORM_SEVERITY_', filter.thunderstorm.severityThreshold),
+                  severityThreshold: plain(weatherV1.ThunderstormSeverity, filter.thunderstorm.severityThreshold),
                   speedThresholdKmh: filter.thunderstorm.speedThresholdKmh,
                   approach: approachDraft(filter.thunderstorm.approach),
                 }
               : undefined,
             precipitation: filter.precipitation
               ? {
-                  intensities: filter.precipitation.intensities.map((value) => plain('PRECIPITATION_INTENSITY_', value) || 'UNSPECIFIED'),
+                  intensities: filter.precipitation.intensities.map((value) => plain(weatherV1.PrecipitationIntensity, value) || 'UNSPECIFIED'),
                   approach: approachDraft(filter.precipitation.approach),
                 }
               : undefined,

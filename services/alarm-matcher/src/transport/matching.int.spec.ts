@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { MongoClient } from 'mongodb';
 import { direct } from '@stormhook/geometry';
 import { databaseName } from '@stormhook/mongo';
-import type { alarmV1, DeepPartial } from '@stormhook/proto';
+import { enumValue, weatherV1, type alarmV1, type DeepPartial } from '@stormhook/proto';
 import { testInfra } from '@stormhook/testing';
 import { COLLECTIONS } from '../persistence/collections.js';
 import { until, type TappedAlarm } from '../test-support/alarm-tap.js';
@@ -204,7 +204,7 @@ describe('real-time matching through Kafka (two instances)', function () {
         eventId: 'tst_life',
         sourceEventId: 'EAF-life',
         revision: { revision },
-        severity: `THUNDERSTORM_SEVERITY_${severity}`,
+        severity: enumValue(weatherV1.ThunderstormSeverity, severity),
       });
     await publishWeather(h.publisher, TopicNames.WeatherThunderstorm, [
       storm(1, inside, 'MEDIUM'),
@@ -248,7 +248,7 @@ describe('real-time matching through Kafka (two instances)', function () {
       precipitationEvent(area, {
         eventId: 'prc_life',
         revision: { revision },
-        intensity: `PRECIPITATION_INTENSITY_${intensity}`,
+        intensity: enumValue(weatherV1.PrecipitationIntensity, intensity),
         radarTimestampEpochMs: clock.now(),
       });
     await publishWeather(h.publisher, TopicNames.WeatherPrecipitation, [

@@ -1,5 +1,5 @@
-import type { alarmV1, DeepPartial, weatherV1 } from '@stormhook/proto';
-import { alarmV1 as alarm } from '@stormhook/proto';
+import type { alarmV1, DeepPartial } from '@stormhook/proto';
+import { alarmV1 as alarm, enumName, enumValue, weatherV1 } from '@stormhook/proto';
 import {
   DELIVERIES,
   FORECAST_FILTER_FIELDS,
@@ -9,26 +9,20 @@ import {
   type RegistrationKind,
   type WeatherFilter,
 } from '../domain/registration.js';
-import { fromProtoEnum, INTENSITIES, LIGHTNING_TYPES, SEVERITIES, type Intensity } from '../domain/weather-enums.js';
+import type { Intensity } from '../domain/weather-enums.js';
 import type { WebhookConfig } from '../ports/webhook-store.js';
 
-/** Proto enum names of the kinds; the domain uses the names without prefix. */
-export const KIND_TO_PROTO: Readonly<Record<RegistrationKind, alarmV1.RegistrationKind>> = {
-  GEOMETRY: 'REGISTRATION_KIND_GEOMETRY',
-  FORECAST: 'REGISTRATION_KIND_FORECAST',
-  POINT: 'REGISTRATION_KIND_POINT',
-};
-
+/** The domain's kind of a proto kind; undefined for UNSPECIFIED or a kind this build does not know. */
 export function kindFromProto(kind: alarmV1.RegistrationKind | string): RegistrationKind | undefined {
-  return (Object.keys(KIND_TO_PROTO) as RegistrationKind[]).find((k) => KIND_TO_PROTO[k] === kind);
+  return enumName(alarm.RegistrationKind, kind);
 }
 
 export function deliveryToProto(delivery: Delivery): alarmV1.ForecastDelivery {
-  return `FORECAST_DELIVERY_${delivery}`;
+  return enumValue(alarm.ForecastDelivery, delivery);
 }
 
 export function deliveryFromProto(value: string): string {
-  return fromProtoEnum('FORECAST_DELIVERY_', value, DELIVERIES) ?? (value === 'FORECAST_DELIVERY_UNSPECIFIED' ? '' : value);
+  return enumName(alarm.ForecastDelivery, value) ?? (value === alarm.ForecastDelivery.FORECAST_DELIVERY_UNSPECIFIED ? '' : value);
 }
 
 function weatherFilterToProto(filter: WeatherFilter): DeepPartial<alarmV1.WeatherAlarmFilter> {
@@ -37,7 +31,7 @@ function weatherFilterToProto(filter: WeatherFilter): DeepPartial<alarmV1.Weathe
     ...(lightning
       ? {
           lightning: {
-            type: lightning.type ? (`LIGHTNING_TYPE_${lightning.type}` as weatherV1.LightningType) : 'LIGHTNING_TYPE_UNSPECIFIED',
+            type: lightning.type ? enumValue(weatherV1.LightningType, lightning.type) : 'LIGHTNING_TYPE_UNSPECIFIED',
             ...(lightning.peakCurrentA !== undefined ? { peakCurrentAmperes: lightning.peakCurrentA } : {}),
             ...(lightning.inCloudHeightM !== undefined ? { inCloudHeightM: lightning.inCloudHeightM } : {}),
             ...(lightning.approachRadiusM !== undefined ? { approachRadiusM: lightning.approachRadiusM } : {}),
@@ -50,7 +44,7 @@ function weatherFilterToProto(filter: WeatherFilter): DeepPartial<alarmV1.Weathe
             ...(thunderstorm.intersectsAffectedPolygon !== undefined ? { intersectsAffectedPolygon: thunderstorm.intersectsAffectedPolygon } : {}),
             ...(thunderstorm.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: thunderstorm.intersectsCellPolygon } : {}),
             severityThreshold: thunderstorm.severityThreshold
-              ? (`THUNDERSTORM_SEVERITY_${thunderstorm.severityThreshold}` as weatherV1.ThunderstormSeverity)
+              ? enumValue(weatherV1.ThunderstormSeverity, thunderstorm.severityThreshold)
               : 'THUNDERSTORM_SEVERITY_UNSPECIFIED',
             ...(thunderstorm.speedThresholdKmh !== undefined ? { speedThresholdKmh: thunderstorm.speedThresholdKmh } : {}),
             ...(thunderstorm.approach ? { approach: { leadMinutes: thunderstorm.approach.leadMinutes } } : {}),
@@ -60,7 +54,7 @@ function weatherFilterToProto(filter: WeatherFilter): DeepPartial<alarmV1.Weathe
     ...(precipitation
       ? {
           precipitation: {
-            intensities: precipitation.intensities.map((i) => `PRECIPITATION_INTENSITY_${i}` as weatherV1.PrecipitationIntensity),
+            intensities: precipitation.intensities.map((i) => enumValue(weatherV1.PrecipitationIntensity, i)),
             ...(precipitation.approach ? { approach: { leadMinutes: precipitation.approach.leadMinutes } } : {}),
           },
         }
@@ -81,7 +75,7 @@ export function registrationToProto(
   const base: DeepPartial<alarmV1.AlarmRegistration> = {
     registrationId: registration.registrationId,
     accountId: registration.accountId,
-    kind: KIND_TO_PROTO[registration.kind],
+    kind: enumValue(alarm.RegistrationKind, registration.kind),
     recipientId: registration.recipientId,
     createdAtEpochMs: registration.createdAtMs,
     updatedAtEpochMs: registration.updatedAtMs,
@@ -133,7 +127,7 @@ export function registrationToProto(
 function weatherFilterFromProto(filter: alarmV1.WeatherAlarmFilter | null | undefined): WeatherFilter {
   const out: WeatherFilter = {};
   if (filter?.lightning) {
-    const type = fromProtoEnum('LIGHTNING_TYPE_', filter.lightning.type, LIGHTNING_TYPES);
+    const type = enumName(weatherV1.LightningType, filter.lightning.type);
     out.lightning = {
       ...(type ? { type } : {}),
       ...(filter.lightning.peakCurrentAmperes !== undefined ? { peakCurrentA: filter.lightning.peakCurrentAmperes } : {}),
@@ -143,7 +137,7 @@ function weatherFilterFromProto(filter: alarmV1.WeatherAlarmFilter | null | unde
   }
   if (filter?.thunderstorm) {
     const t = filter.thunderstorm;
-    const severity = fromProtoEnum('THUNDERSTORM_SEVERITY_', t.severityThreshold, SEVERITIES);
+    const severity = enumName(weatherV1.ThunderstormSeverity, t.severityThreshold);
     out.thunderstorm = {
       ...(t.intersectsAffectedPolygon !== undefined ? { intersectsAffectedPolygon: t.intersectsAffectedPolygon } : {}),
       ...(t.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: t.intersectsCellPolygon } : {}),
@@ -154,9 +148,7 @@ function weatherFilterFromProto(filter: alarmV1.WeatherAlarmFilter | null | unde
   }
   if (filter?.precipitation) {
     out.precipitation = {
-      intensities: filter.precipitation.intensities
-        .map((i) => fromProtoEnum('PRECIPITATION_INTENSITY_', i, INTENSITIES))
-        .filter((i): i is Intensity => i !== undefined),
+      intensities: filter.precipitation.intensities.map((i) => enumName(weatherV1.PrecipitationIntensity, i)).filter((i): i is Intensity => i !== undefined),
       ...(filter.precipitation.approach ? { approach: { leadMinutes: filter.precipitation.approach.leadMinutes } } : {}),
     };
   }

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
-import { createChannelConsumer, Outcomes, TopicNames, type ChannelHandler, type EventConsumer, type Publisher } from '@stormhook/kafka';
+import {
+  createChannelConsumer,
+  deleteReplicaGroups,
+  Outcomes,
+  replicaGroup,
+  TopicNames,
+  type ChannelHandler,
+  type EventConsumer,
+  type Publisher,
+} from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { deleteBroadcastGroup } from '../kafka/broadcast-group.js';
 
 /** What a user change invalidates in this gateway. */
 export interface AccessInvalidation {
@@ -49,7 +57,7 @@ export interface UserChangeConsumerOptions {
 export function userChangeConsumer(options: UserChangeConsumerOptions): { consumer: EventConsumer; stop(): Promise<void> } {
   const consumer = createChannelConsumer({
     kafka: options.kafka,
-    group: `gateway.user-changes.${randomUUID()}`,
+    group: replicaGroup('gateway', 'user-changes', randomUUID()),
     handlers: { [TopicNames.UserChanged]: userChangeHandler(options.target) },
     publisher: options.publisher,
     logger: options.logger,
@@ -67,7 +75,7 @@ export function userChangeConsumer(options: UserChangeConsumerOptions): { consum
     consumer,
     async stop() {
       await consumer.stop();
-      await deleteBroadcastGroup(options.kafka, consumer.groupId, options.logger);
+      await deleteReplicaGroups(options.kafka, [consumer.groupId], options.logger);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { alarmV1, notificationV1, type DeepPartial, type identityV1, type weatherV1 } from '@stormhook/proto';
+import { alarmV1, enumValue, notificationV1, weatherV1, type DeepPartial, type identityV1 } from '@stormhook/proto';
 import type { WeatherAlarmFilter } from '../schemas/alarm-filters.js';
 import type { AlarmKind, ForecastAlarmBoundary, GeometryAlarmBoundary, RecipientPageQuery, alarmSchemas } from '../schemas/alarms.js';
 import type { Validated } from '../schemas/json-schema.js';
@@ -40,8 +40,6 @@ export const KIND_OF_ROUTE: Readonly<Record<AlarmKind, alarmV1.RegistrationKind>
 /** Page size of the lists when the caller sends none (the matcher's default too). */
 export const DEFAULT_PAGE_SIZE = 20;
 
-const prefixed = <T extends string>(prefix: string, value: string | undefined): T | undefined => (value === undefined ? undefined : (`${prefix}${value}` as T));
-
 function geometryBoundary(b: GeometryBoundaryInput): alarmV1.GeometryBoundary {
   return alarmV1.GeometryBoundary.create({
     cityId: b.cityId,
@@ -62,7 +60,7 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
     ...(lightning
       ? {
           lightning: {
-            type: prefixed<weatherV1.LightningType>('LIGHTNING_TYPE_', lightning.type) ?? 'LIGHTNING_TYPE_UNSPECIFIED',
+            type: lightning.type === undefined ? 'LIGHTNING_TYPE_UNSPECIFIED' : enumValue(weatherV1.LightningType, lightning.type),
             ...(lightning.peakCurrent !== undefined ? { peakCurrentAmperes: lightning.peakCurrent } : {}),
             ...(lightning.inCloudHeight !== undefined ? { inCloudHeightM: lightning.inCloudHeight } : {}),
             ...(lightning.approachRadius !== undefined ? { approachRadiusM: lightning.approachRadius } : {}),
@@ -75,7 +73,9 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
             ...(thunderstorm.intersectsAffectedPolygon !== undefined ? { intersectsAffectedPolygon: thunderstorm.intersectsAffectedPolygon } : {}),
             ...(thunderstorm.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: thunderstorm.intersectsCellPolygon } : {}),
             severityThreshold:
-              prefixed<weatherV1.ThunderstormSeverity>('THUNDERSTORM_SEVERITY_', thunderstorm.severityThreshold) ?? 'THUNDERSTORM_SEVERITY_UNSPECIFIED',
+              thunderstorm.severityThreshold === undefined
+                ? 'THUNDERSTORM_SEVERITY_UNSPECIFIED'
+                : enumValue(weatherV1.ThunderstormSeverity, thunderstorm.severityThreshold),
             ...(thunderstorm.speedThreshold !== undefined ? { speedThresholdKmh: thunderstorm.speedThreshold } : {}),
             ...(thunderstorm.approach ? { approach: { leadMinutes: thunderstorm.approach.leadMinutes } } : {}),
           },
@@ -84,7 +84,7 @@ function weatherFilter(filter: WeatherFilterInput): DeepPartial<alarmV1.WeatherA
     ...(precipitation
       ? {
           precipitation: {
-            intensities: (precipitation.intensities ?? []).map((i) => `PRECIPITATION_INTENSITY_${i}` as weatherV1.PrecipitationIntensity),
+            intensities: (precipitation.intensities ?? []).map((i) => enumValue(weatherV1.PrecipitationIntensity, i)),
             ...(precipitation.approach ? { approach: { leadMinutes: precipitation.approach.leadMinutes } } : {}),
           },
         }
@@ -133,7 +133,7 @@ export function registrationInput(
           coldTemperatureThreshold: filter.coldTemperatureThreshold ?? '',
         },
         forecastDays,
-        forecastAlarmDelivery: forecastAlarmDelivery.map((d) => `FORECAST_DELIVERY_${d}` as alarmV1.ForecastDelivery),
+        forecastAlarmDelivery: forecastAlarmDelivery.map((d) => enumValue(alarmV1.ForecastDelivery, d)),
       });
     }
   }

@@ -1,4 +1,4 @@
-import type { alarmV1 } from '@stormhook/proto';
+import { alarmV1, enumName, weatherV1 } from '@stormhook/proto';
 import type { AlarmKind } from '../schemas/alarms.js';
 import { toPublicWebhook, type PublicWebhook } from './webhook-mapping.js';
 import { webhookForViewer } from './webhook-masking.js';
@@ -35,19 +35,13 @@ const approachJson = (stage: alarmV1.ApproachStage | null | undefined): { approa
 
 export type ForecastFilterJson = Partial<Record<keyof alarmV1.ForecastAlarmFilter, string>>;
 
-/** The enum name without its prefix; undefined for the UNSPECIFIED value (the field was not set). */
-function plain(prefix: string, value: string): string | undefined {
-  const name = value.startsWith(prefix) ? value.slice(prefix.length) : value;
-  return name === 'UNSPECIFIED' || name === '' ? undefined : name;
-}
-
 const iso = (epochMs: number): string => new Date(epochMs).toISOString();
 
 function weatherFilterJson(filter: alarmV1.WeatherAlarmFilter | null | undefined): WeatherFilterJson {
   const out: WeatherFilterJson = {};
   const lightning = filter?.lightning;
   if (lightning) {
-    const type = plain('LIGHTNING_TYPE_', lightning.type);
+    const type = enumName(weatherV1.LightningType, lightning.type);
     out.lightning = {
       ...(type ? { type } : {}),
       ...(lightning.peakCurrentAmperes !== undefined ? { peakCurrent: lightning.peakCurrentAmperes } : {}),
@@ -57,7 +51,7 @@ function weatherFilterJson(filter: alarmV1.WeatherAlarmFilter | null | undefined
   }
   const storm = filter?.thunderstorm;
   if (storm) {
-    const severity = plain('THUNDERSTORM_SEVERITY_', storm.severityThreshold);
+    const severity = enumName(weatherV1.ThunderstormSeverity, storm.severityThreshold);
     out.thunderstorm = {
       ...(storm.intersectsAffectedPolygon !== undefined ? { intersectsAffectedPolygon: storm.intersectsAffectedPolygon } : {}),
       ...(storm.intersectsCellPolygon !== undefined ? { intersectsCellPolygon: storm.intersectsCellPolygon } : {}),
@@ -68,7 +62,7 @@ function weatherFilterJson(filter: alarmV1.WeatherAlarmFilter | null | undefined
   }
   if (filter?.precipitation) {
     out.precipitation = {
-      intensities: filter.precipitation.intensities.map((i) => plain('PRECIPITATION_INTENSITY_', i)).filter((i): i is string => i !== undefined),
+      intensities: filter.precipitation.intensities.map((i) => enumName(weatherV1.PrecipitationIntensity, i)).filter((i) => i !== undefined),
       ...approachJson(filter.precipitation.approach),
     };
   }
@@ -110,7 +104,7 @@ function forecastExtras(r: alarmV1.AlarmRegistration): Record<string, unknown> {
   const cell = r.resolvedForecastCell;
   return {
     forecastDays: r.forecastDays,
-    forecastAlarmDelivery: r.forecastAlarmDelivery.map((d) => plain('FORECAST_DELIVERY_', d)).filter((d): d is string => d !== undefined),
+    forecastAlarmDelivery: r.forecastAlarmDelivery.map((d) => enumName(alarmV1.ForecastDelivery, d)).filter((d) => d !== undefined),
     ...(resolved
       ? {
           resolvedAdministrativeBoundary: {

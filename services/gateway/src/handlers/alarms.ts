@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '@stormhook/errors';
 import { GrpcError, GrpcStatus, type GrpcClient } from '@stormhook/grpc';
-import { alarmV1, type identityV1, type notificationV1 } from '@stormhook/proto';
+import { alarmV1, enumValue, type identityV1, type notificationV1 } from '@stormhook/proto';
 import { accessOf, principalOf } from '../http/auth-state.js';
 import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import { ALARM_OPERATIONS } from '../routes/alarms.js';
@@ -176,7 +176,7 @@ export function alarmHandlers({ alarms, identity, notifier }: AlarmHandlerDeps):
       const dayEpochMs = body.date ? Date.parse(`${body.date}T12:00:00Z`) : 0;
       const outcome = await alarms.runForecastSlot({
         principal: principalOf(req),
-        delivery: `FORECAST_DELIVERY_${body.delivery}`,
+        delivery: enumValue(alarmV1.ForecastDelivery, body.delivery),
         dayEpochMs,
         rerun: body.rerun === true,
       });

@@ -1,20 +1,18 @@
-import type { notificationV1 } from '@stormhook/proto';
+import { enumName, notificationV1 } from '@stormhook/proto';
 
-const STATUS_PREFIX = 'DELIVERY_STATUS_';
-const TRIGGER_PREFIX = 'ATTEMPT_TRIGGER_';
+/** The public name of a value the answer left unset (the zero value, or one this build does not know), as it has always been spelled. */
+const UNSET = 'UNSPECIFIED';
 
 /** 0 is the proto's "none" for times and status codes; the public answer says null. */
 const orNull = (value: number): number | null => (value > 0 ? value : null);
 const textOrNull = (value: string): string | null => (value === '' ? null : value);
-const FAILURE_CLASS_PREFIX = 'WEBHOOK_FAILURE_CLASS_';
 /** A failure class's public name; null for UNSPECIFIED (a success, or none known). */
-export const failureClassOrNull = (value: notificationV1.WebhookFailureClass): string | null =>
-  value === 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED' ? null : value.slice(FAILURE_CLASS_PREFIX.length);
+export const failureClassOrNull = (value: notificationV1.WebhookFailureClass): string | null => enumName(notificationV1.WebhookFailureClass, value) ?? null;
 
 function attemptJson(attempt: notificationV1.DeliveryAttempt): Record<string, unknown> {
   return {
     attemptNumber: attempt.attemptNumber,
-    trigger: attempt.trigger.startsWith(TRIGGER_PREFIX) ? attempt.trigger.slice(TRIGGER_PREFIX.length) : attempt.trigger,
+    trigger: enumName(notificationV1.AttemptTrigger, attempt.trigger) ?? UNSET,
     url: attempt.url,
     startedAtEpochMs: attempt.startedAtEpochMs,
     durationMs: attempt.durationMs,
@@ -47,7 +45,7 @@ export function deliveryJson(delivery: notificationV1.Delivery | null | undefine
     registrationId: textOrNull(delivery.registrationId),
     recipientId: textOrNull(delivery.recipientId),
     eventKind: delivery.eventKind,
-    status: delivery.status.startsWith(STATUS_PREFIX) ? delivery.status.slice(STATUS_PREFIX.length) : delivery.status,
+    status: enumName(notificationV1.DeliveryStatus, delivery.status) ?? UNSET,
     test: delivery.test,
     attemptCount: delivery.attemptCount,
     nextAttemptAtEpochMs: orNull(delivery.nextAttemptAtEpochMs),

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { ApiError } from '@stormhook/errors';
-import type { notificationV1 } from '@stormhook/proto';
+import { enumValue, notificationV1 } from '@stormhook/proto';
 import { validatedBody, validatedParams } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
 import { DEFAULT_DELIVERY_PAGE_SIZE, DeliveryPageRequest, NotificationIdParams } from '../schemas/deliveries.js';
@@ -23,13 +23,11 @@ export function deliveryHandlers({ notifier, identity }: WebhookHandlerDeps): Ha
       const listed = await notifier.listDeliveries({
         accountId,
         registrationId: body.registrationId ?? '',
-        // The schema admits only the public names, each the enum's value without its prefix.
-        status: (body.status ? `DELIVERY_STATUS_${body.status}` : 'DELIVERY_STATUS_UNSPECIFIED') as notificationV1.DeliveryStatus,
+        // The schema admits only the public names.
+        status: body.status ? enumValue(notificationV1.DeliveryStatus, body.status) : 'DELIVERY_STATUS_UNSPECIFIED',
         fromEpochMs: body.fromEpochMs ?? 0,
         toEpochMs: body.toEpochMs ?? 0,
-        failureClass: (body.failureClass
-          ? `WEBHOOK_FAILURE_CLASS_${body.failureClass}`
-          : 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED') as notificationV1.WebhookFailureClass,
+        failureClass: body.failureClass ? enumValue(notificationV1.WebhookFailureClass, body.failureClass) : 'WEBHOOK_FAILURE_CLASS_UNSPECIFIED',
         callbackType: body.callbackType ?? '',
         cursor: body.cursor ?? '',
         page,

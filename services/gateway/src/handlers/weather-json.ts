@@ -1,4 +1,4 @@
-import type { commonV1, queryV1, weatherV1 } from '@stormhook/proto';
+import { enumName, weatherV1, type commonV1, type queryV1 } from '@stormhook/proto';
 import type { GeoPointJson, PolygonJson } from './area-shapes.js';
 
 /** The query service's messages as the JSON of interface.md 2.7, 2.8 and 2.11. */
@@ -9,9 +9,9 @@ function ringForm(polygon: commonV1.Polygon | null | undefined): PolygonJson {
   return { exterior: (polygon?.exterior?.points ?? []).map(point), holes: polygon?.holes.map((h) => h.points.map(point)) ?? [] };
 }
 
-/** DRIZZLE ... EXTREME from the enum value name. */
+/** DRIZZLE ... EXTREME from the enum value; UNSPECIFIED, as always, when the answer left it unset. */
 export function intensityName(intensity: weatherV1.PrecipitationIntensity): string {
-  return intensity.replace(/^PRECIPITATION_INTENSITY_/, '');
+  return enumName(weatherV1.PrecipitationIntensity, intensity) ?? 'UNSPECIFIED';
 }
 
 export function precipitationJson(r: queryV1.PrecipitationRecord) {
@@ -35,7 +35,7 @@ export function thunderstormJson(e: weatherV1.ThunderstormEvent) {
     insertedAtEpoch: e.insertedEpochMs,
     eventStartUtcEpoch: e.startEpochMs,
     eventEndUtcEpoch: e.endEpochMs,
-    severity: e.severity.replace(/^THUNDERSTORM_SEVERITY_/, ''),
+    severity: enumName(weatherV1.ThunderstormSeverity, e.severity) ?? 'UNSPECIFIED',
     threshold: e.threshold,
     meta: { country: e.meta?.country ?? '', state: e.meta?.state ?? '', city: e.meta?.city ?? '', speedUnit: 'km/h', speed: e.meta?.speedKmh ?? 0 },
     cell: {

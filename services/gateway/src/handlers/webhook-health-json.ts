@@ -1,9 +1,8 @@
-import type { notificationV1 } from '@stormhook/proto';
+import { enumName, notificationV1 } from '@stormhook/proto';
 import { failureClassOrNull } from './deliveries-json.js';
 
 const orNull = (value: number): number | null => (value > 0 ? value : null);
 const optionalNumber = (value: number | null | undefined): number | null => (value === undefined || value === null ? null : Number(value));
-const stripped = (value: string, prefix: string): string => (value.startsWith(prefix) ? value.slice(prefix.length) : value);
 
 function windowJson(window: notificationV1.WebhookHealthWindow | null | undefined): Record<string, unknown> {
   const w = window ?? ({} as Partial<notificationV1.WebhookHealthWindow>);
@@ -20,7 +19,7 @@ function windowJson(window: notificationV1.WebhookHealthWindow | null | undefine
 /** The notifier's WebhookHealthResponse as the public WebhookHealth (schemas/webhook-health.ts). */
 export function webhookHealthJson(health: notificationV1.WebhookHealthResponse): Record<string, unknown> {
   return {
-    state: stripped(health.state, 'WEBHOOK_HEALTH_STATE_'),
+    state: enumName(notificationV1.WebhookHealthState, health.state) ?? 'UNSPECIFIED',
     failingSinceEpochMs: orNull(Number(health.failingSinceEpochMs)),
     failuresInRow: Number(health.failuresInRow),
     disabledReason: health.disabledReason === '' ? null : health.disabledReason,

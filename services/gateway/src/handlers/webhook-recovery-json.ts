@@ -1,4 +1,4 @@
-import type { notificationV1 } from '@stormhook/proto';
+import { enumName, notificationV1 } from '@stormhook/proto';
 
 const MODES: Readonly<Record<string, string>> = {
   RECOVERY_MODE_FAILED: 'failed',
@@ -20,7 +20,7 @@ export function recoveryJobJson(job: notificationV1.RecoveryJob | null | undefin
     mode: MODES[job.mode] ?? job.mode,
     since: Number(job.sinceEpochMs),
     until: Number(job.untilEpochMs),
-    state: job.state.slice('RECOVERY_STATE_'.length),
+    state: enumName(notificationV1.RecoveryState, job.state) ?? 'UNSPECIFIED',
     total: Number(job.total),
     queued: Number(job.queued),
     sent: Number(job.sent),

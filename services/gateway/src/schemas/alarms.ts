@@ -1,5 +1,6 @@
 import { alarmV1, enumNames } from '@stormhook/proto';
 import { SUSPENSION_REASONS } from '@stormhook/access';
+import { API_LIMITS, COVERED_AREA } from '@stormhook/limits';
 import { GeoPoint, dateTime, forecastDays, nonEmptyString, pageNumber, pageSize, uuid } from './common.js';
 import { ForecastAlarmFilter, WeatherAlarmFilter } from './alarm-filters.js';
 import { backtestWindowFields } from './alarm-backtest.js';
@@ -46,8 +47,8 @@ export const ForecastAlarmBoundary = named('ForecastAlarmBoundary', {
 });
 
 /** Point alarm radius bounds in metres, the alarm-matcher's: below 100 m is finer than lightning location accuracy. */
-export const MIN_POINT_RADIUS_M = 100;
-export const MAX_POINT_RADIUS_M = 200_000;
+export const MIN_POINT_RADIUS_M = API_LIMITS.pointRadiusM.min;
+export const MAX_POINT_RADIUS_M = API_LIMITS.pointRadiusM.max;
 
 /**
  * interface.md 2.5. The contract gives no unit or bound for radius; metres as in the incumbent's
@@ -69,7 +70,7 @@ export const PointAlarmBoundary = named(
     ['point', 'radius'],
     {
       description:
-        'point: centre of the alarm area, within longitude 24 to 46 and latitude 33 to 44 (a warning when it lies outside ' +
+        `point: centre of the alarm area, within longitude ${COVERED_AREA.minLng} to ${COVERED_AREA.maxLng} and latitude ${COVERED_AREA.minLat} to ${COVERED_AREA.maxLat} (a warning when it lies outside ` +
         'Turkey and Northern Cyprus); radius in metres',
     },
   ),

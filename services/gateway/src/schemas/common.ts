@@ -1,3 +1,4 @@
+import { API_LIMITS } from '@stormhook/limits';
 import { arrayOf, closedObject, enumOf, named, openObject } from './json-schema.js';
 import { ACCOUNT_TYPES, ROLES, SUBSCRIPTION_PLANS, USER_STATUSES } from '@stormhook/access';
 import { enumNames, weatherV1 } from '@stormhook/proto';
@@ -16,22 +17,22 @@ export const dateTime = { type: 'string', format: 'date-time' } as const;
 /** 0-based page index (interface.md 8). */
 export const pageNumber = { type: 'integer', format: 'int32', minimum: 0 } as const;
 /** Page size of every list with a documented bound: at most 100; a page of 0 items is meaningless. */
-export const pageSize = { type: 'integer', format: 'int32', minimum: 1, maximum: 100 } as const;
+export const pageSize = { type: 'integer', format: 'int32', minimum: 1, maximum: API_LIMITS.pageSizeMax } as const;
 
 /** Window of the precipitation and thunderstorm lists: 60 s to 5 days (interface.md 4.2, 4.3). */
 export const backwardInterval = {
   type: 'integer',
   format: 'int64',
-  minimum: 60,
-  maximum: 432000,
+  minimum: API_LIMITS.listWindowSeconds.min,
+  maximum: API_LIMITS.listWindowSeconds.max,
   description: 'seconds, reaching backward from endTimeEpoch',
 } as const;
 
 export const forecastDays = {
   type: 'integer',
   format: 'int32',
-  minimum: 1,
-  maximum: 14,
+  minimum: API_LIMITS.forecastDays.min,
+  maximum: API_LIMITS.forecastDays.max,
   description: 'number of UTC calendar days evaluated, counting today',
 } as const;
 

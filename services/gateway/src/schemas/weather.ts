@@ -1,4 +1,5 @@
 import { enumNames, queryV1 } from '@stormhook/proto';
+import { API_LIMITS } from '@stormhook/limits';
 import { GeoPoint, INTENSITIES, Intensity, Polygon, backwardInterval, epochMillis, forecastDays, nonEmptyString, pageNumber, pageSize } from './common.js';
 import { arrayOf, closedObject, enumOf, named, openObject } from './json-schema.js';
 
@@ -7,9 +8,9 @@ export const GeometryRequest = named(
   'PrecipitationGeometryRequest',
   closedObject(
     {
-      eventIds: arrayOf(nonEmptyString(128), { minItems: 0, maxItems: 10 }),
+      eventIds: arrayOf(nonEmptyString(128), { minItems: 0, maxItems: API_LIMITS.geometryEventIdsMax }),
       center: GeoPoint,
-      radius: { type: 'number', format: 'double', exclusiveMinimum: 0, maximum: 200000, description: 'meters' },
+      radius: { type: 'number', format: 'double', exclusiveMinimum: 0, maximum: API_LIMITS.geometryRadiusMaxM, description: 'meters' },
     },
     ['eventIds'],
     { dependentRequired: { center: ['radius'], radius: ['center'] } },
@@ -248,8 +249,12 @@ export const PrecipitationsWithinRequest = named(
   closedObject(
     {
       center: GeoPoint,
-      radius: { type: 'number', format: 'double', minimum: 0, maximum: 50000, description: 'meters' },
-      backwardInterval: { ...backwardInterval, maximum: 2_592_000, description: 'seconds (at most 30 days), reaching backward from endTimeEpoch' },
+      radius: { type: 'number', format: 'double', minimum: 0, maximum: API_LIMITS.withinRadiusMaxM, description: 'meters' },
+      backwardInterval: {
+        ...backwardInterval,
+        maximum: API_LIMITS.withinWindowSeconds.max,
+        description: 'seconds (at most 30 days), reaching backward from endTimeEpoch',
+      },
       endTimeEpoch: epochMillis,
       intensityThreshold: Intensity,
       pageNumber,

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { AreaIndex } from '@stormhook/access';
 import {
+  deleteReplicaGroups,
+  replicaGroup,
   channelHandler,
   consumerGroupId,
   createConsumer,
@@ -13,7 +15,6 @@ import {
   type Publisher,
 } from '@stormhook/kafka';
 import type { Logger } from '@stormhook/logger';
-import { deleteBroadcastGroup } from '../kafka/broadcast-group.js';
 import { lightningItem, precipitationItem, thunderstormItem } from './stream-items.js';
 import type { StreamItem } from './stream-selection.js';
 
@@ -71,7 +72,7 @@ export interface WeatherFeedOptions {
 export function weatherFeed(options: WeatherFeedOptions): { consumer: EventConsumer; stop(): Promise<void> } {
   const consumer = createConsumer({
     kafka: options.kafka,
-    groupId: consumerGroupId(`gateway.weather-stream.${randomUUID()}`, options.prefix),
+    groupId: consumerGroupId(replicaGroup('gateway', 'weather-stream', randomUUID()), options.prefix),
     topics: STREAM_TOPICS,
     handler: weatherFeedHandler(options.target, options.areas),
     publisher: options.publisher,
@@ -89,7 +90,7 @@ export function weatherFeed(options: WeatherFeedOptions): { consumer: EventConsu
     consumer,
     async stop() {
       await consumer.stop();
-      await deleteBroadcastGroup(options.kafka, consumer.groupId, options.logger);
+      await deleteReplicaGroups(options.kafka, [consumer.groupId], options.logger);
     },
   };
 }

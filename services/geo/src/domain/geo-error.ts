@@ -1,3 +1,4 @@
+import { fail, type Result } from '@stormhook/errors';
 import { SUPPORTED_COUNTRIES, type AreaLevel, type CountryCode } from './area.js';
 
 /**
@@ -15,29 +16,24 @@ export type GeoError =
   | { readonly kind: 'not-found'; readonly level: AreaLevel; readonly ids: readonly number[]; readonly message: string }
   | { readonly kind: 'invalid-argument'; readonly field: string; readonly message: string };
 
-export type GeoResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: GeoError };
+export type GeoResult<T> = Result<T, GeoError>;
 
-export function ok<T>(value: T): GeoResult<T> {
-  return { ok: true, value };
-}
+export { ok } from '@stormhook/errors';
 
 export function unsupportedCountry(countryCode: string): GeoResult<never> {
-  return {
-    ok: false,
-    error: {
-      kind: 'unsupported-country',
-      countryCode,
-      supported: SUPPORTED_COUNTRIES,
-      message: `unsupported country code "${countryCode}": supported values are ${SUPPORTED_COUNTRIES.join(', ')}`,
-    },
-  };
+  return fail({
+    kind: 'unsupported-country',
+    countryCode,
+    supported: SUPPORTED_COUNTRIES,
+    message: `unsupported country code "${countryCode}": supported values are ${SUPPORTED_COUNTRIES.join(', ')}`,
+  });
 }
 
 export function notFound(level: AreaLevel, ids: readonly number[]): GeoResult<never> {
   const what = ids.length === 1 ? `${level} ${ids[0]} not found` : `${level} areas not found: ${ids.join(', ')}`;
-  return { ok: false, error: { kind: 'not-found', level, ids, message: what } };
+  return fail({ kind: 'not-found', level, ids, message: what });
 }
 
 export function invalidArgument(field: string, message: string): GeoResult<never> {
-  return { ok: false, error: { kind: 'invalid-argument', field, message: `${field}: ${message}` } };
+  return fail({ kind: 'invalid-argument', field, message: `${field}: ${message}` });
 }

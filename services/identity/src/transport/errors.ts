@@ -1,7 +1,5 @@
-import { GrpcError, GrpcStatus } from '@stormhook/grpc';
-import { commonV1 } from '@stormhook/proto';
+import { errorMapper, GrpcStatus } from '@stormhook/grpc';
 import { HTTP_STATUS_OF, type IdentityError, type IdentityErrorKind } from '../errors.js';
-import type { Result } from '../result.js';
 
 /**
  * Reasons identity puts into ErrorDetail.reason.
@@ -17,35 +15,24 @@ export const IDENTITY_REASONS: Readonly<Record<IdentityErrorKind, string>> = {
   expired: 'TOKEN_EXPIRED_OR_USED',
 };
 
-const CODE_OF: Readonly<Record<IdentityErrorKind, GrpcStatus>> = {
-  'not-found': GrpcStatus.NOT_FOUND,
-  'invalid-credentials': GrpcStatus.UNAUTHENTICATED,
-  conflict: GrpcStatus.ALREADY_EXISTS,
-  forbidden: GrpcStatus.PERMISSION_DENIED,
-  validation: GrpcStatus.INVALID_ARGUMENT,
-  'rate-limited': GrpcStatus.RESOURCE_EXHAUSTED,
-  expired: GrpcStatus.FAILED_PRECONDITION,
-};
-
 /**
- * An expected failure as a gRPC status with an ErrorDetail whose http_status is the public status,
+ * Identity's failures as gRPC statuses with an ErrorDetail whose http_status is the public status,
  * so the gateway answers exactly what the use case meant (a validation error names its field in the
  * message and in metadata; a rate limit carries retry_after_ms for Retry-After).
  */
-export function toGrpcError(error: IdentityError): GrpcError {
-  const detail = commonV1.ErrorDetail.create({
-    reason: IDENTITY_REASONS[error.kind],
-    message: error.message,
-    messages: [error.message],
-    httpStatus: HTTP_STATUS_OF[error.kind],
-    ...(error.kind === 'rate-limited' ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}),
-    metadata: error.kind === 'validation' ? { field: error.field } : error.kind === 'not-found' ? { entity: error.entity } : {},
-  });
-  return new GrpcError(CODE_OF[error.kind], error.message, detail);
-}
-
-/** The value of an ok result; a failed one is thrown as its GrpcError (the handler wrapper sends it). */
-export function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw toGrpcError(result.error);
-  return result.value;
-}
+export const { toGrpcError, unwrap } = errorMapper<IdentityError>({
+  code: {
+    'not-found': GrpcStatus.NOT_FOUND,
+    'invalid-credentials': GrpcStatus.UNAUTHENTICATED,
+    conflict: GrpcStatus.ALREADY_EXISTS,
+    forbidden: GrpcStatus.PERMISSION_DENIED,
+    validation: GrpcStatus.INVALID_ARGUMENT,
+    'rate-limited': GrpcStatus.RESOURCE_EXHAUSTED,
+    expired: GrpcStatus.FAILED_PRECONDITION,
+  },
+  httpStatus: HTTP_STATUS_OF,
+  reason: (error) => IDENTITY_REASONS[error.kind],
+  retryAfterMs: (error) => (error.kind === 'rate-limited' ? error.retryAfterSeconds * 1000 : undefined),
+  metadata: (error): Record<string, string> =>
+    error.kind === 'validation' ? { field: error.field } : error.kind === 'not-found' ? { entity: error.entity } : {},
+});

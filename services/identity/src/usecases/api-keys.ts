@@ -166,7 +166,7 @@ export class ApiKeys {
   /** {@link verify}, plus the key's id and expiry so a cache can drop it on revocation and at expiry. */
   async verifyKey(rawKey: unknown): Promise<Result<VerifiedApiKey>> {
     const { ports } = this;
-    const rejected = fail<VerifiedApiKey>(invalidCredentials('Invalid API key'));
+    const rejected: Result<VerifiedApiKey> = fail(invalidCredentials('Invalid API key'));
     const parsed = typeof rawKey === 'string' ? parseApiKey(rawKey) : undefined;
     if (!parsed) return rejected;
     const record = await ports.apiKeys.findById(parsed.id);

@@ -1,7 +1,10 @@
+import type { EnumNameOf, weatherV1 } from '@stormhook/proto';
+
 /**
  * The hourly metrics of the forecast feed with their canonical unit and the range a value must lie
  * in (a value outside is a unit mix-up or a broken model field, so the record is rejected). The
- * names are the suffixes of stormhook.feed.v1.ForecastMetric and stormhook.weather.v1.ForecastMetric.
+ * names are those of the weather vocabulary's ForecastMetric (proto/stormhook/weather/v1/
+ * vocabulary.proto), every one of them and no other: the compiler holds the list to the enum.
  */
 export const FORECAST_METRICS = {
   TEMPERATURE: { unit: '°C', min: -90, max: 60 },
@@ -24,11 +27,9 @@ export const FORECAST_METRICS = {
   VISIBILITY: { unit: 'm', min: 0, max: 1_000_000 },
   WEATHER_CODE: { unit: 'WMO code', min: 0, max: 99 },
   IS_DAY: { unit: '0/1', min: 0, max: 1 },
-} as const satisfies Record<string, { unit: string; min: number; max: number }>;
+} as const satisfies Record<EnumNameOf<typeof weatherV1.ForecastMetric>, { unit: string; min: number; max: number }>;
 
 export type ForecastMetricName = keyof typeof FORECAST_METRICS;
-
-export const FORECAST_METRIC_PREFIX = 'FORECAST_METRIC_';
 
 export function isForecastMetricName(name: string): name is ForecastMetricName {
   return Object.hasOwn(FORECAST_METRICS, name);

@@ -1,7 +1,7 @@
-import { enumNames, feedV1 } from '@stormhook/proto';
+import { enumNames, weatherV1 } from '@stormhook/proto';
 
 /** Intensity classes in increasing order, as the public contract names them (2.7): the feed's enum without its prefix. */
-export const INTENSITIES = enumNames(feedV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
+export const INTENSITIES = enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
 export type Intensity = (typeof INTENSITIES)[number];
 
 /**

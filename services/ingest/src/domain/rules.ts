@@ -1,4 +1,5 @@
 import type { BBox } from '@stormhook/geometry';
+import { FEED_AREA } from '@stormhook/limits';
 
 /**
  * The tunable limits of validation, from the service config. Everything else (physical ranges,
@@ -21,8 +22,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Turkey and Northern Cyprus with a margin of about two degrees, so storms approaching from the seas are kept. */
-export const DEFAULT_COVERAGE: BBox = { minLng: 23, minLat: 32, maxLng: 48, maxLat: 45 };
+/** The feed area of @stormhook/limits: the covered area with a margin, so storms approaching from the seas are kept. */
+export const DEFAULT_COVERAGE: BBox = FEED_AREA;
 
 export const DEFAULT_RULES: IngestRules = {
   maxFutureSkewMs: 10 * MINUTE,

@@ -1,5 +1,7 @@
+import type { EnumNameOf, feedV1 } from '@stormhook/proto';
+
 /** Speed units a feed may use; everything downstream is in km/h. */
-export type SpeedUnitName = 'KILOMETRES_PER_HOUR' | 'MILES_PER_HOUR' | 'METRES_PER_SECOND' | 'KNOTS';
+export type SpeedUnitName = EnumNameOf<typeof feedV1.SpeedUnit>;
 
 const KMH_PER_UNIT: Record<SpeedUnitName, number> = {
   KILOMETRES_PER_HOUR: 1,

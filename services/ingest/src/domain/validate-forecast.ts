@@ -1,8 +1,8 @@
 import { bboxContains } from '@stormhook/geometry';
-import type { feedV1, weatherV1 } from '@stormhook/proto';
+import { enumName, weatherV1, type feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { describeBox } from './geo/validate-geometry.js';
-import { FORECAST_METRIC_PREFIX, FORECAST_METRICS, isForecastMetricName } from './forecast-metrics.js';
+import { FORECAST_METRICS, isForecastMetricName } from './forecast-metrics.js';
 import type { EventBody, NormalisedRecord } from './normalised.js';
 import { checkRange, checkSourceId, checkText, Problems, rejected, type Validated } from './problems.js';
 import type { IngestRules } from './rules.js';
@@ -36,8 +36,8 @@ function checkHeader(problems: Problems, msg: feedV1.ForecastGrid, now: number, 
 }
 
 function checkSeries(problems: Problems, path: string, series: feedV1.MetricSeries, hourCount: number): weatherV1.ForecastSeries | undefined {
-  const name = String(series.metric).replace(FORECAST_METRIC_PREFIX, '');
-  if (!isForecastMetricName(name)) {
+  const name = enumName(weatherV1.ForecastMetric, series.metric);
+  if (name === undefined || !isForecastMetricName(name)) {
     problems.add(`${path}.metric`, series.metric === 'FORECAST_METRIC_UNSPECIFIED' ? 'is required' : `unknown value ${String(series.metric)}`);
     return undefined;
   }
@@ -53,7 +53,7 @@ function checkSeries(problems: Problems, path: string, series: feedV1.MetricSeri
       return undefined;
     }
   }
-  return { metric: series.metric as weatherV1.ForecastMetric, values: series.values };
+  return { metric: series.metric, values: series.values };
 }
 
 function checkCell(problems: Problems, path: string, cell: feedV1.GridCell, hourCount: number, rules: IngestRules): weatherV1.ForecastCell | undefined {

@@ -1,5 +1,5 @@
 import { bboxContains } from '@stormhook/geometry';
-import type { feedV1 } from '@stormhook/proto';
+import { enumName, weatherV1, type feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { describeBox } from './geo/validate-geometry.js';
 import type { NormalisedRecord } from './normalised.js';
@@ -14,8 +14,6 @@ export const MAX_PEAK_CURRENT_AMPERES = 500_000;
 export const MAX_IN_CLOUD_HEIGHT_M = 20_000;
 export const MAX_MULTIPLICITY = 50;
 
-const TYPES = ['LIGHTNING_TYPE_FLASH_CLOUD_TO_GROUND', 'LIGHTNING_TYPE_FLASH_IN_CLOUD'] as const;
-
 /** Validates a located discharge and turns it into the body of a LightningEvent. */
 export function validateLightning(msg: feedV1.LightningStrike, now: number, rules: IngestRules): Validated<LightningRecord> {
   const problems = new Problems();
@@ -23,7 +21,8 @@ export function validateLightning(msg: feedV1.LightningStrike, now: number, rule
   checkRange(problems, 'version', msg.version, 0, Number.MAX_SAFE_INTEGER);
   checkOptionalTime(problems, 'updated_epoch_ms', msg.updatedEpochMs);
   checkTime(problems, 'time_epoch_ms', msg.timeEpochMs, now, rules);
-  const type = TYPES.find((t) => t === msg.type);
+  // The feed and the event share the vocabulary's enum: a known value passes as it is.
+  const type = enumName(weatherV1.LightningType, msg.type) === undefined ? undefined : msg.type;
   if (!type) {
     problems.add('type', msg.type === 'LIGHTNING_TYPE_UNSPECIFIED' ? 'is required' : `unknown value ${String(msg.type)}`);
   }

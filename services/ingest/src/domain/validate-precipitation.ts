@@ -1,10 +1,10 @@
 import { bboxOfRings } from '@stormhook/geometry';
-import type { feedV1 } from '@stormhook/proto';
+import { enumName, enumValue, weatherV1, type feedV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { normaliseMultiPolygon } from './geo/validate-geometry.js';
 import { positionsOf } from './geo/rings.js';
 import { areaKm2, centroidOf } from './geo/measure.js';
-import { INTENSITIES, intensityForRainRate, MAX_RAIN_RATE_MM_PER_H, type Intensity } from './intensity.js';
+import { intensityForRainRate, MAX_RAIN_RATE_MM_PER_H, type Intensity } from './intensity.js';
 import type { NormalisedRecord } from './normalised.js';
 import { toBoundingBox } from './normalised.js';
 import { checkDirection, checkRange, checkSourceId, normaliseDirection, Problems, rejected, type Validated } from './problems.js';
@@ -13,8 +13,6 @@ import { MAX_STORM_SPEED_KMH } from './speed.js';
 import { checkOptionalTime, checkTime } from './time-checks.js';
 
 type PrecipitationRecord = Extract<NormalisedRecord, { feed: 'precipitation' }>;
-
-const INTENSITY_PREFIX = 'PRECIPITATION_INTENSITY_';
 
 function intensityOf(problems: Problems, msg: feedV1.PrecipitationObservation): { intensity: Intensity; rate?: number } | undefined {
   if (msg.rainRateMmPerH !== undefined) {
@@ -25,8 +23,8 @@ function intensityOf(problems: Problems, msg: feedV1.PrecipitationObservation): 
     }
     return { intensity: intensityForRainRate(rate), rate };
   }
-  const name = String(msg.intensity ?? '').replace(INTENSITY_PREFIX, '');
-  if (!(INTENSITIES as readonly string[]).includes(name)) {
+  const name = msg.intensity === undefined ? undefined : enumName(weatherV1.PrecipitationIntensity, msg.intensity);
+  if (name === undefined) {
     problems.add(
       'intensity',
       msg.intensity === undefined || msg.intensity === 'PRECIPITATION_INTENSITY_UNSPECIFIED'
@@ -35,7 +33,7 @@ function intensityOf(problems: Problems, msg: feedV1.PrecipitationObservation): 
     );
     return undefined;
   }
-  return { intensity: name as Intensity };
+  return { intensity: name };
 }
 
 /**
@@ -65,7 +63,7 @@ export function validatePrecipitation(msg: feedV1.PrecipitationObservation, now:
     areaKey: areaKey(centroid),
     radarTimestampEpochMs: msg.radarTimestampEpochMs,
     forecast: msg.forecast,
-    intensity: `${INTENSITY_PREFIX}${strength.intensity}`,
+    intensity: enumValue(weatherV1.PrecipitationIntensity, strength.intensity),
     ...(strength.rate !== undefined ? { rainRateMmPerH: strength.rate } : {}),
     geometry: shape,
     bbox: toBoundingBox(bboxOfRings(shape.polygons.map((p) => positionsOf(p.exterior.points)))),

@@ -1,5 +1,5 @@
 import { bboxOfRings } from '@stormhook/geometry';
-import type { feedV1 } from '@stormhook/proto';
+import { enumName, feedV1, weatherV1 } from '@stormhook/proto';
 import { areaKey } from './area-key.js';
 import { positionsOf } from './geo/rings.js';
 import { checkCoverage, checkPoint, normalisePolygon, type VertexBudget } from './geo/validate-geometry.js';
@@ -15,12 +15,11 @@ type ThunderstormRecord = Extract<NormalisedRecord, { feed: 'thunderstorm' }>;
 const MAX_DURATION_MS = 48 * 3_600_000;
 const MAX_FLASH_RATE = 10_000;
 const MAX_CELL_AREA_KM2 = 100_000;
-const SEVERITIES = ['THUNDERSTORM_SEVERITY_LOW', 'THUNDERSTORM_SEVERITY_MEDIUM', 'THUNDERSTORM_SEVERITY_HIGH'] as const;
 
 function speedUnitOf(problems: Problems, unit: feedV1.SpeedUnit): SpeedUnitName | undefined {
   if (unit === 'SPEED_UNIT_UNSPECIFIED') return 'KILOMETRES_PER_HOUR';
-  const name = String(unit).replace('SPEED_UNIT_', '');
-  if (['KILOMETRES_PER_HOUR', 'MILES_PER_HOUR', 'METRES_PER_SECOND', 'KNOTS'].includes(name)) return name as SpeedUnitName;
+  const name = enumName(feedV1.SpeedUnit, unit);
+  if (name !== undefined) return name;
   problems.add('speed_unit', `unknown value ${String(unit)}`);
   return undefined;
 }
@@ -51,7 +50,8 @@ export function validateThunderstorm(msg: feedV1.ThunderstormCell, now: number, 
       problems.add('end_epoch_ms', `the event lasts more than 48 h (${((msg.endEpochMs - msg.startEpochMs) / 3_600_000).toFixed(1)} h)`);
     }
   }
-  const severity = SEVERITIES.find((s) => s === msg.severity);
+  // The feed and the event share the vocabulary's enum: a known value passes as it is.
+  const severity = enumName(weatherV1.ThunderstormSeverity, msg.severity) === undefined ? undefined : msg.severity;
   if (!severity) {
     problems.add('severity', msg.severity === 'THUNDERSTORM_SEVERITY_UNSPECIFIED' ? 'is required' : `unknown value ${String(msg.severity)}`);
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { feedV1 } from '@stormhook/proto';
+import { feedV1, type weatherV1 } from '@stormhook/proto';
 import { createLogger } from '@stormhook/logger';
 import { DEFAULT_RULES } from '../domain/rules.js';
 import { validateForecast } from '../domain/validate-forecast.js';
@@ -25,7 +25,7 @@ function options(server: FakeOpenMeteo, overrides: Partial<OpenMeteoOptions> = {
   };
 }
 
-function series(cell: feedV1.GridCell, metric: feedV1.ForecastMetric): number[] {
+function series(cell: feedV1.GridCell, metric: weatherV1.ForecastMetric): number[] {
   return cell.series.find((s) => s.metric === metric)!.values;
 }
 

@@ -1,7 +1,6 @@
 import type { Logger } from '@stormhook/logger';
 import { publishOn, TopicNames } from '@stormhook/kafka';
-import type { feedV1 } from '@stormhook/proto';
-import { FORECAST_METRIC_PREFIX } from '../domain/forecast-metrics.js';
+import { enumValue, weatherV1, type feedV1 } from '@stormhook/proto';
 import type { FeedSink } from '../feed-sink.js';
 import type { GridPoint } from './grid.js';
 import { forecastUrl } from './request.js';
@@ -90,7 +89,7 @@ export async function fetchForecastRun(opts: OpenMeteoOptions): Promise<feedV1.F
       longitude: point.p.lng,
       ...(f.elevationM !== undefined ? { elevationM: f.elevationM } : {}),
       series: f.series.map((s) => ({
-        metric: `${FORECAST_METRIC_PREFIX}${s.metric}` as feedV1.ForecastMetric,
+        metric: enumValue(weatherV1.ForecastMetric, s.metric),
         values: s.values.slice(skip, skip + hourCount),
       })),
     };

@@ -1,4 +1,4 @@
-import type { feedV1 } from '@stormhook/proto';
+import type { feedV1, weatherV1 } from '@stormhook/proto';
 import { areaKm2 } from '../domain/geo/measure.js';
 import type { PolygonShape } from '../domain/geo/types.js';
 import { nearestCity } from './cities.js';
@@ -22,7 +22,7 @@ export function cellWindow(system: StormSystem): { from: number; to: number } | 
   return windowAbove(system, needed);
 }
 
-function severityOf(flashes: number, speedKmh: number): feedV1.ThunderstormSeverity {
+function severityOf(flashes: number, speedKmh: number): weatherV1.ThunderstormSeverity {
   if (flashes >= 15 || speedKmh >= 60) return 'THUNDERSTORM_SEVERITY_HIGH';
   if (flashes >= 6 || speedKmh >= 40) return 'THUNDERSTORM_SEVERITY_MEDIUM';
   return 'THUNDERSTORM_SEVERITY_LOW';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { feedV1 } from '@stormhook/proto';
+import { feedV1, type weatherV1 } from '@stormhook/proto';
 import { DEFAULT_RULES } from '../domain/rules.js';
 import { validateForecast } from '../domain/validate-forecast.js';
 import { forecastRun, gridPoints } from './forecast-gen.js';
@@ -7,7 +7,7 @@ import { DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 
 const OPTS: SimOptions = { ...DEFAULT_SIM_OPTIONS, forecast: { ...DEFAULT_SIM_OPTIONS.forecast, days: 3, gridDeg: 1 } };
 
-function series(cell: feedV1.GridCell, metric: feedV1.ForecastMetric): number[] {
+function series(cell: feedV1.GridCell, metric: weatherV1.ForecastMetric): number[] {
   return cell.series.find((s) => s.metric === metric)!.values;
 }
 

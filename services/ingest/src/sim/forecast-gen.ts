@@ -1,7 +1,7 @@
-import type { feedV1 } from '@stormhook/proto';
+import { enumValue, weatherV1, type feedV1 } from '@stormhook/proto';
 import type { LngLat } from '../domain/geo/types.js';
 import { regularGrid } from '../domain/grid-cell-id.js';
-import { FORECAST_METRIC_PREFIX, FORECAST_METRICS, type ForecastMetricName } from '../domain/forecast-metrics.js';
+import { FORECAST_METRICS, type ForecastMetricName } from '../domain/forecast-metrics.js';
 import { apparentC, clearSkyGhi, climateMeanC, elevationM, interiorness, relativeHumidity, solarHour, sunSine, weatherCode } from './climate.js';
 import { clamp, distanceKm, moveKm } from './geo-math.js';
 import type { SimOptions } from './options.js';
@@ -209,7 +209,7 @@ export function forecastRun(issueMs: number, opts: SimOptions): feedV1.ForecastG
         latitude: p.lat,
         longitude: p.lng,
         elevationM: elevationM(p),
-        series: metrics.map((m) => ({ metric: `${FORECAST_METRIC_PREFIX}${m}` as feedV1.ForecastMetric, values: series[m] })),
+        series: metrics.map((m) => ({ metric: enumValue(weatherV1.ForecastMetric, m), values: series[m] })),
       };
     }),
   }));

@@ -1,5 +1,5 @@
 import { EventTypes, TopicNames, type EventType, type TopicName } from '@stormhook/kafka';
-import { feedV1 } from '@stormhook/proto';
+import { enumValue, feedV1, weatherV1 } from '@stormhook/proto';
 import { cellRecord, flashes } from './convection.js';
 import { forecastRun } from './forecast-gen.js';
 import { extrapolatedCenter, observedMotion } from './motion.js';
@@ -142,9 +142,7 @@ export class WeatherSimulator {
       };
       // Radar products classify; nowcasts here send rain rates, so both paths of the contract are used.
       return record.precipitation(
-        leadMs === 0
-          ? { ...base, intensity: `PRECIPITATION_INTENSITY_${band.intensity}` as feedV1.PrecipitationIntensity }
-          : { ...base, rainRateMmPerH: band.meanRateMmPerH },
+        leadMs === 0 ? { ...base, intensity: enumValue(weatherV1.PrecipitationIntensity, band.intensity) } : { ...base, rainRateMmPerH: band.meanRateMmPerH },
       );
     });
   }

@@ -1,4 +1,8 @@
-import type { DeliveryPosition } from '../ports/delivery-store.js';
+/** Where a delivery stands in the newest-first order of a list. */
+export interface DeliveryPosition {
+  createdAt: Date;
+  id: string;
+}
 
 /**
  * A page cursor: the position of a page's last delivery in the newest-first order, opaque to clients

@@ -1,4 +1,3 @@
-import type { UrlGuard } from '../security/url-guard.js';
 import { validateAuthentication, type Authentication, type AuthenticationInput } from './authentication.js';
 import { DEFAULT_POLICY_BOUNDS, validateDeliveryPolicy, type DeliveryPolicy, type DeliveryPolicyBounds } from './delivery-policy.js';
 import { CONTENT_TYPES, HTTP_METHODS, type ContentType, type EndpointConfig, type HttpMethod } from './endpoint.js';
@@ -15,8 +14,16 @@ export interface EndpointConfigInput {
   deliveryPolicy?: Partial<DeliveryPolicy> | undefined;
 }
 
+/**
+ * Checks a callback URL at registration and answers it normalised (security/url-guard.ts is the one
+ * service.ts wires: syntax, then the SSRF policy on the addresses the name resolves to).
+ */
+export interface CallbackUrlCheck {
+  validate(raw: string | undefined): Promise<Result<string>>;
+}
+
 export interface EndpointValidationDeps {
-  urlGuard: UrlGuard;
+  urlGuard: CallbackUrlCheck;
   policyBounds?: DeliveryPolicyBounds;
 }
 

@@ -1,3 +1,5 @@
+import type { Result as Outcome } from '@stormhook/errors';
+
 /**
  * The expected failures of the notifier's use cases, as values. Messages are safe to show to the
  * caller: they never carry a secret, and a foreign id answers not-found (never "forbidden").
@@ -14,15 +16,9 @@ export type NotifierError =
 
 export type NotifierErrorKind = NotifierError['kind'];
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: NotifierError };
+export type Result<T> = Outcome<T, NotifierError>;
 
-export function ok<T>(value: T): Result<T> {
-  return { ok: true, value };
-}
-
-export function fail<T = never>(error: NotifierError): Result<T> {
-  return { ok: false, error };
-}
+export { ok, fail } from '@stormhook/errors';
 
 export function notFound(message: string): NotifierError {
   return { kind: 'not-found', message };

@@ -1,4 +1,4 @@
-import type { RecoveryCandidate } from '../ports/delivery-store.js';
+import type { DeliveryStatus } from './delivery.js';
 
 /**
  * What a recovery sends again (POST /v1/alarms/webhooks/recover), over the deliveries created in its
@@ -15,6 +15,21 @@ export type RecoveryMode = (typeof RECOVERY_MODES)[number];
 
 export const RECOVERY_STATES = ['RUNNING', 'DONE', 'FAILED'] as const;
 export type RecoveryState = (typeof RECOVERY_STATES)[number];
+
+/** A delivery as a recovery chooses it (the delivery store answers these; see ports/delivery-store.ts). */
+export interface RecoveryCandidate {
+  id: string;
+  accountId: string;
+  endpointId: string | null;
+  registrationId: string;
+  eventId: string;
+  callbackType: string | null;
+  status: DeliveryStatus;
+  test: boolean;
+  attemptCount: number;
+  createdAt: Date;
+  occurredAt: Date;
+}
 
 const recoverable = (c: RecoveryCandidate): boolean => !c.test && c.status !== 'pending';
 

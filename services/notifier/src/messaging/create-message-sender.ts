@@ -1,11 +1,21 @@
 import type { Logger } from '@stormhook/logger';
-import type { Config } from '../config.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import { ChannelRouter } from './channel-router.js';
 import { defaultDevOutboxDir } from './dev-outbox-location.js';
 import { DevOutboxSender } from './dev-outbox-sender.js';
 import { HttpSmsSender } from './http-sms-sender.js';
 import { SmtpMailSender } from './smtp-sender.js';
+
+/** The settings the senders are made from: the notifier's config carries them (SMTP_*, SMS_*, NOTIFIER_*). */
+export interface MessageSenderSettings {
+  readonly SMTP_URL?: string | undefined;
+  readonly SMTP_FROM: string;
+  readonly SMS_GATEWAY_URL?: string | undefined;
+  readonly SMS_GATEWAY_TOKEN?: string | undefined;
+  readonly SMS_SENDER: string;
+  readonly NOTIFIER_DEV_OUTBOX_DIR?: string | undefined;
+  readonly NOTIFIER_MESSAGE_SEND_TIMEOUT_MS: number;
+}
 
 export interface ConfiguredSenders {
   sender: MessageSender;
@@ -19,7 +29,7 @@ export interface ConfiguredSenders {
  * gateway when SMS_GATEWAY_URL is set, and the development outbox for any channel without a provider,
  * with a warning, because that file holds activation codes and reset links in clear.
  */
-export function createMessageSender(config: Config, logger: Logger): ConfiguredSenders {
+export function createMessageSender(config: MessageSenderSettings, logger: Logger): ConfiguredSenders {
   const outboxDir = !config.SMTP_URL || !config.SMS_GATEWAY_URL ? (config.NOTIFIER_DEV_OUTBOX_DIR ?? defaultDevOutboxDir()) : undefined;
   const outbox = outboxDir
     ? new DevOutboxSender(outboxDir, ({ file, channel, messageId }) =>

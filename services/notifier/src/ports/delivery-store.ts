@@ -1,6 +1,8 @@
 import type { AttemptTrigger, Delivery, DeliveryStatus, FailureReason } from '../domain/delivery.js';
 import type { LoggedAttempt } from '../domain/delivery-state.js';
+import type { DeliveryPosition } from '../domain/delivery-cursor.js';
 import type { FailureClass } from '../domain/failure-class.js';
+import type { RecoveryCandidate } from '../domain/recovery.js';
 
 /**
  * The work index: one small entry per unfinished delivery, holding its schedule and lease. Finished
@@ -112,20 +114,7 @@ export interface DeliveryListFilter {
   pageSize: number;
 }
 
-/** A delivery as a recovery chooses it. */
-export interface RecoveryCandidate {
-  id: string;
-  accountId: string;
-  endpointId: string | null;
-  registrationId: string;
-  eventId: string;
-  callbackType: string | null;
-  status: DeliveryStatus;
-  test: boolean;
-  attemptCount: number;
-  createdAt: Date;
-  occurredAt: Date;
-}
+export type { RecoveryCandidate } from '../domain/recovery.js';
 
 /** One weather event as one registration saw it. */
 export interface EventKey {
@@ -133,11 +122,7 @@ export interface EventKey {
   eventId: string;
 }
 
-/** Where a delivery stands in the newest-first order of a list. */
-export interface DeliveryPosition {
-  createdAt: Date;
-  id: string;
-}
+export type { DeliveryPosition } from '../domain/delivery-cursor.js';
 
 /** A page of a list; `more` says whether deliveries follow it. */
 export interface DeliveryListPage {

@@ -3,6 +3,7 @@ import { fail, ok, validation, type Result } from '../domain/notifier-error.js';
 import type { DnsResolver } from '../ports/dns-resolver.js';
 import { parseIp } from './ip.js';
 import type { SsrfPolicy } from './ssrf-policy.js';
+import type { CallbackUrlCheck } from '../domain/endpoint-input.js';
 
 const MAX_URL_LENGTH = 2_048;
 const FIELD = 'webhook.url';
@@ -18,7 +19,7 @@ export const systemResolver: DnsResolver = {
  * resolve elsewhere later (DNS rebinding), so the sender checks the dialled address again at connect
  * time. A name that does not resolve now is accepted; the customer may create its DNS record later.
  */
-export class UrlGuard {
+export class UrlGuard implements CallbackUrlCheck {
   constructor(
     private readonly policy: SsrfPolicy,
     private readonly resolver: DnsResolver = systemResolver,

@@ -1,4 +1,4 @@
-import { notificationV1 } from '@stormhook/proto';
+import { enumName, enumValue, notificationV1 } from '@stormhook/proto';
 import type { AuthType } from '../domain/authentication.js';
 import { failureClassMessage } from './failure-class-mapping.js';
 import type { DeliveryAttempt } from '../domain/delivery.js';
@@ -6,7 +6,6 @@ import type { EndpointConfigInput } from '../domain/endpoint-input.js';
 import type { DeliveryView } from '../usecases/delivery-log.js';
 import type { MaskedEndpoint, SigningSecrets } from '../usecases/endpoint-views.js';
 
-const AUTH_PREFIX = 'WEBHOOK_AUTH_TYPE_';
 const ms = (date: Date | null | undefined): number => (date ? date.getTime() : 0);
 
 /** The proto configuration as the use cases take it: nothing trusted, absent fields stay absent. */
@@ -21,8 +20,9 @@ export function configInput(config: notificationV1.WebhookEndpointConfig | null 
     ...(auth
       ? {
           authentication: {
-            // UNSPECIFIED means "not given": the use case reads that as NONE.
-            type: auth.type === 'WEBHOOK_AUTH_TYPE_UNSPECIFIED' ? undefined : auth.type.slice(AUTH_PREFIX.length),
+            // UNSPECIFIED means "not given": the use case reads that as NONE. A wire number this build
+            // does not know passes through as its digits, so validation refuses it by name.
+            type: auth.type === 'WEBHOOK_AUTH_TYPE_UNSPECIFIED' ? undefined : (enumName(notificationV1.WebhookAuthType, auth.type) ?? String(auth.type)),
             username: auth.username,
             password: auth.password,
           },
@@ -42,7 +42,7 @@ export function configInput(config: notificationV1.WebhookEndpointConfig | null 
 }
 
 function authType(type: AuthType): notificationV1.WebhookAuthType {
-  return `${AUTH_PREFIX}${type}` as notificationV1.WebhookAuthType;
+  return enumValue(notificationV1.WebhookAuthType, type);
 }
 
 export function endpointMessage(endpoint: MaskedEndpoint, now: Date): notificationV1.WebhookEndpoint {

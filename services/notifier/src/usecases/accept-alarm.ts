@@ -1,5 +1,5 @@
-import type { alarmV1 } from '@stormhook/proto';
-import { acknowledgementId, newDeliveryState, payloadEventType, type Delivery, type EventKind, type FailureReason } from '../domain/delivery.js';
+import { alarmV1, enumName } from '@stormhook/proto';
+import { acknowledgementId, newDeliveryState, payloadEventType, type Delivery, type FailureReason } from '../domain/delivery.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryIntake } from '../ports/delivery-intake.js';
@@ -23,8 +23,6 @@ export interface AcceptAlarmDeps {
   stats?: WebhookStatsSink | undefined;
 }
 
-const stripPrefix = (value: string, prefix: string): string => (value.startsWith(prefix) ? value.slice(prefix.length) : value);
-
 /** The stored delivery of a triggered alarm. */
 export function deliveryFromEvent(event: alarmV1.AlarmTriggered, endpointId: string | null, now: Date): Delivery {
   return {
@@ -32,10 +30,10 @@ export function deliveryFromEvent(event: alarmV1.AlarmTriggered, endpointId: str
     accountId: event.accountId,
     endpointId,
     registrationId: event.registrationId,
-    registrationKind: stripPrefix(event.registrationKind, 'REGISTRATION_KIND_'),
+    registrationKind: enumName(alarmV1.RegistrationKind, event.registrationKind) ?? 'UNSPECIFIED',
     recipientId: event.recipientId,
-    eventKind: stripPrefix(event.eventKind, 'ALARM_EVENT_KIND_') as EventKind,
-    phase: stripPrefix(event.phase, 'ALARM_PHASE_'),
+    eventKind: enumName(alarmV1.AlarmEventKind, event.eventKind) ?? 'UNSPECIFIED',
+    phase: enumName(alarmV1.AlarmPhase, event.phase) ?? 'UNSPECIFIED',
     eventId: event.eventId,
     occurredAt: new Date(event.occurredAtEpochMs || now.getTime()),
     triggeredAt: new Date(event.triggeredAtEpochMs || now.getTime()),

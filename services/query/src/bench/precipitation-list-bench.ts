@@ -22,6 +22,7 @@ import { machineDescription, reportBench, testInfra, uniqueName } from '@stormho
 import { buildReadModels } from '../compose.js';
 import { ForecastStore } from '../forecast/forecast-store.js';
 import { SegmentLog } from '../persistence/segment-log.js';
+import { INDEX_ENTRY_CODEC } from '../read-models/entry.js';
 import { queryHandlers } from '../transport/grpc-handlers.js';
 import type { QueryContext } from '../usecases/context.js';
 import { listPrecipitations } from '../usecases/list-precipitations.js';
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
     const now = Date.now();
     console.log(`${machineDescription()}; ${count.toLocaleString('en')} events, ${queries} queries`);
     const entries = syntheticEntries(count, now, SPAN);
-    const writer = new SegmentLog(mongo.db, 'precipitation', { maxEntries: SEGMENT, maxAgeMs: 600_000, logger });
+    const writer = new SegmentLog(mongo.db, 'precipitation', { codec: INDEX_ENTRY_CODEC, maxEntries: SEGMENT, maxAgeMs: 600_000, logger });
     await writer.load(0, () => undefined);
     let started = performance.now();
     for (let i = 0; i < entries.length; i += SEGMENT) await writer.importSegment(entries.slice(i, i + SEGMENT));

@@ -1,24 +1,23 @@
-import { enumNames, weatherV1 } from '@stormhook/proto';
+import { enumName, enumNames, enumValue, weatherV1 } from '@stormhook/proto';
 
 /** Public intensity names, weakest first (interface.md 2.7); the rank is the position + 1. */
 export const INTENSITIES = enumNames(weatherV1.PrecipitationIntensity, 'PRECIPITATION_INTENSITY_');
 export type Intensity = (typeof INTENSITIES)[number];
 
-const INTENSITY_PREFIX = 'PRECIPITATION_INTENSITY_';
-
 /** 1 (DRIZZLE) to 6 (EXTREME); 0 for UNSPECIFIED. */
 export function intensityRank(intensity: weatherV1.PrecipitationIntensity): number {
-  return INTENSITIES.indexOf(intensity.slice(INTENSITY_PREFIX.length) as Intensity) + 1;
+  const name = enumName(weatherV1.PrecipitationIntensity, intensity);
+  return name === undefined ? 0 : INTENSITIES.indexOf(name) + 1;
 }
 
 export function intensityOfRank(rank: number): weatherV1.PrecipitationIntensity {
   const name = INTENSITIES[rank - 1];
-  return name ? (`${INTENSITY_PREFIX}${name}` as weatherV1.PrecipitationIntensity) : 'PRECIPITATION_INTENSITY_UNSPECIFIED';
+  return name ? enumValue(weatherV1.PrecipitationIntensity, name) : 'PRECIPITATION_INTENSITY_UNSPECIFIED';
 }
 
 /** Public name (DRIZZLE...) of a weather intensity; empty for UNSPECIFIED. */
 export function publicIntensity(intensity: weatherV1.PrecipitationIntensity): string {
-  return intensity === 'PRECIPITATION_INTENSITY_UNSPECIFIED' ? '' : intensity.slice(INTENSITY_PREFIX.length);
+  return enumName(weatherV1.PrecipitationIntensity, intensity) ?? '';
 }
 
 /** Public severity names, lowest first. */
@@ -26,5 +25,6 @@ const SEVERITIES = enumNames(weatherV1.ThunderstormSeverity, 'THUNDERSTORM_SEVER
 
 /** 1 (LOW) to 3 (HIGH); 0 for UNSPECIFIED. */
 export function severityRank(severity: weatherV1.ThunderstormSeverity): number {
-  return SEVERITIES.indexOf(severity.slice('THUNDERSTORM_SEVERITY_'.length) as (typeof SEVERITIES)[number]) + 1;
+  const name = enumName(weatherV1.ThunderstormSeverity, severity);
+  return name === undefined ? 0 : SEVERITIES.indexOf(name) + 1;
 }

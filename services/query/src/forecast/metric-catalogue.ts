@@ -1,4 +1,4 @@
-import { enumNames, queryV1, type weatherV1 } from '@stormhook/proto';
+import { enumName, enumNames, queryV1, weatherV1, type EnumNameOf } from '@stormhook/proto';
 
 /**
  * Every metric name of interface.md 2.11 and how each forecast operation answers it. A name known
@@ -8,7 +8,7 @@ import { enumNames, queryV1, type weatherV1 } from '@stormhook/proto';
  */
 
 export type SourceMetric = Exclude<weatherV1.ForecastMetric, 'FORECAST_METRIC_UNSPECIFIED'>;
-export type ForecastKindName = 'CURRENT' | 'HOURLY' | 'DAILY';
+export type ForecastKindName = EnumNameOf<typeof queryV1.ForecastKind>;
 
 /** How one value is made from the model's hourly series. */
 export type Derivation =
@@ -112,5 +112,5 @@ export function sourcesOf(derivation: Derivation): SourceMetric[] {
 
 /** The feed's public name of a source metric (FORECAST_METRIC_WIND_GUSTS -> WIND_GUSTS). */
 export function sourceName(source: SourceMetric): string {
-  return source.slice('FORECAST_METRIC_'.length);
+  return enumName(weatherV1.ForecastMetric, source) ?? source;
 }

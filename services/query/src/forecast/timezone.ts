@@ -1,3 +1,4 @@
+import { inArea, TURKEY_EXTENT } from '@stormhook/limits';
 import type { AreaIndex } from '@stormhook/access';
 
 /**
@@ -16,16 +17,13 @@ import type { AreaIndex } from '@stormhook/access';
  */
 const ZONES_BY_COUNTRY: Readonly<Record<string, string>> = { TUR: 'Europe/Istanbul', CTR: 'Asia/Famagusta' };
 const CYPRUS = { minLng: 32.2, minLat: 34.5, maxLng: 34.65, maxLat: 35.75 };
-const TURKEY = { minLng: 25.6, minLat: 35.8, maxLng: 44.85, maxLat: 42.15 };
-
-const inBox = (lng: number, lat: number, b: typeof CYPRUS) => lng >= b.minLng && lng <= b.maxLng && lat >= b.minLat && lat <= b.maxLat;
 
 export function timezoneAt(lng: number, lat: number, areas?: AreaIndex): string {
   const area = areas?.areaAt(lng, lat);
   const zone = area ? ZONES_BY_COUNTRY[area.countryCode] : undefined;
   if (zone) return zone;
-  if (inBox(lng, lat, CYPRUS)) return 'Asia/Nicosia';
-  if (inBox(lng, lat, TURKEY)) return 'Europe/Istanbul';
+  if (inArea(CYPRUS, lng, lat)) return 'Asia/Nicosia';
+  if (inArea(TURKEY_EXTENT, lng, lat)) return 'Europe/Istanbul';
   const hours = Math.round(lng / 15);
   return hours === 0 ? 'Etc/GMT' : `Etc/GMT${hours > 0 ? '-' : '+'}${Math.abs(hours)}`;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo, type MongoHandle } from '@stormhook/mongo';
 import { testInfra, uniqueName } from '@stormhook/testing';
-import type { IndexEntry } from '../read-models/entry.js';
+import { INDEX_ENTRY_CODEC, type IndexEntry } from '../read-models/entry.js';
 import { SegmentLog } from './segment-log.js';
 
 const logger = createLogger({ service: 'query-test', level: 'silent' });
@@ -11,7 +11,7 @@ function entry(id: string, time: number, revision = 1): IndexEntry {
   return { eventId: id, revision, time, startTime: time, rank: 2, flags: 0, bbox: { minLng: 30, minLat: 38, maxLng: 31, maxLat: 39 }, areas: ['TUR:6'] };
 }
 
-async function loadAll(log: SegmentLog, cutoff = 0): Promise<Map<string, IndexEntry>> {
+async function loadAll(log: SegmentLog<IndexEntry>, cutoff = 0): Promise<Map<string, IndexEntry>> {
   const latest = new Map<string, IndexEntry>();
   await log.load(cutoff, (e) => {
     const held = latest.get(e.eventId);
@@ -22,7 +22,7 @@ async function loadAll(log: SegmentLog, cutoff = 0): Promise<Map<string, IndexEn
 
 describe('the index log (journal and segments) on the real database', () => {
   let mongo: MongoHandle;
-  const options = { maxEntries: 3, maxAgeMs: 60_000, logger };
+  const options = { codec: INDEX_ENTRY_CODEC, maxEntries: 3, maxAgeMs: 60_000, logger };
 
   before(async () => {
     mongo = await connectMongo({ url: testInfra().mongoUrl, dbName: uniqueName('query_log').replace(/-/g, '_'), appName: 'query-test' });

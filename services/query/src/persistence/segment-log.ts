@@ -1,7 +1,6 @@
 import { Binary, type Db } from 'mongodb';
 import type { Logger } from '@stormhook/logger';
 import { isDuplicateKeyError } from '@stormhook/mongo';
-import { decodeEntries, encodeEntries, type IndexEntry } from '../read-models/entry.js';
 
 /**
  * The durable copy of a list index, shaped for how FerretDB 1.24 on SQLite performs: inserts are
@@ -24,8 +23,24 @@ import { decodeEntries, encodeEntries, type IndexEntry } from '../read-models/en
 
 const CHUNK_ENTRIES = 10_000;
 
-interface Memtable {
-  entries: IndexEntry[];
+/** What the log needs to know of an entry: who it is (the journal document id) and its time (retention, segment bounds). */
+export interface LoggedEntry {
+  readonly eventId: string;
+  readonly revision: number;
+  readonly time: number;
+}
+
+/**
+ * How a batch of entries becomes bytes and back. The read model that owns the entries supplies it,
+ * so the log stores any entry without knowing its fields.
+ */
+export interface EntryCodec<E> {
+  encode(entries: readonly E[]): Uint8Array;
+  decode(bytes: Uint8Array, visit: (entry: E) => void): void;
+}
+
+interface Memtable<E> {
+  entries: E[];
   /** Inserts still in flight; a generation is compacted only when none are. */
   pending: number;
   openedAt: number;
@@ -37,7 +52,9 @@ interface SegmentInfo {
   maxTime: number;
 }
 
-export interface SegmentLogOptions {
+export interface SegmentLogOptions<E> {
+  /** The entries' binary form. */
+  codec: EntryCodec<E>;
   /** Entries after which a journal is compacted. */
   maxEntries: number;
   /** Age after which a non-empty journal is compacted, in ms. */
@@ -48,8 +65,8 @@ export interface SegmentLogOptions {
 
 const pad = (gen: number) => String(gen).padStart(10, '0');
 
-export class SegmentLog {
-  private readonly memtables = new Map<number, Memtable>();
+export class SegmentLog<E extends LoggedEntry> {
+  private readonly memtables = new Map<number, Memtable<E>>();
   private readonly segments = new Map<number, SegmentInfo>();
   private current = 1;
   private rolling: Promise<void> | undefined;
@@ -58,7 +75,7 @@ export class SegmentLog {
   constructor(
     private readonly db: Db,
     readonly name: string,
-    private readonly options: SegmentLogOptions,
+    private readonly options: SegmentLogOptions<E>,
   ) {
     this.now = options.now ?? Date.now;
   }
@@ -74,9 +91,9 @@ export class SegmentLog {
   }
 
   /** Reads segments and journals, calling `visit` for every entry whose time is at least `cutoff`. */
-  async load(cutoff: number, visit: (entry: IndexEntry) => void): Promise<{ segments: number; journals: number; entries: number }> {
+  async load(cutoff: number, visit: (entry: E) => void): Promise<{ segments: number; journals: number; entries: number }> {
     let entries = 0;
-    const keep = (entry: IndexEntry) => {
+    const keep = (entry: E) => {
       if (entry.time < cutoff) return;
       entries++;
       visit(entry);
@@ -98,7 +115,7 @@ export class SegmentLog {
         await this.segmentCollection.deleteMany({ gen });
         continue;
       }
-      for (const data of byChunk.values()) decodeEntries(data.buffer, keep);
+      for (const data of byChunk.values()) this.options.codec.decode(data.buffer, keep);
     }
     let maxGen = Math.max(0, ...this.segments.keys());
     let journals = 0;
@@ -113,9 +130,9 @@ export class SegmentLog {
         continue;
       }
       journals++;
-      const memtable: Memtable = { entries: [], pending: 0, openedAt: 0 };
+      const memtable: Memtable<E> = { entries: [], pending: 0, openedAt: 0 };
       for await (const doc of this.db.collection<{ _id: string; d: Binary }>(collection).find({})) {
-        decodeEntries(doc.d.buffer, (entry) => {
+        this.options.codec.decode(doc.d.buffer, (entry) => {
           memtable.entries.push(entry);
           keep(entry);
         });
@@ -128,14 +145,14 @@ export class SegmentLog {
   }
 
   /** Makes `entry` durable in the current journal; a re-sent entry is a no-op. */
-  async append(entry: IndexEntry): Promise<void> {
+  async append(entry: E): Promise<void> {
     const gen = this.current;
     const memtable = this.memtables.get(gen)!;
     memtable.pending++;
     try {
       await this.db
         .collection<{ _id: string; d: Binary }>(this.journalName(gen))
-        .insertOne({ _id: `${entry.eventId}:${entry.revision}`, d: new Binary(encodeEntries([entry])) });
+        .insertOne({ _id: `${entry.eventId}:${entry.revision}`, d: new Binary(this.options.codec.encode([entry])) });
       memtable.entries.push(entry);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -166,13 +183,13 @@ export class SegmentLog {
     }
   }
 
-  private async compact(gen: number, entries: IndexEntry[]): Promise<void> {
+  private async compact(gen: number, entries: E[]): Promise<void> {
     if (entries.length > 0) {
       await this.segmentCollection.deleteMany({ gen }); // leftovers of an interrupted attempt
       const docs = [];
       for (let i = 0; i < entries.length; i += CHUNK_ENTRIES) {
         const chunk = entries.slice(i, i + CHUNK_ENTRIES);
-        docs.push({ _id: `${pad(gen)}:${String(docs.length).padStart(5, '0')}`, gen, chunk: docs.length, data: new Binary(encodeEntries(chunk)) });
+        docs.push({ _id: `${pad(gen)}:${String(docs.length).padStart(5, '0')}`, gen, chunk: docs.length, data: new Binary(this.options.codec.encode(chunk)) });
       }
       await this.segmentCollection.insertMany(docs);
       let minTime = Infinity;
@@ -199,7 +216,7 @@ export class SegmentLog {
    * Writes `entries` straight into a new segment, skipping the journal: bulk loads (rebuilds, the
    * benchmark). Only before the first append of this process, so no journal insert is in flight.
    */
-  async importSegment(entries: IndexEntry[]): Promise<void> {
+  async importSegment(entries: E[]): Promise<void> {
     const open = this.memtables.get(this.current);
     if (!open || open.entries.length > 0 || open.pending > 0) throw new Error('importSegment must run before any append');
     const gen = this.current;

@@ -1,4 +1,5 @@
 import type { BBox } from '@stormhook/geometry';
+import type { EntryCodec } from '../persistence/segment-log.js';
 
 /**
  * What the list indexes keep of one event: enough to filter, sort and page without touching the
@@ -112,3 +113,6 @@ export function decodeEntries(bytes: Uint8Array, visit: (entry: IndexEntry) => v
     visit({ eventId, revision, time, startTime, rank, flags, bbox, areas });
   }
 }
+
+/** The index entries' binary form, for the segment log that journals them. */
+export const INDEX_ENTRY_CODEC: EntryCodec<IndexEntry> = { encode: encodeEntries, decode: decodeEntries };

@@ -8,7 +8,7 @@ import { EventIndex } from './event-index.js';
 export type AcceptResult = 'stored' | 'duplicate';
 
 export interface EventReadModelOptions<E> {
-  log: SegmentLog;
+  log: SegmentLog<IndexEntry>;
   payloads: PayloadStore;
   decode(bytes: Uint8Array): E;
   /** Decoded events kept in memory, by weight (see `weigh`). */

@@ -8,6 +8,7 @@ import { ForecastStore } from '../forecast/forecast-store.js';
 import type { ForecastRepository } from '../persistence/forecast-repository.js';
 import type { PayloadStore } from '../persistence/payload-store.js';
 import type { SegmentLog } from '../persistence/segment-log.js';
+import type { IndexEntry } from '../read-models/entry.js';
 import { EventReadModel } from '../read-models/event-read-model.js';
 import type { WeatherSinks } from '../usecases/accept-weather.js';
 import { newWeatherCounters, weatherChannels, type WeatherCounters } from './weather-consumer.js';
@@ -15,7 +16,9 @@ import { newWeatherCounters, weatherChannels, type WeatherCounters } from './wea
 /** In-memory stand-ins of the service's own storage ports. */
 function sinks(): { sinks: WeatherSinks; writes: string[] } {
   const writes: string[] = [];
-  const log = { append: async (e: { eventId: string; revision: number }) => void writes.push(`journal ${e.eventId}:${e.revision}`) } as unknown as SegmentLog;
+  const log = {
+    append: async (e: { eventId: string; revision: number }) => void writes.push(`journal ${e.eventId}:${e.revision}`),
+  } as unknown as SegmentLog<IndexEntry>;
   const payloads = { put: async (id: string, rev: number) => void writes.push(`payload ${id}:${rev}`) } as unknown as PayloadStore;
   const logger = createLogger({ service: 'test', level: 'silent' });
   const model = <E>(decode: (b: Uint8Array) => E) => new EventReadModel<E>({ log, payloads, decode, cacheWeight: 10, weigh: () => 1, logger });

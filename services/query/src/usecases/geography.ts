@@ -1,3 +1,4 @@
+import { describeBoundaries } from '@stormhook/access';
 import type { queryV1 } from '@stormhook/proto';
 import type { AreaIndex } from '@stormhook/access';
 import { AREA_WORDS } from '../read-models/area-bits.js';
@@ -6,9 +7,6 @@ import { areasUnavailable } from './errors.js';
 
 /** Where a caller may see data: everywhere, or the events tagged with one of `keys`. */
 export type AreaFilter = { all: true } | { all: false; keys: ReadonlySet<string>; allowed: readonly queryV1.AllowedArea[] };
-
-/** Country names of the 403 message, as identity writes them. */
-const COUNTRY_NAMES: Readonly<Record<string, string>> = { TUR: 'Türkiye', CTR: 'Northern Cyprus' };
 
 /**
  * The caller's geography as area keys. A restricted caller needs the areas loaded from the geo
@@ -32,10 +30,7 @@ export function visible(filter: AreaFilter, areas: readonly string[]): boolean {
   return filter.all || areas.some((a) => filter.keys.has(a));
 }
 
-/** The `[Country, Region]` part of the 403 message: what the subscription allows. */
+/** The `[Country, Region]` part of the 403 message: what the subscription allows (a blank region is the whole country). */
 export function describeAllowed(allowed: readonly queryV1.AllowedArea[]): { country: string; region: string } {
-  if (allowed.length === 0) return { country: 'None', region: 'None' };
-  const countries = [...new Set(allowed.map((a) => COUNTRY_NAMES[a.countryCode] ?? a.countryCode))];
-  const regions = [...new Set(allowed.map((a) => (a.region.trim() === '' ? 'All Regions' : a.region)))];
-  return { country: countries.join(' / '), region: regions.join(' / ') };
+  return describeBoundaries(allowed.map((a) => ({ country: a.countryCode, ...(a.region.trim() === '' ? {} : { region: a.region }) })));
 }

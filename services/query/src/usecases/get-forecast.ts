@@ -1,4 +1,4 @@
-import type { queryV1 } from '@stormhook/proto';
+import { enumName, queryV1 } from '@stormhook/proto';
 import { dailyValues, hourFrames, hourlyValues, runHours, type HourFrame, type LocalDay, type SeriesContext } from '../forecast/forecast-series.js';
 import { DAILY_METRICS, HOURLY_METRICS, sourceName, sourcesOf, validFor, type ForecastKindName } from '../forecast/metric-catalogue.js';
 import { ForecastMemo } from '../forecast/forecast-memo.js';
@@ -11,15 +11,9 @@ import { checkPoint, LIMITS, Problems } from './limits.js';
 
 const HOUR = 3_600_000;
 
-const KINDS: Partial<Record<queryV1.ForecastKind, ForecastKindName>> = {
-  FORECAST_KIND_CURRENT: 'CURRENT',
-  FORECAST_KIND_HOURLY: 'HOURLY',
-  FORECAST_KIND_DAILY: 'DAILY',
-};
-
 function validate(request: queryV1.GetForecastRequest): ForecastKindName {
   const p = new Problems();
-  const kind = KINDS[request.kind];
+  const kind = enumName(queryV1.ForecastKind, request.kind);
   p.check(kind !== undefined, 'kind must be CURRENT, HOURLY or DAILY');
   checkPoint(p, 'location', request.location);
   p.check(request.metrics.length >= 1, 'metrics must have at least 1 item');

@@ -1,3 +1,4 @@
+import { API_LIMITS } from '@stormhook/limits';
 import type { commonV1 } from '@stormhook/proto';
 
 /**
@@ -5,17 +6,7 @@ import type { commonV1 } from '@stormhook/proto';
  * not list), checked again here: the gateway validates first, but the gRPC API is a boundary too.
  * Messages name the public field.
  */
-export const LIMITS = {
-  /** 4.2 / 4.3: 60 s to 5 days. */
-  listWindowSeconds: { min: 60, max: 432_000 },
-  /** /precipitations/within (incumbent): 60 s to 30 days. */
-  withinWindowSeconds: { min: 60, max: 2_592_000 },
-  pageSizeMax: 100,
-  geometryEventIdsMax: 10,
-  geometryRadiusMaxM: 200_000,
-  withinRadiusMaxM: 50_000,
-  forecastDays: { min: 1, max: 14 },
-} as const;
+export const LIMITS = API_LIMITS;
 
 export class Problems {
   readonly list: string[] = [];

@@ -1,4 +1,4 @@
-import type { commonV1, feedV1 } from '@stormhook/proto';
+import type { commonV1, feedV1, weatherV1 } from '@stormhook/proto';
 
 /** Builders of feed records as a data publisher sends them (proto/stormhook/feed/v1, FEEDS.md). */
 
@@ -27,7 +27,7 @@ export function precipitation(
   sourceEventId: string,
   at: Place,
   radarTimeMs: number,
-  options: { rainRate?: number; intensity?: feedV1.PrecipitationIntensity; version?: number; halfSize?: number } = {},
+  options: { rainRate?: number; intensity?: weatherV1.PrecipitationIntensity; version?: number; halfSize?: number } = {},
 ): feedV1.PrecipitationObservation {
   return {
     sourceEventId,
@@ -60,7 +60,7 @@ export function thunderstorm(
   at: Place,
   startMs: number,
   endMs: number,
-  options: { version?: number; severity?: feedV1.ThunderstormSeverity } = {},
+  options: { version?: number; severity?: weatherV1.ThunderstormSeverity } = {},
 ): feedV1.ThunderstormCell {
   return {
     sourceEventId,
@@ -100,7 +100,7 @@ export interface GridPoint {
  * own model.
  */
 export function forecastGrid(runId: string, issueMs: number, firstHourMs: number, points: GridPoint[], hours = 72, model = 'e2e-model'): feedV1.ForecastGrid {
-  const series = (metric: feedV1.ForecastMetric, value: (hour: number) => number): feedV1.MetricSeries => ({
+  const series = (metric: weatherV1.ForecastMetric, value: (hour: number) => number): feedV1.MetricSeries => ({
     metric,
     values: Array.from({ length: hours }, (_, h) => value(h)),
   });

@@ -1,4 +1,4 @@
-import { enumNames, queryV1 } from '@stormhook/proto';
+import { enumNames, enumValue, queryV1 } from '@stormhook/proto';
 
 /** The kinds the history keeps, one per weather topic, in the proto's order (LIGHTNING, THUNDERSTORM, PRECIPITATION, FORECAST). */
 export const HISTORY_KINDS = enumNames(queryV1.HistoryKind, 'HISTORY_KIND_');
@@ -16,5 +16,5 @@ export function kindOfCode(code: number): HistoryKind {
 }
 
 export function protoKind(kind: HistoryKind): queryV1.HistoryKind {
-  return `HISTORY_KIND_${kind}`;
+  return enumValue(queryV1.HistoryKind, kind);
 }

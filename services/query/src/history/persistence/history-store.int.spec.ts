@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@stormhook/logger';
 import { connectMongo, type MongoHandle } from '@stormhook/mongo';
-import { weatherV1, type queryV1 } from '@stormhook/proto';
+import { enumValue, queryV1, weatherV1 } from '@stormhook/proto';
 import { testInfra, uniqueName } from '@stormhook/testing';
 import { DAY_MS, HOUR_MS } from '../domain/buckets.js';
 import { storedRecord, type StoredRecord } from '../domain/record.js';
@@ -56,7 +56,7 @@ async function readAll(
   return { records, pages, first: first! };
 }
 
-const expected = (records: readonly StoredRecord[]) => records.map((r) => `HISTORY_KIND_${r.kind} ${Buffer.from(r.value).toString('hex')}`);
+const expected = (records: readonly StoredRecord[]) => records.map((r) => `${enumValue(queryV1.HistoryKind, r.kind)} ${Buffer.from(r.value).toString('hex')}`);
 
 describe('the weather history store on the real database', function () {
   this.timeout(60_000);
