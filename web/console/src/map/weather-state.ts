@@ -5,9 +5,9 @@ import { collection, linearPath, ringGeometry, type Feature, type FeatureCollect
 /** Lightning older than this is gone from the map (the issue: the last 10 minutes, fading). */
 export const LIGHTNING_WINDOW_MS = 10 * 60_000;
 /** A strike is drawn alone (a flash) this long; after that it is counted in its grid cell and minute. */
-const FLASH_MS = 10_000;
-/** Flashes drawn at most: at 1,000 strikes/s the newest 10 s would be 10,000 points. */
-const MAX_FLASHES = 5_000;
+const FLASH_MS = 5_000;
+/** Flashes drawn at most: at 1,000 strikes/s the newest 5 s would be 5,000 points, each sent to the map's worker each second. */
+const MAX_FLASHES = 2_500;
 /** Grid of the older strikes, degrees (about 2 km): what a map of a whole country can show anyway. */
 const CELL_DEG = 0.02;
 /** A storm not updated for this long has ended (the feed scans every few minutes). */
