@@ -14,6 +14,8 @@
  * continuously, so each frame draws every layer (all the strikes of the last 10 minutes, fading) and
  * the figure is the rate the page sustains, not the rate of changes. Headless Chromium draws WebGL
  * in software (SwiftShader), on the CPU a real browser would leave to the GPU: a floor, not a ceiling.
+ * So the bench first measures that ceiling on the same machine: a bare WebGL canvas of the same size
+ * that only clears itself each frame. The map's rate is worth reading beside it.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,8 +85,31 @@ const MEASURE = (ms: number) => `new Promise((resolve) => {
   requestAnimationFrame(frame);
 })`;
 
+/** Frames per second of a 1280x800 WebGL canvas doing nothing but clear itself: what this browser and machine allow. */
+async function bareWebGlFrames(): Promise<number> {
+  const page = await openInChromium('data:text/html,<canvas id=c width=1280 height=800 style="width:100vw;height:100vh"></canvas>', {
+    width: 1280,
+    height: 800,
+    webgl: true,
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return await page.evaluate<number>(`new Promise((resolve) => {
+      const gl = document.getElementById('c').getContext('webgl2');
+      let n = 0;
+      const t0 = performance.now();
+      const frame = (t) => { gl.clearColor(n % 2, 0, 0, 1); gl.clear(gl.COLOR_BUFFER_BIT); n += 1; if (t - t0 < 5000) requestAnimationFrame(frame); else resolve(n / ((t - t0) / 1000)); };
+      requestAnimationFrame(frame);
+    })`);
+  } finally {
+    await page.close();
+  }
+}
+
 async function main(): Promise<void> {
   process.stdout.write(`console map bench: ${rate} strikes/s for ${seconds} s on ${machineDescription()}\n`);
+  const ceiling = await bareWebGlFrames();
+  process.stdout.write(`  bare WebGL canvas 1280x800 (clear only): ${ceiling.toFixed(1)} frames/s\n`);
   const stack = await startInProcessStack();
   const page = await (async () => {
     const api = new ApiClient(stack.baseUrl);

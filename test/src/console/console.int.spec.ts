@@ -139,6 +139,25 @@ describe('the console at /console, in a browser (issue 25)', function () {
       });
     assert.equal(health.state, 'ENABLED');
     await p.screenshot(shot('deliveries'));
+    // Recovery's dry run counts what a recovery of every delivery of the last day would send.
+    await p.evaluate(`document.querySelector('select[name="mode"]').value = 'all'`);
+    await clickButton(p, 'Dry run');
+    const dryRun = await p.waitFor<string>(`document.querySelector('.recovery')?.textContent ?? ''`, (t) => /Would send/.test(t), 20_000);
+    assert.match(dryRun, /Would send [1-9]\d* callbacks?/);
+  });
+
+  it('edits the alarm’s filter and deletes it', async () => {
+    const p = page!;
+    await clickButton(p, 'Alarms');
+    await clickButton(p, 'Edit', '.alarm-item');
+    await p.waitFor<boolean>(`Boolean(document.querySelector('form[aria-label="Edit alarm"]'))`, Boolean, 10_000);
+    await p.evaluate(`document.querySelector('select[name="severityThreshold"]').value = 'HIGH'`);
+    await clickButton(p, 'Save changes');
+    await p.waitFor<string>(`document.querySelector('.alarm-item')?.textContent ?? ''`, (t) => t.includes('storms ≥ HIGH'), 20_000);
+    // The page asks before deleting; the test answers yes.
+    await p.evaluate(`window.confirm = () => true`);
+    await clickButton(p, 'Delete', '.alarm-item');
+    await p.waitFor<number>(`document.querySelectorAll('.alarm-item').length`, (n) => n === 0, 20_000);
   });
 
   it('back-tests a draft point alarm and draws its charts', async () => {

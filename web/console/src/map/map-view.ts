@@ -1,4 +1,5 @@
-import { Map as MapLibreMap, setWorkerUrl, type GeoJSONSource, type LngLatBoundsLike, type MapMouseEvent, type StyleSpecification } from 'maplibre-gl';
+import { direct, distanceM } from '@stormhook/geometry';
+import { Map as MapLibreMap, Marker, setWorkerUrl, type GeoJSONSource, type LngLatBoundsLike, type MapMouseEvent, type StyleSpecification } from 'maplibre-gl';
 import { boundsOf, collection, type FeatureCollection } from './geojson.js';
 import type { WeatherState } from './weather-state.js';
 
@@ -183,6 +184,52 @@ export class MapView {
     };
     void this.ready.then(draw);
     this.timer = setInterval(draw, 1_000);
+  }
+
+  /**
+   * Two draggable handles for a point alarm being made: its centre, and a handle on its edge whose
+   * distance from the centre is the radius (metres). `onChange` gets every move; the returned
+   * function removes the handles.
+   */
+  editCircle(
+    center: { lng: number; lat: number },
+    radiusM: number,
+    onChange: (center: { lng: number; lat: number }, radiusM: number) => void,
+  ): { setRadius(radiusM: number): void; remove(): void } {
+    let c = center;
+    let r = radiusM;
+    const handle = (label: string, colour: string) => {
+      const element = document.createElement('div');
+      element.setAttribute('aria-label', label);
+      element.title = label;
+      element.style.cssText = `width:14px;height:14px;border-radius:50%;background:${colour};border:2px solid #0b1622;cursor:grab`;
+      return new Marker({ element, draggable: true });
+    };
+    const edgeOf = () => direct(c.lng, c.lat, Math.PI / 2, r);
+    const centreMarker = handle('Alarm centre: drag to move', '#ffffff').setLngLat([c.lng, c.lat]).addTo(this.map);
+    const edgeMarker = handle('Alarm radius: drag to resize', '#4fb3ff').setLngLat(edgeOf()).addTo(this.map);
+    centreMarker.on('drag', () => {
+      const p = centreMarker.getLngLat();
+      c = { lng: p.lng, lat: p.lat };
+      edgeMarker.setLngLat(edgeOf());
+      onChange(c, r);
+    });
+    edgeMarker.on('drag', () => {
+      const p = edgeMarker.getLngLat();
+      r = Math.round(Math.min(200_000, Math.max(100, distanceM([c.lng, c.lat], [p.lng, p.lat]))));
+      onChange(c, r);
+    });
+    edgeMarker.on('dragend', () => edgeMarker.setLngLat(edgeOf()));
+    return {
+      setRadius: (value) => {
+        r = value;
+        edgeMarker.setLngLat(edgeOf());
+      },
+      remove: () => {
+        centreMarker.remove();
+        edgeMarker.remove();
+      },
+    };
   }
 
   onClick(handler: (lngLat: { lng: number; lat: number }) => void): void {

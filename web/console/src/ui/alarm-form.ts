@@ -23,10 +23,16 @@ export interface AlarmFormOptions {
  * radius), filter, and the webhook URL for an account's first alarm. Every input has a label; the
  * browser's own validation names a bad field before the API does.
  */
-export function alarmForm(draft: AlarmDraft, options: AlarmFormOptions, handlers: AlarmFormHandlers): { element: HTMLElement; webhookUrl: () => string } {
+export function alarmForm(
+  draft: AlarmDraft,
+  options: AlarmFormOptions,
+  handlers: AlarmFormHandlers,
+): { element: HTMLElement; webhookUrl: () => string; showPoint: (point: { lng: number; lat: number }, radius: number) => void } {
   const recipient = h('input', { name: 'recipientId', required: true, maxlength: 256, value: draft.recipientId });
   const area: HTMLElement[] = [];
   let radiusInput: HTMLInputElement | undefined;
+  let current = draft;
+  const pointLine = h('p', { class: 'muted' });
   if (draft.kind === 'point') {
     radiusInput = h('input', { name: 'radius', type: 'number', min: MIN_RADIUS_M, max: MAX_RADIUS_M, step: 100, required: true, value: draft.radius });
     const slider = h('input', {
@@ -110,7 +116,9 @@ export function alarmForm(draft: AlarmDraft, options: AlarmFormOptions, handlers
     }
     status.textContent = '';
     const recipientId = recipient.value.trim();
-    return draft.kind === 'point' ? { ...draft, recipientId, radius: Number(radiusInput?.value ?? draft.radius), filter } : { ...draft, recipientId, filter };
+    return current.kind === 'point'
+      ? { ...current, recipientId, radius: Number(radiusInput?.value ?? current.radius), filter }
+      : { ...current, recipientId, filter };
   };
 
   const form = h(
@@ -155,5 +163,15 @@ export function alarmForm(draft: AlarmDraft, options: AlarmFormOptions, handlers
     const d = read();
     if (d && form.reportValidity()) handlers.onSave(d);
   });
-  return { element: form, webhookUrl: () => webhookUrl.value.trim() };
+  return {
+    element: form,
+    webhookUrl: () => webhookUrl.value.trim(),
+    // The map's handles moved the point or its edge: the form follows.
+    showPoint: (point, radius) => {
+      if (current.kind !== 'point' || !radiusInput) return;
+      current = { ...current, point, radius };
+      radiusInput.value = String(radius);
+      pointLine.textContent = `Point ${point.lat.toFixed(4)}, ${point.lng.toFixed(4)}`;
+    },
+  };
 }

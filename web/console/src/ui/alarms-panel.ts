@@ -28,6 +28,7 @@ export class AlarmsPanel {
   private webhook: Webhook | undefined;
   private draft: AlarmDraft | undefined;
   private areaLevel: 'city' | 'district' | 'neighborhood' = 'district';
+  private handles: { setRadius(radiusM: number): void; remove(): void } | undefined;
 
   constructor(
     private readonly api: ApiClient,
@@ -194,6 +195,7 @@ export class AlarmsPanel {
         onRadius: (radius) => {
           if (this.draft?.kind === 'point') {
             this.draft = { ...this.draft, radius };
+            this.handles?.setRadius(radius);
             void this.drawDraft();
           }
         },
@@ -211,12 +213,24 @@ export class AlarmsPanel {
       },
     );
     replace(this.editor, form.element, backtest);
+    this.handles?.remove();
+    this.handles =
+      draft.kind === 'point'
+        ? this.map.editCircle(draft.point, draft.radius, (point, radius) => {
+            if (this.draft?.kind !== 'point') return;
+            this.draft = { ...this.draft, point, radius };
+            form.showPoint(point, radius);
+            void this.drawDraft();
+          })
+        : undefined;
     void this.drawDraft();
     form.element.querySelector<HTMLInputElement>('input[name="recipientId"]')?.focus();
   }
 
   private closeEditor(): void {
     this.draft = undefined;
+    this.handles?.remove();
+    this.handles = undefined;
     replace(this.editor);
     void this.map.set('draft', collection([]));
   }
@@ -229,12 +243,11 @@ export class AlarmsPanel {
   }
 
   private async save(draft: AlarmDraft, webhookUrl: string): Promise<void> {
+    // Register and update both name the webhook: the account's stored one, or (first alarm) its URL.
     const body = bodyOf(draft);
-    if (!draft.registrationId) {
-      body['webhook'] = this.webhook?.accountId
-        ? { accountId: this.webhook.accountId }
-        : { url: webhookUrl, httpMethod: 'POST', contentType: 'application/json' };
-    }
+    body['webhook'] = this.webhook?.accountId
+      ? { accountId: this.webhook.accountId }
+      : { url: webhookUrl, httpMethod: 'POST', contentType: 'application/json' };
     const path = `/v1/alarms/${kindPath(draft.kind)}/${draft.registrationId ? 'update' : 'register'}`;
     const answer = draft.registrationId
       ? await this.api.put<{ registrationId: string; warnings?: string[] }>(path, body)
@@ -266,5 +279,6 @@ export class AlarmsPanel {
       to,
     });
     replace(into, answer.ok ? backtestView(answer.body) : h('p', { class: 'error' }, `Back-test failed: ${answer.message}`));
+    into.scrollIntoView({ block: 'nearest' });
   }
 }

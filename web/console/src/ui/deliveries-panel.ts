@@ -19,7 +19,7 @@ export class DeliveriesPanel {
   readonly element = h('section', { 'aria-label': 'Deliveries' });
   private readonly health = h('div', { 'aria-live': 'polite' });
   private readonly list = h('div');
-  private readonly recovery = h('div', { role: 'status' });
+  private readonly recovery = h('div', { role: 'status', class: 'recovery' });
   private readonly message = h('p', { role: 'status' });
 
   constructor(
