@@ -104,7 +104,7 @@ function style(): StyleSpecification {
         source: 'lightning',
         filter: ['==', ['get', 'kind'], 'bin'],
         paint: {
-          'circle-radius': ['interpolate', ['linear'], ['get', 'count'], 1, 2, 20, 4, 200, 7],
+          'circle-radius': ['interpolate', ['linear'], ['get', 'count'], 1, 3, 20, 5, 200, 8],
           'circle-color': '#ffe14d',
           // Fading with age: bright in the current minute, nearly gone at ten.
           'circle-opacity': ['interpolate', ['linear'], ['get', 'ageMin'], 0, 0.9, 10, 0.08],
@@ -116,7 +116,9 @@ function style(): StyleSpecification {
         source: 'lightning',
         filter: ['==', ['get', 'kind'], 'flash'],
         paint: {
-          'circle-radius': 3,
+          'circle-radius': 4,
+          'circle-stroke-width': 1,
+          'circle-stroke-color': '#ffe14d',
           'circle-color': ['case', ['get', 'cg'], '#ffffff', '#fff3a0'],
           'circle-opacity': ['interpolate', ['linear'], ['get', 'ageS'], 0, 1, 5, 0.5],
         },
