@@ -140,17 +140,19 @@ export class AlarmsPanel {
 
   private startPick(mode: PickMode): void {
     this.pick = mode;
-    this.hint.textContent =
-      mode === 'area' ? 'Click a district or neighbourhood on the map (Esc cancels)' : 'Click the map to drop the alarm’s centre (Esc cancels)';
+    const what = mode === 'area' ? 'Click a district or neighbourhood on the map' : 'Click the map to drop the alarm’s centre';
+    this.hint.textContent = `${what}; or move the map with the arrow keys and press Enter to pick its centre (Esc cancels)`;
     this.hint.classList.remove('hidden');
     this.map.setCursor('crosshair');
-    const cancel = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        this.stopPick();
-        document.removeEventListener('keydown', cancel);
-      }
+    // Keyboard users pick the centre of the view: the map pans with the arrow keys once focused.
+    this.map.map.getCanvas().focus();
+    const keys = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' && event.key !== 'Enter') return;
+      document.removeEventListener('keydown', keys);
+      if (event.key === 'Escape') this.stopPick();
+      else if (this.pick !== 'none') void this.clicked(this.map.view().center);
     };
-    document.addEventListener('keydown', cancel);
+    document.addEventListener('keydown', keys);
   }
 
   private stopPick(): void {
