@@ -142,6 +142,21 @@ describe('the console at /console, in a browser (issue 25)', function () {
       });
     assert.equal(health.state, 'ENABLED');
     await p.screenshot(shot('deliveries'));
+    // Redelivery of the first attempt listed: queued, and the receiver gets the callback again.
+    const before = receiver.received.filter((c) => c.body.includes(registrationId)).length;
+    await clickButton(p, 'Redeliver', 'table[aria-label="Deliveries"]');
+    await p
+      .waitFor<string>(
+        `document.querySelector('section[aria-label="Deliveries"] p[role="status"]')?.textContent ?? ''`,
+        (t) => /queued|Not redelivered/.test(t),
+        20_000,
+      )
+      .then((t) => assert.match(t, /Redelivery of \S+ queued/));
+    await eventually(
+      () => (receiver.received.filter((c) => c.body.includes(registrationId)).length > before ? true : undefined),
+      30_000,
+      'the redelivered callback',
+    );
     // Recovery's dry run counts what a recovery of every delivery of the last day would send.
     await p.evaluate(`document.querySelector('select[name="mode"]').value = 'all'`);
     await clickButton(p, 'Dry run');
