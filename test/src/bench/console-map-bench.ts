@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `  idle map: ${idle.renders.toFixed(1)} renders/s (${idle.frames.toFixed(1)} animation frames/s)\n` +
         `  under ${loaded.fed.toFixed(0)} strikes/s: ${loaded.renders.toFixed(1)} renders/s, ${loaded.frames.toFixed(1)} animation frames/s, longest frame ${loaded.worstFrameMs.toFixed(0)} ms over ${loaded.elapsed.toFixed(1)} s\n` +
-        `  strikes received ${seen}, features drawn at the end ${drawn} (flashes of the last 5 s and 2 km cells per minute)\n` +
+        `  strikes received ${seen}, features drawn at the end ${drawn} (flashes of the last 5 s and 5 km cells per minute)\n` +
         `  the same map with every layer hidden: ${empty.renders.toFixed(1)} renders/s\n` +
         `  problems reported by the page: ${page.problems.filter((p) => !/\/v1\/stream/.test(p)).length}\n`,
     );

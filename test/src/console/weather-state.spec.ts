@@ -29,7 +29,7 @@ const square = (lng: number, lat: number) => ({
 });
 
 describe("the console's live weather state", () => {
-  it('draws new strikes as flashes and older ones per 2 km cell and minute, fading, gone after 10 minutes', () => {
+  it('draws new strikes as flashes and older ones per 5 km cell and minute, fading, gone after 10 minutes', () => {
     const state = new WeatherState();
     for (let i = 0; i < 50; i += 1) state.strike(strike(i, NOW - 3 * 60_000));
     state.strike(strike(50, NOW - 1_000));

@@ -8,8 +8,11 @@ export const LIGHTNING_WINDOW_MS = 10 * 60_000;
 const FLASH_MS = 5_000;
 /** Flashes drawn at most: at 1,000 strikes/s the newest 5 s would be 5,000 points, each sent to the map's worker each second. */
 const MAX_FLASHES = 2_500;
-/** Grid of the older strikes, degrees (about 2 km): what a map of a whole country can show anyway. */
-const CELL_DEG = 0.02;
+/**
+ * Grid of the older strikes, degrees (about 5 km): a pixel or two of a map of the whole country, and
+ * few enough points that a storm of 1,000 strikes/s is a few hundred features to redraw each second.
+ */
+const CELL_DEG = 0.05;
 /** A storm not updated for this long has ended (the feed scans every few minutes). */
 const STORM_STALE_MS = 20 * 60_000;
 /** Rain areas of scans older than this behind the newest scan are replaced by it. */
