@@ -34,6 +34,8 @@ RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store pnpm install --offli
 # image never carries a developer's stale output.
 RUN pnpm exec tsc --build services/gateway services/identity services/geo services/ingest \
       services/query services/alarm-matcher services/notifier
+# The customer console's browser bundle (web/console, esbuild): the gateway serves it at /console.
+RUN node web/console/build.mjs
 
 ARG SERVICE
 RUN test -n "${SERVICE}" || { echo "--build-arg SERVICE=<gateway|identity|geo|ingest|query|alarm-matcher|notifier> is required" >&2; exit 1; }
@@ -48,6 +50,8 @@ RUN test -n "${SERVICE}" || { echo "--build-arg SERVICE=<gateway|identity|geo|in
 # source maps and Markdown documentation (licence and notice files stay), about 35 MB.
 # The gateway's /docs renderer is a development dependency (its package tree is about 113 MB): the
 # gateway image gets only its browser bundle, in docs-assets/ (services/gateway/src/docs/docs-route.ts).
+# The console (web/console) is one too: the image gets its built files, in console-assets/
+# (services/gateway/src/console/console-route.ts).
 RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store --mount=type=secret,id=ca \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi \
  && pnpm --filter "@stormhook/${SERVICE}" deploy --legacy --prod --prefer-offline /out \
@@ -62,7 +66,9 @@ RUN --mount=type=cache,id=stormhook-pnpm,target=/pnpm/store --mount=type=secret,
  && if [ "${SERVICE}" = gateway ]; then \
       assets="$(cd /src/services/gateway && node -p "require('node:path').join(require('node:path').dirname(require.resolve('@scalar/api-reference/style.css')), 'browser')")" \
       && mkdir -p /out/docs-assets && cp -R "$assets/." /out/docs-assets/ && find /out/docs-assets -name '*.map' -exec rm -f {} + \
-      && test -f /out/docs-assets/standalone.js && test ! -e /out/node_modules/@scalar; \
+      && test -f /out/docs-assets/standalone.js && test ! -e /out/node_modules/@scalar \
+      && mkdir -p /out/console-assets && cp -R /src/web/console/dist/public/. /out/console-assets/ \
+      && test -f /out/console-assets/index.html && test ! -e /out/node_modules/@stormhook/console; \
     fi \
  && test -f /out/dist/main.js
 

@@ -126,6 +126,8 @@ function main() {
   }
   log('compiling the workspace');
   pnpmRun(['exec', 'tsc', '--build']);
+  // The console's browser bundle (web/console/build.mjs, esbuild): the gateway serves it at /console.
+  run(node, [join(root, 'web', 'console', 'build.mjs')], { env });
   if (command === 'build') return;
 
   const cli = join(root, 'packages', 'devstack', 'dist', 'cli.js');

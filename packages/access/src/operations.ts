@@ -81,6 +81,7 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   // administrative areas (4.9 - 4.12)
   listGeometryAlarmCities: data('GEO'),
   getNeighborhood: data('GEO'),
+  locateArea: data('GEO'),
   getDistrict: data('GEO'),
   listCountryCities: data('GEO'),
   // accounts (4.13 - 4.15) and their additions; ownership is checked by the use cases

@@ -38,6 +38,10 @@ export interface ChromiumPage {
   waitFor<T>(expression: string, ready: (value: T) => boolean, timeoutMs?: number): Promise<T>;
   /** Saves a PNG of the viewport to `path`. */
   screenshot(path: string): Promise<void>;
+  /** A left click at (x, y) CSS pixels of the viewport, as the mouse makes it (pressed, released). */
+  click(x: number, y: number): Promise<void>;
+  /** Changes the viewport, e.g. to a phone's width (`mobile` emulates a touch screen's viewport rules). */
+  resize(width: number, height: number, mobile?: boolean): Promise<void>;
   /** What the page reported as errors so far: uncaught exceptions, console errors, refused loads (CSP violations among them). */
   readonly problems: readonly string[];
   close(): Promise<void>;
@@ -48,17 +52,20 @@ export interface ChromiumPage {
  * CSS pixels. Every host but 127.0.0.1 is unresolvable, so a page that needs a CDN does not render.
  * The caller decides when the page is ready (waitFor) and closes it.
  */
-export async function openInChromium(url: string, options: { width?: number; height?: number } = {}): Promise<ChromiumPage> {
+export async function openInChromium(url: string, options: { width?: number; height?: number; webgl?: boolean } = {}): Promise<ChromiumPage> {
   const width = options.width ?? 1440;
   const height = options.height ?? 1600;
+  // WebGL without a GPU: Chromium's software renderer, which it no longer picks by itself (map pages need it).
+  const webgl = options.webgl ? ['--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--ignore-gpu-blocklist'] : [];
   const profile = mkdtempSync(join(tmpdir(), 'stormhook-chromium-'));
   const browser = spawn(
     ensureChromium(),
     [
       '--headless',
       '--no-sandbox',
-      '--disable-gpu',
+      ...(options.webgl ? [] : ['--disable-gpu']),
       '--disable-dev-shm-usage',
+      ...webgl,
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
       `--window-size=${width},${height}`,
       '--remote-debugging-port=0',
@@ -122,6 +129,20 @@ export async function openInChromium(url: string, options: { width?: number; hei
       screenshot: async (path) => {
         const shot = await session.send('Page.captureScreenshot', { format: 'png' });
         writeFileSync(path, Buffer.from(String(shot['data'] ?? ''), 'base64'));
+      },
+      click: async (x, y) => {
+        for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased']) {
+          await session.send('Input.dispatchMouseEvent', {
+            type,
+            x,
+            y,
+            button: type === 'mouseMoved' ? 'none' : 'left',
+            clickCount: type === 'mouseMoved' ? 0 : 1,
+          });
+        }
+      },
+      resize: async (w, h, mobile = false) => {
+        await session.send('Emulation.setDeviceMetricsOverride', { width: w, height: h, deviceScaleFactor: 1, mobile });
       },
       problems,
       close: async () => {

@@ -2,6 +2,7 @@ import express, { type Application, type RequestHandler } from 'express';
 import type { Logger } from '@stormhook/logger';
 import { trace, type Tracer } from '@stormhook/telemetry';
 import type { RouteSpec } from './contract/route-spec.js';
+import { consoleRouter } from './console/console-route.js';
 import { docsRouter } from './docs/docs-route.js';
 import { HEALTH_PATHS, healthHandlers } from './health/handlers.js';
 import type { HealthPort } from './health/health-port.js';
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps): Application {
   };
   // The API reference page (not an operation of /v1, so outside the route table and its guards).
   app.use(docsRouter());
+  // The customer console (web/console), a client of /v1 like any other: also outside the route table.
+  app.use(consoleRouter());
   mountRoutes(app, ROUTES, {
     handlers: { ...builtIn, ...deps.handlers },
     guards: deps.guards ?? (() => []),

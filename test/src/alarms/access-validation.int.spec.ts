@@ -224,6 +224,14 @@ describe('alarm registrations: ownership and validation', function () {
       assert.equal(inside.status, 200, JSON.stringify(inside.body));
     });
 
+    it('locates a point in Ankara for a customer limited to Ankara, and refuses one in İstanbul with the location 403', async () => {
+      const locate = (point: { lng: number; lat: number }) => stack.call('POST', '/v1/alarms/geometries/locate', { token: ankaraOnly.token, body: { point } });
+      assert.match(errorMessage(await locate({ lng: 29.03, lat: 40.99 }), 403), OUTSIDE_ANKARA);
+      const inside = await locate({ lng: 32.78, lat: 39.87 });
+      assert.equal(inside.status, 200, JSON.stringify(inside.body));
+      assert.equal(inside.body.district?.id, CANKAYA);
+    });
+
     // Coarse outlines: the tests look at which cities come back, not at their shapes.
     const cities = (path: string, token: string) => stack.call('GET', `${path}?simplifyTolerance=5000`, { token });
     const cityIds = (answer: { status: number; body: any }) => {

@@ -137,6 +137,38 @@ describe('administrative areas through the gateway (real geo service and databas
     assert.ok(closed(body.district.polygon.exterior));
   });
 
+  it('locates a point: the city, district and neighbourhood holding it, null for a level with none there', async () => {
+    const post = async (body: unknown) => {
+      const response = await fetch(`${base}/v1/alarms/geometries/locate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+    };
+    // Inside the Göztepe neighbourhood polygon of Kadıköy: a point on its own outline's first edge would
+    // do, but its centre is what a click there means.
+    const goztepe = (await get('/v1/alarms/geometries/neighborhood/1444830823')).body.polygon.exterior as { lng: number; lat: number }[];
+    const centre = { lng: goztepe.reduce((s, p) => s + p.lng, 0) / goztepe.length, lat: goztepe.reduce((s, p) => s + p.lat, 0) / goztepe.length };
+    const kadikoy = await post({ point: centre });
+    assert.equal(kadikoy.status, 200, JSON.stringify(kadikoy.body));
+    assert.equal(kadikoy.headers.get('x-data-attribution'), 'test attribution');
+    assert.deepEqual(
+      { countryCode: kadikoy.body.countryCode, city: kadikoy.body.city, district: kadikoy.body.district },
+      { countryCode: 'TUR', city: { id: 34, name: 'İstanbul' }, district: { id: 1421, name: 'Kadıköy' } },
+    );
+    assert.equal(typeof kadikoy.body.neighborhood?.id, 'number');
+    // Ankara has no neighbourhoods in the data; the open sea has no area at all (not the nearest one).
+    const ankara = await post({ point: { lng: 32.78, lat: 39.87 } });
+    assert.deepEqual(ankara.body, { countryCode: 'TUR', city: { id: 6, name: 'Ankara' }, district: { id: 1231, name: 'Çankaya' }, neighborhood: null });
+    const sea = await post({ point: { lng: 34.0, lat: 42.5 } });
+    assert.equal(sea.status, 200, JSON.stringify(sea.body));
+    assert.deepEqual(sea.body, { countryCode: null, city: null, district: null, neighborhood: null });
+    const bad = await post({ point: { lng: 200, lat: 39 } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message + JSON.stringify(bad.body.messages ?? []), /point/);
+  });
+
   it('answers 404 in ErrorResponse shape for unknown ids and 400 for non-numeric ids', async () => {
     const missing = await get('/v1/alarms/forecasts/district/999999');
     assert.equal(missing.status, 404);

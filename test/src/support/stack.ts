@@ -22,8 +22,11 @@ export interface InProcessStack {
 /**
  * All seven services in this process on port 0, against the real Kafka and database, isolated by a
  * fresh database prefix and topic prefix so they can run beside a stack that is already running.
+ * `serviceEnv` adds settings of one service (the notifier's SSRF allow-list for a local receiver).
  */
-export async function startInProcessStack(): Promise<InProcessStack> {
+export async function startInProcessStack(
+  serviceEnv: Partial<Record<'notifier' | 'alarm-matcher' | 'ingest' | 'query', Record<string, string>>> = {},
+): Promise<InProcessStack> {
   const { env, dbPrefix, topicPrefix, stopAll: cleanUp } = testEnv('it');
   const logger = createLogger({ service: 'test', level: process.env['LOG_LEVEL'] ?? 'silent' });
   // Each service's own loadConfig reads this environment, so its validation is exercised too.
@@ -31,12 +34,13 @@ export async function startInProcessStack(): Promise<InProcessStack> {
   // through the same variables the dev stack sets.
   const starters = {
     geo: () => geo.start(geo.loadConfig(env), { logger: logger.child({ service: 'geo' }) }),
-    notifier: () => notifier.start(notifier.loadConfig(env), { logger: logger.child({ service: 'notifier' }) }),
+    notifier: () => notifier.start(notifier.loadConfig({ ...env, ...serviceEnv.notifier }), { logger: logger.child({ service: 'notifier' }) }),
     // With the test administrator: /v1/health shows its components to ADMIN only.
     identity: () => identity.start(identity.loadConfig({ ...env, ...identityTestEnv() }), { logger: logger.child({ service: 'identity' }) }),
-    ingest: () => ingest.start(ingest.loadConfig(env), { logger: logger.child({ service: 'ingest' }) }),
-    query: () => query.start(query.loadConfig(env), { logger: logger.child({ service: 'query' }) }),
-    'alarm-matcher': () => alarmMatcher.start(alarmMatcher.loadConfig(env), { logger: logger.child({ service: 'alarm-matcher' }) }),
+    ingest: () => ingest.start(ingest.loadConfig({ ...env, ...serviceEnv.ingest }), { logger: logger.child({ service: 'ingest' }) }),
+    query: () => query.start(query.loadConfig({ ...env, ...serviceEnv.query }), { logger: logger.child({ service: 'query' }) }),
+    'alarm-matcher': () =>
+      alarmMatcher.start(alarmMatcher.loadConfig({ ...env, ...serviceEnv['alarm-matcher'] }), { logger: logger.child({ service: 'alarm-matcher' }) }),
   };
 
   const services: Record<string, RunningGrpcService> = {};

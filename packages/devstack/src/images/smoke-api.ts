@@ -124,6 +124,26 @@ export class SmokeApi {
     return `200, renderer ${(bytes / 1e6).toFixed(1)} MB`;
   }
 
+  /**
+   * The customer console: its page and bundle come from console-assets/ in the gateway image (the
+   * web/console build), so this is what proves the build and the copy reached the image.
+   */
+  async consolePage(): Promise<string> {
+    const page = await fetch(`${this.base}/console`, { signal: AbortSignal.timeout(30_000) });
+    const html = await page.text();
+    if (page.status !== 200 || !html.includes('/console/console.js')) throw new Error(`GET /console: ${page.status} ${html.slice(0, 200)}`);
+    let total = 0;
+    for (const file of ['console.js', 'console.css', 'maplibre-gl-worker.mjs']) {
+      const asset = await fetch(`${this.base}/console/${file}`, { signal: AbortSignal.timeout(30_000) });
+      const bytes = (await asset.arrayBuffer()).byteLength;
+      const type = asset.headers.get('content-type') ?? '';
+      if (asset.status !== 200 || !/javascript|css/.test(type) || bytes < 10_000)
+        throw new Error(`GET /console/${file}: ${asset.status} ${type}, ${bytes} bytes`);
+      total += bytes;
+    }
+    return `200, bundle ${(total / 1e6).toFixed(1)} MB`;
+  }
+
   /** One point alarm registration (lightning within 3 km of SMOKE_POINT), read back by recipient. */
   async registerAlarm(token: string, webhookUrl: string): Promise<string> {
     const recipientId = `smoke-${Date.now().toString(36)}`;

@@ -136,6 +136,7 @@ export async function smokeTest(engine: Engine, images: readonly BuiltImage[], l
     log(`ok   metered data call: ${await api.meteredCall(user)}`);
     log(`ok   alarm registration: ${await api.registerAlarm(user, receiver.url)}`);
     log(`ok   API reference page: ${await api.docsPage()}`);
+    log(`ok   customer console: ${await api.consolePage()}`);
     for (const [service, name] of names) {
       const health = await engine.run(['exec', name, 'node', '/app/healthcheck.mjs'], { timeoutMs: 30_000 });
       if (health.code !== 0) throw new Error(`${service}: the image's health check failed (exit ${health.code}): ${`${health.stdout}${health.stderr}`.trim()}`);

@@ -36,6 +36,7 @@ export const OPERATION_IDS = [
   'backtestGeometryAlarm',
   'listGeometryAlarmCities',
   'getNeighborhood',
+  'locateArea',
   // forecast alarms (4.7, 4.11, 4.12)
   'registerForecastAlarm',
   'updateForecastAlarm',

@@ -2,9 +2,9 @@ import type { Request } from 'express';
 import type { GrpcClient } from '@stormhook/grpc';
 import { geoV1 } from '@stormhook/proto';
 import { coversCity } from '../http/caller-geography.js';
-import { validatedParams, validatedQuery } from '../http/validated-input.js';
+import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
-import { CountryCodeParams, DistrictIdParams, NeighborhoodIdParams, SimplifyQuery } from '../schemas/areas.js';
+import { CountryCodeParams, DistrictIdParams, LocateAreaRequest, NeighborhoodIdParams, SimplifyQuery } from '../schemas/areas.js';
 import { cityJson, districtJson, neighbourhoodJson } from './area-shapes.js';
 
 export type GeoClient = GrpcClient<typeof geoV1.GeoService>;
@@ -40,6 +40,19 @@ export function areaHandlers(deps: AreaHandlerDeps): Handlers {
       const { neighborhoodId } = validatedParams(req, NeighborhoodIdParams);
       const n = await deps.geo.getNeighbourhood({ id: neighborhoodId, simplifyToleranceM: tolerance(req) });
       res.set('X-Data-Attribution', deps.attribution).json(neighbourhoodJson(n, 'ring'));
+    },
+    locateArea: async (req, res) => {
+      const { point } = validatedBody(req, LocateAreaRequest);
+      const found = await deps.geo.resolvePoint({ point: { lat: point.lat, lng: point.lng } });
+      // Only areas that hold the point: geo's nearest-area fallback (a point just off the coast) would
+      // turn a click on the sea into an alarm for a district the user never pointed at.
+      const area = (a: geoV1.ResolvedArea | null | undefined) => (a && a.id > 0 && !a.nearest ? { id: a.id, name: a.name } : null);
+      res.set('X-Data-Attribution', deps.attribution).json({
+        countryCode: found.countryCode === '' ? null : found.countryCode,
+        city: area(found.city),
+        district: area(found.district),
+        neighborhood: area(found.neighbourhood),
+      });
     },
     getDistrict: async (req, res) => {
       const { districtId } = validatedParams(req, DistrictIdParams);

@@ -27,6 +27,7 @@ export const LOCATION_OF: Partial<Record<OperationId, (body: Record<string, unkn
   getGeometryByEventIds: (body) => point(body['center']),
   getCurrentForecast: (body) => point(body['location']),
   getPrecipitationsWithin: (body) => point(body['center']),
+  locateArea: (body) => point(body['point']),
   getHourlyForecast: (body) => point(body['location']),
   getDailyForecast: (body) => point(body['location']),
   registerPointAlarm: boundaryPoint,

@@ -78,6 +78,11 @@ const WRITTEN: Partial<Record<OperationId, OperationExamples>> = {
   getPrecipitationPage: {
     request: { backwardInterval: 3600, endTimeEpoch: 1_795_788_000_000, intensityThreshold: 'MODERATE', pageNumber: 0, pageSize: 20 },
   },
+  // A click on central Ankara: Çankaya has no neighbourhoods in the data (they cover İstanbul only).
+  locateArea: {
+    request: { point: { lng: 32.8597, lat: 39.9334 } },
+    response: { countryCode: 'TUR', city: { id: 6, name: 'Ankara' }, district: { id: 1231, name: 'Çankaya' }, neighborhood: null },
+  },
   // A receiver that has been answering 503 for ten minutes after a good day.
   getWebhookHealth: { response: webhookHealthExample() },
   // The register bodies with a week's window; a week with a storm (or a rainy forecast) and its sweep.

@@ -48,7 +48,7 @@ const TRACEPARENT = {
 };
 
 /** Operations that answer boundaries, with the attribution their licences require (handlers/areas.ts). */
-const ATTRIBUTED = new Set(['listGeometryAlarmCities', 'getNeighborhood', 'getDistrict', 'listCountryCities']);
+const ATTRIBUTED = new Set(['listGeometryAlarmCities', 'getNeighborhood', 'locateArea', 'getDistrict', 'listCountryCities']);
 
 /** The headers of the success answer of the operation, as the handlers and the middleware send them. */
 export function successHeaders({ operationId, path }: Pick<RouteSpec, 'operationId' | 'path'>): Record<string, unknown> | undefined {

@@ -4,6 +4,8 @@ import {
   CountryCodeParams,
   DistrictIdParams,
   DistrictWithGeometry,
+  LocateAreaRequest,
+  LocateAreaResponse,
   NeighborhoodIdParams,
   NeighborhoodWithPolygon,
   SimplifyQuery,
@@ -40,6 +42,21 @@ export const areaRoutes: readonly RouteSpec[] = [
     authenticated: true,
     request: { params: NeighborhoodIdParams, query: SimplifyQuery },
     response: { status: 200, description: 'the neighbourhood (ring form)', schema: NeighborhoodWithPolygon },
+    errors: AREA_ERRORS,
+  },
+  {
+    operationId: 'locateArea',
+    method: 'post',
+    path: '/v1/alarms/geometries/locate',
+    summary: 'The city, district and neighbourhood at a point',
+    description:
+      'Resolves a point to the ids and names of the areas holding it, as a geometry alarm boundary names them: a map turns a ' +
+      "click into cityId, districtId and neighborhoodId with it. The point must lie within the subscription's geography.",
+    tag: 'administrative areas',
+    roles: anyUser,
+    authenticated: true,
+    request: { body: LocateAreaRequest },
+    response: { status: 200, description: 'the areas at the point, null for a level with none there', schema: LocateAreaResponse },
     errors: AREA_ERRORS,
   },
   {

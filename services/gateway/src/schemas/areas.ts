@@ -1,6 +1,6 @@
 import { COUNTRY_CODES } from '@stormhook/access';
-import { Geometry, Polygon } from './common.js';
-import { arrayOf, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
+import { GeoPoint, Geometry, Polygon } from './common.js';
+import { arrayOf, closedObject, enumOf, named, openObject, pathParams, type JsonSchema } from './json-schema.js';
 
 const id: JsonSchema = { type: 'integer', format: 'int64' };
 const name: JsonSchema = { type: 'string' };
@@ -40,3 +40,25 @@ export const SimplifyQuery = {
   },
   additionalProperties: false,
 } as const;
+
+/**
+ * Which city, district and neighbourhood hold a point: what a map needs to turn a click into a geometry
+ * alarm's boundary (the registration names areas by id, and no list of districts is served).
+ */
+export const LocateAreaRequest = named('LocateAreaRequest', closedObject({ point: GeoPoint }, ['point']));
+const LocatedArea: JsonSchema = {
+  oneOf: [{ type: 'null' }, openObject({ id, name }, ['id', 'name'])],
+  description: 'null when the point lies in no area of this level (the neighbourhood level covers İstanbul only)',
+};
+export const LocateAreaResponse = named(
+  'LocatedAreas',
+  openObject(
+    {
+      countryCode: { type: ['string', 'null'], description: 'ISO 3166 alpha-3 code; null outside every supported country' },
+      city: LocatedArea,
+      district: LocatedArea,
+      neighborhood: LocatedArea,
+    },
+    ['countryCode', 'city', 'district', 'neighborhood'],
+  ),
+);
