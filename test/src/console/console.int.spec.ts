@@ -215,12 +215,7 @@ describe('the console at /console, in a browser (issue 25)', function () {
     const p = page!;
     await clickButton(p, 'Sign out');
     await p.waitFor<boolean>(`Boolean(document.querySelector('input[name="username"]'))`, Boolean, 10_000);
-    // Until GET /v1/stream is served (its own branch), the browser logs the stream's 404 as a failed
-    // load; the console handles it (the map keeps its first load). Every other error fails the test.
-    assert.deepEqual(
-      p.problems.filter((problem) => !/404.*\/v1\/stream|\/v1\/stream.*404/.test(problem)),
-      [],
-    );
+    assert.deepEqual(p.problems, []);
   });
 });
 

@@ -200,7 +200,12 @@ export type StreamEndReason =
   /** The stream reached maxDurationSeconds; reconnect (with a fresh access token if it expired). */
   | 'MAX_DURATION'
   /** The gateway replica is shutting down; reconnect (another replica answers). */
-  | 'SHUTTING_DOWN';
+  | 'SHUTTING_DOWN'
+  /**
+   * The user's role, status, API key, account or plan changed (identity.user-changed.v1): reconnect,
+   * and the new stream carries what the user may now see (or the answer is an error saying why).
+   */
+  | 'ACCESS_CHANGED';
 
 /** `event: end`, the last event before the server closes the stream. */
 export interface EndEventData {
