@@ -7,7 +7,7 @@
 # stage holds only the service's compiled code and production dependencies (`pnpm deploy`).
 # `npm run images` builds all seven with podman or Docker, from base images it builds itself
 # (NODE_IMAGE with npm for the build stage, RUNTIME_IMAGE with node and tini only); see
-# packages/devstack/src/images. Behind a TLS-intercepting proxy, pass its CA bundle as the build
+# tools/devstack/src/images. Behind a TLS-intercepting proxy, pass its CA bundle as the build
 # secret `ca` (`--secret id=ca,src=bundle.pem`): it is mounted for the steps that reach the npm
 # registry only and never stored in a layer.
 

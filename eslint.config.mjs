@@ -1,4 +1,4 @@
-// ESLint for the whole workspace, run by `npm test` (packages/devstack/src/stack/lint.ts) and
+// ESLint for the whole workspace, run by `npm test` (tools/devstack/src/stack/lint.ts) and
 // `npm run lint`. Formatting is prettier's (prettier.config.mjs); this file holds only the rules
 // about code: the recommended sets the code already follows, and the import boundaries.
 // No rule needs type information, so a lint run does not pay for a TypeScript program.

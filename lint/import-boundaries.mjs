@@ -31,12 +31,16 @@ function servicePackages(root) {
   return names;
 }
 
-/** Where an absolute path sits: its unit (`services/geo`, `packages/kafka`, `test`) and the path inside it. */
+/**
+ * Where an absolute path sits: its unit (`services/geo`, `packages/kafka`, `tools/devstack`, `test`) and
+ * the path inside it. The dev and CI tooling under tools/ is held to the shared packages' rule: it starts
+ * services as processes and never imports one.
+ */
 function placeOfPath(root, path) {
   const parts = relative(root, path).split(sep);
   if (parts[0] === '..' || parts[0] === '') return undefined;
   const [top, name, ...rest] = parts;
-  if ((top === 'services' || top === 'packages') && name !== undefined && rest.length > 0) {
+  if ((top === 'services' || top === 'packages' || top === 'tools') && name !== undefined && rest.length > 0) {
     return { kind: top === 'services' ? 'service' : 'package', unit: `${top}/${name}`, inner: rest.join('/') };
   }
   return { kind: 'other', unit: top, inner: parts.slice(1).join('/') };

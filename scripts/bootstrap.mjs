@@ -2,7 +2,7 @@
 // The one entry point behind `npm start` and `npm test`. It must run on any Node >= 18 with
 // nothing installed, so it is plain JavaScript with no dependencies. It installs the pinned Node
 // runtime and pnpm into .tools/ when the machine lacks them, installs the workspace, compiles it,
-// and hands over to the dev-stack CLI (packages/devstack) running on the pinned runtime.
+// and hands over to the dev-stack CLI (tools/devstack) running on the pinned runtime.
 import { spawnSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync, renameSync } from 'node:fs';
@@ -98,7 +98,7 @@ function main() {
     // pnpm must not try to fetch another pnpm through corepack.
     COREPACK_ENABLE_STRICT: '0',
     npm_config_update_notifier: 'false',
-    // The image builds put this Node and pnpm into the images (packages/devstack/src/images).
+    // The image builds put this Node and pnpm into the images (tools/devstack/src/images).
     STORMHOOK_NODE_VERSION: NODE_VERSION,
     STORMHOOK_PNPM_VERSION: PNPM_VERSION,
   };
@@ -130,7 +130,7 @@ function main() {
   run(node, [join(root, 'web', 'console', 'build.mjs')], { env });
   if (command === 'build') return;
 
-  const cli = join(root, 'packages', 'devstack', 'dist', 'cli.js');
+  const cli = join(root, 'tools', 'devstack', 'dist', 'cli.js');
   // kafkajs 2.2.4 trips Node 24's TimeoutNegativeWarning (tulios/kafkajs#1751): harmless noise.
   const flags = ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning'];
   const child = spawn(node, [...flags, cli, command, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root, env });

@@ -3,7 +3,7 @@ import { identityV1, notificationV1, queryV1, serviceNameOf } from '@stormhook/p
 /**
  * Which service calls which over gRPC: the one table the deployment derives its network rules from.
  * The chart's NetworkPolicies are rendered from it (deploy/helm/stormhook/files/grpc-edges.json, generated
- * by `node packages/devstack/dist/deploy/cli.js grpc-edges`), and the deploy checks fail when a service's
+ * by `node tools/devstack/dist/deploy/cli.js grpc-edges`), and the deploy checks fail when a service's
  * config reads the address of a service not listed here as its callee, or lists one it never reads.
  * Adding a gRPC client therefore means adding its edge here first; otherwise a cluster that enforces
  * NetworkPolicy drops the new calls, and the server refuses them anyway: each gRPC service accepts

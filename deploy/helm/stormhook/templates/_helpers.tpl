@@ -88,7 +88,7 @@ Deep-merges .src into .dst in place. Unlike sprig's mergeOverwrite it keeps expl
 {{- define "stormhook.topics" -}}
 {{- $text := .Files.Get "files/topics.json" -}}
 {{- if not $text -}}
-{{- fail "files/topics.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js topics`" -}}
+{{- fail "files/topics.json is missing: regenerate it with `node tools/devstack/dist/deploy/cli.js topics`" -}}
 {{- end -}}
 {{- $text -}}
 {{- end -}}
@@ -97,7 +97,7 @@ Deep-merges .src into .dst in place. Unlike sprig's mergeOverwrite it keeps expl
 {{- define "stormhook.grpcEdges" -}}
 {{- $text := .Files.Get "files/grpc-edges.json" -}}
 {{- if not $text -}}
-{{- fail "files/grpc-edges.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js grpc-edges`" -}}
+{{- fail "files/grpc-edges.json is missing: regenerate it with `node tools/devstack/dist/deploy/cli.js grpc-edges`" -}}
 {{- end -}}
 {{- $text -}}
 {{- end -}}
@@ -318,7 +318,7 @@ pod never holds another service's database credential.
 {{- define "stormhook.mongoUsers" -}}
 {{- $text := .Files.Get "files/mongo-users.json" -}}
 {{- if not $text -}}
-{{- fail "files/mongo-users.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js mongo-users`" -}}
+{{- fail "files/mongo-users.json is missing: regenerate it with `node tools/devstack/dist/deploy/cli.js mongo-users`" -}}
 {{- end -}}
 {{- $text -}}
 {{- end -}}
@@ -332,7 +332,7 @@ pod never holds another service's database credential.
 {{- define "stormhook.kafkaAcls" -}}
 {{- $text := .Files.Get "files/kafka-acls.json" -}}
 {{- if not $text -}}
-{{- fail "files/kafka-acls.json is missing: regenerate it with `node packages/devstack/dist/deploy/cli.js kafka-acls`" -}}
+{{- fail "files/kafka-acls.json is missing: regenerate it with `node tools/devstack/dist/deploy/cli.js kafka-acls`" -}}
 {{- end -}}
 {{- $text -}}
 {{- end -}}

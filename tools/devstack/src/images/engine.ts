@@ -101,7 +101,7 @@ export async function writeContainersConf(): Promise<string> {
   writeFileSync(
     file,
     [
-      '# Written by `npm run images` (packages/devstack/src/images/engine.ts); rewritten on every run.',
+      '# Written by `npm run images` (tools/devstack/src/images/engine.ts); rewritten on every run.',
       '[containers]',
       `default_ulimits = ["nofile=${nofile}:${nofile}", "nproc=${nproc}:${nproc}"]`,
       '',

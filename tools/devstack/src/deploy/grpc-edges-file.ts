@@ -23,7 +23,7 @@ export function renderGrpcEdgesFile(edges: Readonly<Record<GrpcCaller, readonly 
   }
   const document = {
     generatedFrom: 'packages/grpc/src/edges.ts',
-    warning: 'Generated: do not edit. Regenerate with `node packages/devstack/dist/deploy/cli.js grpc-edges`.',
+    warning: 'Generated: do not edit. Regenerate with `node tools/devstack/dist/deploy/cli.js grpc-edges`.',
     services,
   };
   return `${JSON.stringify(document, null, 2)}\n`;

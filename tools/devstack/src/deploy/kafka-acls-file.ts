@@ -12,7 +12,7 @@ export const KAFKA_ACLS_FILE = join('deploy', 'helm', 'stormhook', 'files', 'kaf
 export function renderKafkaAclsFile(): string {
   const document = {
     generatedFrom: 'packages/kafka/src/topic-access.ts',
-    warning: 'Generated: do not edit. Regenerate with `node packages/devstack/dist/deploy/cli.js kafka-acls`.',
+    warning: 'Generated: do not edit. Regenerate with `node tools/devstack/dist/deploy/cli.js kafka-acls`.',
     principals: [...KAFKA_PRINCIPALS],
     rules: aclRules().map(({ principal, resource, pattern, name, operation }) => ({ principal, resource, pattern, name, operation })),
   };

@@ -3,7 +3,7 @@
  * ProducerPerformance and ConsumerPerformance tools, on the same broker in the same run, with the
  * same delivery guarantees (idempotent producer, acks=all). Prints both and their ratio.
  *
- *   KAFKA_BROKERS=127.0.0.1:9092 node packages/devstack/dist/bench/bus-bench.js [records=100000]
+ *   KAFKA_BROKERS=127.0.0.1:9092 node tools/devstack/dist/bench/bus-bench.js [records=100000]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';

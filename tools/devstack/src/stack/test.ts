@@ -13,7 +13,7 @@ import { runnerEnv } from './runner-env.js';
 type Log = (message: string) => void;
 
 /** Where the compiled tests are: unit `*.spec.js` and integration `*.int.spec.js` alike. */
-const specGlobs = ['packages/*/dist/**/*.spec.js', 'services/*/dist/**/*.spec.js', 'test/dist/**/*.spec.js'];
+const specGlobs = ['packages/*/dist/**/*.spec.js', 'services/*/dist/**/*.spec.js', 'tools/*/dist/**/*.spec.js', 'test/dist/**/*.spec.js'];
 
 /**
  * `npm test`: fails fast on stale generated code and on unformatted or lint-failing sources, runs
@@ -41,7 +41,7 @@ async function runMocha(config: DevstackConfig, log: Log, extraArgs: string[]): 
   try {
     const require = createRequire(join(repoRoot, 'package.json'));
     const mocha = join(require.resolve('mocha/package.json'), '..', 'bin', 'mocha.js');
-    const reporter = join(repoRoot, 'packages', 'devstack', 'mocha', 'summary-reporter.cjs');
+    const reporter = join(repoRoot, 'tools', 'devstack', 'mocha', 'summary-reporter.cjs');
     const args = [mocha, '--config', join(repoRoot, '.mocharc.json'), '--reporter', reporter, ...(extraArgs.length > 0 ? extraArgs : specGlobs)];
     return await new Promise<number>((resolvePromise) => {
       const child = spawn(process.execPath, [...nodeFlags, ...args], {

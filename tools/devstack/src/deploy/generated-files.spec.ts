@@ -12,7 +12,7 @@ describe('files the chart reads, rendered from code', () => {
       for (const file of GENERATED_FILES) {
         const missing = generatedFileStep(file, root);
         assert.equal(missing.ok, false);
-        assert.match(missing.detail, new RegExp(`^missing: run \`node packages/devstack/dist/deploy/cli.js ${file.command}\``));
+        assert.match(missing.detail, new RegExp(`^missing: run \`node tools/devstack/dist/deploy/cli.js ${file.command}\``));
         const written = writeGeneratedFile(file, root);
         assert.equal(readFileSync(written, 'utf8'), file.render());
         assert.deepEqual(generatedFileStep(file, root), { name: `${file.path} matches ${file.source}`, ok: true, detail: 'fresh' });

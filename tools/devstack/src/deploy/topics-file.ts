@@ -41,7 +41,7 @@ export function chartTopics(topics: readonly TopicSpec[]): ChartTopic[] {
 export function renderTopicsFile(topics: readonly TopicSpec[]): string {
   const document: ChartTopicsDocument = {
     generatedFrom: 'packages/kafka/src/topics.ts',
-    warning: 'Generated: do not edit. Regenerate with `node packages/devstack/dist/deploy/cli.js topics`.',
+    warning: 'Generated: do not edit. Regenerate with `node tools/devstack/dist/deploy/cli.js topics`.',
     topics: chartTopics(topics),
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -13,7 +13,7 @@ export const MONGO_USERS_FILE = join('deploy', 'helm', 'stormhook', 'files', 'mo
 export function renderMongoUsersFile(): string {
   const document = {
     generatedFrom: 'packages/mongo/src/database-access.ts',
-    warning: 'Generated: do not edit. Regenerate with `node packages/devstack/dist/deploy/cli.js mongo-users`.',
+    warning: 'Generated: do not edit. Regenerate with `node tools/devstack/dist/deploy/cli.js mongo-users`.',
     users: DATABASE_USERS.map((user) => {
       const access: DatabaseAccess = DATABASE_ACCESS[user];
       return {

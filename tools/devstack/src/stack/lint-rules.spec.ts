@@ -69,13 +69,13 @@ describe('lint rules: import boundaries', () => {
     assert.deepEqual(await ruleIds('packages/kafka/src/fixture.ts', ["export { ROUTES } from '@stormhook/gateway';"]), [
       'stormhook/no-package-imports-service',
     ]);
-    assert.deepEqual(await ruleIds('packages/devstack/src/stack/fixture.ts', ["export { ROUTES } from '../../../../services/gateway/src/routes/index.js';"]), [
+    assert.deepEqual(await ruleIds('tools/devstack/src/stack/fixture.ts', ["export { ROUTES } from '../../../../services/gateway/src/routes/index.js';"]), [
       'stormhook/no-package-imports-service',
     ]);
   });
 
   it('read CommonJS require calls too', async () => {
-    assert.deepEqual(await ruleIds('packages/devstack/mocha/fixture.cjs', ["module.exports = require('../../../services/gateway/dist/index.js');"]), [
+    assert.deepEqual(await ruleIds('tools/devstack/mocha/fixture.cjs', ["module.exports = require('../../../services/gateway/dist/index.js');"]), [
       'stormhook/no-package-imports-service',
     ]);
   });
@@ -173,7 +173,7 @@ describe('lint and format: what is left alone', () => {
     '.stack/data/x.js',
     '.tools/pnpm/x.cjs',
   ];
-  const checked = ['services/query/src/service.ts', 'scripts/bootstrap.mjs', 'packages/devstack/mocha/summary-reporter.cjs', 'eslint.config.mjs'];
+  const checked = ['services/query/src/service.ts', 'scripts/bootstrap.mjs', 'tools/devstack/mocha/summary-reporter.cjs', 'eslint.config.mjs'];
 
   it('ESLint skips generated code, build output, installed modules and local state, and checks the sources', () => {
     return Promise.all([

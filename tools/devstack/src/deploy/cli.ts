@@ -4,11 +4,11 @@ import { writeGeneratedFile } from './generated-file.js';
 import { GENERATED_FILES } from './generated-files.js';
 
 /**
- * node packages/devstack/dist/deploy/cli.js check    all deployment checks (what CI runs)
- * node packages/devstack/dist/deploy/cli.js topics   regenerate the chart's files/topics.json
- * node packages/devstack/dist/deploy/cli.js grpc-edges   regenerate the chart's files/grpc-edges.json
- * node packages/devstack/dist/deploy/cli.js kafka-acls   regenerate the chart's files/kafka-acls.json
- * node packages/devstack/dist/deploy/cli.js mongo-users  regenerate the chart's files/mongo-users.json
+ * node tools/devstack/dist/deploy/cli.js check    all deployment checks (what CI runs)
+ * node tools/devstack/dist/deploy/cli.js topics   regenerate the chart's files/topics.json
+ * node tools/devstack/dist/deploy/cli.js grpc-edges   regenerate the chart's files/grpc-edges.json
+ * node tools/devstack/dist/deploy/cli.js kafka-acls   regenerate the chart's files/kafka-acls.json
+ * node tools/devstack/dist/deploy/cli.js mongo-users  regenerate the chart's files/mongo-users.json
  */
 const log = (message: string) => process.stderr.write(`[deploy] ${message}\n`);
 

@@ -14,7 +14,9 @@ type Log = (message: string) => void;
 /** Every compiled benchmark: `<services|packages>/<name>/dist/bench/*-bench.js` and `test/dist/bench/`. */
 function benchFiles(): string[] {
   const files: string[] = [];
-  const dirs = ['services', 'packages'].flatMap((group) => readdirSync(join(repoRoot, group)).map((name) => join(repoRoot, group, name, 'dist', 'bench')));
+  const dirs = ['services', 'packages', 'tools'].flatMap((group) =>
+    readdirSync(join(repoRoot, group)).map((name) => join(repoRoot, group, name, 'dist', 'bench')),
+  );
   for (const dir of [...dirs, join(repoRoot, 'test', 'dist', 'bench')]) {
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir).sort()) if (file.endsWith('-bench.js')) files.push(join(dir, file));
