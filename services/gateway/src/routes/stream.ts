@@ -2,7 +2,7 @@ import type { RouteSpec } from '../contract/route-spec.js';
 import { StreamQuery } from '../schemas/stream.js';
 import { WEATHER_ERRORS } from './error-sets.js';
 
-/** What a stream sends and how it is counted, for the document (the event types: stream/stream-events.ts). */
+/** What a stream sends and how it is counted, for the document (the event types: @stormhook/webhooks/stream-events). */
 const STREAM_DESCRIPTION = [
   'Server-sent events (`text/event-stream`) of the weather as ingest publishes it: lightning strikes, thunderstorm cells and rain areas, ',
   'only those touching the subscription geography (as the page operations filter), optionally only some `kinds` and only inside a `bbox`. ',

@@ -1,4 +1,4 @@
-import { STREAM_KINDS } from '../stream/stream-events.js';
+import { STREAM_KINDS } from '@stormhook/webhooks/stream-events';
 import { closedObject } from './json-schema.js';
 
 const kind = `(${STREAM_KINDS.join('|')})`;

@@ -1,4 +1,4 @@
-import type { StreamEventDataByName, StreamEventName } from './stream-events.js';
+import type { StreamEventDataByName, StreamEventName } from '@stormhook/webhooks/stream-events';
 
 /**
  * One server-sent event as it goes on the wire (WHATWG HTML, "Server-sent events"): `event:`, `id:`,

@@ -1,5 +1,5 @@
 import { KEEP_ALIVE_FRAME, sseFrame } from './sse.js';
-import type { StreamEndReason } from './stream-events.js';
+import type { StreamEndReason } from '@stormhook/webhooks/stream-events';
 import { admits, type StreamItem, type StreamSelection } from './stream-selection.js';
 
 /** One client connection as the hub writes to it (an HTTP response in the gateway, a fake in specs). */

@@ -4,7 +4,7 @@ import { bboxOfParts, distanceM, flattenMultiPolygon, type MultiPolygon } from '
 import { rectangleRing } from '@stormhook/geometry/testing';
 import type { weatherV1 } from '@stormhook/proto';
 import { thunderstormJson } from '../handlers/weather-json.js';
-import type { LightningEventData, PrecipitationEventData, ThunderstormEventData } from './stream-events.js';
+import type { LightningEventData, PrecipitationEventData, ThunderstormEventData } from '@stormhook/webhooks/stream-events';
 import { lightningItem, precipitationItem, thunderstormItem } from './stream-items.js';
 import { admits, type StreamItem, type StreamSelection } from './stream-selection.js';
 

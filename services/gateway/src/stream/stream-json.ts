@@ -10,7 +10,7 @@ import type {
   StreamMotion,
   StreamPolygon,
   ThunderstormEventData,
-} from './stream-events.js';
+} from '@stormhook/webhooks/stream-events';
 
 /** The predicted path's reach and spacing: the hour the console draws, a point every 10 minutes. */
 export const PATH_HORIZON_MIN = 60;

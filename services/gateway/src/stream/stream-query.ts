@@ -1,5 +1,5 @@
 import type { BBox } from '@stormhook/geometry';
-import { STREAM_KINDS, type StreamKind } from './stream-events.js';
+import { STREAM_KINDS, type StreamKind } from '@stormhook/webhooks/stream-events';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

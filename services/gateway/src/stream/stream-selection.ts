@@ -1,5 +1,5 @@
 import { bboxesOverlap, type BBox } from '@stormhook/geometry';
-import type { StreamKind } from './stream-events.js';
+import type { StreamKind } from '@stormhook/webhooks/stream-events';
 
 /**
  * Where a stream may look: every province (ADMIN), or the subscription areas (`<country>:<city id>`

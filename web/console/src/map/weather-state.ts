@@ -1,5 +1,5 @@
 import type { PrecipitationRecord, RingPolygon, ThunderstormRecord } from '../api/types.js';
-import type { LightningEventData, PrecipitationEventData, ThunderstormEventData } from '../stream/stream-events.js';
+import type { LightningEventData, PrecipitationEventData, ThunderstormEventData } from '@stormhook/webhooks/stream-events';
 import { collection, linearPath, ringGeometry, type Feature, type FeatureCollection, type Position } from './geojson.js';
 
 /** Lightning older than this is gone from the map (the issue: the last 10 minutes, fading). */

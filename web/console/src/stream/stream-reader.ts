@@ -1,5 +1,5 @@
 import { SseParser } from './sse-parser.js';
-import { STREAM_EVENT_NAMES, type StreamEvent, type StreamEventName } from './stream-events.js';
+import { STREAM_EVENT_NAMES, type StreamEvent, type StreamEventName } from '@stormhook/webhooks/stream-events';
 
 /** What the console does with the stream: every parsed event, and the connection's state for the status line. */
 export interface StreamSink {

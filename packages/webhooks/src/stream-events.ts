@@ -1,7 +1,8 @@
 /**
  * THE event vocabulary of `GET /v1/stream` (server-sent events, text/event-stream): every event the
- * stream sends, by its `event:` name, with the JSON of its `data:` line. Self-contained on purpose
- * (no imports): a client (the console) codes against this file alone. Changes are additive only.
+ * stream sends, by its `event:` name, with the JSON of its `data:` line. The gateway writes it and the
+ * console (browser code) reads it, both from this one file: it imports nothing, so the browser bundle
+ * takes it alone (`@stormhook/webhooks/stream-events`). Changes are additive only.
  *
  * Wire form of one event (a blank line ends it):
  *
