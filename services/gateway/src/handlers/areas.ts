@@ -5,7 +5,7 @@ import { coversCity } from '../http/caller-geography.js';
 import { validatedBody, validatedParams, validatedQuery } from '../http/validated-input.js';
 import type { Handlers } from '../routes/mount.js';
 import { CountryCodeParams, DistrictIdParams, LocateAreaRequest, NeighborhoodIdParams, SimplifyQuery } from '../schemas/areas.js';
-import { cityJson, districtJson, neighbourhoodJson } from './area-shapes.js';
+import { cityJson, districtJson, neighbourhoodJson } from '../json/area-shapes.js';
 
 export type GeoClient = GrpcClient<typeof geoV1.GeoService>;
 

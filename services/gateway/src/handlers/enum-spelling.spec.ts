@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { notificationV1 } from '@stormhook/proto';
 import { deliveryJson, failureClassOrNull } from './deliveries-json.js';
-import { intensityName } from './weather-json.js';
+import { intensityName } from '../json/weather-json.js';
 
 // The public answers spell the services' enum values without their prefix; a value left unset keeps
 // the spelling the answers always had (UNSPECIFIED, or null where the contract says null).

@@ -18,7 +18,7 @@ import {
   ThunderstormGetRequest,
   ThunderstormPageRequest,
 } from '../schemas/weather.js';
-import { forecastJson, precipitationPageJson, thunderstormJson, thunderstormPageJson } from './weather-json.js';
+import { forecastJson, precipitationPageJson, thunderstormJson, thunderstormPageJson } from '../json/weather-json.js';
 
 export type QueryClient = GrpcClient<typeof queryV1.QueryService>;
 

@@ -3,7 +3,7 @@ import { AreaIndex, type SubscriptionArea } from '@stormhook/access';
 import { bboxOfParts, distanceM, flattenMultiPolygon, type MultiPolygon } from '@stormhook/geometry';
 import { rectangleRing } from '@stormhook/geometry/testing';
 import type { weatherV1 } from '@stormhook/proto';
-import { thunderstormJson } from '../handlers/weather-json.js';
+import { thunderstormJson } from '../json/weather-json.js';
 import type { LightningEventData, PrecipitationEventData, ThunderstormEventData } from '@stormhook/webhooks/stream-events';
 import { lightningItem, precipitationItem, thunderstormItem } from './stream-items.js';
 import { admits, type StreamItem, type StreamSelection } from './stream-selection.js';

@@ -1,7 +1,7 @@
 import { direct } from '@stormhook/geometry';
 import type { commonV1, weatherV1 } from '@stormhook/proto';
-import { multiForm } from '../handlers/area-shapes.js';
-import { intensityName, thunderstormJson } from '../handlers/weather-json.js';
+import { multiForm } from '../json/area-shapes.js';
+import { intensityName, thunderstormJson } from '../json/weather-json.js';
 import type {
   LightningEventData,
   PrecipitationEventData,
