@@ -7,7 +7,9 @@ import { startInProcessStack, type InProcessStack } from './support/stack.js';
 describe('the whole stack in one process (real Kafka and database)', () => {
   let stack: InProcessStack;
 
-  before(async () => {
+  before(async function () {
+    // Seven services, each joining its consumer groups, in one process: about 30 s on 2 busy cores.
+    this.timeout(120_000);
     stack = await startInProcessStack();
   });
 

@@ -115,8 +115,8 @@ export async function start(config: Config, opts: GatewayStartOptions = {}): Pro
       logger: platform.logger,
     });
     // Joined before the first request: a change made after a snapshot is read is then always seen.
-    await changes.consumer.start();
-    await feed.consumer.start();
+    // The two groups join side by side (each join is a few seconds of the broker's rebalance).
+    await Promise.all([changes.consumer.start(), feed.consumer.start()]);
   } catch (error) {
     await changes.stop().catch(() => undefined);
     await feed.stop().catch(() => undefined);
