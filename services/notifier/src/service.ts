@@ -22,7 +22,7 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { EndpointCache } from './delivery/endpoint-cache.js';
 import { EndpointHealth } from './delivery/endpoint-health.js';
 import { WebhookStatsRecorder } from './delivery/webhook-stats-recorder.js';
-import { GotWebhookSender } from './http/got-sender.js';
+import { NodeWebhookSender } from './http/node-sender.js';
 import { alarmTriggeredHandler } from './transport/alarm-triggered-handler.js';
 import { KafkaNotifierEventPublisher } from './transport/kafka-event-publisher.js';
 import { messageRequestedHandler } from './transport/message-requested-handler.js';
@@ -124,7 +124,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const cache = new EndpointCache(repository);
       const publisher = new KafkaNotifierEventPublisher(platform.publisher);
       const metrics = new DeliveryMetrics(platform.metrics);
-      const sender = new GotWebhookSender({
+      const sender = new NodeWebhookSender({
         policy,
         maxBodyBytes: MAX_RESPONSE_BODY_BYTES,
         userAgent: config.NOTIFIER_USER_AGENT,

@@ -13,6 +13,9 @@
  *                       after each run (keep-alive, the same sockets per receiver and requests in
  *                       flight, no database, no signing): the most they take from one process now.
  *                       The notifier's rate is given as a ratio of it.
+ *   sender alone        the notifier's own HttpSender driving the same receivers the same way right
+ *                       after (no database, no signing): its CPU per request beside the bare
+ *                       client's is what the HTTP client adds to every delivery.
  *   dead endpoint's work  the notifier's CPU per live delivery in the dead-endpoint run against its
  *                       CPU per delivery in the healthy run: what the dead endpoint adds to the
  *                       others' cost. The notifier is CPU-bound here, so this is what it takes from
@@ -36,12 +39,14 @@ import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
 import { WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
 import { DEFAULT_WORKER_OPTIONS } from '../delivery/worker-options.js';
-import { GotWebhookSender } from '../http/got-sender.js';
+import { NodeWebhookSender } from '../http/node-sender.js';
+import type { HttpSender } from '../ports/http-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { COLLECTIONS, ensureNotifierIndexes } from '../persistence/collections.js';
 import { MongoDeliveryStore } from '../persistence/mongo-delivery-store.js';
 import { MongoEndpointRepository } from '../persistence/mongo-endpoint-repository.js';
 import { MongoWebhookStatsStore } from '../persistence/mongo-webhook-stats-store.js';
+import { WriteGate } from '../persistence/write-gate.js';
 import { systemClock } from '../ports/clock.js';
 import type { NotifierEventPublisher } from '../ports/event-publisher.js';
 import { CredentialCipher, parseKeyring } from '../security/credential-cipher.js';
@@ -84,6 +89,8 @@ interface RunResult {
   database: DatabaseWork;
   /** The bare client's rate against the live receivers, right after the run. */
   ceiling: Ceiling;
+  /** The notifier's sender alone against the same receivers, right after the bare client. */
+  senderAlone: Ceiling;
 }
 
 interface DatabaseWork {
@@ -163,6 +170,32 @@ async function receiversCeiling(ports: readonly number[], count: number, paralle
   return { requestsPerSecond: Math.round(count / seconds), cpuUsPerRequest: Math.round((used.user + used.system) / count) };
 }
 
+/** The notifier's sender driving the receivers as receiversCeiling does: what the HTTP client costs per request. */
+async function senderAlone(sender: HttpSender, ports: readonly number[], count: number, parallel: number, body: string): Promise<Ceiling> {
+  let next = 0;
+  let failed = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const outcome = await sender.send({
+          method: 'POST',
+          url: `http://127.0.0.1:${ports[i % ports.length]}/hook`,
+          headers: { 'content-type': 'application/json', 'webhook-id': `sender-${i}` },
+          body,
+          timeoutMs: POLICY.timeoutMs,
+        });
+        if (outcome.kind !== 'response' || outcome.statusCode >= 300) failed++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  if (failed > 0) throw new Error(`the sender alone had ${failed} of ${count} requests fail`);
+  return { requestsPerSecond: Math.round(count / seconds), cpuUsPerRequest: Math.round((used.user + used.system) / count) };
+}
+
 async function run(mongoUrl: string, count: number, parallel: number, deadEndpoint: boolean, logger: Logger): Promise<RunResult> {
   // Its own client, with command monitoring on (it must be set before the connections open).
   const client = await new MongoClient(mongoUrl, { appName: 'notifier-bench', monitorCommands: true }).connect();
@@ -173,7 +206,9 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
 
   const cipher = new CredentialCipher(parseKeyring(`bench:${randomBytes(32).toString('base64')}`));
   const repository = new MongoEndpointRepository(mongo.db, cipher);
-  const store = new MongoDeliveryStore(mongo.db);
+  // One write gate for every writer of the database, as the service wires it.
+  const gate = new WriteGate();
+  const store = new MongoDeliveryStore(mongo.db, { gate });
   const policy = new SsrfPolicy(['127.0.0.1/32']);
   const cache = new EndpointCache(repository);
   const publisher: NotifierEventPublisher = { deliveryFailed: async () => undefined, messageRequested: async () => undefined };
@@ -182,7 +217,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     const created = await endpoints.create(`bench-${i}`, { url: `http://127.0.0.1:${ports[i]}/hook`, deliveryPolicy: POLICY });
     if (!created.ok) throw new Error(created.error.message);
   }
-  const sender = new GotWebhookSender({
+  const sender = new NodeWebhookSender({
     policy,
     maxBodyBytes: 20_000,
     userAgent: 'Stormhook-Webhooks/bench',
@@ -191,7 +226,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   const health = new EndpointHealth({ repository, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 86_400_000 });
   // The webhook health statistics as the service wires them: counted per attempt, written every 5 s.
   const stats = new WebhookStatsRecorder(
-    { store: new MongoWebhookStatsStore(mongo.db), clock: systemClock, logger },
+    { store: new MongoWebhookStatsStore(mongo.db, { gate }), clock: systemClock, logger },
     { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 500 },
   );
   const worker = new DeliveryWorker(
@@ -254,6 +289,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     DEFAULT_WORKER_OPTIONS.perEndpointConcurrency,
     events[0]?.payloadJson ?? '{}',
   );
+  const alone = await senderAlone(sender, ports.slice(1), Math.ceil(count / 2), parallel, events[0]?.payloadJson ?? '{}');
   sender.close();
   await receivers.close();
   await mongo.db.dropDatabase();
@@ -271,6 +307,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
     cpuSystemUsPerDelivery: Math.round(used.system / answered.length),
     database,
     ceiling,
+    senderAlone: alone,
   };
 }
 
@@ -318,6 +355,14 @@ async function main(): Promise<void> {
     value: Math.round((healthy.deliveredPerSecond / ceiling.requestsPerSecond) * 1000) / 1000,
     unit: 'ratio',
     note: `${healthy.cpuUsPerDelivery} us CPU per delivery in the notifier's process (acceptance, sending, recording; receivers apart)`,
+  });
+  const alone = healthy.senderAlone;
+  reportBench({
+    bench,
+    metric: "the notifier's HTTP sender alone, CPU per request",
+    value: alone.cpuUsPerRequest,
+    unit: 'us',
+    note: `NodeWebhookSender driving the same 7 receivers right after the bare client, ${parallel} in flight, no database or signing: ${alone.requestsPerSecond} requests/s; the bare node:http client ${ceiling.cpuUsPerRequest} us (${Math.round((alone.cpuUsPerRequest / ceiling.cpuUsPerRequest) * 100) / 100}x)`,
   });
   const writes = Object.entries(healthy.database.byCommand)
     .map(([name, c]) => `${name} ${c.commands}/${c.documents}`)

@@ -27,7 +27,7 @@ import { WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
 import { DEFAULT_WORKER_OPTIONS } from '../delivery/worker-options.js';
 import { newDeliveryState, type Delivery } from '../domain/delivery.js';
 import type { FailureClass } from '../domain/failure-class.js';
-import { GotWebhookSender } from '../http/got-sender.js';
+import { NodeWebhookSender } from '../http/node-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { attemptKey, type AttemptDocument } from '../persistence/attempt-document.js';
 import { COLLECTIONS, ensureNotifierIndexes } from '../persistence/collections.js';
@@ -262,7 +262,7 @@ async function recoverRun(mongoUrl: string, dead: number, liveRate: number, reco
     { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 500 },
   );
   const publisher: NotifierEventPublisher = { deliveryFailed: async () => undefined, messageRequested: async () => undefined };
-  const sender = new GotWebhookSender({
+  const sender = new NodeWebhookSender({
     policy: new SsrfPolicy(['127.0.0.1/32']),
     maxBodyBytes: 20_000,
     userAgent: 'Stormhook-Webhooks/bench',

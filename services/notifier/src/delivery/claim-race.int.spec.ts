@@ -7,7 +7,7 @@ import { MongoDeliveryStore } from '../persistence/mongo-delivery-store.js';
 import { systemClock } from '../ports/clock.js';
 import { queueEntry } from '../ports/delivery-store.js';
 import { SsrfPolicy } from '../security/ssrf-policy.js';
-import { GotWebhookSender } from '../http/got-sender.js';
+import { NodeWebhookSender } from '../http/node-sender.js';
 import { RecordingPublisher } from '../test-support/recording-publisher.js';
 import { alarmEvent, endpointConfig, startHarness, type NotifierHarness } from '../test-support/harness.js';
 import { TestReceiver } from '../test-support/receiver.js';
@@ -26,7 +26,7 @@ describe('claim race: 8 notifier instances over 1,000 due deliveries (FerretDB +
   const receiver = new TestReceiver();
   const connections: MongoHandle[] = [];
   const workers: DeliveryWorker[] = [];
-  const senders: GotWebhookSender[] = [];
+  const senders: NodeWebhookSender[] = [];
 
   before(async () => {
     h = await startHarness();
@@ -63,7 +63,7 @@ describe('claim race: 8 notifier instances over 1,000 due deliveries (FerretDB +
       const mongo = await connectMongo({ url: infra.mongoUrl, dbName: h.mongo.db.databaseName, appName: `claimer-${i}` });
       connections.push(mongo);
       const cache = new EndpointCache(h.endpointRepo);
-      const sender = new GotWebhookSender({ policy: new SsrfPolicy(['127.0.0.1/32']), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
+      const sender = new NodeWebhookSender({ policy: new SsrfPolicy(['127.0.0.1/32']), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
       senders.push(sender);
       const health = new EndpointHealth({ repository: h.endpointRepo, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 60 * 60 * 1000 });
       workers.push(

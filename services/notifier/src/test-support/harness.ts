@@ -12,7 +12,7 @@ import { DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
 import type { DeliveryWorkerOptions } from '../delivery/worker-options.js';
-import { GotWebhookSender } from '../http/got-sender.js';
+import { NodeWebhookSender } from '../http/node-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { ensureNotifierIndexes } from '../persistence/collections.js';
 import { MongoDeliveryStore } from '../persistence/mongo-delivery-store.js';
@@ -75,7 +75,7 @@ export async function startHarness(): Promise<NotifierHarness> {
   const registry = new Registry();
   const metrics = new DeliveryMetrics(registry);
   const workers: DeliveryWorker[] = [];
-  const senders: GotWebhookSender[] = [];
+  const senders: NodeWebhookSender[] = [];
   const registrationPolicy = new SsrfPolicy(['127.0.0.1/32']);
   const endpoints = new EndpointUseCases({
     repository: endpointRepo,
@@ -101,7 +101,7 @@ export async function startHarness(): Promise<NotifierHarness> {
     deliveryLog,
     instance(options = {}, allowList = ['127.0.0.1/32'], extras = {}) {
       const cache = new EndpointCache(endpointRepo, 200);
-      const sender = new GotWebhookSender({ policy: new SsrfPolicy(allowList), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
+      const sender = new NodeWebhookSender({ policy: new SsrfPolicy(allowList), maxBodyBytes: 20_000, userAgent: 'Stormhook-Webhooks/test' });
       senders.push(sender);
       const health = new EndpointHealth({ repository: endpointRepo, cache, publisher, clock: systemClock, logger, autoDisableAfterMs: 60 * 60 * 1000 });
       const worker = new DeliveryWorker(
