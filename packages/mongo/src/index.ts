@@ -1,5 +1,6 @@
 export { connectMongo, redactUrl, type MongoHandle, type MongoOptions } from './connect.js';
-export { ensureIndexes, IndexConflictError, type IndexSpec, type EnsureIndexesResult } from './indexes.js';
+export { ensureIndexes, IndexConflictError, type IndexSpec, type EnsureIndexesOptions, type EnsureIndexesResult } from './indexes.js';
+export { serverTraits, traitsOf, type ServerTraits } from './server-traits.js';
 export { isDuplicateKeyError } from './duplicate-key.js';
 export { databaseName } from './names.js';
 export { bulkWriteInChunks, MAX_STATEMENTS_PER_COMMAND } from './bulk-write.js';

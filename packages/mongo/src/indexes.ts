@@ -1,4 +1,5 @@
 import type { Collection, Document, IndexDirection } from 'mongodb';
+import type { ServerTraits } from './server-traits.js';
 
 /**
  * A named index. Names are required so that a changed definition is noticed instead of duplicated.
@@ -15,6 +16,17 @@ export interface IndexSpec {
 export interface EnsureIndexesResult {
   created: string[];
   unchanged: string[];
+  /** Non-unique indexes left out because the server would never use them (see ensureIndexes). */
+  skipped?: string[];
+}
+
+export interface EnsureIndexesOptions {
+  /**
+   * The server's traits (serverTraits). Where queries do not use secondary indexes (FerretDB 1.x),
+   * non-unique specs are not created: they would cost a write on every insert and serve no query.
+   * Unique specs are always created, since they enforce. Without traits every spec is created.
+   */
+  server?: ServerTraits;
 }
 
 /** An index exists under the same name (or with the same key) but a different definition. */
@@ -58,8 +70,16 @@ async function existingIndexes(collection: Collection<Document>): Promise<Docume
  * {@link IndexConflictError} rather than dropping the old index: dropping a unique index while older
  * replicas still run would let duplicates in, so changing an index is a deliberate migration.
  * FerretDB silently accepts a conflicting createIndexes, which is why the comparison is done here.
+ * Given the server's traits, non-unique specs it would never use are left out (EnsureIndexesOptions);
+ * an index of that kind made earlier stays where it is (dropping one is an operator's choice).
  */
-export async function ensureIndexes<T extends Document>(collection: Collection<T>, specs: readonly IndexSpec[]): Promise<EnsureIndexesResult> {
+export async function ensureIndexes<T extends Document>(
+  collection: Collection<T>,
+  all: readonly IndexSpec[],
+  { server }: EnsureIndexesOptions = {},
+): Promise<EnsureIndexesResult> {
+  const unused = server && !server.queriesUseSecondaryIndexes ? all.filter((spec) => spec.unique !== true) : [];
+  const specs = all.filter((spec) => !unused.includes(spec));
   const target = collection as unknown as Collection<Document>;
   const existing = await existingIndexes(target);
   const byName = new Map(existing.map((index) => [String(index['name']), index]));
@@ -92,5 +112,7 @@ export async function ensureIndexes<T extends Document>(collection: Collection<T
       })),
     );
   }
-  return { created: missing.map((spec) => spec.name), unchanged };
+  const result: EnsureIndexesResult = { created: missing.map((spec) => spec.name), unchanged };
+  if (unused.length > 0) result.skipped = unused.map((spec) => spec.name);
+  return result;
 }

@@ -6,6 +6,7 @@ import { connectMongo, type MongoHandle } from './connect.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { ensureIndexes, IndexConflictError, type IndexSpec } from './indexes.js';
 import { databaseName } from './names.js';
+import { serverTraits } from './server-traits.js';
 
 const mongoUrl = () => testInfra().mongoUrl;
 
@@ -84,6 +85,32 @@ describe('mongo (real FerretDB/MongoDB)', () => {
     assert.deepEqual(await accounts.listIndexes().toArray(), before);
     const unique = before.find((i) => i['name'] === 'email_unique');
     assert.equal(unique?.['unique'], true);
+  });
+
+  it('leaves out the non-unique indexes a server would not use, and says which: on FerretDB 1.x a filter on an indexed field still scans', async () => {
+    const server = await serverTraits(mongo.db);
+    const docs = mongo.db.collection<Account>('idx-traits');
+    const specs: IndexSpec[] = [
+      { name: 'email_unique', key: { email: 1 }, unique: true },
+      { name: 'name_logins', key: { name: 1, logins: -1 } },
+    ];
+    const result = await ensureIndexes(docs, specs, { server });
+    const names = (await docs.listIndexes().toArray()).map((i) => String(i['name']));
+    assert.ok(names.includes('email_unique'), 'a unique index is always made: it enforces');
+    if (server.queriesUseSecondaryIndexes) {
+      assert.deepEqual(result, { created: ['email_unique', 'name_logins'], unchanged: [] });
+      return;
+    }
+    assert.match(server.name, /^ferretdb v1\./);
+    assert.deepEqual(result, { created: ['email_unique'], unchanged: [], skipped: ['name_logins'] });
+    assert.ok(!names.includes('name_logins'));
+    // The reason, measured: with an index on the field, FerretDB's plan for a filter on it is a scan.
+    await ensureIndexes(docs, specs);
+    await docs.insertMany(Array.from({ length: 20 }, (_, n) => ({ email: `u${n}@example.com`, name: `n${n % 4}`, logins: n })));
+    const explained = (await mongo.db.command({ explain: { find: 'idx-traits', filter: { name: 'n1' } } })) as { queryPlanner?: { Plan?: string[] } };
+    const plan = (explained.queryPlanner?.Plan ?? []).join(' ');
+    assert.match(plan, /SCAN /, `query plan: ${plan}`);
+    assert.doesNotMatch(plan, /USING INDEX/, `query plan: ${plan}`);
   });
 
   it('ensureIndexes refuses to silently change an existing index', async () => {

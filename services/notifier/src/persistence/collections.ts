@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ensureIndexes, type IndexSpec } from '@stormhook/mongo';
+import { ensureIndexes, serverTraits, type IndexSpec, type ServerTraits } from '@stormhook/mongo';
 
 /** Collection names of the notifier's database. Renaming one needs a migration. */
 export const COLLECTIONS = {
@@ -40,7 +40,9 @@ export const COLLECTIONS = {
  * Deliveries are keyed by notification id (`_id`), which is the unique index that makes a replayed
  * AlarmTriggered find its chain instead of starting a second one. The other indexes serve MongoDB;
  * FerretDB 1.x on SQLite pushes down only `{_id: value}` filters, which is why the hot paths use
- * nothing else on the deliveries collection and scan only the small work queue.
+ * nothing else on the deliveries collection and scan only the small work queue, and why the
+ * non-unique ones are not made there at all (ensureIndexes with the server's traits): on the city
+ * storm each delivery and attempt paid a random page write per such index in SQLite's WAL.
  */
 export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSpec[]>> = {
   endpoints: [{ name: 'accountId_unique', key: { accountId: 1 }, unique: true }],
@@ -65,9 +67,15 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
   recoveryJobs: [],
 };
 
-export async function ensureNotifierIndexes(db: Db): Promise<void> {
+/** Makes the indexes the server will use; answers the server's traits and the indexes it left out. */
+export async function ensureNotifierIndexes(db: Db): Promise<{ server: ServerTraits; skipped: string[] }> {
+  const server = await serverTraits(db);
+  const skipped: string[] = [];
   for (const [key, name] of Object.entries(COLLECTIONS) as [keyof typeof COLLECTIONS, string][]) {
     const specs = INDEXES[key];
-    if (specs.length > 0) await ensureIndexes(db.collection(name), specs);
+    if (specs.length === 0) continue;
+    const result = await ensureIndexes(db.collection(name), specs, { server });
+    for (const index of result.skipped ?? []) skipped.push(`${name}.${index}`);
   }
+  return { server, skipped };
 }
