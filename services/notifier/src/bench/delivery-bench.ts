@@ -227,7 +227,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   // The webhook health statistics as the service wires them: counted per attempt, written every 5 s.
   const stats = new WebhookStatsRecorder(
     { store: new MongoWebhookStatsStore(mongo.db, { gate }), clock: systemClock, logger },
-    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 500 },
+    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 50 },
   );
   const worker = new DeliveryWorker(
     {

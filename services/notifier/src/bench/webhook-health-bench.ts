@@ -259,7 +259,7 @@ async function recoverRun(mongoUrl: string, dead: number, liveRate: number, reco
   const statsStore = new MongoWebhookStatsStore(mongo.db);
   const stats = new WebhookStatsRecorder(
     { store: statsStore, clock: systemClock, logger },
-    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 500 },
+    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 50 },
   );
   const publisher: NotifierEventPublisher = { deliveryFailed: async () => undefined, messageRequested: async () => undefined };
   const sender = new NodeWebhookSender({
