@@ -1,5 +1,5 @@
 import { metresPerDegreeLat, metresPerDegreeLng, pointInMultiPolygon, ringsOf, type Position } from '@stormhook/geometry';
-import type { Crossing } from './crossing.js';
+import type { Crossing } from './crossing-span.js';
 import type { MovingShape } from './moving-shape.js';
 
 /** A point alarm's disc, as the crossing needs it. */

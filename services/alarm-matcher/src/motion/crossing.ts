@@ -1,6 +1,9 @@
 import { pointInMultiPolygon, type BBox, type MultiPolygon, type Position } from '@stormhook/geometry';
 import { discCrossing, type Disc } from './circle-crossing.js';
+import type { Crossing } from './crossing-span.js';
 import type { MovingShape } from './moving-shape.js';
+
+export type { Crossing } from './crossing-span.js';
 
 /** What a crossing test needs of an area: its box and a polygon test (PreparedShape has both). */
 export interface Area {
@@ -11,19 +14,6 @@ export interface Area {
 function isDisc(area: Area): area is Area & Disc {
   const candidate = area as Partial<Disc>;
   return typeof candidate.radiusM === 'number' && Array.isArray(candidate.center);
-}
-
-/**
- * When a moving polygon touches an area, in minutes from the time of its position (negative: before).
- * Asked with `exit: false`, a crossing holds the entry only (exitMin undefined).
- */
-export interface Crossing {
-  /** First contact; equal to the window's start when it touches from the start. */
-  entryMin: number;
-  /** Last contact; undefined when it still touches at the window's end (it leaves later, if at all). */
-  exitMin: number | undefined;
-  /** Whether it touched at the window's start. */
-  touchingAtStart: boolean;
 }
 
 /** Halvings of a one-minute step at each edge: 1 min / 2^3 = 7.5 s, well inside the motion's own error. */
