@@ -1,5 +1,6 @@
 import { ConfigError, defineEnv, int, list, str, url, type ConfigOf, type EnvSource } from '@stormhook/config';
 import { grpcEnv, missingWithoutDevFallbacks, platformEnv } from '@stormhook/service-kit';
+import { DEFAULT_STATS_WRITES } from './delivery/webhook-stats-recorder.js';
 import { DEFAULT_POLICY_BOUNDS } from './domain/delivery-policy.js';
 import { messageEnv } from './messaging/message-env.js';
 import { retentionEnv } from './retention/retention-env.js';
@@ -105,20 +106,14 @@ const spec = {
    * accounts changed than one round writes: they take turns, oldest change first.
    */
   NOTIFIER_STATS_FLUSH_INTERVAL_MS: int({
-    default: 5_000,
+    default: DEFAULT_STATS_WRITES.flushIntervalMs,
     min: 100,
     max: 300_000,
     description: 'interval between writes of the webhook health statistics, in milliseconds',
   }),
-  /**
-   * 50 a round is 10 replaces a second at the default interval. At 500 (100 a second) the city storm's
-   * 1,497 accounts, whose documents grow by a minute bucket a minute, took the embedded database from
-   * the deliveries: 490 deliveries/s against 549/s at 50, p99 150 s against 75 s (bench/README.md).
-   * With 1,497 accounts changing at once, each account's figures then reach other replicas about every
-   * 150 s instead of 15 s; the process answering always adds its own memory.
-   */
+  /** Why 50: DEFAULT_STATS_WRITES. */
   NOTIFIER_STATS_MAX_ACCOUNTS_PER_FLUSH: int({
-    default: 50,
+    default: DEFAULT_STATS_WRITES.maxAccountsPerFlush,
     min: 1,
     max: 100_000,
     description: 'accounts whose webhook health statistics one write round stores',

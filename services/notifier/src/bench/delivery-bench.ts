@@ -37,7 +37,7 @@ import { Registry } from 'prom-client';
 import { DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
-import { WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
+import { DEFAULT_STATS_WRITES, WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
 import { DEFAULT_WORKER_OPTIONS } from '../delivery/worker-options.js';
 import { NodeWebhookSender } from '../http/node-sender.js';
 import type { HttpSender } from '../ports/http-sender.js';
@@ -227,7 +227,7 @@ async function run(mongoUrl: string, count: number, parallel: number, deadEndpoi
   // The webhook health statistics as the service wires them: counted per attempt, written every 5 s.
   const stats = new WebhookStatsRecorder(
     { store: new MongoWebhookStatsStore(mongo.db, { gate }), clock: systemClock, logger },
-    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 50 },
+    { writerId: 'bench', ...DEFAULT_STATS_WRITES },
   );
   const worker = new DeliveryWorker(
     {

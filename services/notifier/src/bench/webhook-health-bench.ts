@@ -23,7 +23,7 @@ import { Registry } from 'prom-client';
 import { DeliveryWorker } from '../delivery/delivery-worker.js';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointHealth } from '../delivery/endpoint-health.js';
-import { WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
+import { DEFAULT_STATS_WRITES, WebhookStatsRecorder } from '../delivery/webhook-stats-recorder.js';
 import { DEFAULT_WORKER_OPTIONS } from '../delivery/worker-options.js';
 import { newDeliveryState, type Delivery } from '../domain/delivery.js';
 import type { FailureClass } from '../domain/failure-class.js';
@@ -257,10 +257,7 @@ async function recoverRun(mongoUrl: string, dead: number, liveRate: number, reco
 
   const store = new MongoDeliveryStore(mongo.db);
   const statsStore = new MongoWebhookStatsStore(mongo.db);
-  const stats = new WebhookStatsRecorder(
-    { store: statsStore, clock: systemClock, logger },
-    { writerId: 'bench', flushIntervalMs: 5_000, maxAccountsPerFlush: 50 },
-  );
+  const stats = new WebhookStatsRecorder({ store: statsStore, clock: systemClock, logger }, { writerId: 'bench', ...DEFAULT_STATS_WRITES });
   const publisher: NotifierEventPublisher = { deliveryFailed: async () => undefined, messageRequested: async () => undefined };
   const sender = new NodeWebhookSender({
     policy: new SsrfPolicy(['127.0.0.1/32']),

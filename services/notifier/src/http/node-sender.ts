@@ -35,6 +35,7 @@ interface Target {
   /** null when the host is a name (checked at connect time, after DNS), else the refusal or ''. */
   refusal: string | null;
   request: typeof httpRequest;
+  agent: FilteringAgents['http'] | FilteringAgents['https'];
 }
 
 /** URLs remembered; when full the memory starts again empty. */
@@ -74,7 +75,8 @@ export class NodeWebhookSender implements HttpSender {
       const host = parsed.hostname;
       const checked = parseIp(host) ? this.options.policy.check(host.replace(/^\[|\]$/g, '')) : null;
       const refusal = checked === null ? null : checked.allowed ? '' : new BlockedAddressError(host, checked.reason).message;
-      target = { url: parsed, refusal, request: parsed.protocol === 'https:' ? httpsRequest : httpRequest };
+      const https = parsed.protocol === 'https:';
+      target = { url: parsed, refusal, request: https ? httpsRequest : httpRequest, agent: https ? this.agents.https : this.agents.http };
       if (this.targets.size >= TARGET_LIMIT) this.targets.clear();
       this.targets.set(url, target);
     }
@@ -116,13 +118,12 @@ export class NodeWebhookSender implements HttpSender {
       return { kind: 'error', message: error.message, blocked: false, timedOut: (error as { code?: unknown }).code === TIMED_OUT, durationMs: elapsed() };
     }
     const watching = signal ? this.watched(signal) : undefined;
-    const isHttps = target.url.protocol === 'https:';
     return new Promise<SendOutcome>((resolve) => {
       let settled = false;
       const outgoing = target.request(target.url, {
         method: request.method,
         headers: { 'user-agent': this.options.userAgent, ...request.headers, 'content-length': Buffer.byteLength(request.body) },
-        agent: isHttps ? this.agents.https : this.agents.http,
+        agent: target.agent,
         lookup: this.lookup as never,
       });
       const timer = setTimeout(
