@@ -29,7 +29,7 @@ import { newDeliveryState, type Delivery } from '../domain/delivery.js';
 import type { FailureClass } from '../domain/failure-class.js';
 import { NodeWebhookSender } from '../http/node-sender.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
-import { attemptKey, type AttemptDocument } from '../persistence/attempt-document.js';
+import { fromAttemptDocument, toAttemptDocument, type AttemptDocument } from '../persistence/attempt-document.js';
 import { COLLECTIONS, ensureNotifierIndexes } from '../persistence/collections.js';
 import { toDeliveryDocument, type DeliveryDocument } from '../persistence/delivery-document.js';
 import { MongoDeliveryStore } from '../persistence/mongo-delivery-store.js';
@@ -102,30 +102,31 @@ async function healthRun(mongoUrl: string, attempts: number, logger: Logger): Pr
       const failureClass = succeeded ? undefined : FAILURES[(i / 10) % FAILURES.length];
       const deliveryId = `ntf_${i.toString(36)}`;
       const durationMs = 20 + (i % 300);
-      docs.push({
-        _id: attemptKey(deliveryId, 1),
-        deliveryId,
-        accountId,
-        attemptNumber: 1,
-        trigger: 'scheduled',
-        url: 'https://hooks.example.com/stormhook',
-        startedAt: new Date(at - durationMs),
-        durationMs,
-        responseStatus: succeeded ? 200 : failureClass === 'HTTP_5XX' ? 503 : null,
-        responseBody: '',
-        responseBodyTruncated: false,
-        succeeded,
-        error: succeeded ? null : 'HTTP 503',
-        nextAttemptAt: null,
-        ...(failureClass ? { failureClass } : {}),
-        outcome: {
-          status: succeeded ? 'succeeded' : 'dead',
-          finishedAt: new Date(at),
-          failureReason: succeeded ? null : 'retries-exhausted',
-          publishFailure: false,
-          endpointId: 'ep',
-        },
-      });
+      docs.push(
+        toAttemptDocument(deliveryId, accountId, {
+          attempt: {
+            attemptNumber: 1,
+            trigger: 'scheduled',
+            url: 'https://hooks.example.com/stormhook',
+            startedAt: new Date(at - durationMs),
+            durationMs,
+            responseStatus: succeeded ? 200 : failureClass === 'HTTP_5XX' ? 503 : null,
+            responseBody: '',
+            responseBodyTruncated: false,
+            succeeded,
+            error: succeeded ? null : 'HTTP 503',
+            nextAttemptAt: null,
+            ...(failureClass ? { failureClass } : {}),
+          },
+          outcome: {
+            status: succeeded ? 'succeeded' : 'dead',
+            finishedAt: new Date(at),
+            failureReason: succeeded ? null : 'retries-exhausted',
+            publishFailure: false,
+            endpointId: 'ep',
+          },
+        }),
+      );
       (writers[i % 2] as WebhookStatsRecorder).attempted(accountId, {
         at,
         durationMs,
@@ -336,11 +337,11 @@ async function recoverRun(mongoUrl: string, dead: number, liveRate: number, reco
   const during = latency('sending');
   const recoveredReceived = [...received.keys()].filter((id) => !accepted.has(id)).length;
   // A recovered callback is tried once: say why the ones that failed did (the job only counts them).
-  const failures = await mongo.db
-    .collection<AttemptDocument>(COLLECTIONS.attempts)
-    .find({ accountId: 'acc-recover', attemptNumber: { $gt: 1 }, failureClass: { $exists: true } } as never)
-    .limit(20)
-    .toArray();
+  // The attempt's fields are packed (persistence/packed-fields.ts), so the choice is made here.
+  const failures = (await mongo.db.collection<AttemptDocument>(COLLECTIONS.attempts).find({ accountId: 'acc-recover' }).toArray())
+    .map((doc) => fromAttemptDocument(doc).attempt)
+    .filter((attempt) => attempt.attemptNumber > 1 && attempt.failureClass !== undefined)
+    .slice(0, 20);
   await worker.stop({ graceMs: 0 });
   await stats.stop();
   sender.close();

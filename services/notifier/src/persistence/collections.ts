@@ -47,10 +47,9 @@ export const COLLECTIONS = {
 export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSpec[]>> = {
   endpoints: [{ name: 'accountId_unique', key: { accountId: 1 }, unique: true }],
   endpointAccounts: [],
-  deliveries: [
-    { name: 'account_created', key: { accountId: 1, createdAt: -1 } },
-    { name: 'failure_outbox', key: { failureEventPending: 1 } },
-  ],
+  // No index on failureEventPending any more: no query ever used it (the owed DeliveryFailed events are
+  // found by their queue markers), and packed documents keep the flag inside `packed`.
+  deliveries: [{ name: 'account_created', key: { accountId: 1, createdAt: -1 } }],
   queue: [{ name: 'due', key: { dueAt: 1 } }],
   attempts: [
     { name: 'delivery', key: { deliveryId: 1 } },

@@ -21,16 +21,17 @@ import {
 import { attemptKey, fromAttemptDocument, toAttemptDocument, type AttemptDocument } from './attempt-document.js';
 import { COLLECTIONS } from './collections.js';
 import { fromQueueDocument, storedDelivery, toDeliveryDocument, toQueueDocument, type DeliveryDocument, type QueueDocument } from './delivery-document.js';
-import { fromHoldDocument, type HoldDocument } from './hold-document.js';
+import { fromHoldDocument, toHoldDocument, type HoldDocument } from './hold-document.js';
 import { insertEach, type InsertResult } from './insert-each.js';
 import { LeaseClaims } from './lease-claims.js';
 import { WriteGate } from './write-gate.js';
 
 /** The list view leaves out the two big fields. */
 const LIST_PROJECTION = { attempts: 0, payload: 0 } as const;
-/** What a recovery chooses by. */
+/** What a recovery chooses by (`packed` holds most of it in documents of the packed form). */
 const CANDIDATE_PROJECTION = {
   _id: 1,
+  packed: 1,
   accountId: 1,
   endpointId: 1,
   registrationId: 1,
@@ -132,24 +133,20 @@ export class MongoDeliveryStore implements DeliveryStore {
       ...batch,
       flush: async (items) => {
         // One hold per owner and batch (instances sharing a store in tests have one each).
-        const byOwner = new Map<string, HoldDocument>();
+        const byOwner = new Map<string, { id: string; leaseUntil: Date; deliveries: HeldDelivery[] }>();
         const ids = items.map((item) => {
-          let doc = byOwner.get(item.owner);
-          if (!doc) {
-            doc = {
-              _id: `${item.owner}#${Date.now().toString(36)}#${(this.holdSeq++).toString(36)}`,
-              owner: item.owner,
-              leaseUntil: item.leaseUntil,
-              deliveries: [],
-            };
-            byOwner.set(item.owner, doc);
+          let hold = byOwner.get(item.owner);
+          if (!hold) {
+            hold = { id: `${item.owner}#${Date.now().toString(36)}#${(this.holdSeq++).toString(36)}`, leaseUntil: item.leaseUntil, deliveries: [] };
+            byOwner.set(item.owner, hold);
           }
-          if (item.leaseUntil > doc.leaseUntil) doc.leaseUntil = item.leaseUntil;
-          doc.deliveries.push(item.delivery);
-          return doc._id;
+          if (item.leaseUntil > hold.leaseUntil) hold.leaseUntil = item.leaseUntil;
+          hold.deliveries.push(item.delivery);
+          return hold.id;
         });
-        await this.gate.run(() => this.holds.insertMany([...byOwner.values()]));
-        const sizes = new Map([...byOwner.values()].map((doc) => [doc._id, doc.deliveries.length]));
+        const docs = [...byOwner].map(([owner, hold]) => toHoldDocument(hold.id, owner, hold.leaseUntil, hold.deliveries));
+        await this.gate.run(() => this.holds.insertMany(docs));
+        const sizes = new Map([...byOwner.values()].map((hold) => [hold.id, hold.deliveries.length]));
         return ids.map((holdId) => ({ holdId, size: sizes.get(holdId) ?? 0 }));
       },
     });
@@ -366,32 +363,35 @@ export class MongoDeliveryStore implements DeliveryStore {
     const accountId = query.accountId as string;
     const [docs, attempts] = await Promise.all([
       this.deliveries.find(query, { projection: CANDIDATE_PROJECTION }).sort({ createdAt: 1, _id: 1 }).toArray(),
-      this.attempts.find({ accountId }, { projection: { deliveryId: 1, attemptNumber: 1, 'outcome.status': 1 } }).toArray(),
+      this.attempts.find({ accountId }, { projection: { deliveryId: 1, attemptNumber: 1, 'outcome.status': 1, packed: 1 } }).toArray(),
     ]);
     const lastOutcome = new Map<string, { attemptNumber: number; status: Delivery['status'] }>();
-    for (const a of attempts) {
-      const known = lastOutcome.get(a.deliveryId);
-      if (!known || a.attemptNumber > known.attemptNumber) lastOutcome.set(a.deliveryId, { attemptNumber: a.attemptNumber, status: a.outcome.status });
+    for (const doc of attempts) {
+      const { attempt, outcome } = fromAttemptDocument(doc);
+      const known = lastOutcome.get(doc.deliveryId);
+      if (!known || attempt.attemptNumber > known.attemptNumber)
+        lastOutcome.set(doc.deliveryId, { attemptNumber: attempt.attemptNumber, status: outcome.status });
     }
     return docs.flatMap((doc) => {
+      const stored = storedDelivery(doc);
       const candidate: RecoveryCandidate = {
-        id: doc._id,
-        accountId: doc.accountId,
-        endpointId: doc.endpointId ?? null,
-        registrationId: doc.registrationId,
-        eventId: doc.eventId,
+        id: stored.id,
+        accountId: stored.accountId,
+        endpointId: stored.endpointId ?? null,
+        registrationId: stored.registrationId,
+        eventId: stored.eventId,
         // Unknown for deliveries stored before callbackType was kept.
-        callbackType: doc.callbackType ?? null,
-        status: doc.status,
-        test: doc.test,
-        attemptCount: doc.attemptCount,
-        createdAt: doc.createdAt,
-        occurredAt: doc.occurredAt,
+        callbackType: stored.callbackType ?? null,
+        status: stored.status,
+        test: stored.test,
+        attemptCount: stored.attemptCount,
+        createdAt: stored.createdAt,
+        occurredAt: stored.occurredAt,
       };
       if (events && !events.has(eventKeyOf(candidate))) return [];
-      const last = lastOutcome.get(doc._id);
-      if (last && last.attemptNumber > (doc.stateAttempt ?? doc.attemptCount)) candidate.status = last.status;
-      candidate.attemptCount = Math.max(doc.attemptCount, last?.attemptNumber ?? 0);
+      const last = lastOutcome.get(stored.id);
+      if (last && last.attemptNumber > stored.stateAttempt) candidate.status = last.status;
+      candidate.attemptCount = Math.max(stored.attemptCount, last?.attemptNumber ?? 0);
       return [candidate];
     });
   }
