@@ -37,6 +37,9 @@
  * it now writes small chunks through the shared gate, see mongo-webhook-stats-store.ts.)
  * The drain ends when every expected callback is in, after a minute without progress, or after
  * `drain` seconds; the full size takes about 15 minutes (setup, the storm, the drain).
+ *
+ * bench-time-limit: 45 min (npm run bench's limit for this file: setup about 3 min, the storm 10,
+ * a drain of up to 15 when the bound falls behind, and room for a slow machine).
  */
 import { parseArgs } from 'node:util';
 import { createKafkaClient, topicNamer, TopicNames } from '@stormhook/kafka';

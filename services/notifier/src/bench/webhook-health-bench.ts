@@ -14,6 +14,10 @@
  *
  *   MONGO_URL=... node services/notifier/dist/bench/webhook-health-bench.js
  *   (HEALTH_ATTEMPTS=1000000 RECOVER_DELIVERIES=100000 LIVE_RATE=100 to change the sizes)
+ *
+ * bench-time-limit: 90 min (npm run bench's limit for this file: a week's log of a million attempts
+ * written and read, then a recovery of 100,000 callbacks at 50/s, which alone may take its
+ * RECOVER_MAX_SECONDS of an hour; about 40 minutes on this machine).
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
