@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Delivery } from '../domain/delivery.js';
+import { newDeliveryState, type Delivery } from '../domain/delivery.js';
 import type { LoggedAttempt } from '../domain/delivery-state.js';
 import { fromAttemptDocument, toAttemptDocument } from './attempt-document.js';
 import { storedDelivery, toDeliveryDocument } from './delivery-document.js';
@@ -24,17 +24,7 @@ function delivery(): Delivery {
     callbackType: 'lightning.strike',
     ackId: 'ack-1',
     test: false,
-    status: 'pending',
-    attemptCount: 0,
-    nextAttemptAt: at('2026-11-28T10:00:01.000Z'),
-    createdAt: at('2026-11-28T10:00:01.000Z'),
-    updatedAt: at('2026-11-28T10:00:01.000Z'),
-    finishedAt: null,
-    lastResponseStatus: null,
-    lastError: null,
-    failureReason: null,
-    failureEventPending: false,
-    attempts: [],
+    ...newDeliveryState(at('2026-11-28T10:00:01.000Z')),
   };
 }
 
