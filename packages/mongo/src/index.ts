@@ -1,5 +1,13 @@
 export { connectMongo, redactUrl, type MongoHandle, type MongoOptions } from './connect.js';
-export { ensureIndexes, IndexConflictError, type IndexSpec, type EnsureIndexesOptions, type EnsureIndexesResult } from './indexes.js';
+export {
+  ensureDatabaseIndexes,
+  ensureIndexes,
+  IndexConflictError,
+  type DatabaseIndexesResult,
+  type IndexSpec,
+  type EnsureIndexesOptions,
+  type EnsureIndexesResult,
+} from './indexes.js';
 export { serverTraits, traitsOf, type ServerTraits } from './server-traits.js';
 export { isDuplicateKeyError } from './duplicate-key.js';
 export { databaseName } from './names.js';

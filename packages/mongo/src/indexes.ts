@@ -1,5 +1,5 @@
-import type { Collection, Document, IndexDirection } from 'mongodb';
-import type { ServerTraits } from './server-traits.js';
+import type { Collection, Db, Document, IndexDirection } from 'mongodb';
+import { serverTraits, type ServerTraits } from './server-traits.js';
 
 /**
  * A named index. Names are required so that a changed definition is noticed instead of duplicated.
@@ -115,4 +115,25 @@ export async function ensureIndexes<T extends Document>(
   const result: EnsureIndexesResult = { created: missing.map((spec) => spec.name), unchanged };
   if (unused.length > 0) result.skipped = unused.map((spec) => spec.name);
   return result;
+}
+
+/** What ensureDatabaseIndexes did: the server's traits and the indexes it left out, as `collection.index`. */
+export interface DatabaseIndexesResult {
+  server: ServerTraits;
+  skipped: string[];
+}
+
+/**
+ * Every collection's indexes of one service's database, given as `[collection name, specs]`, made
+ * with the server's traits (one `buildInfo`), so a service logs once what this server would never use.
+ */
+export async function ensureDatabaseIndexes(db: Db, plan: ReadonlyArray<readonly [string, readonly IndexSpec[]]>): Promise<DatabaseIndexesResult> {
+  const server = await serverTraits(db);
+  const skipped: string[] = [];
+  for (const [name, specs] of plan) {
+    if (specs.length === 0) continue;
+    const result = await ensureIndexes(db.collection(name), specs, { server });
+    for (const index of result.skipped ?? []) skipped.push(`${name}.${index}`);
+  }
+  return { server, skipped };
 }

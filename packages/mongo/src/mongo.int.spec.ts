@@ -4,7 +4,7 @@ import { testInfra, uniqueName } from '@stormhook/testing';
 import type { ObjectId } from 'mongodb';
 import { connectMongo, type MongoHandle } from './connect.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
-import { ensureIndexes, IndexConflictError, type IndexSpec } from './indexes.js';
+import { ensureDatabaseIndexes, ensureIndexes, IndexConflictError, type IndexSpec } from './indexes.js';
 import { databaseName } from './names.js';
 import { serverTraits } from './server-traits.js';
 
@@ -111,6 +111,22 @@ describe('mongo (real FerretDB/MongoDB)', () => {
     const plan = (explained.queryPlanner?.Plan ?? []).join(' ');
     assert.match(plan, /SCAN /, `query plan: ${plan}`);
     assert.doesNotMatch(plan, /USING INDEX/, `query plan: ${plan}`);
+  });
+
+  it("ensureDatabaseIndexes makes a whole database's plan with one look at the server, and names what it left out by collection", async () => {
+    const result = await ensureDatabaseIndexes(mongo.db, [
+      ['plan-a', [{ name: 'a_unique', key: { a: 1 }, unique: true }]],
+      ['plan-b', [{ name: 'b_time', key: { b: 1, at: -1 } }]],
+      ['plan-c', []],
+    ]);
+    const names = async (c: string) => (await mongo.db.collection(c).listIndexes().toArray()).map((i) => String(i['name']));
+    assert.ok((await names('plan-a')).includes('a_unique'));
+    if (result.server.queriesUseSecondaryIndexes) {
+      assert.deepEqual(result.skipped, []);
+      assert.ok((await names('plan-b')).includes('b_time'));
+    } else {
+      assert.deepEqual(result.skipped, ['plan-b.b_time']);
+    }
   });
 
   it('ensureIndexes refuses to silently change an existing index', async () => {

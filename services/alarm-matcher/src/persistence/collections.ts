@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ensureIndexes } from '@stormhook/mongo';
+import { ensureDatabaseIndexes, type DatabaseIndexesResult, type IndexSpec } from '@stormhook/mongo';
 
 /** Collections of the alarm-matcher database. Renaming one needs a migration. */
 export const COLLECTIONS = {
@@ -14,25 +14,47 @@ export const COLLECTIONS = {
   jobLocks: 'job_locks',
 } as const;
 
-/** Creates the indexes every query and every uniqueness rule relies on; safe at every start. */
-export async function ensureAlarmIndexes(db: Db): Promise<void> {
-  await ensureIndexes(db.collection(COLLECTIONS.registrations), [
-    // "One registration per area per recipientId" (per account and kind) holds under concurrency only through this index.
-    { name: 'registration_area_unique', key: { accountId: 1, kind: 1, recipientId: 1, areaKey: 1 }, unique: true },
-    { name: 'registration_account_kind_created', key: { accountId: 1, kind: 1, createdAtMs: 1 } },
-    { name: 'registration_kind_created', key: { kind: 1, createdAtMs: 1 } },
-  ]);
-  await ensureIndexes(db.collection(COLLECTIONS.notifications), [{ name: 'notification_claimed_at', key: { claimedAtMs: 1 } }]);
-  await ensureIndexes(db.collection(COLLECTIONS.trackedStates), [
-    { name: 'tracked_active_expiry', key: { activeCount: 1, nextExpiryMs: 1 } },
-    { name: 'tracked_active_updated', key: { activeCount: 1, updatedAtMs: 1 } },
-  ]);
-  await ensureIndexes(db.collection(COLLECTIONS.lightningActivity), [{ name: 'lightning_last_strike', key: { lastStrikeMs: 1 } }]);
-  await ensureIndexes(db.collection(COLLECTIONS.forecastCells), [
-    { name: 'forecast_cell_issue', key: { issueMs: 1 } },
-    { name: 'forecast_cell_lng', key: { lng: 1 } },
-    { name: 'forecast_cell_lat', key: { lat: 1 } },
-  ]);
-  await ensureIndexes(db.collection(COLLECTIONS.forecastSlots), [{ name: 'forecast_slot', key: { slotId: 1 } }]);
-  await ensureIndexes(db.collection(COLLECTIONS.jobLocks), [{ name: 'job_lock_locked_at', key: { lockedAtMs: 1 } }]);
+/**
+ * The indexes every query and every uniqueness rule relies on. The non-unique ones serve MongoDB;
+ * FerretDB 1.x on SQLite answers those filters by scanning whatever is indexed, yet keeps each index
+ * current on every write (a notification claim per callback: 330,000 in the city storm), so they are
+ * not made there (ensureIndexes with the server's traits). Unique indexes are always made.
+ */
+const INDEXES: ReadonlyArray<[keyof typeof COLLECTIONS, readonly IndexSpec[]]> = [
+  [
+    'registrations',
+    [
+      // "One registration per area per recipientId" (per account and kind) holds under concurrency only through this index.
+      { name: 'registration_area_unique', key: { accountId: 1, kind: 1, recipientId: 1, areaKey: 1 }, unique: true },
+      { name: 'registration_account_kind_created', key: { accountId: 1, kind: 1, createdAtMs: 1 } },
+      { name: 'registration_kind_created', key: { kind: 1, createdAtMs: 1 } },
+    ],
+  ],
+  ['notifications', [{ name: 'notification_claimed_at', key: { claimedAtMs: 1 } }]],
+  [
+    'trackedStates',
+    [
+      { name: 'tracked_active_expiry', key: { activeCount: 1, nextExpiryMs: 1 } },
+      { name: 'tracked_active_updated', key: { activeCount: 1, updatedAtMs: 1 } },
+    ],
+  ],
+  ['lightningActivity', [{ name: 'lightning_last_strike', key: { lastStrikeMs: 1 } }]],
+  [
+    'forecastCells',
+    [
+      { name: 'forecast_cell_issue', key: { issueMs: 1 } },
+      { name: 'forecast_cell_lng', key: { lng: 1 } },
+      { name: 'forecast_cell_lat', key: { lat: 1 } },
+    ],
+  ],
+  ['forecastSlots', [{ name: 'forecast_slot', key: { slotId: 1 } }]],
+  ['jobLocks', [{ name: 'job_lock_locked_at', key: { lockedAtMs: 1 } }]],
+];
+
+/** Makes the indexes the server will use (safe at every start); answers its traits and what it left out. */
+export function ensureAlarmIndexes(db: Db): Promise<DatabaseIndexesResult> {
+  return ensureDatabaseIndexes(
+    db,
+    INDEXES.map(([key, specs]) => [COLLECTIONS[key], specs] as const),
+  );
 }

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ensureIndexes, serverTraits, type IndexSpec, type ServerTraits } from '@stormhook/mongo';
+import { ensureDatabaseIndexes, type DatabaseIndexesResult, type IndexSpec } from '@stormhook/mongo';
 
 /** Collection names of the notifier's database. Renaming one needs a migration. */
 export const COLLECTIONS = {
@@ -67,14 +67,9 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
 };
 
 /** Makes the indexes the server will use; answers the server's traits and the indexes it left out. */
-export async function ensureNotifierIndexes(db: Db): Promise<{ server: ServerTraits; skipped: string[] }> {
-  const server = await serverTraits(db);
-  const skipped: string[] = [];
-  for (const [key, name] of Object.entries(COLLECTIONS) as [keyof typeof COLLECTIONS, string][]) {
-    const specs = INDEXES[key];
-    if (specs.length === 0) continue;
-    const result = await ensureIndexes(db.collection(name), specs, { server });
-    for (const index of result.skipped ?? []) skipped.push(`${name}.${index}`);
-  }
-  return { server, skipped };
+export function ensureNotifierIndexes(db: Db): Promise<DatabaseIndexesResult> {
+  return ensureDatabaseIndexes(
+    db,
+    (Object.entries(COLLECTIONS) as [keyof typeof COLLECTIONS, string][]).map(([key, name]) => [name, INDEXES[key]] as const),
+  );
 }
