@@ -6,9 +6,11 @@ import { packFields, unpackFields } from './packed-fields.js';
  * One attempt of the append-only attempt log. The key `<deliveryId>#<attemptNumber>` is unique, and
  * reads find a delivery's attempts by that key (the only filter FerretDB on SQLite answers from an
  * index); `deliveryId` and `accountId` serve MongoDB's indexes and the delivery log's list, and
- * `startedAt` the retention. Documents written since the packed form keep the rest of the attempt
- * and its outcome in `packed` (packed-fields.ts: 5 fields where there were 20); documents of the
- * earlier form have every field top-level. Both are read.
+ * `startedAt` the retention. `responseBody` (up to 20 kB of whatever a receiver answered, an HTML
+ * error page as often as not) stays top-level so that reads of many attempts can leave it out.
+ * Documents written since the packed form keep the rest of the attempt and its outcome in `packed`
+ * (packed-fields.ts: 6 fields where there were 20); documents of the earlier form have every field
+ * top-level. Both are read.
  */
 export type AttemptDocument = Partial<DeliveryAttempt> & {
   _id: string;
@@ -25,12 +27,13 @@ const ATTEMPT_DATES: ReadonlySet<string> = new Set(['startedAt', 'nextAttemptAt'
 export const attemptKey = (deliveryId: string, attemptNumber: number): string => `${deliveryId}#${attemptNumber}`;
 
 export function toAttemptDocument(deliveryId: string, accountId: string, logged: LoggedAttempt): AttemptDocument {
-  const { startedAt, ...rest } = logged.attempt;
+  const { startedAt, responseBody, ...rest } = logged.attempt;
   return {
     _id: attemptKey(deliveryId, logged.attempt.attemptNumber),
     deliveryId,
     accountId,
     startedAt,
+    responseBody,
     packed: packFields({ ...rest, outcome: logged.outcome }),
   };
 }
