@@ -1,7 +1,7 @@
 import type { LngLat } from '../domain/geo/types.js';
 import { clamp, moveKm, offsetKm } from './geo-math.js';
 import type { Random } from './random.js';
-import type { StormKind, StormSystem } from './storms.js';
+import type { MotionTrack, StormKind, StormSystem } from './storm-system.js';
 
 /**
  * How a storm system moves: its drawn speed and direction are the steering motion, and its real
@@ -64,11 +64,7 @@ export const OBSERVED_OVER_MS = 10 * 60_000;
 const HOUR = 3_600_000;
 const RAD = Math.PI / 180;
 
-/** Displacement of the centre from the origin at each knot (k * KNOT_MS after birth), km east and north. */
-export interface MotionTrack {
-  eastKm: number[];
-  northKm: number[];
-}
+export type { MotionTrack } from './storm-system.js';
 
 export interface Motion {
   speedKmh: number;

@@ -1,6 +1,7 @@
 import type { LngLat } from '../domain/geo/types.js';
 import { clamp, moveKm } from './geo-math.js';
-import { centerAt, drawTrack, type MotionTrack } from './motion.js';
+import { centerAt, drawTrack } from './motion.js';
+import type { Harmonic, StormKind, StormSystem } from './storm-system.js';
 import type { SimOptions } from './options.js';
 import { Random } from './random.js';
 
@@ -10,37 +11,7 @@ export const MAX_LIFE_MS = 12 * HOUR;
 /** Mean life of a system, used to turn "storms alive at once" into a birth rate. */
 const MEAN_LIFE_H = 4;
 
-export type StormKind = 'convective' | 'frontal';
-
-/** One shape harmonic of a contour: amplitude (fraction of the radius), phase and drift. */
-export interface Harmonic {
-  k: number;
-  amp: number;
-  phase: number;
-  radPerHour: number;
-}
-
-/** Everything about a storm system, drawn once at birth; its state at any time follows from it. */
-export interface StormSystem {
-  id: string;
-  kind: StormKind;
-  birthMs: number;
-  lifeMs: number;
-  origin: LngLat;
-  /** Steering motion: the track wanders around it (median speed, mean heading); without a track, the motion itself. */
-  speedKmh: number;
-  directionDeg: number;
-  maxRadiusKm: number;
-  peakRateMmPerH: number;
-  maxFlashesPerMin: number;
-  cgFraction: number;
-  /** Shape of each precipitation contour level (index 0 = the rain edge). */
-  shapes: Harmonic[][];
-  /** Where the centre really goes (motion.ts); none = a straight line at the steering motion. */
-  track?: MotionTrack;
-  /** Cell records this often instead of at the radar's interval (the approach demo's rapid scan). */
-  scanMs?: number;
-}
+export type { Harmonic, StormKind, StormSystem } from './storm-system.js';
 
 export interface StormState {
   /** 0 at birth and death, 1 at maturity. */
