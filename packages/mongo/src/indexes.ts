@@ -1,3 +1,4 @@
+import type { Logger } from '@stormhook/logger';
 import type { Collection, Db, Document, IndexDirection } from 'mongodb';
 import { serverTraits, type ServerTraits } from './server-traits.js';
 
@@ -125,9 +126,13 @@ export interface DatabaseIndexesResult {
 
 /**
  * Every collection's indexes of one service's database, given as `[collection name, specs]`, made
- * with the server's traits (one `buildInfo`), so a service logs once what this server would never use.
+ * with the server's traits (one `buildInfo`); logs once, at info, what this server would never use.
  */
-export async function ensureDatabaseIndexes(db: Db, plan: ReadonlyArray<readonly [string, readonly IndexSpec[]]>): Promise<DatabaseIndexesResult> {
+export async function ensureDatabaseIndexes(
+  db: Db,
+  plan: ReadonlyArray<readonly [string, readonly IndexSpec[]]>,
+  { logger }: { logger?: Logger } = {},
+): Promise<DatabaseIndexesResult> {
   const server = await serverTraits(db);
   const skipped: string[] = [];
   for (const [name, specs] of plan) {
@@ -135,5 +140,10 @@ export async function ensureDatabaseIndexes(db: Db, plan: ReadonlyArray<readonly
     const result = await ensureIndexes(db.collection(name), specs, { server });
     for (const index of result.skipped ?? []) skipped.push(`${name}.${index}`);
   }
+  if (skipped.length > 0)
+    logger?.info(
+      { server: server.name, skipped },
+      'non-unique indexes not made: this database answers those filters by scanning, so they would only cost writes',
+    );
   return { server, skipped };
 }

@@ -114,18 +114,31 @@ describe('mongo (real FerretDB/MongoDB)', () => {
   });
 
   it("ensureDatabaseIndexes makes a whole database's plan with one look at the server, and names what it left out by collection", async () => {
-    const result = await ensureDatabaseIndexes(mongo.db, [
-      ['plan-a', [{ name: 'a_unique', key: { a: 1 }, unique: true }]],
-      ['plan-b', [{ name: 'b_time', key: { b: 1, at: -1 } }]],
-      ['plan-c', []],
-    ]);
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = createLogger({ service: 'mongo-int', destination: { write: (l: string) => logged.push(JSON.parse(l)) } });
+    const result = await ensureDatabaseIndexes(
+      mongo.db,
+      [
+        ['plan-a', [{ name: 'a_unique', key: { a: 1 }, unique: true }]],
+        ['plan-b', [{ name: 'b_time', key: { b: 1, at: -1 } }]],
+        ['plan-c', []],
+      ],
+      { logger },
+    );
     const names = async (c: string) => (await mongo.db.collection(c).listIndexes().toArray()).map((i) => String(i['name']));
     assert.ok((await names('plan-a')).includes('a_unique'));
+    const said = logged.filter((line) => Array.isArray(line['skipped']));
     if (result.server.queriesUseSecondaryIndexes) {
       assert.deepEqual(result.skipped, []);
       assert.ok((await names('plan-b')).includes('b_time'));
+      assert.equal(said.length, 0, 'nothing left out, nothing said');
     } else {
       assert.deepEqual(result.skipped, ['plan-b.b_time']);
+      assert.deepEqual(
+        said.map((line) => [line['server'], line['skipped']]),
+        [[result.server.name, ['plan-b.b_time']]],
+        'what was left out is said once, with the server',
+      );
     }
   });
 

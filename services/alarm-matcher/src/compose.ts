@@ -113,12 +113,7 @@ export interface AlarmMatcherParts {
 export async function composeAlarmMatcher(platform: Platform, config: Config, opts: CompositionOptions = {}): Promise<AlarmMatcherParts> {
   const { logger, mongo } = platform;
   const db = mongo.db;
-  const indexes = await ensureAlarmIndexes(db);
-  if (indexes.skipped.length > 0)
-    logger.info(
-      { server: indexes.server.name, skipped: indexes.skipped },
-      'non-unique indexes not made: this database answers those filters by scanning, so they would only cost writes',
-    );
+  await ensureAlarmIndexes(db, logger);
   const clock = opts.clock ?? systemClock;
   const instanceId = config.ALARM_INSTANCE_ID ?? replicaName();
 

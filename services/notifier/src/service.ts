@@ -104,12 +104,7 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
     async (platform, server) => {
       const { logger, mongo } = platform;
       const prefix = platform.topicPrefix;
-      const indexes = await ensureNotifierIndexes(mongo.db);
-      if (indexes.skipped.length > 0)
-        logger.info(
-          { server: indexes.server.name, skipped: indexes.skipped },
-          'non-unique indexes not made: this database answers those filters by scanning, so they would only cost writes',
-        );
+      await ensureNotifierIndexes(mongo.db, logger);
       await ensureTopics(platform.kafka, NOTIFIER_TOPICS.map(topicSpec), { ...(prefix ? { prefix } : {}), logger });
 
       const cipher = await credentialCipher(config, platform);

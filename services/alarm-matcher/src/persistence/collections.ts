@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { Logger } from '@stormhook/logger';
 import { ensureDatabaseIndexes, type DatabaseIndexesResult, type IndexSpec } from '@stormhook/mongo';
 
 /** Collections of the alarm-matcher database. Renaming one needs a migration. */
@@ -52,9 +53,10 @@ const INDEXES: ReadonlyArray<[keyof typeof COLLECTIONS, readonly IndexSpec[]]> =
 ];
 
 /** Makes the indexes the server will use (safe at every start); answers its traits and what it left out. */
-export function ensureAlarmIndexes(db: Db): Promise<DatabaseIndexesResult> {
+export function ensureAlarmIndexes(db: Db, logger?: Logger): Promise<DatabaseIndexesResult> {
   return ensureDatabaseIndexes(
     db,
     INDEXES.map(([key, specs]) => [COLLECTIONS[key], specs] as const),
+    logger ? { logger } : {},
   );
 }

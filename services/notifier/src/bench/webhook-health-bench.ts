@@ -342,7 +342,12 @@ async function recoverRun(mongoUrl: string, dead: number, liveRate: number, reco
   const recoveredReceived = [...received.keys()].filter((id) => !accepted.has(id)).length;
   // A recovered callback is tried once: say why the ones that failed did (the job only counts them).
   // The attempt's fields are packed (persistence/packed-fields.ts), so the choice is made here.
-  const failures = (await mongo.db.collection<AttemptDocument>(COLLECTIONS.attempts).find({ accountId: 'acc-recover' }).toArray())
+  const failures = (
+    await mongo.db
+      .collection<AttemptDocument>(COLLECTIONS.attempts)
+      .find({ accountId: 'acc-recover' }, { projection: { responseBody: 0 } })
+      .toArray()
+  )
     .map((doc) => fromAttemptDocument(doc).attempt)
     .filter((attempt) => attempt.attemptNumber > 1 && attempt.failureClass !== undefined)
     .slice(0, 20);

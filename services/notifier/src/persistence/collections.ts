@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { Logger } from '@stormhook/logger';
 import { ensureDatabaseIndexes, type DatabaseIndexesResult, type IndexSpec } from '@stormhook/mongo';
 
 /** Collection names of the notifier's database. Renaming one needs a migration. */
@@ -67,9 +68,10 @@ export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSp
 };
 
 /** Makes the indexes the server will use; answers the server's traits and the indexes it left out. */
-export function ensureNotifierIndexes(db: Db): Promise<DatabaseIndexesResult> {
+export function ensureNotifierIndexes(db: Db, logger?: Logger): Promise<DatabaseIndexesResult> {
   return ensureDatabaseIndexes(
     db,
     (Object.entries(COLLECTIONS) as [keyof typeof COLLECTIONS, string][]).map(([key, name]) => [name, INDEXES[key]] as const),
+    logger ? { logger } : {},
   );
 }
