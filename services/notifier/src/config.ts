@@ -83,6 +83,23 @@ const spec = {
    * queue on FerretDB, so not too often.
    */
   NOTIFIER_POLL_INTERVAL_MS: int({ default: 1_000, min: 10, max: 60_000, description: 'interval between two reads of the delivery queue, in milliseconds' }),
+  /**
+   * Endpoint changes made on other instances arrive through the change log, read this often (one `_id`
+   * read when nothing changed); each cached endpoint is also read again at the refresh interval, the
+   * safety net for a change the log missed (written just before a crash).
+   */
+  NOTIFIER_ENDPOINT_CHANGE_POLL_MS: int({
+    default: 1_000,
+    min: 10,
+    max: 60_000,
+    description: 'interval between two looks at the endpoint change log, in milliseconds',
+  }),
+  NOTIFIER_ENDPOINT_REFRESH_MS: int({
+    default: 300_000,
+    min: 100,
+    max: DAY_MS,
+    description: 'how old a cached webhook endpoint may get before it is read again, in milliseconds',
+  }),
   NOTIFIER_AUTO_DISABLE_AFTER_MS: int({
     // Three days (issue 30): long enough for a weekend outage to be fixed, short enough that a dead receiver stops costing retries.
     default: 3 * DAY_MS,

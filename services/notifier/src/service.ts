@@ -46,6 +46,8 @@ import { SsrfPolicy } from './security/ssrf-policy.js';
 import { UrlGuard } from './security/url-guard.js';
 import { notifierHandlers } from './transport/grpc-handlers.js';
 import { AcceptAlarm } from './usecases/accept-alarm.js';
+import { EndpointChangeWatcher } from './delivery/endpoint-change-watcher.js';
+import { MongoEndpointChangeLog } from './persistence/mongo-endpoint-change-log.js';
 import { DeliveryLog } from './usecases/delivery-log.js';
 import { EndpointUseCases } from './usecases/endpoint-usecases.js';
 import { QueueMessage } from './usecases/queue-message.js';
@@ -111,7 +113,8 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
       const policy = new SsrfPolicy(config.NOTIFIER_SSRF_ALLOW_CIDRS ?? []);
       if (policy.allowList.length > 0)
         logger.warn({ allow: policy.allowList.map((c) => c.text) }, 'SSRF allow-list set: callbacks may reach these private addresses');
-      const repository = new MongoEndpointRepository(mongo.db, cipher);
+      const endpointChanges = new MongoEndpointChangeLog(mongo.db, logger);
+      const repository = new MongoEndpointRepository(mongo.db, cipher, endpointChanges);
       const pointed = await repository.backfillAccountPointers();
       if (pointed > 0) logger.info({ endpoints: pointed }, 'webhook endpoints found by account through _id lookups from now on');
       // One gate for every writer of the database in this process (see WriteGate).
@@ -121,7 +124,11 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         batchMaxItems: config.NOTIFIER_BATCH_MAX_ITEMS,
         batchMaxDelayMs: config.NOTIFIER_BATCH_MAX_DELAY_MS,
       });
-      const cache = new EndpointCache(repository);
+      const cache = new EndpointCache(repository, config.NOTIFIER_ENDPOINT_REFRESH_MS);
+      const changeWatcher = new EndpointChangeWatcher(
+        { log: endpointChanges, cache, logger },
+        { intervalMs: config.NOTIFIER_ENDPOINT_CHANGE_POLL_MS, headCheckMs: 60_000 },
+      );
       const publisher = new KafkaNotifierEventPublisher(platform.publisher);
       const metrics = new DeliveryMetrics(platform.metrics);
       const sender = new NodeWebhookSender({
@@ -255,10 +262,12 @@ export function start(config: Config, opts: NotifierStartOptions = {}): Promise<
         await messageWorker.stop(STOP_GRACE_MS);
         await janitor.stop();
         await Promise.all(consumers.map((c) => c.stop()));
+        await changeWatcher.stop();
         sender.close();
         messages.close();
       };
       try {
+        await changeWatcher.start();
         worker.start();
         stats.start();
         messageWorker.start();

@@ -11,6 +11,11 @@ export const COLLECTIONS = {
    * 1,000 endpoints, and every registration and every new account's first delivery asked it.
    */
   endpointAccounts: 'webhook_endpoint_accounts',
+  /**
+   * `{_id: n, endpointId, accountId, at}`: every endpoint write, numbered 1, 2, 3... by unique inserts;
+   * each instance follows it to keep its endpoints in memory (MongoEndpointChangeLog).
+   */
+  endpointChanges: 'webhook_endpoint_changes',
   deliveries: 'deliveries',
   queue: 'delivery_queue',
   /** Append-only: one document per attempt (`<deliveryId>#<attemptNumber>`) with the state it left. */
@@ -48,6 +53,7 @@ export const COLLECTIONS = {
 export const INDEXES: Readonly<Record<keyof typeof COLLECTIONS, readonly IndexSpec[]>> = {
   endpoints: [{ name: 'accountId_unique', key: { accountId: 1 }, unique: true }],
   endpointAccounts: [],
+  endpointChanges: [],
   // No index on failureEventPending any more: no query ever used it (the owed DeliveryFailed events are
   // found by their queue markers), and packed documents keep the flag inside `packed`.
   deliveries: [{ name: 'account_created', key: { accountId: 1, createdAt: -1 } }],

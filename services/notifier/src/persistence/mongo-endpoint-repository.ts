@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from '@stormhook/mongo';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
+import type { EndpointChangeLog } from '../ports/endpoint-change-log.js';
 import type { EndpointRepository } from '../ports/endpoint-repository.js';
 import type { CredentialCipher } from '../security/credential-cipher.js';
 import { COLLECTIONS } from './collections.js';
@@ -18,7 +19,8 @@ interface AccountPointer {
  * for any other filter. The pointer is written after the endpoint (the unique account index still
  * decides which endpoint an account gets); an endpoint left without one by a crash in between is
  * pointed to when its account's create is retried (duplicate), and at the next start
- * ({@link backfillAccountPointers}).
+ * ({@link backfillAccountPointers}). Every write is recorded in the change log when one is given, so
+ * other instances' caches learn of it (EndpointChangeWatcher).
  */
 export class MongoEndpointRepository implements EndpointRepository {
   private readonly collection: Collection<EndpointDocument>;
@@ -27,6 +29,7 @@ export class MongoEndpointRepository implements EndpointRepository {
   constructor(
     db: Db,
     private readonly cipher: CredentialCipher,
+    private readonly changes?: EndpointChangeLog,
   ) {
     this.collection = db.collection<EndpointDocument>(COLLECTIONS.endpoints);
     this.pointers = db.collection<AccountPointer>(COLLECTIONS.endpointAccounts);
@@ -85,16 +88,20 @@ export class MongoEndpointRepository implements EndpointRepository {
       return 'duplicate';
     }
     await this.pointTo([{ _id: endpoint.accountId, endpointId: endpoint.id }]);
+    // Other instances may remember that the account had no endpoint.
+    await this.changes?.record({ endpointId: endpoint.id, accountId: endpoint.accountId }, new Date());
     return 'inserted';
   }
 
   async save(endpoint: WebhookEndpoint): Promise<void> {
     const { _id, ...rest } = toEndpointDocument(endpoint, this.cipher);
     await this.collection.updateOne({ _id }, { $set: rest });
+    await this.changes?.record({ endpointId: endpoint.id, accountId: endpoint.accountId }, new Date());
   }
 
   async setFailingSince(endpointId: string, failingSince: Date | null): Promise<void> {
     await this.collection.updateOne({ _id: endpointId }, { $set: { failingSince } });
+    await this.recordById(endpointId);
   }
 
   async disable(endpointId: string, reason: string, at: Date): Promise<boolean> {
@@ -102,6 +109,14 @@ export class MongoEndpointRepository implements EndpointRepository {
       { _id: endpointId, status: 'enabled' },
       { $set: { status: 'disabled', disabledReason: reason, disabledAt: at, updatedAt: at } },
     );
+    if (result.modifiedCount > 0) await this.recordById(endpointId);
     return result.modifiedCount > 0;
+  }
+
+  /** Records a write made by id (the account is read back: such writes are rare, failure runs and disables). */
+  private async recordById(endpointId: string): Promise<void> {
+    if (!this.changes) return;
+    const doc = await this.collection.findOne({ _id: endpointId }, { projection: { accountId: 1 } }).catch(() => null);
+    await this.changes.record({ endpointId, accountId: doc?.accountId ?? '' }, new Date());
   }
 }

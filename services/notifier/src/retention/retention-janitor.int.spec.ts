@@ -26,7 +26,7 @@ describe('retention janitor (real database)', function () {
     await mongo?.close();
   });
 
-  it('deletes deliveries, attempts, attempt claims and the message log past their retention, in batches, and nothing younger', async () => {
+  it('deletes deliveries, attempts, attempt claims, endpoint changes and the message log past their retention, in batches, and nothing younger', async () => {
     const seed = async (collection: string, field: string, ages: number[]) =>
       mongo.db
         .collection(collection)
@@ -36,6 +36,7 @@ describe('retention janitor (real database)', function () {
     await seed(COLLECTIONS.attempts, 'startedAt', [45, 45, 45, 1]);
     await seed(COLLECTIONS.leases, 'claimedAt', [31, 2]);
     await seed(COLLECTIONS.recoveryJobs, 'createdAt', [40, 3]);
+    await seed(COLLECTIONS.endpointChanges, 'at', [35, 1]);
     // The message log keeps 7 days in this test.
     await seed(COLLECTIONS.messages, 'updatedAt', [8, 8, 6]);
     await seed(COLLECTIONS.messageLeases, 'claimedAt', [8, 1]);
@@ -54,6 +55,7 @@ describe('retention janitor (real database)', function () {
       [COLLECTIONS.attempts]: 3,
       [COLLECTIONS.leases]: 1,
       [COLLECTIONS.recoveryJobs]: 1,
+      [COLLECTIONS.endpointChanges]: 1,
       [COLLECTIONS.messages]: 2,
       [COLLECTIONS.messageLeases]: 1,
     });
@@ -61,6 +63,7 @@ describe('retention janitor (real database)', function () {
     assert.deepEqual(await left(COLLECTIONS.deliveries), ['createdAt-10-7', 'createdAt-29-8']);
     assert.deepEqual(await left(COLLECTIONS.attempts), ['startedAt-1-3']);
     assert.deepEqual(await left(COLLECTIONS.recoveryJobs), ['createdAt-3-1']);
+    assert.deepEqual(await left(COLLECTIONS.endpointChanges), ['at-1-1']);
     assert.deepEqual(await left(COLLECTIONS.leases), ['claimedAt-2-1']);
     assert.deepEqual(await left(COLLECTIONS.messages), ['updatedAt-6-2']);
     assert.deepEqual(await left(COLLECTIONS.messageOutbox), ['nextAttemptAt-400-0']);
@@ -69,6 +72,7 @@ describe('retention janitor (real database)', function () {
       [COLLECTIONS.attempts]: 0,
       [COLLECTIONS.leases]: 0,
       [COLLECTIONS.recoveryJobs]: 0,
+      [COLLECTIONS.endpointChanges]: 0,
       [COLLECTIONS.messages]: 0,
       [COLLECTIONS.messageLeases]: 0,
     });

@@ -16,6 +16,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { collection: COLLECTIONS.deliveries, field: 'createdAt', retention: 'deliveries' },
   { collection: COLLECTIONS.attempts, field: 'startedAt', retention: 'deliveries' },
   { collection: COLLECTIONS.leases, field: 'claimedAt', retention: 'deliveries' },
+  { collection: COLLECTIONS.endpointChanges, field: 'at', retention: 'deliveries' },
   { collection: COLLECTIONS.recoveryJobs, field: 'createdAt', retention: 'deliveries' },
   { collection: COLLECTIONS.messages, field: 'updatedAt', retention: 'messages' },
   { collection: COLLECTIONS.messageLeases, field: 'claimedAt', retention: 'messages' },
