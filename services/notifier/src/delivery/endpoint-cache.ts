@@ -107,7 +107,9 @@ export class EndpointCache {
         const heard = this.changedAt.get(flightKey);
         this.changedAt.delete(flightKey);
         // Kept, but read again next time: the read may have seen the endpoint before that change.
-        const seenAt = heard !== undefined ? heard - this.refreshMs : started;
+        // Otherwise up to a quarter of a period earlier than it was read, so copies read together (a
+        // storm's accounts at its start) come due apart, not in one burst of reads every period.
+        const seenAt = heard !== undefined ? heard - this.refreshMs : started - Math.floor(Math.random() * (this.refreshMs / 4));
         // A write made here while the read was on its way is newer than what the read saw.
         const current = endpoint ? this.byId.get(endpoint.id) : undefined;
         if (current && current.fetchedAt > started) return current.endpoint;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { createLogger } from '@stormhook/logger';
+import { testInfra } from '@stormhook/testing';
 import { EndpointCache } from '../delivery/endpoint-cache.js';
 import { EndpointChangeWatcher } from '../delivery/endpoint-change-watcher.js';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
@@ -45,6 +47,28 @@ describe('MongoEndpointChangeLog (FerretDB)', function () {
     assert.equal(new Set(seen).size, 30, 'every change recorded once');
     assert.equal(await reader.read(31), null);
     await h.mongo.db.collection(COLLECTIONS.endpointChanges).deleteMany({});
+  });
+
+  it('records the changes one process makes at once one after another, one insert each (no race for the same number)', async () => {
+    const commands: CommandStartedEvent[] = [];
+    const client = new MongoClient(testInfra().mongoUrl, { monitorCommands: true, appName: 'change-log-it' });
+    client.on('commandStarted', (event) => commands.push(event));
+    await client.connect();
+    try {
+      const log = new MongoEndpointChangeLog(client.db(h.mongo.db.databaseName), logger);
+      await Promise.all(Array.from({ length: 40 }, (_, i) => log.record({ endpointId: `ep_${i}`, accountId: `acc_${i}` }, new Date())));
+      const inserts = commands.filter((c) => c.commandName === 'insert' && c.command['insert'] === COLLECTIONS.endpointChanges).length;
+      assert.equal(inserts, 40);
+      assert.equal(await log.head(), 40);
+      // FerretDB 1.x answers `_id` equality from its index for text only: a number would scan the log.
+      assert.equal(await log.read(41), null);
+      const reads = commands.filter((c) => c.commandName === 'find' && c.command['find'] === COLLECTIONS.endpointChanges);
+      const filter = reads.at(-1)?.command['filter'] as { _id?: unknown } | undefined;
+      assert.equal(typeof filter?._id, 'string');
+    } finally {
+      await client.close();
+      await h.mongo.db.collection(COLLECTIONS.endpointChanges).deleteMany({});
+    }
   });
 
   it("brings a disable made through one instance's repository to another instance's cache at its next look", async () => {
