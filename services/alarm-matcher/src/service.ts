@@ -191,7 +191,15 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
             logger,
           ),
         );
-        jobs.push(repeat('index-reconcile', config.ALARM_RECONCILE_INTERVAL_MS, () => matcher.indexer.reconcile(), logger));
+        // Paced over half the interval: a full read at once took FerretDB's core for a minute (README, scale).
+        jobs.push(
+          repeat(
+            'index-reconcile',
+            config.ALARM_RECONCILE_INTERVAL_MS,
+            () => matcher.indexer.reconcile({ spreadMs: config.ALARM_RECONCILE_INTERVAL_MS / 2 }),
+            logger,
+          ),
+        );
         jobs.push(repeat('housekeeping', config.ALARM_HOUSEKEEPING_INTERVAL_MS, () => matcher.housekeeping.run(), logger));
       }
       return { stop };

@@ -102,4 +102,50 @@ describe('RegistrationIndexer with forecast alarms', () => {
       ['f1'],
     );
   });
+
+  it('keeps a registration added while a paced reconciliation was reading, and paces the read', async () => {
+    const grid = new Grid();
+    const index = new RegistrationIndex(grid);
+    const forecasts = new ForecastRegistrations();
+    const stored: Registration[] = [forecast('f1', 1), forecast('f2', 1), forecast('f3', 1), forecast('f4', 1)];
+    let during: (() => Promise<void>) | undefined;
+    const repo = {
+      async *all(): AsyncIterable<Registration> {
+        for (const [i, registration] of [...stored].entries()) {
+          yield registration;
+          if (i === 1 && during) await during();
+        }
+      },
+    };
+    const indexer = new RegistrationIndexer(
+      index,
+      forecasts,
+      new AreaShapes(new PolygonGeo(new Map()), grid),
+      repo,
+      createLogger({ service: 'spec', level: 'silent' }),
+    );
+    await indexer.reconcile();
+    // While the next read runs: f0 is registered (stored where the cursor has passed) and f3 removed.
+    during = async () => {
+      stored.unshift(forecast('f0', 1));
+      await indexer.apply(forecast('f0', 1));
+      stored.splice(
+        stored.findIndex((r) => r.registrationId === 'f3'),
+        1,
+      );
+      await indexer.remove('f3', 2);
+    };
+    const started = Date.now();
+    const result = await indexer.reconcile({ spreadMs: 200, pageSize: 1 });
+    const took = Date.now() - started;
+    assert.equal(result.removed, 0, 'nothing dropped: f0 was added during the read, f3 was removed by its broadcast');
+    assert.deepEqual(
+      forecasts
+        .forDelivery('MORNING')
+        .map((r) => r.registrationId)
+        .sort(),
+      ['f0', 'f1', 'f2', 'f4'],
+    );
+    assert.ok(took >= 150, `the read was paced over about 200 ms (took ${took} ms)`);
+  });
 });
