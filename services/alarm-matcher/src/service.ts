@@ -191,15 +191,9 @@ export async function start(config: Config, opts: AlarmMatcherOptions = {}): Pro
             logger,
           ),
         );
-        // Paced over half the interval: a full read at once took FerretDB's core for a minute (README, scale).
-        jobs.push(
-          repeat(
-            'index-reconcile',
-            config.ALARM_RECONCILE_INTERVAL_MS,
-            () => matcher.indexer.reconcile({ spreadMs: config.ALARM_RECONCILE_INTERVAL_MS / 2 }),
-            logger,
-          ),
-        );
+        jobs.push(repeat('index-reconcile', config.ALARM_RECONCILE_INTERVAL_MS, () => matcher.indexer.reconcile(), logger));
+        // Geometry alarms whose boundary geo could not give wait in memory; they need no database read.
+        jobs.push(repeat('index-pending-boundaries', config.ALARM_PENDING_RETRY_MS, () => matcher.indexer.retryPending(), logger));
         jobs.push(repeat('housekeeping', config.ALARM_HOUSEKEEPING_INTERVAL_MS, () => matcher.housekeeping.run(), logger));
       }
       return { stop };

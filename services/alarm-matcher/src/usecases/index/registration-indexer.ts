@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@stormhook/logger';
 import { isRealtime, type RealtimeRegistration, type Registration } from '../../domain/registration.js';
 import type { ForecastRegistrations } from '../../forecast/forecast-registrations.js';
@@ -6,9 +5,6 @@ import type { RegistrationIndex } from '../../matching/registration-index.js';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
 import type { RegistrationRepository } from '../../ports/registration-repository.js';
 import { areaRefOf, type AreaShapes } from './area-shapes.js';
-
-/** Registrations read between two pauses of a paced reconciliation. */
-const RECONCILE_PAGE = 500;
 
 /**
  * Keeps this instance's {@link RegistrationIndex} (geometry and point alarms) and its
@@ -94,25 +90,21 @@ export class RegistrationIndexer {
 
   /**
    * Reads every registration from the database, loads what is newer than what is held and drops what
-   * the database no longer holds. The read runs beside the changes (only its result is applied in
-   * turn with them), and with `spreadMs` it is paced to last about that long: on FerretDB a full read
-   * of 100,000 registrations took a core for about a minute, and at the periodic reconciliation in the
-   * city storm that minute held back every other write to the database (the notifier's lag rose from
-   * hundreds to 6,700-9,500). The start's read is not paced.
+   * the database no longer holds: the repair of a lost broadcast. The read runs beside the changes
+   * (only its result is applied in turn with them), so broadcasts are not held up for its length. On
+   * FerretDB it is the costliest thing the matcher does: a full read of 100,000 registrations takes
+   * the database's core for about a minute (city-storm bench), hence its long default interval.
    */
-  async reconcile({ spreadMs = 0, pageSize = RECONCILE_PAGE }: { spreadMs?: number; pageSize?: number } = {}): Promise<{ loaded: number; removed: number }> {
+  async reconcile(): Promise<{ loaded: number; removed: number }> {
     // Held before the read: only these may be dropped as absent (one added during the read may lie
     // behind the cursor's position and is not absent).
     const heldBefore = new Set(this.versions.keys());
-    const pauseMs = spreadMs > 0 ? (spreadMs * pageSize) / Math.max(pageSize, this.versions.size) : 0;
     const seen = new Map<string, number>();
     const newer: Registration[] = [];
-    let read = 0;
     for await (const registration of this.repo.all()) {
       const id = registration.registrationId;
       seen.set(id, registration.version);
       if (this.wanted(registration)) newer.push(registration);
-      if (pauseMs > 0 && ++read % pageSize === 0) await sleep(pauseMs);
     }
     return this.serial(async () => {
       const realtime: RealtimeRegistration[] = [];
@@ -136,6 +128,17 @@ export class RegistrationIndexer {
       // Tombstones are a few bytes per removal; a long-lived instance forgets them in bulk now and then.
       if (this.tombstones.size > 100_000) this.tombstones.clear();
       return { loaded: realtime.length, removed };
+    });
+  }
+
+  /**
+   * Places again the registrations waiting for their boundary (geo did not answer): from memory, with
+   * no database read, so it can run far more often than the reconciliation. Answers how many wait.
+   */
+  retryPending(): Promise<number> {
+    return this.serial(async () => {
+      if (this.pending.size > 0) await this.load([...this.pending.values()]);
+      return this.pending.size;
     });
   }
 
