@@ -6,7 +6,7 @@ import { Grid } from '../../geometry/grid.js';
 import { RegistrationIndex } from '../../matching/registration-index.js';
 import type { MultiPolygon } from '@stormhook/geometry';
 import { DependencyUnavailableError } from '../../ports/dependency.js';
-import { areaRefKey, type AreaRef } from '../../ports/geo-port.js';
+import { areaRefKey, type AreaRef, type GeoPort } from '../../ports/geo-port.js';
 import { geometryRegistration, pointRegistration } from '../../test-support/fixtures.js';
 import { PolygonGeo } from '../../test-support/memory-ports.js';
 import { AreaShapes } from './area-shapes.js';
@@ -31,25 +31,24 @@ function forecast(id: string, version: number, delivery: ForecastRegistration['d
 }
 
 describe('RegistrationIndexer with forecast alarms', () => {
-  function setup(stored: Registration[]) {
+  /** An indexer over `stored` (read as it is when a read starts); `hooks.afterSecond` runs while a read is between its second and third registration. */
+  function setup(stored: Registration[], geo: GeoPort = new PolygonGeo(new Map())) {
     const grid = new Grid();
     const index = new RegistrationIndex(grid);
     const forecasts = new ForecastRegistrations();
+    const hooks: { afterSecond?: () => Promise<void> } = {};
     let reads = 0;
     const repo = {
       async *all(): AsyncIterable<Registration> {
         reads += 1;
-        yield* stored;
+        for (const [i, registration] of [...stored].entries()) {
+          yield registration;
+          if (i === 1 && hooks.afterSecond) await hooks.afterSecond();
+        }
       },
     };
-    const indexer = new RegistrationIndexer(
-      index,
-      forecasts,
-      new AreaShapes(new PolygonGeo(new Map()), grid),
-      repo,
-      createLogger({ service: 'spec', level: 'silent' }),
-    );
-    return { index, forecasts, indexer, reads: () => reads };
+    const indexer = new RegistrationIndexer(index, forecasts, new AreaShapes(geo, grid), repo, createLogger({ service: 'spec', level: 'silent' }));
+    return { index, forecasts, indexer, hooks, reads: () => reads };
   }
 
   it('loads forecast alarms beside the real-time ones, and follows broadcasts without reading the database', async () => {
@@ -107,29 +106,11 @@ describe('RegistrationIndexer with forecast alarms', () => {
   });
 
   it('keeps a registration added while a reconciliation was reading, and does not revive one removed meanwhile', async () => {
-    const grid = new Grid();
-    const index = new RegistrationIndex(grid);
-    const forecasts = new ForecastRegistrations();
     const stored: Registration[] = [forecast('f1', 1), forecast('f2', 1), forecast('f3', 1), forecast('f4', 1)];
-    let during: (() => Promise<void>) | undefined;
-    const repo = {
-      async *all(): AsyncIterable<Registration> {
-        for (const [i, registration] of [...stored].entries()) {
-          yield registration;
-          if (i === 1 && during) await during();
-        }
-      },
-    };
-    const indexer = new RegistrationIndexer(
-      index,
-      forecasts,
-      new AreaShapes(new PolygonGeo(new Map()), grid),
-      repo,
-      createLogger({ service: 'spec', level: 'silent' }),
-    );
+    const { forecasts, indexer, hooks } = setup(stored);
     await indexer.reconcile();
     // While the next read runs: f0 is registered (stored where the cursor has passed) and f3 removed.
-    during = async () => {
+    hooks.afterSecond = async () => {
       stored.unshift(forecast('f0', 1));
       await indexer.apply(forecast('f0', 1));
       stored.splice(
@@ -150,8 +131,6 @@ describe('RegistrationIndexer with forecast alarms', () => {
   });
 
   it('places a geometry alarm that waited for its boundary at the next retry, without reading the database', async () => {
-    const grid = new Grid();
-    const index = new RegistrationIndex(grid);
     const square: MultiPolygon = [
       {
         exterior: [
@@ -174,20 +153,7 @@ describe('RegistrationIndexer with forecast alarms', () => {
     }
     const district = geometryRegistration(1231, { lightning: {} });
     const geo = new FlakyGeo(new Map([[areaRefKey({ level: 'DISTRICT', id: 1231 }), square]]));
-    let reads = 0;
-    const repo = {
-      async *all(): AsyncIterable<Registration> {
-        reads++;
-        yield district;
-      },
-    };
-    const indexer = new RegistrationIndexer(
-      index,
-      new ForecastRegistrations(),
-      new AreaShapes(geo, grid),
-      repo,
-      createLogger({ service: 'spec', level: 'silent' }),
-    );
+    const { index, indexer, reads } = setup([district], geo);
     await indexer.reconcile();
     assert.equal(indexer.pendingCount, 1);
     assert.equal(index.size, 0);
@@ -195,6 +161,6 @@ describe('RegistrationIndexer with forecast alarms', () => {
     geo.down = false;
     assert.equal(await indexer.retryPending(), 0);
     assert.equal(index.size, 1);
-    assert.equal(reads, 1, 'the retries read nothing from the database');
+    assert.equal(reads(), 1, 'the retries read nothing from the database');
   });
 });
