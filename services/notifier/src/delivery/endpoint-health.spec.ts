@@ -21,7 +21,7 @@ class RecordingRepository implements EndpointRepository {
     return 'inserted';
   }
   async save(): Promise<void> {}
-  async setFailingSince(_id: string, failingSince: Date | null): Promise<void> {
+  async setFailingSince(_endpoint: unknown, failingSince: Date | null): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 2));
     this.failingSinceWrites.push(failingSince);
   }

@@ -48,7 +48,7 @@ export class EndpointHealth {
   private async setFailingSince(endpoint: WebhookEndpoint, failingSince: Date | null): Promise<void> {
     this.written.set(endpoint.id, { failingSince, at: Date.now() });
     try {
-      await this.deps.repository.setFailingSince(endpoint.id, failingSince);
+      await this.deps.repository.setFailingSince(endpoint, failingSince);
     } catch (error) {
       this.written.delete(endpoint.id); // not written: the next attempt tries again
       throw error;
@@ -72,7 +72,7 @@ export class EndpointHealth {
   }
 
   private async disable(endpoint: WebhookEndpoint, reason: string, now: Date): Promise<void> {
-    const changed = await this.deps.repository.disable(endpoint.id, reason, now);
+    const changed = await this.deps.repository.disable(endpoint, reason, now);
     this.written.delete(endpoint.id);
     this.deps.cache.invalidate(endpoint.id);
     if (!changed) return; // another instance disabled it and told the owner

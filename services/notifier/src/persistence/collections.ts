@@ -12,7 +12,8 @@ export const COLLECTIONS = {
    */
   endpointAccounts: 'webhook_endpoint_accounts',
   /**
-   * `{_id: n, endpointId, accountId, at}`: every endpoint write, numbered 1, 2, 3... by unique inserts;
+   * `{_id: '000…n', endpointId, accountId, at}`: every endpoint write, numbered 1, 2, 3... by unique inserts
+   * (the number as zero-padded text: FerretDB 1.x indexes text `_id`s only);
    * each instance follows it to keep its endpoints in memory (MongoEndpointChangeLog).
    */
   endpointChanges: 'webhook_endpoint_changes',

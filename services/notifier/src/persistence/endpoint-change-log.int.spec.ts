@@ -84,7 +84,9 @@ describe('MongoEndpointChangeLog (FerretDB)', function () {
     await watcherB.start();
     try {
       assert.equal((await cacheB.byAccount('acc_watch'))?.status, 'enabled');
-      assert.equal(await repoA.disable(id, 'test', new Date()), true);
+      assert.equal(await repoA.disable({ id, accountId: 'acc_watch' }, 'test', new Date()), true);
+      const recorded = await logB.read(await logB.head());
+      assert.deepEqual([recorded?.endpointId, recorded?.accountId], [id, 'acc_watch']);
       assert.equal((await cacheB.byAccount('acc_watch'))?.status, 'enabled', 'not heard of yet: the copy in memory');
       assert.equal(await watcherB.poll(), 1);
       await cacheB.byAccount('acc_watch'); // served while read again

@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from '@stormhook/mongo';
 import type { WebhookEndpoint } from '../domain/endpoint.js';
 import type { EndpointChangeLog } from '../ports/endpoint-change-log.js';
-import type { EndpointRepository } from '../ports/endpoint-repository.js';
+import type { EndpointKey, EndpointRepository } from '../ports/endpoint-repository.js';
 import type { CredentialCipher } from '../security/credential-cipher.js';
 import { COLLECTIONS } from './collections.js';
 import { fromEndpointDocument, toEndpointDocument, type EndpointDocument } from './endpoint-document.js';
@@ -99,24 +99,17 @@ export class MongoEndpointRepository implements EndpointRepository {
     await this.changes?.record({ endpointId: endpoint.id, accountId: endpoint.accountId }, new Date());
   }
 
-  async setFailingSince(endpointId: string, failingSince: Date | null): Promise<void> {
-    await this.collection.updateOne({ _id: endpointId }, { $set: { failingSince } });
-    await this.recordById(endpointId);
+  async setFailingSince(endpoint: EndpointKey, failingSince: Date | null): Promise<void> {
+    await this.collection.updateOne({ _id: endpoint.id }, { $set: { failingSince } });
+    await this.changes?.record({ endpointId: endpoint.id, accountId: endpoint.accountId }, new Date());
   }
 
-  async disable(endpointId: string, reason: string, at: Date): Promise<boolean> {
+  async disable(endpoint: EndpointKey, reason: string, at: Date): Promise<boolean> {
     const result = await this.collection.updateOne(
-      { _id: endpointId, status: 'enabled' },
+      { _id: endpoint.id, status: 'enabled' },
       { $set: { status: 'disabled', disabledReason: reason, disabledAt: at, updatedAt: at } },
     );
-    if (result.modifiedCount > 0) await this.recordById(endpointId);
+    if (result.modifiedCount > 0) await this.changes?.record({ endpointId: endpoint.id, accountId: endpoint.accountId }, at);
     return result.modifiedCount > 0;
-  }
-
-  /** Records a write made by id (the account is read back: such writes are rare, failure runs and disables). */
-  private async recordById(endpointId: string): Promise<void> {
-    if (!this.changes) return;
-    const doc = await this.collection.findOne({ _id: endpointId }, { projection: { accountId: 1 } }).catch(() => null);
-    await this.changes.record({ endpointId, accountId: doc?.accountId ?? '' }, new Date());
   }
 }

@@ -148,7 +148,9 @@ describe('webhook recovery (FerretDB + local receiver)', function () {
     assert.equal(!tooOld.ok && tooOld.error.kind === 'validation' && tooOld.error.field, 'since');
     const other = await recoveries.get('acc-other', 'rcv_unknown');
     assert.equal(!other.ok && other.error.kind, 'not-found');
-    await h.endpointRepo.disable((await h.endpointRepo.findByAccount(account))?.id as string, 'test', new Date());
+    const endpoint = await h.endpointRepo.findByAccount(account);
+    assert.ok(endpoint);
+    await h.endpointRepo.disable(endpoint, 'test', new Date());
     const disabled = await recoveries.start(account, request('failed'));
     assert.equal(!disabled.ok && disabled.error.kind === 'validation' && disabled.error.field, 'webhook');
   });
